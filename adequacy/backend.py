@@ -1,0 +1,91 @@
+"""The surface every backend offers (DESIGN section 4), as a Protocol plus boundary models.
+
+A backend knows one specification language. It parses and checks a spec once (``load_spec``)
+and then evaluates the spec's predicates on many cases with one engine at a time (``check``).
+Chaining engines, caching, cross-checking and scoring are the runner's job, so that every backend
+gets them the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict
+
+from adequacy.tasks import Case, Task
+from adequacy.verdicts import Verdict
+
+
+class EngineInfo(BaseModel):
+    """One engine of a backend and whether it can run on this machine."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    available: bool
+    version: str = ""
+    """Goes into cache keys: a new engine version never reuses old verdicts."""
+    reason: str = ""
+    """Why unavailable (what to install), or a note on what the engine is."""
+    default: bool = False
+    """Part of the backend's default chain."""
+
+
+class Limits(BaseModel):
+    """Resource limits handed down to engines."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    case_seconds: float = 10.0
+    """Wall-clock limit for one case; exceeding it makes that case unknown."""
+    spec_seconds: float = 600.0
+    """Wall-clock limit for one spec on one engine (compile included)."""
+    memory_mb: int = 2048
+    """Address-space limit of child processes."""
+    steps: int = 2_000_000
+    """Evaluation step limit for embedded interpreters (per case)."""
+
+
+class LoadedSpec(BaseModel):
+    """A spec that passed the backend's front end; ``data`` is the backend's own parse."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    backend: str
+    task_id: str
+    text: str
+    """The spec text as given."""
+    normalized: str
+    """Text with comments and layout normalised: the cache key part for the spec."""
+    path: str | None = None
+    data: Any = None
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """What the plugin hook ``adequacy_backends`` returns, one per specification language."""
+
+    name: str
+    language: str
+    """Task language this backend scores (``verus`` or ``jml``)."""
+
+    def engines(self) -> list[EngineInfo]:
+        """All engines in default-chain order, each with its availability."""
+        ...
+
+    def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
+        """Parse and check a spec against its task; raise ``SpecInvalid`` with file:line."""
+        ...
+
+    def check(
+        self, spec: LoadedSpec, task: Task, cases: Sequence[Case], engine: str, limits: Limits
+    ) -> list[Verdict]:
+        """One verdict per case, in order, from one engine.
+
+        Per-case trouble (panic, timeout, undefined value, unsupported construct) is an
+        ``unknown`` verdict with a reason, never an exception. Raise ``SpecInvalid`` (with the
+        engine's name) when the engine finds the whole spec unusable (compile error), and
+        ``EngineUnavailable`` when the engine cannot run.
+        """
+        ...

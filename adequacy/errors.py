@@ -1,0 +1,75 @@
+"""One error hierarchy for everything a user (or a language model) can get wrong.
+
+Every message says what was expected, what was found and where (``file:line: field: ...``), so
+the CLI can print it without a traceback and a batch can store it as data.
+"""
+
+from __future__ import annotations
+
+
+class AdequacyError(Exception):
+    """Base of every error this package raises on purpose."""
+
+
+class Located(AdequacyError):
+    """An error that points at a place in a file."""
+
+    def __init__(
+        self,
+        message: str,
+        file: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.message = message
+        self.file = file
+        self.line = line
+        self.field = field
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file + (f":{self.line}" if self.line else "") + ": "
+        elif self.line:
+            where = f"line {self.line}: "
+        fld = f"{self.field}: " if self.field else ""
+        return f"{where}{fld}{self.message}"
+
+
+class TypeSyntaxError(Located):
+    """A type in the type language does not parse."""
+
+
+class ValueTypeError(Located):
+    """A JSON value does not fit its type (the field is the path, e.g. ``output.result[3]``)."""
+
+
+class TaskError(Located):
+    """A task folder or one of its files is malformed."""
+
+
+class SpecInvalid(Located):
+    """A spec does not parse, type-check or compile, or breaks the untrusted-spec rules.
+
+    ``engine`` names the engine that found the problem (``None``: the backend's front end).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        file: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+        engine: str | None = None,
+    ) -> None:
+        self.engine = engine
+        super().__init__(message, file, line, field)
+
+
+class BackendError(AdequacyError):
+    """A backend or engine is misconfigured, missing or misbehaving (not the spec's fault)."""
+
+
+class EngineUnavailable(BackendError):
+    """The engine cannot run here; the message says what to install or configure."""

@@ -1,0 +1,159 @@
+"""Scores from verdicts (DESIGN section 1): per bucket, per spec, and over samples.
+
+Strict scoring counts ``unknown`` as failed (the denominator is every case); lenient scoring
+leaves unknown cases out of the denominator (pass fraction over decided cases). Either way the
+unknown count is reported separately, and an empty bucket is N/A (``None``), never 0.0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from math import comb
+
+from pydantic import BaseModel, ConfigDict
+
+from adequacy.verdicts import BUCKETS, Bucket, Verdict
+
+
+class BucketStats(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    total: int = 0
+    passed: int = 0
+    failed: int = 0
+    """Decided, and the wrong way."""
+    unknown: int = 0
+
+    @property
+    def decided(self) -> int:
+        return self.passed + self.failed
+
+    def fraction(self, strict: bool = True) -> float | None:
+        """Pass fraction; None when there is nothing to divide by (N/A)."""
+        denom = self.total if strict else self.decided
+        return None if denom == 0 else self.passed / denom
+
+
+class HarnessMetrics(BaseModel):
+    """The Spec-Harness metrics, each None when its bucket is empty (N/A)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    post_corr: float | None
+    post_comp: float | None
+    pre_corr: float | None
+    pre_comp: float | None
+
+    def harness_at(self, t: float) -> bool | None:
+        """All four metrics >= t; N/A metrics are skipped; None when all four are N/A."""
+        vals = [v for v in (self.post_corr, self.post_comp, self.pre_corr, self.pre_comp)
+                if v is not None]
+        return None if not vals else all(v >= t for v in vals)
+
+    def post_harness_at(self, t: float) -> bool | None:
+        vals = [v for v in (self.post_corr, self.post_comp) if v is not None]
+        return None if not vals else all(v >= t for v in vals)
+
+
+def bucket_stats(verdicts: Iterable[Verdict]) -> dict[Bucket, BucketStats]:
+    counts = {b: [0, 0, 0, 0] for b in BUCKETS}  # total, passed, failed, unknown
+    for v in verdicts:
+        c = counts[v.bucket]
+        c[0] += 1
+        if not v.decided:
+            c[3] += 1
+        elif v.passed:
+            c[1] += 1
+        else:
+            c[2] += 1
+    return {b: BucketStats(total=t, passed=p, failed=f, unknown=u)
+            for b, (t, p, f, u) in counts.items()}
+
+
+def passed_all(stats: dict[Bucket, BucketStats], strict: bool = True) -> bool:
+    """Every case of every bucket passed (Verus-SpecGym Pass@1 for one spec).
+
+    Lenient scoring forgives unknowns but still needs at least one decided case.
+    """
+    if strict:
+        return all(s.passed == s.total for s in stats.values())
+    return (all(s.failed == 0 for s in stats.values())
+            and any(s.passed > 0 for s in stats.values()))
+
+
+def harness_metrics(stats: dict[Bucket, BucketStats], strict: bool = True) -> HarnessMetrics:
+    return HarnessMetrics(
+        post_corr=stats[Bucket.post_complete].fraction(strict),
+        post_comp=stats[Bucket.post_sound].fraction(strict),
+        pre_corr=stats[Bucket.pre_complete].fraction(strict),
+        pre_comp=stats[Bucket.pre_sound].fraction(strict),
+    )
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k (Chen et al. 2021): chance that at least one of k samples drawn
+    without replacement from n, of which c pass, passes."""
+    _check_nck(n, c, k)
+    if n - c < k:
+        return 1.0
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """pass^k (tau-bench): chance that all k samples drawn without replacement pass."""
+    _check_nck(n, c, k)
+    return comb(c, k) / comb(n, k)
+
+
+def _check_nck(n: int, c: int, k: int) -> None:
+    if not (0 <= c <= n):
+        raise ValueError(f"need 0 <= c <= n, got n={n}, c={c}")
+    if not (1 <= k <= n):
+        raise ValueError(f"need 1 <= k <= n, got k={k}, n={n}")
+
+
+class SampleSummary(BaseModel):
+    """Aggregate over many specs (samples) of the same or different tasks."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    specs: int
+    tasks: int
+    pass_at_1: float | None
+    """Fraction of specs with passed_all (mean over tasks of per-task pass@1)."""
+    pass_at_k: dict[int, float]
+    pass_hat_k: dict[int, float]
+    bucket_means: dict[str, float | None]
+    """Mean pass fraction per bucket over specs whose bucket is non-empty."""
+    invalid: int
+
+
+def summarize(
+    results: Sequence[tuple[str, bool, dict[Bucket, BucketStats] | None]],
+    ks: Sequence[int] = (1, 5, 10),
+    strict: bool = True,
+) -> SampleSummary:
+    """``results``: (task id, passed_all, stats or None when invalid) per spec.
+
+    pass@k and pass^k are averaged over tasks that have at least k samples.
+    """
+    per_task: dict[str, list[bool]] = {}
+    for tid, ok, _ in results:
+        per_task.setdefault(tid, []).append(ok)
+    pk: dict[int, float] = {}
+    phk: dict[int, float] = {}
+    for k in ks:
+        eligible = [(len(v), sum(v)) for v in per_task.values() if len(v) >= k]
+        if eligible:
+            pk[k] = sum(pass_at_k(n, c, k) for n, c in eligible) / len(eligible)
+            phk[k] = sum(pass_hat_k(n, c, k) for n, c in eligible) / len(eligible)
+    p1 = (sum(pass_at_k(len(v), sum(v), 1) for v in per_task.values()) / len(per_task)
+          if per_task else None)
+    means: dict[str, float | None] = {}
+    for b in BUCKETS:
+        fr = [f for _, _, st in results if st is not None
+              for f in [st[b].fraction(strict)] if f is not None]
+        means[b.value] = sum(fr) / len(fr) if fr else None
+    return SampleSummary(specs=len(results), tasks=len(per_task), pass_at_1=p1, pass_at_k=pk,
+                         pass_hat_k=phk, bucket_means=means,
+                         invalid=sum(1 for _, _, st in results if st is None))

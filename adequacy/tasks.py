@@ -1,0 +1,373 @@
+"""Tasks and cases on disk (DESIGN section 5).
+
+```
+<task>/task.toml      id, language, title, provenance, tags, difficulty,
+                      [signature.input] name = "type", [signature.output] name = "type",
+                      [structs.NAME] field = "type", [constraints] (free-form, for mutators),
+                      [verus] / [jml] (backend-specific settings)
+<task>/statement.md
+<task>/skeleton.rs | <task>/Solution.java
+<task>/tests/{pre_complete,pre_sound,post_complete,post_sound}.jsonl
+<task>/reference/     optional
+```
+Loading collects every problem with file, line and field; ``load_task`` raises the first,
+``check_task`` returns them all (``adequacy task validate`` prints them all).
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from adequacy.errors import Located, TaskError, TypeSyntaxError, ValueTypeError
+from adequacy.types import Type, parse_type
+from adequacy.values import validate
+from adequacy.verdicts import BUCKETS, Bucket
+
+Origin = Literal["official", "hack", "mutant", "generated", "sample"]
+ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample")
+LANGUAGES = ("verus", "jml")
+SKELETON_FILES = {"verus": "skeleton.rs", "jml": "Solution.java"}
+
+
+class Case(BaseModel):
+    """One test case of one bucket; pre buckets carry no output."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    bucket: Bucket
+    input: dict[str, Any]
+    """Argument name -> JSON value."""
+    output: dict[str, Any] | None = None
+    """Output field name -> JSON value (an unnamed return value is the field ``result``)."""
+    origin: str = "official"
+    visible: bool = False
+    """May be shown to a spec writer; hidden cases are for evaluation only."""
+    line: int | None = Field(default=None, exclude=True)
+    """Line in the bucket's JSONL file (for error messages; not part of the case's identity)."""
+
+
+class Param(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+    name: str
+    type: Type
+    type_text: str
+
+
+class Task(BaseModel):
+    """A loaded task; ``root`` is the folder it came from."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    id: str
+    language: str
+    title: str = ""
+    provenance: str = ""
+    tags: list[str] = []
+    difficulty: str | None = None
+    inputs: list[Param]
+    outputs: list[Param]
+    structs: dict[str, dict[str, str]] = {}
+    constraints: dict[str, Any] = {}
+    settings: dict[str, Any] = {}
+    """The backend-specific table (``[verus]`` or ``[jml]``) of task.toml."""
+    statement: str = ""
+    root: Path
+    cases: dict[Bucket, list[Case]]
+
+    @property
+    def skeleton_path(self) -> Path:
+        return self.root / SKELETON_FILES[self.language]
+
+    @property
+    def skeleton(self) -> str:
+        return self.skeleton_path.read_text(encoding="utf-8")
+
+    @property
+    def reference_dir(self) -> Path:
+        return self.root / "reference"
+
+    def input_type(self, name: str) -> Type:
+        return next(p.type for p in self.inputs if p.name == name)
+
+    def all_cases(self) -> list[Case]:
+        return [c for b in BUCKETS for c in self.cases.get(b, [])]
+
+
+def _rel(task_dir: Path, p: Path) -> str:
+    try:
+        return str(p.relative_to(task_dir.parent))
+    except ValueError:
+        return str(p)
+
+
+def _toml_line(text: str, key: str) -> int | None:
+    """Best-effort line of a key in a TOML file, since tomllib gives no positions."""
+    for i, line in enumerate(text.splitlines(), 1):
+        if line.strip().startswith(key):
+            return i
+    return None
+
+
+def _read_header(task_dir: Path, errors: list[Located]) -> dict[str, Any] | None:
+    path = task_dir / "task.toml"
+    fname = _rel(task_dir, path)
+    if not path.is_file():
+        errors.append(TaskError("missing task.toml", file=fname))
+        return None
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        # tomllib's message ends with "(at line L, column C)"
+        msg = str(e)
+        line = None
+        if "at line " in msg:
+            try:
+                line = int(msg.split("at line ")[1].split(",")[0])
+            except ValueError:
+                line = None
+        errors.append(TaskError(f"TOML syntax error: {msg}", file=fname, line=line))
+        return None
+    data["__text__"] = text
+    return data
+
+
+def _parse_signature(
+    task_dir: Path, head: dict[str, Any], errors: list[Located]
+) -> tuple[list[Param], list[Param], dict[str, dict[str, str]]]:
+    fname = _rel(task_dir, task_dir / "task.toml")
+    text = head["__text__"]
+    structs_raw = head.get("structs", {})
+    structs: dict[str, dict[str, str]] = {}
+    if not isinstance(structs_raw, dict):
+        errors.append(TaskError("[structs] must be a table of tables", file=fname, field="structs"))
+    else:
+        for name, fields in structs_raw.items():
+            if not isinstance(fields, dict) or not all(isinstance(v, str) for v in fields.values()):
+                errors.append(TaskError("must map field names to type strings", file=fname,
+                                        line=_toml_line(text, f"[structs.{name}]"),
+                                        field=f"structs.{name}"))
+                continue
+            structs[name] = dict(fields)
+    sig = head.get("signature")
+    if not isinstance(sig, dict):
+        errors.append(TaskError("missing [signature] table with input and output tables",
+                                file=fname, field="signature"))
+        return [], [], structs
+    out: dict[str, list[Param]] = {"input": [], "output": []}
+    for part in ("input", "output"):
+        table = sig.get(part, {})
+        if not isinstance(table, dict):
+            errors.append(TaskError("must be a table of name = \"type\"", file=fname,
+                                    field=f"signature.{part}"))
+            continue
+        for name, ty in table.items():
+            where = f"signature.{part}.{name}"
+            line = _toml_line(text, f"{name} ") or _toml_line(text, f"{name}=")
+            if not isinstance(ty, str):
+                errors.append(TaskError(f"type must be a string, got {ty!r}", file=fname,
+                                        line=line, field=where))
+                continue
+            try:
+                out[part].append(Param(name=name, type=parse_type(ty, structs), type_text=ty))
+            except TypeSyntaxError as e:
+                errors.append(TaskError(e.message, file=fname, line=line, field=where))
+    if not out["output"] and isinstance(sig.get("output"), dict):
+        errors.append(TaskError("a task needs at least one output", file=fname,
+                                field="signature.output"))
+    return out["input"], out["output"], structs
+
+
+def _read_cases(
+    task_dir: Path, bucket: Bucket, inputs: list[Param], outputs: list[Param],
+    errors: list[Located],
+) -> list[Case]:
+    path = task_dir / "tests" / f"{bucket.value}.jsonl"
+    if not path.exists():
+        return []
+    fname = _rel(task_dir, path)
+    cases: list[Case] = []
+    seen: dict[str, int] = {}
+    in_types = {p.name: p.type for p in inputs}
+    out_types = {p.name: p.type for p in outputs}
+    for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip():
+            continue
+
+        def err(msg: str, field: str | None = None, _l: int = lineno) -> None:
+            errors.append(TaskError(msg, file=fname, line=_l, field=field))
+
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as e:
+            err(f"not valid JSON: {e.msg} (column {e.colno})")
+            continue
+        if not isinstance(obj, dict):
+            err("a case must be a JSON object")
+            continue
+        known = {"id", "input", "output", "origin", "visible"}
+        unknown_keys = sorted(set(obj) - known)
+        if unknown_keys:
+            err(f"unknown key {unknown_keys[0]!r} (allowed: {', '.join(sorted(known))})",
+                unknown_keys[0])
+            continue
+        cid = obj.get("id")
+        if not isinstance(cid, (str, int)) or isinstance(cid, bool):
+            err("missing or non-string id", "id")
+            continue
+        cid = str(cid)
+        if cid in seen:
+            err(f"duplicate case id {cid!r} (first on line {seen[cid]})", "id")
+            continue
+        seen[cid] = lineno
+        origin = obj.get("origin", "official")
+        if origin not in ORIGINS:
+            err(f"origin must be one of {', '.join(ORIGINS)}, got {origin!r}", "origin")
+            continue
+        visible = obj.get("visible", False)
+        if not isinstance(visible, bool):
+            err("visible must be true or false", "visible")
+            continue
+        ok = True
+        inp = obj.get("input")
+        if not isinstance(inp, dict):
+            err("missing input object", "input")
+            continue
+        for name in inp:
+            if name not in in_types:
+                err(f"unknown argument {name!r} (signature has {', '.join(in_types) or 'none'})",
+                    f"input.{name}")
+                ok = False
+        for name, ty in in_types.items():
+            if name not in inp:
+                err(f"missing argument {name!r}", f"input.{name}")
+                ok = False
+                continue
+            try:
+                validate(inp[name], ty, f"input.{name}")
+            except ValueTypeError as e:
+                err(e.message, e.field)
+                ok = False
+        out = obj.get("output")
+        if bucket.predicate == "pre":
+            if "output" in obj:
+                err(f"a {bucket.value} case must not have an output (pre buckets test inputs "
+                    "only)", "output")
+                ok = False
+        elif not isinstance(out, dict):
+            err(f"a {bucket.value} case needs an output object", "output")
+            ok = False
+        else:
+            for name in out:
+                if name not in out_types:
+                    err(f"unknown output field {name!r}", f"output.{name}")
+                    ok = False
+            for name, ty in out_types.items():
+                if name not in out:
+                    err(f"missing output field {name!r}", f"output.{name}")
+                    ok = False
+                    continue
+                try:
+                    validate(out[name], ty, f"output.{name}")
+                except ValueTypeError as e:
+                    err(e.message, e.field)
+                    ok = False
+        if ok:
+            cases.append(Case(id=cid, bucket=bucket, input=inp,
+                              output=out if bucket.predicate == "post" else None,
+                              origin=origin, visible=visible, line=lineno))
+    return cases
+
+
+def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
+    """Load a task, collecting every problem; the task is None when any error was found."""
+    task_dir = Path(path)
+    errors: list[Located] = []
+    if not task_dir.is_dir():
+        return None, [TaskError("not a task folder (expected a directory with task.toml)",
+                                file=str(task_dir))]
+    head = _read_header(task_dir, errors)
+    if head is None:
+        return None, errors
+    fname = _rel(task_dir, task_dir / "task.toml")
+    text = head["__text__"]
+
+    def field(name: str, kind: type, default: Any = None, required: bool = False) -> Any:
+        if name not in head:
+            if required:
+                errors.append(TaskError(f"missing required key {name!r}", file=fname, field=name))
+            return default
+        v = head[name]
+        if not isinstance(v, kind):
+            errors.append(TaskError(f"must be {kind.__name__}, got {v!r}", file=fname,
+                                    line=_toml_line(text, name), field=name))
+            return default
+        return v
+
+    tid = field("id", str, "", required=True)
+    language = field("language", str, "", required=True)
+    if language and language not in LANGUAGES:
+        errors.append(TaskError(f"language must be one of {', '.join(LANGUAGES)}, got "
+                                f"{language!r}", file=fname, line=_toml_line(text, "language"),
+                                field="language"))
+    allowed = {"id", "language", "title", "provenance", "tags", "difficulty", "signature",
+               "structs", "constraints", "verus", "jml", "__text__"}
+    for k in head:
+        if k not in allowed:
+            errors.append(TaskError(f"unknown key {k!r}", file=fname,
+                                    line=_toml_line(text, k), field=k))
+    inputs, outputs, structs = _parse_signature(task_dir, head, errors)
+    statement_path = task_dir / "statement.md"
+    statement = statement_path.read_text(encoding="utf-8") if statement_path.is_file() else ""
+    if language in SKELETON_FILES and not (task_dir / SKELETON_FILES[language]).is_file():
+        errors.append(TaskError(f"missing {SKELETON_FILES[language]} (a {language} task needs "
+                                "it)", file=_rel(task_dir, task_dir / SKELETON_FILES[language])))
+    cases = {b: _read_cases(task_dir, b, inputs, outputs, errors) for b in BUCKETS}
+    if errors:
+        return None, errors
+    task = Task(
+        id=tid, language=language, title=field("title", str, ""),
+        provenance=field("provenance", str, ""), tags=field("tags", list, []),
+        difficulty=field("difficulty", str, None), inputs=inputs, outputs=outputs,
+        structs=structs, constraints=field("constraints", dict, {}),
+        settings=head.get(language, {}) if isinstance(head.get(language, {}), dict) else {},
+        statement=statement, root=task_dir.resolve(), cases=cases,
+    )
+    if errors:
+        return None, errors
+    return task, []
+
+
+def load_task(path: str | Path) -> Task:
+    """Load a task or raise the first problem found (as a ``TaskError`` with file and line)."""
+    task, errors = check_task(path)
+    if errors:
+        first = errors[0]
+        if isinstance(first, TaskError):
+            raise first
+        raise TaskError(first.message, first.file, first.line, first.field)
+    assert task is not None
+    return task
+
+
+def write_cases(task_dir: Path, bucket: Bucket, cases: list[Case]) -> None:
+    """Write a bucket's JSONL file (whole file, atomically), as importers and mutators do."""
+    path = task_dir / "tests" / f"{bucket.value}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".jsonl.tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        for c in cases:
+            obj: dict[str, Any] = {"id": c.id, "input": c.input}
+            if bucket.predicate == "post":
+                obj["output"] = c.output
+            obj["origin"] = c.origin
+            obj["visible"] = c.visible
+            f.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    tmp.replace(path)

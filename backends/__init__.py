@@ -1,0 +1,1 @@
+"""Built-in backends; each registers through the `adequacy.backends` entry-point group."""

@@ -1,0 +1,27 @@
+"""Package mapping: top-level folders install under the one import package ``adequacy``.
+
+DESIGN section 3 keeps ``backends/``, ``mutators/`` and ``optimizers/`` at the repository's top
+level, but nothing generic may land in a user's site-packages, so each folder is mapped under
+``adequacy.``. setuptools cannot glob sub-packages through a rename declaratively, hence this file.
+"""
+
+from setuptools import find_packages, setup
+
+ROOTS = {
+    "adequacy": "adequacy",
+    "adequacy.backends": "backends",
+    "adequacy.mutators": "mutators",
+    "adequacy.optimizers": "optimizers",
+}
+
+packages: list[str] = []
+for prefix, folder in ROOTS.items():
+    packages.append(prefix)
+    packages += [f"{prefix}.{sub}" for sub in find_packages(folder)]
+
+# Non-Python files the engines need at run time (templates, Java and Rust sources, bundled data).
+DATA = ["*.j2", "*.rs", "*.toml", "*.java", "*.json", "*.txt", "py.typed", "**/*.j2",
+        "**/*.java", "**/*.rs", "**/*.toml", "**/*.xml", "**/*.json", "**/*.md"]
+
+setup(packages=packages, package_dir=ROOTS, package_data={p: DATA for p in packages},
+      include_package_data=True)

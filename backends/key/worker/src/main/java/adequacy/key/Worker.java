@@ -1,0 +1,126 @@
+package adequacy.key;
+
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+/**
+ * Persistent KeY worker: one JSON request per stdin line, one JSON answer per stdout line.
+ *
+ * <p>Why a persistent process: starting the JVM and parsing KeY's taclet base costs seconds,
+ * a simple proof costs a fraction of that, so the Python side keeps one worker alive and sends
+ * every stub through it. Why stdout is guarded: the caller reads stdout as the protocol, and KeY
+ * (or a library under it) may print; so the real stdout is kept for answers only and
+ * {@code System.out} is pointed at stderr before KeY is touched.
+ */
+public final class Worker {
+
+    /** Never escape '<' '>' '=' (Gson's HTML-safe default): answers stay readable in logs. */
+    private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
+
+    private Worker() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        // Claim the real stdout, then send everything else that prints to stderr.
+        PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true,
+            StandardCharsets.UTF_8);
+        System.setOut(System.err);
+
+        // Must run before any KeY class initialises its loggers or settings.
+        KeyProver.configureEnvironment();
+        KeyProver prover = new KeyProver();
+        log("KeY worker ready (" + KeyProver.keyVersion() + ", Java " + Runtime.version() + ")");
+
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) { // EOF on stdin is the shutdown signal
+            if (line.isBlank()) {
+                continue;
+            }
+            JsonObject answer = handle(prover, line);
+            protocol.println(GSON.toJson(answer));
+            protocol.flush();
+            if (answer.has("fatal")) {
+                // After OutOfMemoryError the JVM state is not trustworthy: the caller restarts us.
+                System.exit(3);
+            }
+        }
+    }
+
+    /** Turns one request line into one answer object; never throws. */
+    static JsonObject handle(KeyProver prover, String line) {
+        JsonElement id = null;
+        try {
+            JsonObject req = JsonParser.parseString(line).getAsJsonObject();
+            id = req.get("id");
+            String op = req.has("op") ? req.get("op").getAsString() : "";
+            JsonObject answer;
+            switch (op) {
+                case "ping":
+                    answer = ok();
+                    answer.addProperty("key_version", KeyProver.keyVersion());
+                    answer.addProperty("java_version", Runtime.version().toString());
+                    break;
+                case "prove":
+                    answer = prover.prove(ProveRequest.from(req));
+                    break;
+                default:
+                    answer = error("unknown op: '" + op + "'");
+            }
+            answer.add("id", id);
+            return answer;
+        } catch (BadRequest e) {
+            return withId(error("bad request: " + e.getMessage()), id);
+        } catch (RuntimeException e) {
+            // Includes malformed JSON (Gson's JsonParseException / IllegalStateException).
+            log("request failed: " + e);
+            return withId(error("internal error: " + e), id);
+        } catch (OutOfMemoryError e) {
+            JsonObject answer = withId(error("out of memory"), id);
+            answer.addProperty("fatal", true);
+            return answer;
+        } catch (StackOverflowError e) {
+            return withId(error("stack overflow inside KeY"), id);
+        }
+    }
+
+    static JsonObject ok() {
+        JsonObject o = new JsonObject();
+        o.addProperty("ok", true);
+        return o;
+    }
+
+    static JsonObject error(String message) {
+        JsonObject o = new JsonObject();
+        o.addProperty("ok", false);
+        o.addProperty("error", message);
+        return o;
+    }
+
+    private static JsonObject withId(JsonObject answer, JsonElement id) {
+        answer.add("id", id);
+        return answer;
+    }
+
+    static void log(String message) {
+        System.err.println("[key-worker] " + message);
+    }
+
+    /** A request the worker refuses before touching KeY (missing or ill-typed field). */
+    static final class BadRequest extends RuntimeException {
+        BadRequest(String message) {
+            super(message);
+        }
+    }
+}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
+from importlib.metadata import entry_points
 from typing import Any
 
 import pluggy
@@ -14,17 +16,41 @@ from adequacy.errors import BackendError
 ENTRY_POINT_GROUP = "adequacy.backends"
 
 
-def make_manager(load_entry_points: bool = True, plugins: list[Any] | None = None
-                 ) -> pluggy.PluginManager:
+@dataclass(frozen=True)
+class BrokenPlugin:
+    """An entry point that failed to import: shown by ``adequacy backends``, never fatal."""
+
+    name: str
+    target: str
+    error: str
+
+
+#: Plugins whose import failed in the default manager.
+BROKEN: list[BrokenPlugin] = []
+
+
+def make_manager(load_entry_points: bool = True, plugins: list[Any] | None = None,
+                 broken: list[BrokenPlugin] | None = None) -> pluggy.PluginManager:
     """A fresh manager with the hookspecs, entry-point plugins and any extra plugin objects.
 
-    ``check_pending`` makes a misspelt hook implementation (``adequacy_backend`` for
-    ``adequacy_backends``) fail loudly instead of silently never being called.
+    Entry points are loaded one by one so that one broken third-party plugin cannot take the
+    others down (it is recorded in ``broken``). ``check_pending`` makes a misspelt hook
+    implementation (``adequacy_backend`` for ``adequacy_backends``) fail loudly instead of
+    silently never being called.
     """
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     if load_entry_points:
-        pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
+                continue
+            try:
+                plugin = ep.load()
+            except Exception as e:  # noqa: BLE001 - any import failure is reported, not raised
+                if broken is not None:
+                    broken.append(BrokenPlugin(ep.name, ep.value, f"{type(e).__name__}: {e}"))
+                continue
+            pm.register(plugin, name=ep.name)
     for p in plugins or []:
         pm.register(p)
     try:
@@ -39,7 +65,8 @@ def collect_backends(pm: pluggy.PluginManager) -> dict[str, Backend]:
     owners: dict[str, str] = {}
     for impl in pm.hook.adequacy_backends.get_hookimpls():
         name_of_plugin = pm.get_name(impl.plugin) or repr(impl.plugin)
-        for b in impl.function() or []:
+        provided: list[Any] = list(impl.function() or [])  # type: ignore[call-overload]
+        for b in provided:
             if not isinstance(b, Backend):
                 raise BackendError(f"plugin {name_of_plugin!r} returned {b!r}, which lacks the "
                                    "Backend surface (name, language, engines, load_spec, check)")
@@ -63,7 +90,7 @@ def collect_importers(pm: pluggy.PluginManager) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def default_manager() -> pluggy.PluginManager:
-    return make_manager()
+    return make_manager(broken=BROKEN)
 
 
 def backends() -> dict[str, Backend]:

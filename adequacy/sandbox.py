@@ -12,6 +12,7 @@ Every measure is best effort where the OS refuses it; what was applied is record
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import resource
@@ -79,10 +80,8 @@ def _preexec(limits: SandboxLimits) -> Callable[[], None]:
         def lim(kind: int, value: int | None) -> None:
             if value is None:
                 return
-            try:
+            with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(kind, (value, value))
-            except (ValueError, OSError):
-                pass
 
         if limits.memory_mb is not None:
             lim(resource.RLIMIT_AS, limits.memory_mb * 1024 * 1024)
@@ -109,10 +108,8 @@ def make_workdir(prefix: str = "adequacy-") -> Path:
     """An empty working directory the (possibly unprivileged) child can write to."""
     d = Path(tempfile.mkdtemp(prefix=prefix))
     if os.geteuid() == 0:
-        try:
+        with contextlib.suppress(OSError):
             os.chown(d, NOBODY, NOBODY)
-        except OSError:
-            pass
     return d
 
 
@@ -128,14 +125,10 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
     """Kill the child's whole process group (it is a session leader)."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
+    with contextlib.suppress(ProcessLookupError):
         proc.kill()
-    except ProcessLookupError:
-        pass
 
 
 def popen_limited(

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
 
-class Bucket(str, Enum):
+class Bucket(StrEnum):
     """The four buckets; see DESIGN section 1 for the two papers' names of each."""
 
     pre_complete = "pre_complete"
@@ -41,7 +41,7 @@ class Bucket(str, Enum):
 BUCKETS: tuple[Bucket, ...] = tuple(Bucket)
 
 
-class Truth(str, Enum):
+class Truth(StrEnum):
     """The value of a predicate on one case."""
 
     true = "true"

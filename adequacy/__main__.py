@@ -1,0 +1,3 @@
+from adequacy.cli import main
+
+main()

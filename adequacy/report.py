@@ -1,0 +1,128 @@
+"""Reports a person can read: one spec's scores with both vocabularies, and batch summaries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from adequacy.metrics import summarize
+from adequacy.results import SpecReport
+from adequacy.tasks import Task
+from adequacy.verdicts import BUCKETS, Bucket
+
+
+def _pct(v: float | None) -> str:
+    return "N/A" if v is None else f"{v:.3f}"
+
+
+def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
+               task: Task | None = None) -> Group:
+    """The bucket table, metrics, engines and failing cases of one report."""
+    parts: list[object] = []
+    title = f"{rep.task_id}  <-  {rep.spec_path or '(spec text)'}"
+    if rep.status == "invalid" and rep.invalid is not None:
+        by = f" (found by {rep.invalid.engine})" if rep.invalid.engine else ""
+        parts.append(Text(f"{title}\nINVALID SPEC{by}: {rep.invalid.render()}", style="bold red"))
+        return Group(*parts)  # type: ignore[arg-type]
+    if rep.status == "error":
+        parts.append(Text(f"{title}\nERROR (not the spec's fault): {rep.error}", style="bold red"))
+        return Group(*parts)  # type: ignore[arg-type]
+    t = Table(title=title, title_justify="left")
+    for col in ("bucket", "Verus-SpecGym", "Spec-Harness", "spec must", "passed", "failed",
+                "unknown", "total", "pass fraction"):
+        t.add_column(col, justify="right" if col in ("passed", "failed", "unknown", "total",
+                                                     "pass fraction") else "left")
+    for b in BUCKETS:
+        s = rep.buckets.get(b)
+        if s is None:
+            continue
+        must = ("accept" if b.expects else "reject") + f" ({b.predicate})"
+        frac = s.fraction(rep.strict)
+        style = "green" if s.total and s.passed == s.total else ("red" if s.failed else "yellow")
+        t.add_row(b.value, b.specgym_name, b.harness_name, must, str(s.passed), str(s.failed),
+                  str(s.unknown), str(s.total), Text(_pct(frac), style=style if s.total else ""))
+    parts.append(t)
+    m = rep.metrics
+    if m is not None:
+        h = m.harness_at(harness_t)
+        ph = m.post_harness_at(harness_t)
+        line = (f"PostCorr {_pct(m.post_corr)}  PostComp {_pct(m.post_comp)}  "
+                f"PreCorr {_pct(m.pre_corr)}  PreComp {_pct(m.pre_comp)}  "
+                f"Harness@{harness_t:g} {'N/A' if h is None else h}  "
+                f"PostHarness@{harness_t:g} {'N/A' if ph is None else ph}  "
+                f"scoring {'strict (unknown = failed)' if rep.strict else 'lenient (unknown left out)'}")
+        parts.append(Text(line))
+    verdict = Text("PASSED ALL" if rep.passed_all else "FAILED",
+                   style="bold green" if rep.passed_all else "bold red")
+    parts.append(verdict)
+    eng = [f"{e.name}" + (f" [{e.skipped}]" if e.skipped else
+                          f" decided {e.decided}/{e.cases}, cached {e.cached}, {e.seconds:.2f}s")
+           for e in rep.engines]
+    parts.append(Text("engines: " + "; ".join(eng), style="dim"))
+    bad = [v for v in rep.verdicts if not v.passed]
+    if bad:
+        ft = Table(title=f"cases not passed ({len(bad)})", title_justify="left")
+        for col in ("bucket", "case", "spec said", "expected", "engine", "reason"):
+            ft.add_column(col)
+        cases = {(c.bucket, c.id): c for c in task.all_cases()} if task else {}
+        for v in bad[:max_failures]:
+            expected = "true" if v.bucket.expects else "false"
+            case_id = v.case_id
+            c = cases.get((v.bucket, v.case_id))
+            if c is not None:
+                case_id += "  " + _short(c.input, c.output)
+            ft.add_row(v.bucket.value, case_id, v.value.value, expected, v.engine,
+                       v.reason[:120])
+        parts.append(ft)
+        if len(bad) > max_failures:
+            parts.append(Text(f"... and {len(bad) - max_failures} more (see --json)"))
+    if rep.disagreements:
+        dt = Table(title=f"engine disagreements ({len(rep.disagreements)}): defects",
+                   title_justify="left")
+        dt.add_column("bucket")
+        dt.add_column("case")
+        dt.add_column("values")
+        for d in rep.disagreements:
+            dt.add_row(d.bucket.value, d.case_id,
+                       ", ".join(f"{e}={v.value}" for e, v in d.values.items()))
+        parts.append(dt)
+    return Group(*parts)  # type: ignore[arg-type]
+
+
+def _short(inp: object, out: object) -> str:
+    import json
+    s = json.dumps(inp, ensure_ascii=False)
+    if out is not None:
+        s += " -> " + json.dumps(out, ensure_ascii=False)
+    return s if len(s) <= 70 else s[:67] + "..."
+
+
+def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -> Group:
+    t = Table(title="batch", title_justify="left")
+    for col in ("task", "spec", "status", *[b.value for b in BUCKETS], "passed all"):
+        t.add_column(col)
+    for r in reports:
+        cells = []
+        for b in BUCKETS:
+            s = r.buckets.get(Bucket(b))
+            cells.append("-" if s is None or s.total == 0 else f"{s.passed}/{s.total}"
+                         + (f" ({s.unknown}?)" if s.unknown else ""))
+        t.add_row(r.task_id, r.spec_path or "", r.status, *cells, "yes" if r.passed_all else "no")
+    summ = summarize([(r.task_id, r.passed_all, r.buckets if r.status == "scored" else None)
+                      for r in reports], ks=ks)
+    lines = [f"specs {summ.specs}, tasks {summ.tasks}, invalid {summ.invalid}, "
+             f"Pass@1 {_pct(summ.pass_at_1)}"]
+    if summ.pass_at_k:
+        lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items())
+                     + "   pass^k " + ", ".join(f"k={k}: {v:.3f}"
+                                                for k, v in summ.pass_hat_k.items()))
+    lines.append("bucket means " + ", ".join(f"{b}: {_pct(v)}"
+                                            for b, v in summ.bucket_means.items()))
+    return Group(t, Text("\n".join(lines)))
+
+
+def print_to(console: Console, renderable: object) -> None:
+    console.print(renderable)

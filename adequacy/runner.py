@@ -1,0 +1,224 @@
+"""Score specs: resolve engines, chain them, cache verdicts, cross-check (DESIGN sections 4, 7).
+
+``score_spec`` scores one (task, spec) pair in this process; ``adequacy.batch`` fans pairs out
+over a process pool. Backends are reached only through the plugin manager.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from adequacy import plugins
+from adequacy.backend import Backend, EngineInfo, Limits, LoadedSpec
+from adequacy.cache import VerdictCache, verdict_key
+from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
+from adequacy.results import Disagreement, EngineRun, SpecReport
+from adequacy.tasks import Case, Task
+from adequacy.values import content_hash
+from adequacy.verdicts import InvalidSpec, Truth, Verdict
+
+
+@dataclass(frozen=True)
+class EngineRef:
+    backend: Backend
+    info: EngineInfo
+
+
+def resolve_engines(
+    language: str, backend: str | None = None, engines: Sequence[str] | None = None,
+    all_available: bool = False,
+) -> tuple[list[EngineRef], list[EngineRun]]:
+    """The engine chain for a task language, and the engines left out with the reason.
+
+    Without ``engines``: the default engines of the language's backend (or of ``backend``) that
+    are available; with ``all_available`` (cross-check): every available engine of every backend
+    of the language. Asking by name for an engine that cannot run is an error, not a silent skip.
+    """
+    found = plugins.backends()
+    cands = [b for b in found.values() if b.language == language
+             and (backend is None or b.name == backend)]
+    if backend is not None and backend not in found:
+        raise BackendError(f"no backend named {backend!r} (installed: {', '.join(found)})")
+    if not cands:
+        raise BackendError(f"no installed backend scores {language!r} tasks (installed: "
+                           + ", ".join(f"{b.name} ({b.language})" for b in found.values()) + ")")
+    chain: list[EngineRef] = []
+    skipped: list[EngineRun] = []
+    if engines:
+        for name in engines:
+            match = [EngineRef(b, e) for b in cands for e in b.engines() if e.name == name]
+            if not match:
+                known = sorted({e.name for b in cands for e in b.engines()})
+                raise BackendError(f"no engine {name!r} for {language} tasks (known: "
+                                   f"{', '.join(known)})")
+            ref = match[0]
+            if not ref.info.available:
+                raise BackendError(f"engine {name!r} is unavailable: {ref.info.reason}")
+            chain.append(ref)
+        return chain, skipped
+    pool = cands if all_available else cands[:1]
+    for b in pool:
+        for e in b.engines():
+            if not e.available:
+                skipped.append(EngineRun(name=e.name, backend=b.name, version=e.version,
+                                         skipped=f"unavailable: {e.reason}"))
+            elif all_available or e.default:
+                chain.append(EngineRef(b, e))
+    if not chain:
+        raise BackendError(f"no available engine for {language} tasks: "
+                           + "; ".join(f"{s.name}: {s.skipped}" for s in skipped))
+    return chain, skipped
+
+
+def job_key(task: Task, spec_text: str, engines: Sequence[str] | None, cross_check: bool,
+            strict: bool, backend: str | None) -> str:
+    """Identity of a scoring job, for resuming batches: same task content, spec, options."""
+    cases = "\n".join(f"{c.bucket.value}/{c.id}" for c in task.all_cases())
+    return content_hash(task.id, cases, spec_text, ",".join(engines or []),
+                        str(cross_check), str(strict), backend or "")
+
+
+def _invalid(e: SpecInvalid, spec_path: str | None) -> InvalidSpec:
+    return InvalidSpec(message=e.message, file=e.file or spec_path, line=e.line,
+                       engine=getattr(e, "engine", None))
+
+
+def _run_engine(
+    ref: EngineRef, spec: LoadedSpec, task: Task, cases: list[Case], limits: Limits,
+    cache: VerdictCache | None,
+) -> tuple[list[Verdict], EngineRun]:
+    """One engine on some cases, through the cache; verdicts in case order."""
+    run = EngineRun(name=ref.info.name, version=ref.info.version, backend=ref.backend.name,
+                    cases=len(cases))
+    start = time.monotonic()
+    keys = [verdict_key(ref.info.name, ref.info.version, spec.normalized, task, c)
+            for c in cases]
+    hits = cache.get_many(keys) if cache else {}
+    todo = [c for c, k in zip(cases, keys, strict=True) if k not in hits]
+    fresh: dict[str, Verdict] = {}
+    if todo:
+        got = ref.backend.check(spec, task, todo, ref.info.name, limits)
+        if len(got) != len(todo):
+            raise BackendError(f"engine {ref.info.name} returned {len(got)} verdicts for "
+                               f"{len(todo)} cases")
+        for c, v in zip(todo, got, strict=True):
+            fresh[f"{c.bucket.value}/{c.id}"] = v
+        if cache:
+            cache.put_many([(k, fresh[f"{c.bucket.value}/{c.id}"].value,
+                             fresh[f"{c.bucket.value}/{c.id}"].reason, ref.info.name)
+                            for c, k in zip(cases, keys, strict=True) if k not in hits])
+    out: list[Verdict] = []
+    for c, k in zip(cases, keys, strict=True):
+        if k in hits:
+            val, reason, _ = hits[k]
+            out.append(Verdict(case_id=c.id, bucket=c.bucket, value=val, engine=ref.info.name,
+                               reason=reason, cached=True))
+            run.cached += 1
+        else:
+            out.append(fresh[f"{c.bucket.value}/{c.id}"])
+    run.decided = sum(1 for v in out if v.decided)
+    run.seconds = time.monotonic() - start
+    return out, run
+
+
+def score_spec(
+    task: Task, spec_text: str, spec_path: str | None = None, *, backend: str | None = None,
+    engines: Sequence[str] | None = None, cross_check: bool = False, strict: bool = True,
+    limits: Limits | None = None, cache: VerdictCache | None = None,
+    cases: Sequence[Case] | None = None,
+) -> SpecReport:
+    """Score one spec on its task's cases (or on ``cases``, e.g. only the visible ones).
+
+    Engines run as a chain: each later engine sees only the cases still unknown, and the first
+    decisive verdict wins. With ``cross_check`` every engine sees every case and each pair of
+    decided, differing verdicts is reported as a disagreement. A spec that some engine finds
+    invalid is invalid; our own failures become ``status="error"`` and never raise.
+    """
+    limits = limits or Limits()
+    start = time.monotonic()
+    report = SpecReport(
+        key=job_key(task, spec_text, engines, cross_check, strict, backend), task_id=task.id,
+        task_path=str(task.root), spec_path=spec_path,
+        spec_sha=content_hash(spec_text), language=task.language, status="scored",
+        strict=strict,
+    )
+    todo_cases = list(cases) if cases is not None else task.all_cases()
+    try:
+        chain, skipped = resolve_engines(task.language, backend, engines,
+                                         all_available=cross_check and not engines)
+    except BackendError as e:
+        report.status, report.error = "error", str(e)
+        return report.finish()
+    report.engines = list(skipped)
+    loaded: dict[str, LoadedSpec] = {}
+    final: dict[str, Verdict] = {}
+    per_engine: dict[str, dict[str, Verdict]] = {}
+    try:
+        for ref in chain:
+            if ref.backend.name not in loaded:
+                loaded[ref.backend.name] = ref.backend.load_spec(task, spec_text, spec_path)
+            spec = loaded[ref.backend.name]
+            pending = (todo_cases if cross_check else
+                       [c for c in todo_cases if f"{c.bucket.value}/{c.id}" not in final
+                        or not final[f"{c.bucket.value}/{c.id}"].decided])
+            if not pending:
+                report.engines.append(EngineRun(name=ref.info.name, version=ref.info.version,
+                                                backend=ref.backend.name,
+                                                skipped="not needed: earlier engines decided"))
+                continue
+            try:
+                verdicts, run = _run_engine(ref, spec, task, pending, limits, cache)
+            except EngineUnavailable as e:
+                report.engines.append(EngineRun(name=ref.info.name, backend=ref.backend.name,
+                                                skipped=f"unavailable: {e}"))
+                continue
+            report.engines.append(run)
+            mine = per_engine.setdefault(ref.info.name, {})
+            for c, v in zip(pending, verdicts, strict=True):
+                k = f"{c.bucket.value}/{c.id}"
+                mine[k] = v
+                prev = final.get(k)
+                if prev is None or not prev.decided and v.decided:
+                    final[k] = v
+                elif not prev.decided and not v.decided:
+                    final[k] = v.model_copy(update={
+                        "reason": f"{prev.engine}: {prev.reason}; {v.engine}: {v.reason}"})
+    except SpecInvalid as e:
+        report.status, report.invalid = "invalid", _invalid(e, spec_path)
+        report.seconds = time.monotonic() - start
+        return report.finish()
+    except Exception as e:  # noqa: BLE001 - a backend bug must not crash a batch
+        report.status = "error"
+        report.error = f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}"
+        report.seconds = time.monotonic() - start
+        return report.finish()
+    report.verdicts = [final[f"{c.bucket.value}/{c.id}"] for c in todo_cases
+                       if f"{c.bucket.value}/{c.id}" in final]
+    if cross_check:
+        report.disagreements = _disagreements(todo_cases, per_engine)
+    report.seconds = time.monotonic() - start
+    return report.finish()
+
+
+def _disagreements(cases: Sequence[Case], per_engine: dict[str, dict[str, Verdict]]
+                   ) -> list[Disagreement]:
+    out: list[Disagreement] = []
+    for c in cases:
+        k = f"{c.bucket.value}/{c.id}"
+        decided = {e: vs[k] for e, vs in per_engine.items() if k in vs and vs[k].decided}
+        if len({v.value for v in decided.values()}) > 1:
+            out.append(Disagreement(case_id=c.id, bucket=c.bucket,
+                                    values={e: v.value for e, v in decided.items()},
+                                    reasons={e: v.reason for e, v in decided.items()}))
+    return out
+
+
+def read_spec(path: str | Path) -> str:
+    return Path(path).read_text(encoding="utf-8")
+
+
+__all__ = ["EngineRef", "resolve_engines", "score_spec", "job_key", "read_spec", "Truth"]

@@ -89,3 +89,16 @@ class Backend(Protocol):
         ``EngineUnavailable`` when the engine cannot run.
         """
         ...
+
+
+# Optional capabilities a backend may add (looked up with getattr, so a minimal third-party
+# backend needs only the Protocol above):
+#   prepare(self) -> str
+#       Build or fetch what the engines need (compile vstd, build Java workers) ahead of time;
+#       return a one-line summary; raise BackendError saying what to install on failure.
+#       ``adequacy setup`` calls it.
+#   run_reference(self, task, inputs: list[dict]) -> list[dict | None]
+#       Run the task's reference implementation on inputs (mutator oracles use it).
+#   verify(self, task, spec, engine, limits) -> dict
+#       Prove the spec against the method body (verification rate; KeY).
+

@@ -74,6 +74,30 @@ def backends(
         err.print(f"[yellow]plugin {p['plugin']} ({p['target']}) failed to load:[/] {p['error']}")
 
 
+@app.command()
+def setup(
+    only: Annotated[list[str] | None, typer.Option("--backend", help="Only these backends.")]
+    = None,
+) -> None:
+    """Build what the engines need ahead of time (vstd via cargo, Java workers via javac/Maven)."""
+    failed = 0
+    for b in plugins.backends().values():
+        if only and b.name not in only:
+            continue
+        prepare = getattr(b, "prepare", None)
+        if prepare is None:
+            out.print(f"{b.name}: nothing to prepare", highlight=False)
+            continue
+        err.print(f"preparing {b.name} ...", highlight=False)
+        try:
+            out.print(f"{b.name}: {prepare()}", highlight=False)
+        except AdequacyError as e:
+            failed += 1
+            err.print(f"[bold red]{b.name}: {e}[/]", highlight=False)
+    if failed:
+        raise typer.Exit(2)
+
+
 @task_app.command("validate")
 def task_validate(
     paths: Annotated[list[Path], typer.Argument(help="Task folders (or folders of tasks).")],

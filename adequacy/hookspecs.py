@@ -35,6 +35,7 @@ def adequacy_importers() -> dict[str, Any]:
     """Return dataset importers as ``{name: callable(src: Path, dest: Path, **options)}``.
 
     ``adequacy import NAME SRC DEST`` calls the importer, which writes task folders under
-    ``dest`` and returns an ``adequacy.importing.ImportReport``. Names must be unique.
+    ``dest`` and returns a pydantic report; when it has a ``summary()`` method the CLI prints
+    that, otherwise its JSON. Names must be unique.
     """
     raise NotImplementedError

@@ -1,0 +1,30 @@
+// DoubleQuadruple
+use vstd::prelude::*;
+use vstd::contrib::exec_spec::*;
+
+verus! {
+
+exec_spec_unverified! {
+
+pub struct Input {
+    pub x: i64,
+}
+
+pub struct Output {
+    pub result: (i64, i64),
+}
+
+/// Which inputs the function promises to handle.
+spec fn pre_spec(input: Input) -> bool {
+    true
+}
+
+/// Which outputs are correct for an input that satisfies pre_spec.
+spec fn post_spec(input: Input, output: Output) -> bool {
+    // (2x, 4x)
+    output.result.0 == 2 * input.x && output.result.1 == 4 * input.x
+}
+
+} // exec_spec_unverified!
+
+} // verus!

@@ -1,0 +1,136 @@
+"""The ``interp`` engine: Verus spec code evaluated in-process with Verus's own semantics.
+
+``evaluate_cases`` is the engine's whole surface: one verdict per case, never an exception.
+Evaluation runs in a helper thread with a large stack so that deep (but bounded) spec
+recursion does not hit Python's C-stack limit; limits are cooperative (steps, wall clock,
+recursion depth) and turn into ``unknown`` for that case only.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError, Program
+from adequacy.backends.verus.interp.values import StructVal, Undef, from_json
+from adequacy.backends.verus.syntax.ast import SpecModule
+
+from adequacy.backend import Limits
+from adequacy.errors import SpecInvalid
+from adequacy.tasks import Case, Task
+from adequacy.verdicts import Truth, Verdict
+
+ENGINE = "interp"
+VERSION = "1"
+MAX_DEPTH = 20000
+_STACK_BYTES = 512 * 1024 * 1024
+
+__all__ = ["ENGINE", "VERSION", "compile_module", "evaluate_cases", "Program"]
+
+
+def compile_module(spec: SpecModule, path: str | None = None) -> Program:
+    """Compile every spec fn eagerly; unresolved names raise ``SpecInvalid`` with the line."""
+    prog = Program(spec)
+    try:
+        for fc in list(prog.fns.values()):
+            prog.fn_code(fc)
+        for tbl in prog.methods.values():
+            for fc in tbl.values():
+                prog.fn_code(fc)
+    except CompileError as e:
+        raise SpecInvalid(e.message, file=path or spec.path, line=e.line) from e
+    return prog
+
+
+def _run_big_stack(fn: Any) -> Any:
+    """Run ``fn()`` in a thread with a large stack and a high recursion limit."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = e
+
+    old_limit = sys.getrecursionlimit()
+    old_size = threading.stack_size()
+    try:
+        threading.stack_size(_STACK_BYTES)
+        sys.setrecursionlimit(max(old_limit, 1_000_000))
+        t = threading.Thread(target=target, name="verus-interp", daemon=True)
+        t.start()
+    finally:
+        threading.stack_size(old_size)
+    t.join()
+    sys.setrecursionlimit(old_limit)
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def evaluate_cases(spec: SpecModule, task: Task, cases: Sequence[Case],
+                   limits: Limits) -> list[Verdict]:
+    """One verdict per case: ``pre_spec(Input{..})`` or ``post_spec(Input{..}, Output{..})``."""
+    try:
+        return list(_run_big_stack(lambda: _evaluate(spec, task, cases, limits)))
+    except Exception as e:  # noqa: BLE001 - the contract: never an exception out of here
+        return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
+                        reason=f"interp internal error: {type(e).__name__}: {e}")
+                for c in cases]
+
+
+def _evaluate(spec: SpecModule, task: Task, cases: Sequence[Case],
+              limits: Limits) -> list[Verdict]:
+    try:
+        prog = compile_module(spec)
+        prog_error = ""
+    except SpecInvalid as e:
+        prog_error = f"spec does not compile: {e}"
+    out: list[Verdict] = []
+    for c in cases:
+        t0 = time.perf_counter()
+        if prog_error:
+            out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                               engine=ENGINE, reason=prog_error))
+            continue
+        value, reason = _one(prog, task, c, limits)
+        out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=ENGINE,
+                           reason=reason, seconds=round(time.perf_counter() - t0, 6)))
+    return out
+
+
+def _one(prog: Program, task: Task, c: Case, limits: Limits) -> tuple[Truth, str]:
+    pred = c.bucket.predicate
+    fname = "pre_spec" if pred == "pre" else "post_spec"
+    if fname not in prog.fns:
+        return Truth.unknown, f"spec has no {fname}"
+    try:
+        inp = StructVal("Input", {p.name: from_json(c.input.get(p.name), p.type)
+                                  for p in task.inputs})
+        args: list[Any] = [inp]
+        if pred == "post":
+            outv = c.output or {}
+            args.append(StructVal("Output", {p.name: from_json(outv.get(p.name), p.type)
+                                             for p in task.outputs}))
+    except (ValueError, TypeError, KeyError) as e:
+        return Truth.unknown, f"cannot convert the case's values: {e}"
+    prog.budget = Budget(limits.steps, limits.case_seconds, MAX_DEPTH)
+    try:
+        r = prog.call_fn(fname, *args)
+    except Undef as u:
+        return Truth.unknown, "undefined: " + u.reason if not u.reason.startswith(
+            ("unsupported", "unbounded")) else u.reason
+    except Abort as a:
+        return Truth.unknown, str(a)
+    except RecursionError:
+        return Truth.unknown, "recursion too deep for the evaluator"
+    except MemoryError:
+        return Truth.unknown, "out of memory"
+    if r is True:
+        return Truth.true, "evaluated"
+    if r is False:
+        return Truth.false, "evaluated"
+    return Truth.unknown, f"{fname} returned a non-bool value"

@@ -1,0 +1,448 @@
+"""vstd's spec methods on Seq, Set, Multiset, Map, Option and friends, with vstd's meaning.
+
+Where vstd leaves a result unspecified (``recommends`` violated: index out of range, ``first``
+of an empty Seq, ``unwrap`` of None, ...) the function raises ``Undef`` rather than guessing.
+The method list was derived from the verus-bench corpus plus the vstd sources (seq.rs,
+seq_lib.rs, set.rs, set_lib.rs, multiset.rs, map.rs, map_lib.rs, std_specs/option.rs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from adequacy.backends.verus.interp.values import (
+    NONE,
+    FMap,
+    MSet,
+    Undef,
+    kind_of,
+    show,
+    some,
+)
+
+Method = Callable[..., Any]
+
+
+def _int(x: Any, what: str) -> int:
+    if type(x) is not int:
+        raise Undef(f"{what} is not an integer: {show(x)}")
+    return x
+
+
+def _idx(s: tuple, i: Any) -> Any:
+    i = _int(i, "index")
+    if 0 <= i < len(s):
+        return s[i]
+    raise Undef(f"index {i} out of range for length {len(s)}")
+
+
+def seq_index(s: Any, i: Any) -> Any:
+    if type(s) is tuple:
+        if type(i) is int and 0 <= i < len(s):
+            return s[i]
+        return _idx(s, i)
+    if type(s) is FMap:
+        try:
+            return s[i]
+        except KeyError:
+            raise Undef(f"key {show(i)} not in the map's domain") from None
+    raise Undef(f"cannot index a {kind_of(s)}")
+
+
+def _subrange(s: tuple, i: Any, j: Any) -> tuple:
+    i, j = _int(i, "subrange start"), _int(j, "subrange end")
+    if 0 <= i <= j <= len(s):
+        return s[i:j]
+    raise Undef(f"subrange({i}, {j}) out of range for length {len(s)}")
+
+
+def _need_nonempty(s: tuple, what: str) -> tuple:
+    if not s:
+        raise Undef(f"{what} of an empty sequence")
+    return s
+
+
+def _call(f: Any, *args: Any) -> Any:
+    if not callable(f):
+        raise Undef("expected a closure")
+    return f(*args)
+
+
+def _fold_left(s: tuple, b: Any, f: Any) -> Any:
+    acc = b
+    for x in s:
+        acc = _call(f, acc, x)
+    return acc
+
+
+def _fold_right(s: tuple, f: Any, b: Any) -> Any:
+    acc = b
+    for x in reversed(s):
+        acc = _call(f, x, acc)
+    return acc
+
+
+def _index_of(s: tuple, x: Any) -> int:
+    # vstd: `choose|i| 0 <= i < len && s[i] == x`: determined only when x occurs exactly once
+    hits = [i for i, y in enumerate(s) if y == x]
+    if len(hits) == 1:
+        return hits[0]
+    raise Undef("index_of: " + ("value not present" if not hits
+                                else "value occurs more than once (choose is unspecified)"))
+
+
+def _first_or_none(s: tuple, x: Any, last: bool = False) -> Any:
+    rng = range(len(s) - 1, -1, -1) if last else range(len(s))
+    for i in rng:
+        if s[i] == x:
+            return some(i)
+    return NONE
+
+
+def _insert(s: tuple, i: Any, a: Any) -> tuple:
+    i = _int(i, "insert position")
+    if not 0 <= i <= len(s):
+        raise Undef(f"insert at {i} out of range for length {len(s)}")
+    return s[:i] + (a,) + s[i:]
+
+
+def _remove(s: tuple, i: Any) -> tuple:
+    i = _int(i, "remove position")
+    if not 0 <= i < len(s):
+        raise Undef(f"remove at {i} out of range for length {len(s)}")
+    return s[:i] + s[i + 1:]
+
+
+def _update(s: tuple, i: Any, a: Any) -> tuple:
+    i = _int(i, "update index")
+    if not 0 <= i < len(s):
+        raise Undef(f"update at {i} out of range for length {len(s)}")
+    return s[:i] + (a,) + s[i + 1:]
+
+
+def _max(s: tuple) -> Any:
+    _need_nonempty(s, "max")
+    return max(s)
+
+
+def _min(s: tuple) -> Any:
+    _need_nonempty(s, "min")
+    return min(s)
+
+
+def _flatten(s: tuple) -> tuple:
+    out: list[Any] = []
+    for x in s:
+        out.extend(x)
+    return tuple(out)
+
+
+def _remove_value(s: tuple, v: Any) -> tuple:
+    for i, x in enumerate(s):
+        if x == v:
+            return s[:i] + s[i + 1:]
+    return s
+
+
+def _no_dups(s: tuple) -> bool:
+    try:
+        return len(set(s)) == len(s)
+    except TypeError:
+        return all(s[i] != s[j] for i in range(len(s)) for j in range(i))
+
+
+def _take(s: tuple, n: Any) -> tuple:
+    return _subrange(s, 0, n)
+
+
+def _skip(s: tuple, n: Any) -> tuple:
+    return _subrange(s, n, len(s))
+
+
+def _filter_seq(s: tuple, p: Any) -> tuple:
+    return tuple(x for x in s if _truth(_call(p, x)))
+
+
+def _truth(b: Any) -> bool:
+    if type(b) is not bool:
+        raise Undef(f"expected a bool, got {show(b)}")
+    return b
+
+
+def _zip(s: tuple, t: tuple) -> tuple:
+    from adequacy.backends.verus.interp.values import Tup
+    if len(s) != len(t):
+        raise Undef("zip_with of sequences of different lengths")
+    return tuple(Tup((a, b)) for a, b in zip(s, t, strict=True))
+
+
+SEQ: dict[str, Method] = {
+    "len": lambda s: len(s),
+    "index": seq_index,
+    "spec_index": seq_index,
+    "push": lambda s, a: s + (a,),
+    "update": _update,
+    "subrange": _subrange,
+    "take": _take,
+    "skip": _skip,
+    "add": lambda s, t: s + t,
+    "spec_add": lambda s, t: s + t,
+    "first": lambda s: _need_nonempty(s, "first")[0],
+    "last": lambda s: _need_nonempty(s, "last")[-1],
+    "drop_first": lambda s: _need_nonempty(s, "drop_first")[1:],
+    "drop_last": lambda s: _need_nonempty(s, "drop_last")[:-1],
+    "contains": lambda s, x: x in s,
+    "index_of": _index_of,
+    "index_of_first": lambda s, x: _first_or_none(s, x),
+    "index_of_last": lambda s, x: _first_or_none(s, x, True),
+    "to_set": lambda s: frozenset(s),
+    "to_multiset": lambda s: MSet.of(s),
+    "map": lambda s, f: tuple(_call(f, i, x) for i, x in enumerate(s)),
+    "map_values": lambda s, f: tuple(_call(f, x) for x in s),
+    "flat_map": lambda s, f: _flatten(tuple(_call(f, x) for x in s)),
+    "filter": _filter_seq,
+    "fold_left": _fold_left,
+    "fold_right": _fold_right,
+    "reverse": lambda s: s[::-1],
+    "insert": _insert,
+    "remove": _remove,
+    "remove_value": _remove_value,
+    "is_prefix_of": lambda s, t: len(s) <= len(t) and t[:len(s)] == s,
+    "is_suffix_of": lambda s, t: len(s) <= len(t) and t[len(t) - len(s):] == s,
+    "no_duplicates": _no_dups,
+    "disjoint": lambda s, t: not (set(s) & set(t)),
+    "all": lambda s, p: all(_truth(_call(p, x)) for x in s),
+    "any": lambda s, p: any(_truth(_call(p, x)) for x in s),
+    "exactly_one": lambda s, p: sum(1 for x in s if _truth(_call(p, x))) == 1,
+    "max": _max,
+    "min": _min,
+    "flatten": _flatten,
+    "zip_with": _zip,
+    "is_empty": lambda s: len(s) == 0,
+    "view": lambda s: s,
+    "deep_view": lambda s: s,
+    "as_slice": lambda s: s,
+    "to_vec": lambda s: s,
+    "clone": lambda s: s,
+    "as_str": lambda s: s,
+    "as_bytes": lambda s: tuple(ord(c) if type(c) is str else c for c in s),
+    "unicode_len": lambda s: len(s),
+    "get_char": lambda s, i: _idx(s, i),
+    "is_ascii": lambda s: all(type(c) is str and ord(c) < 128 for c in s),
+}
+
+
+def _set_len(s: frozenset) -> int:
+    return len(s)
+
+
+def _set_choose(s: frozenset) -> Any:
+    if len(s) == 1:
+        return next(iter(s))
+    raise Undef("Set::choose of a set without exactly one element is unspecified")
+
+
+SET: dict[str, Method] = {
+    "len": _set_len,
+    "contains": lambda s, x: x in s,
+    "spec_has": lambda s, x: x in s,
+    "insert": lambda s, x: s | {x},
+    "remove": lambda s, x: s - {x},
+    "union": lambda s, t: s | t,
+    "intersect": lambda s, t: s & t,
+    "difference": lambda s, t: s - t,
+    "spec_add": lambda s, t: s | t,
+    "spec_mul": lambda s, t: s & t,
+    "spec_sub": lambda s, t: s - t,
+    "subset_of": lambda s, t: s <= t,
+    "spec_le": lambda s, t: s <= t,
+    "disjoint": lambda s, t: not (s & t),
+    "finite": lambda s: True,
+    "is_empty": lambda s: len(s) == 0,
+    "choose": _set_choose,
+    "filter": lambda s, p: frozenset(x for x in s if _truth(_call(p, x))),
+    "map": lambda s, f: frozenset(_call(f, x) for x in s),
+    "to_multiset": lambda s: MSet.of(s),
+    "is_singleton": lambda s: len(s) == 1,
+    "all": lambda s, p: all(_truth(_call(p, x)) for x in s),
+    "any": lambda s, p: any(_truth(_call(p, x)) for x in s),
+    "view": lambda s: s,
+}
+
+
+def _ms_sub(a: MSet, b: MSet) -> MSet:
+    return MSet({k: v - b.counts.get(k, 0) for k, v in a.counts.items()})
+
+
+def _ms_add(a: MSet, b: MSet) -> MSet:
+    d = dict(a.counts)
+    for k, v in b.counts.items():
+        d[k] = d.get(k, 0) + v
+    return MSet(d)
+
+
+MULTISET: dict[str, Method] = {
+    "len": lambda m: len(m),
+    "count": lambda m, x: m.counts.get(x, 0),
+    "add": _ms_add,
+    "spec_add": _ms_add,
+    "sub": _ms_sub,
+    "spec_sub": _ms_sub,
+    "insert": lambda m, x: _ms_add(m, MSet({x: 1})),
+    "remove": lambda m, x: _ms_sub(m, MSet({x: 1})),
+    "contains": lambda m, x: m.counts.get(x, 0) > 0,
+    "spec_has": lambda m, x: m.counts.get(x, 0) > 0,
+    "dom": lambda m: frozenset(m.counts),
+    "subset_of": lambda a, b: all(v <= b.counts.get(k, 0) for k, v in a.counts.items()),
+    "spec_le": lambda a, b: all(v <= b.counts.get(k, 0) for k, v in a.counts.items()),
+    "intersection_with": lambda a, b: MSet({k: min(v, b.counts.get(k, 0))
+                                            for k, v in a.counts.items()}),
+    "difference_with": _ms_sub,
+    "is_disjoint_from": lambda a, b: not (set(a.counts) & set(b.counts)),
+    "update": lambda m, x, n: MSet({**m.counts, x: _int(n, "multiplicity")}),
+    "filter": lambda m, p: MSet({k: v for k, v in m.counts.items() if _truth(_call(p, k))}),
+    "view": lambda m: m,
+}
+
+
+def _map_get(m: FMap, k: Any) -> Any:
+    try:
+        return m[k]
+    except KeyError:
+        raise Undef(f"key {show(k)} not in the map's domain") from None
+
+
+MAP: dict[str, Method] = {
+    "dom": lambda m: frozenset(m),
+    "len": lambda m: len(m),
+    "index": _map_get,
+    "spec_index": _map_get,
+    "insert": lambda m, k, v: FMap({**m, k: v}),
+    "remove": lambda m, k: FMap({x: y for x, y in m.items() if x != k}),
+    "contains_key": lambda m, k: k in m,
+    "contains_value": lambda m, v: v in m.values(),
+    "contains_pair": lambda m, k, v: k in m and m[k] == v,
+    "get": lambda m, k: some(m[k]) if k in m else NONE,
+    "index_opt": lambda m, k: some(m[k]) if k in m else NONE,
+    "values": lambda m: frozenset(m.values()),
+    "is_empty": lambda m: len(m) == 0,
+    "submap_of": lambda a, b: all(k in b and b[k] == v for k, v in a.items()),
+    "spec_le": lambda a, b: all(k in b and b[k] == v for k, v in a.items()),
+    "union_prefer_right": lambda a, b: FMap({**a, **b}),
+    "remove_keys": lambda m, ks: FMap({k: v for k, v in m.items() if k not in ks}),
+    "restrict": lambda m, ks: FMap({k: v for k, v in m.items() if k in ks}),
+    "map_values": lambda m, f: FMap({k: _call(f, v) for k, v in m.items()}),
+    "map_entries": lambda m, f: FMap({k: _call(f, k, v) for k, v in m.items()}),
+    "filter_keys": lambda m, p: FMap({k: v for k, v in m.items() if _truth(_call(p, k))}),
+    "is_injective": lambda m: len(set(m.values())) == len(m),
+    "view": lambda m: m,
+}
+
+
+def _unwrap(o: Any) -> Any:
+    if o.variant == "Some":
+        return o.vals[0]
+    raise Undef("unwrap of None")
+
+
+OPTION: dict[str, Method] = {
+    "is_Some": lambda o: o.variant == "Some",
+    "is_some": lambda o: o.variant == "Some",
+    "is_None": lambda o: o.variant == "None",
+    "is_none": lambda o: o.variant == "None",
+    "unwrap": _unwrap,
+    "get_Some_0": _unwrap,
+    "spec_unwrap": _unwrap,
+    "expect": lambda o, _m: _unwrap(o),
+    "unwrap_or": lambda o, d: o.vals[0] if o.variant == "Some" else d,
+    "view": lambda o: o,
+}
+
+CHAR: dict[str, Method] = {
+    "is_ascii_digit": lambda c: "0" <= c <= "9",
+    "is_ascii_lowercase": lambda c: "a" <= c <= "z",
+    "is_ascii_uppercase": lambda c: "A" <= c <= "Z",
+    "is_ascii_alphabetic": lambda c: ("a" <= c <= "z") or ("A" <= c <= "Z"),
+    "is_ascii_alphanumeric": lambda c: c.isascii() and c.isalnum(),
+    "is_ascii": lambda c: ord(c) < 128,
+    "view": lambda c: c,
+}
+
+SCALAR: dict[str, Method] = {
+    "view": lambda x: x,
+    "clone": lambda x: x,
+}
+
+METHODS: dict[str, dict[str, Method]] = {
+    "seq": SEQ, "set": SET, "multiset": MULTISET, "map": MAP, "option": OPTION, "char": CHAR,
+    "int": SCALAR, "bool": SCALAR, "tuple": SCALAR, "struct": SCALAR, "enum": SCALAR,
+}
+
+ALL_METHOD_NAMES: frozenset[str] = frozenset(n for d in METHODS.values() for n in d)
+
+
+def _abs(x: Any) -> int:
+    return abs(_int(x, "abs argument"))
+
+
+def _pow(b: Any, e: Any) -> int:
+    b, e = _int(b, "pow base"), _int(e, "pow exponent")
+    if e < 0:
+        raise Undef("pow with a negative exponent")
+    if e > 100_000:
+        raise Undef("pow exponent too large to evaluate")
+    return int(b ** e)
+
+
+def _pow2(e: Any) -> int:
+    return _pow(2, e)
+
+
+FREE_FNS: dict[str, Method] = {
+    "abs": _abs,
+    "min": lambda a, b: a if a <= b else b,
+    "max": lambda a, b: a if a >= b else b,
+    "clip": lambda x: x if x > 0 else 0,
+    "pow": _pow,
+    "pow2": _pow2,
+    "Some": some,
+}
+
+
+def static_call(segs: tuple[str, ...]) -> Method | None:
+    """``Seq::empty()``, ``Set::empty()``, ``Map::empty()``, ``Multiset::singleton(x)`` ..."""
+    if len(segs) < 2:
+        return None
+    ty, name = segs[-2], segs[-1]
+    table: dict[tuple[str, str], Method] = {
+        ("Seq", "empty"): lambda: (),
+        ("Seq", "new"): _seq_new,
+        ("Set", "empty"): lambda: frozenset(),
+        ("Set", "range"): lambda lo, hi: frozenset(range(_int(lo, "lo"), _int(hi, "hi"))),
+        ("Set", "range_inclusive"): lambda lo, hi: frozenset(range(_int(lo, "lo"),
+                                                                   _int(hi, "hi") + 1)),
+        ("Map", "empty"): lambda: FMap(),
+        ("Multiset", "empty"): lambda: MSet({}),
+        ("Multiset", "singleton"): lambda x: MSet({x: 1}),
+        ("Multiset", "from_set"): lambda s: MSet.of(s),
+        ("Option", "Some"): some,
+        ("Option", "None"): lambda: NONE,
+        ("Seq", "len"): lambda s: len(s),
+    }
+    f = table.get((ty, name))
+    if f is None and len(segs) >= 2 and segs[-1] in FREE_FNS and segs[0] == "vstd":
+        return FREE_FNS[segs[-1]]
+    return f
+
+
+_SEQ_NEW_MAX = 10_000_000
+
+
+def _seq_new(n: Any, f: Any) -> tuple:
+    n = _int(n, "Seq::new length")
+    if n < 0:
+        raise Undef("Seq::new with a negative length")
+    if n > _SEQ_NEW_MAX:
+        raise Undef("Seq::new length too large to evaluate")
+    return tuple(_call(f, i) for i in range(n))

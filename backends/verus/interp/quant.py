@@ -1,0 +1,493 @@
+"""Quantifiers and ``choose``: derive each variable's finite range from the guard, then enumerate.
+
+Verus quantifiers range over whole types; a concrete evaluation is exact only when the guard
+confines every variable to a finite set. The guard is split into conjuncts; a conjunct
+``lo <= x``, ``x < hi``, ``x == e`` or ``coll.contains(x)`` whose other side mentions only
+variables already placed bounds ``x``. Variables are ordered so that each one's bounds mention
+only earlier ones (``0 <= i < j < n`` places ``i`` via the derived bound ``i < n``); conjuncts
+not consumed as exact bounds stay as per-instance filters. A variable that cannot be bounded
+(and whose type is not small) makes the quantifier ``unknown``, never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from adequacy.backends.verus.interp.values import Undef, show
+from adequacy.backends.verus.syntax import ast as A
+
+from adequacy.types import INT_WIDTHS
+
+MAX_TYPE_DOMAIN = 1 << 16
+REL = {"<", "<=", ">", ">=", "=="}
+FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+
+
+@dataclass
+class Cand:
+    var: str
+    kind: str
+    """lo | hi | eq | mem"""
+    expr: A.Expr
+    strict: bool
+    conj: int
+    """index of the conjunct it came from (-1: derived)"""
+    mem: str = ""
+    """for kind mem: 'seq' | 'set' | 'dom' (how to iterate)"""
+    deps: set[str] = field(default_factory=set)
+
+
+def conjuncts(e: A.Expr) -> list[A.Expr]:
+    """Flatten ``&&`` and chained comparisons into simple conjuncts."""
+    if isinstance(e, A.Binary) and e.op == "&&":
+        return conjuncts(e.l) + conjuncts(e.r)
+    if isinstance(e, A.Chain):
+        return [A.Binary(e.line, op, e.operands[k], e.operands[k + 1])
+                for k, op in enumerate(e.ops)]
+    return [e]
+
+
+def free_names(e: object, out: set[str] | None = None) -> set[str]:
+    """Single-segment path names in ``e`` (an over-approximation of its free variables)."""
+    out = set() if out is None else out
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Path):
+            if len(x.segs) == 1:
+                out.add(x.segs[0])
+            continue
+        if isinstance(x, (A.Expr, A.MatchArm, A.Let)):
+            for name in x.__slots__:
+                v = getattr(x, name, None)
+                if isinstance(v, (A.Expr, A.MatchArm, A.Let)):
+                    stack.append(v)
+                elif isinstance(v, list):
+                    for y in v:
+                        if isinstance(y, tuple):
+                            stack.extend(z for z in y if isinstance(z, (A.Expr, A.Let)))
+                        else:
+                            stack.append(y)
+    return out
+
+
+def _var_of(e: A.Expr, names: set[str]) -> str | None:
+    while isinstance(e, A.Cast) and e.ty.name in ("int", "nat") or isinstance(e, A.View):
+        e = e.e
+    if isinstance(e, A.Path) and len(e.segs) == 1 and e.segs[0] in names:
+        return e.segs[0]
+    return None
+
+
+def candidates(conjs: list[A.Expr], names: set[str]) -> list[Cand]:
+    out: list[Cand] = []
+    for k, c in enumerate(conjs):
+        if isinstance(c, A.Binary) and c.op in REL:
+            for side, other, op in ((c.l, c.r, c.op), (c.r, c.l, FLIP[c.op])):
+                v = _var_of(side, names)
+                if v is None:
+                    continue
+                deps = free_names(other) & names
+                if v in deps:
+                    continue
+                if op == "==":
+                    out.append(Cand(v, "eq", other, False, k, deps=deps))
+                elif op in ("<", "<="):
+                    out.append(Cand(v, "hi", other, op == "<", k, deps=deps))
+                else:
+                    out.append(Cand(v, "lo", other, op == ">", k, deps=deps))
+        elif isinstance(c, A.MethodCall) and len(c.args) == 1:
+            v = _var_of(c.args[0], names)
+            if v is None:
+                continue
+            coll: A.Expr | None = None
+            how = ""
+            if c.name in ("contains", "spec_has"):
+                coll, how = c.recv, "coll"
+                if isinstance(c.recv, A.MethodCall) and c.recv.name == "dom" and not c.recv.args:
+                    coll, how = c.recv.recv, "dom"
+            elif c.name == "contains_key":
+                coll, how = c.recv, "dom"
+            if coll is not None:
+                deps = free_names(coll) & names
+                if v not in deps:
+                    out.append(Cand(v, "mem", coll, False, k, mem=how, deps=deps))
+    return out
+
+
+def _derive(cands: list[Cand], var: str, kind: str, placed: set[str],
+            names: set[str]) -> list[Cand]:
+    """Transitive bounds: ``v < w`` and ``w < e`` give ``v < e`` (a looser, derived bound)."""
+    out: list[Cand] = []
+    for c in cands:
+        if c.var != var or c.kind not in (kind, "eq"):
+            continue
+        w = _var_of(c.expr, names)
+        if w is None or w == var or w in placed:
+            continue
+        for d in cands:
+            if d.var == w and d.kind in (kind, "eq") and var not in d.deps \
+                    and d.deps <= placed:
+                out.append(Cand(var, kind, d.expr, c.strict or d.strict, -1, deps=set(d.deps)))
+    return out
+
+
+@dataclass
+class Plan:
+    order: list[str]
+    ranges: dict[str, list[Cand]]
+    consumed: set[int]
+    unbounded: str | None = None
+
+
+def plan(params: list[tuple[str, A.TypeRef | None]], conjs: list[A.Expr]) -> Plan:
+    names = {n for n, _ in params}
+    cands = candidates(conjs, names)
+    types = dict(params)
+    placed: set[str] = set()
+    order: list[str] = []
+    ranges: dict[str, list[Cand]] = {}
+    consumed: set[int] = set()
+    extra: list[Cand] = []
+    remaining = [n for n, _ in params]
+    rounds = 0
+    while remaining:
+        rounds += 1
+        progress = False
+        for v in remaining:
+            usable = [c for c in cands + extra if c.var == v and c.deps <= placed]
+            mems = [c for c in usable if c.kind == "mem"]
+            eqs = [c for c in usable if c.kind == "eq"]
+            los = [c for c in usable if c.kind == "lo"]
+            his = [c for c in usable if c.kind == "hi"]
+            ty = types.get(v)
+            small = _small_type(ty)
+            if eqs or mems or (los and his) or small is not None or (
+                    (los or his) and ty is not None and _bounded_side(ty, bool(los), bool(his))):
+                chosen: list[Cand]
+                if eqs:
+                    chosen = [eqs[0]] + los + his
+                elif mems:
+                    chosen = [mems[0]] + los + his + eqs
+                else:
+                    chosen = los + his
+                ranges[v] = chosen
+                for c in chosen:
+                    if c.conj >= 0:
+                        consumed.add(c.conj)
+                order.append(v)
+                placed.add(v)
+                remaining.remove(v)
+                progress = True
+                break
+        if not progress:
+            new: list[Cand] = []
+            for v in remaining:
+                for kind in ("lo", "hi"):
+                    new += _derive(cands + extra, v, kind, placed, names)
+            key = {(id(c.expr), c.var, c.kind) for c in extra}
+            new = [c for c in new if (id(c.expr), c.var, c.kind) not in key]
+            if not new or rounds > 50:
+                return Plan(order, ranges, consumed, unbounded=remaining[0])
+            extra += new
+    return Plan(order, ranges, consumed)
+
+
+def _small_type(ty: A.TypeRef | None) -> tuple[int, int] | None:
+    if ty is None:
+        return None
+    if ty.name == "bool":
+        return (0, 1)
+    if ty.name in INT_WIDTHS:
+        bits, signed = INT_WIDTHS[ty.name]
+        if (1 << bits) <= MAX_TYPE_DOMAIN:
+            return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    return None
+
+
+def _type_bounds(ty: A.TypeRef | None) -> tuple[int | None, int | None]:
+    if ty is None:
+        return (None, None)
+    if ty.name == "nat":
+        return (0, None)
+    if ty.name in INT_WIDTHS:
+        bits, signed = INT_WIDTHS[ty.name]
+        return ((-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed
+                else (0, (1 << bits) - 1))
+    return (None, None)
+
+
+def _bounded_side(ty: A.TypeRef, has_lo: bool, has_hi: bool) -> bool:
+    lo, hi = _type_bounds(ty)
+    if has_hi and lo is not None:
+        return True
+    return has_lo and hi is not None and False  # an upper type bound alone is too wide
+
+
+def compile_quant(prog: Any, e: A.Quant, sc: Any) -> Callable[[list[Any]], Any]:
+    from adequacy.backends.verus.interp.compiler import Abort, _truth
+
+    inner = sc.child()
+    slots = {n: inner.bind(n, t) for n, t in e.params}
+    line = e.line
+    kind = e.kind
+    # split guard and body
+    if kind == "forall":
+        guard_parts: list[A.Expr] = []
+        body: A.Expr | None = e.body
+        while isinstance(body, A.Binary) and body.op == "==>":
+            guard_parts += conjuncts(body.l)
+            body = body.r
+        conjs = guard_parts
+    else:
+        conjs = conjuncts(e.body)
+        body = None
+    pl = plan(e.params, conjs)
+    if pl.unbounded is not None and kind != "choose":
+        split = _split_disjunctive_guard(e, conjs, body)
+        if split is not None:
+            return prog.expr(split, sc)
+    if pl.unbounded is not None:
+        what = "choose" if kind == "choose" else "quantifier"
+        msg = (f"unbounded {what} at line {line}: cannot derive a finite range for "
+               f"{pl.unbounded!r} from the guard")
+        prog.unsupported.append((msg, line))
+
+        def unbounded(fr: list[Any]) -> Any:
+            raise Undef(msg)
+        return unbounded
+    residual = [c for k, c in enumerate(conjs) if k not in pl.consumed]
+    res_code = [prog.expr(c, inner) for c in residual]
+    body_code = prog.expr(body, inner) if body is not None else None
+    types = dict(e.params)
+
+    # range producers, per variable in order
+    producers: list[tuple[int, Callable[[list[Any]], Any]]] = []
+    for v in pl.order:
+        producers.append((slots[v], _producer(prog, pl.ranges[v], types.get(v), inner, line)))
+
+    budget_owner = prog
+
+    def instance(fr: list[Any]) -> Any:
+        """Value of one instance: forall -> guard ==> body, exists/choose -> guard && body."""
+        undef: Undef | None = None
+        for rc in res_code:
+            try:
+                g = rc(fr)
+            except Undef as u:
+                undef = undef or u
+                continue
+            if not _truth(g, line):
+                return kind == "forall"
+        if kind == "forall":
+            if body_code is None:
+                return True
+            try:
+                b = body_code(fr)
+            except Undef:
+                if undef is not None:
+                    raise undef from None
+                raise
+            if _truth(b, line):
+                return True
+            if undef is not None:
+                raise undef
+            return False
+        if undef is not None:
+            raise undef
+        return True
+
+    nvars = len(producers)
+
+    if kind == "forall" and nvars == 1 and not res_code and body_code is not None:
+        slot0, prod0 = producers[0]
+        bc = body_code
+
+        def forall1(fr: list[Any]) -> Any:
+            b = budget_owner.budget
+            seen: Undef | None = None
+            count = 0
+            for x in prod0(fr):
+                fr[slot0] = x
+                count += 1
+                if count & 4095 == 0:
+                    b.tick(4096)
+                try:
+                    r = bc(fr)
+                except Undef as u:
+                    seen = seen or u
+                    continue
+                if r is False:
+                    b.steps += count & 4095
+                    return False
+                if r is not True:
+                    _truth(r, line)
+            b.tick(count & 4095)
+            if seen is not None:
+                raise Undef(f"forall at line {line} undecided: {seen.reason}")
+            return True
+        return forall1
+
+    def enumerate_all(fr: list[Any]) -> Any:
+        """Generic nested enumeration; yields decisions per instance."""
+        b = budget_owner.budget
+        seen: list[Undef] = []
+        witnesses: list[Any] = []
+
+        def rec(k: int) -> bool | None:
+            """Return a decisive verdict to stop early, else None."""
+            if k == nvars:
+                b.steps += 1
+                if b.steps & 1023 == 0:
+                    b.tick(0)
+                try:
+                    r = instance(fr)
+                except Undef as u:
+                    if not seen:
+                        seen.append(u)
+                    return None
+                if kind == "forall":
+                    return False if r is False else None
+                if r is True:
+                    if kind == "exists":
+                        return True
+                    witnesses.append(fr[slots[e.params[0][0]]] if len(e.params) == 1 else
+                                     tuple(fr[slots[n]] for n, _ in e.params))
+                    if len(witnesses) > 1:
+                        return False
+                return None
+            slot, prod = producers[k]
+            for x in prod(fr):
+                fr[slot] = x
+                r2 = rec(k + 1)
+                if r2 is not None:
+                    return r2
+            return None
+
+        try:
+            res = rec(0)
+        except RecursionError:
+            raise Abort("quantifier nesting too deep") from None
+        if kind == "forall":
+            if res is False:
+                return False
+            if seen:
+                raise Undef(f"forall at line {line} undecided: {seen[0].reason}")
+            return True
+        if kind == "exists":
+            if res is True:
+                return True
+            if seen:
+                raise Undef(f"exists at line {line} undecided: {seen[0].reason}")
+            return False
+        # choose
+        if seen:
+            raise Undef(f"choose at line {line} undecided: {seen[0].reason}")
+        if not witnesses:
+            raise Undef(f"choose at line {line} has no witness (value unspecified)")
+        if len(witnesses) > 1:
+            raise Undef(f"choose at line {line} has several witnesses (value unspecified)")
+        from adequacy.backends.verus.interp.values import Tup
+        w = witnesses[0]
+        return Tup(w) if isinstance(w, tuple) and len(e.params) > 1 else w
+
+    return enumerate_all
+
+
+def _producer(prog: Any, cands: list[Cand], ty: A.TypeRef | None, sc: Any,
+              line: int) -> Callable[[list[Any]], Any]:
+    mem = next((c for c in cands if c.kind == "mem"), None)
+    eq = next((c for c in cands if c.kind == "eq"), None)
+    los = [(prog.expr(c.expr, sc), c.strict) for c in cands if c.kind == "lo"]
+    his = [(prog.expr(c.expr, sc), c.strict) for c in cands if c.kind == "hi"]
+    tlo, thi = _type_bounds(ty)
+    small = _small_type(ty)
+    is_bool = ty is not None and ty.name == "bool"
+    is_char = ty is not None and ty.name == "char"
+
+    def as_int(v: Any) -> int:
+        if type(v) is int:
+            return v
+        if type(v) is str and len(v) == 1:
+            return ord(v)
+        raise Undef(f"quantifier bound {show(v)} is not an integer", line)
+
+    def bounds(fr: list[Any]) -> tuple[int | None, int | None]:
+        lo, hi = tlo, thi
+        if small is not None:
+            lo, hi = small
+        for c, strict in los:
+            x = as_int(c(fr)) + (1 if strict else 0)
+            lo = x if lo is None else max(lo, x)
+        for c, strict in his:
+            x = as_int(c(fr)) - (1 if strict else 0)
+            hi = x if hi is None else min(hi, x)
+        return lo, hi
+
+    if eq is not None:
+        ec = prog.expr(eq.expr, sc)
+
+        def one(fr: list[Any]) -> Any:
+            v = ec(fr)
+            if los or his:
+                lo, hi = bounds(fr)
+                iv = as_int(v)
+                if (lo is not None and iv < lo) or (hi is not None and iv > hi):
+                    return ()
+            return (v,)
+        return one
+    if mem is not None:
+        cc = prog.expr(mem.expr, sc)
+        how = mem.mem
+
+        def members(fr: list[Any]) -> Any:
+            coll = cc(fr)
+            if how == "dom":
+                items = list(coll.keys()) if hasattr(coll, "keys") else list(coll)
+            elif hasattr(coll, "counts"):
+                items = list(coll.counts)
+            else:
+                items = list(dict.fromkeys(coll))  # distinct, in order
+            if los or his:
+                lo, hi = bounds(fr)
+                items = [x for x in items if (lo is None or as_int(x) >= lo)
+                         and (hi is None or as_int(x) <= hi)]
+            return items
+        return members
+    if is_bool:
+        return lambda fr: (False, True)
+
+    def ints(fr: list[Any]) -> Any:
+        lo, hi = bounds(fr)
+        if lo is None or hi is None:
+            raise Undef(f"unbounded quantifier at line {line}")
+        if hi < lo:
+            return ()
+        if is_char:
+            return (chr(i) for i in range(max(lo, 0), min(hi, 0x10FFFF) + 1)
+                    if not 0xD800 <= i <= 0xDFFF)
+        return range(lo, hi + 1)
+    return ints
+
+
+def _split_disjunctive_guard(e: A.Quant, conjs: list[A.Expr],
+                             body: A.Expr | None) -> A.Expr | None:
+    """``forall|x| (A || B) ==> P`` is ``(forall|x| A ==> P) && (forall|x| B ==> P)``;
+    ``exists|x| (A || B) && P`` is ``(exists|x| A && P) || (exists|x| B && P)``."""
+    for k, c in enumerate(conjs):
+        if isinstance(c, A.Binary) and c.op == "||":
+            parts = []
+            for alt in (c.l, c.r):
+                new = conjs[:k] + [alt] + conjs[k + 1:]
+                guard = new[0]
+                for x in new[1:]:
+                    guard = A.Binary(e.line, "&&", guard, x)
+                if e.kind == "forall":
+                    inner: A.Expr = A.Binary(e.line, "==>", guard, body) if body else guard
+                else:
+                    inner = guard
+                parts.append(A.Quant(e.line, e.kind, e.params, inner))
+            return A.Binary(e.line, "&&" if e.kind == "forall" else "||", parts[0], parts[1])
+    return None

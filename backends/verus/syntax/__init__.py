@@ -1,0 +1,1 @@
+"""Verus surface syntax: tokens, our own syntax tree, and the parser."""

@@ -1,0 +1,90 @@
+"""Speed of the interp engine, and its ratio to exec_spec, on the bundled binary_search_first task.
+
+Usage: python benchmarks/verus_interp.py [--n 200000] [--no-exec-spec]
+
+Prints (1) interp's evaluation time of the gold spec (a linear ``forall`` pre_spec and a
+first-occurrence post_spec) on one case with an N-element Seq (target: under 1 s at N=200,000);
+(2) exec_spec's evaluation time for the same cases (compile excluded: the per-case seconds the
+engine reports) and the ratio; (3) end-to-end per-spec time of both engines on the task's own
+cases, compile included. Ratios are measured in one run, on one machine (DESIGN section 7).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from adequacy.backends.verus.plugin import VerusBackend
+
+from adequacy.backend import Limits
+from adequacy.tasks import Case, load_task
+from adequacy.verdicts import Bucket
+
+REPO = Path(__file__).resolve().parents[1]
+TASK = REPO / "examples" / "verus" / "binary_search_first"
+
+
+def big_cases(n: int) -> list[Case]:
+    arr = list(range(n))
+    return [
+        Case(id="big_pre", bucket=Bucket.pre_complete, input={"arr": arr, "target": n - 1}),
+        Case(id="big_post", bucket=Bucket.post_complete, input={"arr": arr, "target": n - 1},
+             output={"result": {"some": n - 1}}),
+    ]
+
+
+def timed(backend: VerusBackend, spec, task, cases, engine: str):
+    t0 = time.perf_counter()
+    vs = backend.check(spec, task, cases, engine, Limits(case_seconds=60.0))
+    return time.perf_counter() - t0, vs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=200_000)
+    ap.add_argument("--no-exec-spec", action="store_true")
+    ns = ap.parse_args(argv)
+    task = load_task(TASK)
+    backend = VerusBackend()
+    gold = TASK / "specs" / "gold.rs"
+    spec = backend.load_spec(task, gold.read_text(encoding="utf-8"), str(gold))
+    cases = big_cases(ns.n)
+
+    wall, vs = timed(backend, spec, task, cases, "interp")
+    ev = sum(v.seconds for v in vs)
+    print(f"interp, {ns.n}-element case (pre + post): evaluation {ev:.3f}s "
+          f"(wall incl. JSON conversion {wall:.3f}s); verdicts "
+          f"{[v.value.value for v in vs]}")
+    print(f"  target < 1 s: {'met' if ev < 1.0 else 'NOT met'}")
+
+    have_exec = not ns.no_exec_spec and shutil.which("cargo") is not None
+    if have_exec:
+        try:
+            ewall, evs = timed(backend, spec, task, cases, "exec_spec")
+            eev = sum(v.seconds for v in evs)
+            print(f"exec_spec, same cases: evaluation {eev:.4f}s (wall incl. compile "
+                  f"{ewall:.2f}s); verdicts {[v.value.value for v in evs]}")
+            if eev > 0:
+                print(f"  ratio interp/exec_spec (evaluation only): {ev / eev:.1f}x")
+        except Exception as e:  # noqa: BLE001 - report and continue
+            print(f"exec_spec unavailable: {e}")
+            have_exec = False
+    else:
+        print("exec_spec: skipped (no cargo or --no-exec-spec)")
+
+    own = task.all_cases()
+    t_interp, _ = timed(backend, spec, task, own, "interp")
+    print(f"end-to-end, {len(own)} bundled cases: interp {t_interp:.3f}s per spec", end="")
+    if have_exec:
+        t_exec, _ = timed(backend, spec, task, own, "exec_spec")
+        print(f", exec_spec {t_exec:.2f}s per spec (compile included)")
+    else:
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,372 @@
+"""The ``exec_spec`` engine: the real vstd macro, compiled by cargo, run as an untrusted child.
+
+One crate per spec (the spec file verbatim, then a generated harness module), one shared cargo
+target directory (vstd compiles once per machine), one process evaluating every case. The
+compiled harness is cached by content hash, so a spec seen before costs no compilation, and it
+reads its cases from stdin, so the same binary serves any case set.
+
+Containment: the harness runs under ``adequacy.sandbox.run_limited`` (rlimits, own process
+group, unprivileged uid, no network). Inside, each case runs under ``catch_unwind`` on a
+worker thread; a panic becomes that case's ``unknown``. What cannot be caught in-process (a
+runaway loop past the per-case limit, a stack overflow, an allocation failure, a kill by an
+rlimit) ends the process; the driver then marks the case in flight ``unknown`` and restarts the
+harness on the cases after it, so the batch always continues.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+from adequacy.backends.verus.exec_spec.diagnostics import classify, parse_cargo_messages
+from adequacy.backends.verus.render import encode_tokens, struct_decoder
+
+from adequacy.backend import Limits
+from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
+from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
+from adequacy.tasks import Case, Task
+from adequacy.values import content_hash
+from adequacy.verdicts import Truth, Verdict
+
+ENGINE = "exec_spec"
+#: The exact vstd release every harness depends on (crates.io, newest when this was written).
+VSTD_VERSION = "0.0.0-2026-11-01-0251"
+#: Bump when the harness template or its protocol changes: cached binaries are keyed on it.
+HARNESS_VERSION = "1"
+STACK_BYTES = 256 * 1024 * 1024
+
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.PackageLoader("adequacy.backends.verus.exec_spec", "templates"),
+    autoescape=False, keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
+)
+
+#: Defence in depth: the front end's policy check rejects these first; this engine refuses to
+#: hand them to the compiler even if a front-end bug let one through.
+_FORBIDDEN = re.compile(
+    r"\b(include|include_str|include_bytes|env|option_env|concat_idents|asm|global_asm)\s*!|"
+    r"#\s*!?\s*\[\s*(path|link|no_mangle|export_name|link_section|proc_macro\w*)\b|"
+    r"\bunsafe\b|\bextern\b|\bstd\s*::\s*(process|fs|net|env|os)\b|\bmod\s+\w+\s*;"
+)
+
+
+def cache_root() -> Path:
+    """``$ADEQUACY_CACHE`` or ``~/.cache/spec-adequacy``."""
+    env = os.environ.get("ADEQUACY_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "spec-adequacy"
+
+
+def target_dir() -> Path:
+    return cache_root() / "cargo-target"
+
+
+def _tool_version(cmd: str) -> str:
+    try:
+        out = subprocess.run([cmd, "--version"], capture_output=True, text=True, timeout=30)
+        return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def availability() -> tuple[bool, str, str]:
+    """(available, version, reason)."""
+    missing = [t for t in ("cargo", "rustc") if shutil.which(t) is None]
+    if missing:
+        return (False, "", f"needs {' and '.join(missing)} on PATH (install Rust with rustup); "
+                "vstd is then fetched from crates.io on first use")
+    rustc = _tool_version("rustc")
+    version = f"vstd {VSTD_VERSION}; {rustc}; harness {HARNESS_VERSION}"
+    return True, version, f"real vstd exec_spec_unverified! macro compiled by cargo ({rustc})"
+
+
+def _strip_comments(text: str) -> str:
+    """Blank out comments, keeping line structure, so forbidden-token lines stay accurate."""
+    out = []
+    i = 0
+    n = len(text)
+    while i < n:
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("".join(c if c == "\n" else " " for c in text[i:j]))
+            i = j
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def refuse_forbidden(text: str, path: str | None) -> None:
+    m = _FORBIDDEN.search(_strip_comments(text))
+    if m:
+        line = text.count("\n", 0, m.start()) + 1
+        raise SpecInvalid(f"`{m.group(0).strip()}` is not allowed in a spec (the exec_spec engine "
+                          "compiles spec code to native code)", file=path, line=line,
+                          engine=ENGINE)
+
+
+def render_crate(spec_text: str, task: Task) -> tuple[str, str]:
+    """(main.rs, key); the key names the cached binary."""
+    in_fields = tuple((p.name, p.type) for p in task.inputs)
+    out_fields = tuple((p.name, p.type) for p in task.outputs)
+    main_rs = _TEMPLATES.get_template("harness.rs.j2").render(
+        spec_text=spec_text.rstrip("\n"),
+        input_decoder=struct_decoder("ExecInput", in_fields),
+        output_decoder=struct_decoder("ExecOutput", out_fields),
+        stack_bytes=STACK_BYTES,
+    )
+    key = content_hash(ENGINE, VSTD_VERSION, HARNESS_VERSION, main_rs)[:24]
+    return main_rs, key
+
+
+@dataclass(frozen=True)
+class Build:
+    """A usable harness binary, or the reason every case is unknown."""
+
+    binary: Path | None
+    outside: str | None = None
+    seconds: float = 0.0
+    cached: bool = False
+
+
+def _cargo_env() -> dict[str, str]:
+    home = Path.home()
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "CARGO_HOME": os.environ.get("CARGO_HOME", str(home / ".cargo")),
+        "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", str(home / ".rustup")),
+        "CARGO_TARGET_DIR": str(target_dir()),
+        "CARGO_TERM_COLOR": "never",
+        "LANG": "C.UTF-8",
+    }
+    for k in ("RUSTUP_TOOLCHAIN", "CARGO_NET_OFFLINE", "CARGO_REGISTRIES_CRATES_IO_PROTOCOL"):
+        if k in os.environ:
+            env[k] = os.environ[k]
+    return env
+
+
+def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build:
+    """Compile (or fetch from cache) the harness of one spec.
+
+    Raises ``SpecInvalid(engine="exec_spec")`` for compile errors that are the spec's fault.
+    """
+    refuse_forbidden(spec_text, path)
+    main_rs, key = render_crate(spec_text, task)
+    spec_lines = spec_text.rstrip("\n").count("\n") + 1
+    bins = cache_root() / "exec_spec" / "bin"
+    bins.mkdir(parents=True, exist_ok=True)
+    binary = bins / key
+    record = bins / f"{key}.json"
+    if record.is_file():
+        rec = json.loads(record.read_text())
+        if rec["kind"] == "invalid":
+            raise SpecInvalid(rec["message"], file=path, line=rec.get("line"), engine=ENGINE)
+        return Build(None, outside=rec["message"], cached=True)
+    if binary.is_file():
+        return Build(binary, cached=True)
+
+    start = time.monotonic()
+    crate = cache_root() / "exec_spec" / "crates" / key
+    remove_tree(crate)
+    (crate / "src").mkdir(parents=True)
+    name = f"spec_{key[:16]}"
+    (crate / "Cargo.toml").write_text(_TEMPLATES.get_template("Cargo.toml.j2").render(
+        crate_name=name, vstd_version=VSTD_VERSION))
+    (crate / "src" / "main.rs").write_text(main_rs)
+    lock = cache_root() / "exec_spec" / f"Cargo.lock.{VSTD_VERSION}"
+    cmd = ["cargo", "build", "--release", "--message-format=json"]
+    if lock.is_file():
+        shutil.copy(lock, crate / "Cargo.lock")
+        cmd.append("--offline")
+    # The compiler is trusted (vstd's proc macros, rustc); the spec text cannot run code at
+    # build time (no build.rs, no proc-macro crate, include!/env! refused above), so the build
+    # keeps our uid (the target dir is ours) but still gets a wall clock and no stray children.
+    res = run_limited(cmd, cwd=crate, timeout=max(60.0, limits.spec_seconds), env=_cargo_env(),
+                      limits=SandboxLimits(memory_mb=None, cpu_seconds=1800, file_size_mb=2048,
+                                           open_files=4096, processes=None,
+                                           network=not lock.is_file(), drop_privileges=False))
+    seconds = time.monotonic() - start
+    stdout = res.stdout.decode("utf-8", "replace")
+    if res.timed_out:
+        raise BackendError(f"cargo build of the exec_spec harness timed out after "
+                           f"{res.seconds:.0f}s")
+    if res.returncode != 0:
+        outcome = classify(parse_cargo_messages(stdout), spec_lines)
+        if outcome is None:
+            err = res.stderr.decode("utf-8", "replace").strip().splitlines()[-15:]
+            raise BackendError("cargo failed without a compiler error (is crates.io or the "
+                               "cargo registry cache reachable?):\n" + "\n".join(err))
+        record.write_text(json.dumps({"kind": outcome.kind, "message": outcome.message,
+                                      "line": outcome.line}))
+        remove_tree(crate)
+        if outcome.kind == "invalid":
+            raise SpecInvalid(outcome.message, file=path, line=outcome.line, engine=ENGINE)
+        return Build(None, outside=outcome.message, seconds=seconds)
+    if not lock.is_file() and (crate / "Cargo.lock").is_file():
+        shutil.copy(crate / "Cargo.lock", lock)
+    built = target_dir() / "release" / name
+    tmp = binary.with_suffix(".tmp")
+    shutil.copy(built, tmp)
+    tmp.chmod(0o755)
+    tmp.replace(binary)
+    # Keep the shared target dir from growing by one binary per spec ever seen.
+    for junk in [built, *(target_dir() / "release" / "deps").glob(f"{name}-*")]:
+        junk.unlink(missing_ok=True)
+    remove_tree(crate)
+    return Build(binary, seconds=seconds)
+
+
+# ------------------------------------------------------------------------------ running
+
+def encode_cases(task: Task, cases: Sequence[Case]) -> bytes:
+    toks: list[str] = [str(len(cases))]
+    for c in cases:
+        toks.append("0" if c.bucket.predicate == "pre" else "1")
+        for p in task.inputs:
+            encode_tokens(c.input[p.name], p.type, toks)
+        if c.bucket.predicate == "post":
+            assert c.output is not None
+            for p in task.outputs:
+                encode_tokens(c.output[p.name], p.type, toks)
+    return (" ".join(toks) + "\n").encode()
+
+
+def _panic_reason(msg: str, spec_lines: int) -> str:
+    m = re.match(r"(?s)(.*)@(\d+)$", msg)
+    if m:
+        text, line = m.group(1), int(m.group(2))
+        where = f" (spec line {line})" if line <= spec_lines else ""
+        msg = f"{text}{where}"
+    return "panic: " + msg.strip().splitlines()[0][:300]
+
+
+def _crash_reason(stderr: bytes, sig: str | None, timed_out: bool, seconds: float) -> str:
+    text = stderr.decode("utf-8", "replace")
+    if timed_out:
+        return f"timeout after {seconds:.1f}s (harness killed)"
+    if "overflowed its stack" in text:
+        return "stack overflow (unbounded recursion?)"
+    if "memory allocation of" in text or "capacity overflow" in text:
+        return "out of memory"
+    if sig == "SIGXCPU":
+        return "cpu limit exceeded"
+    if sig:
+        return f"harness died ({sig})"
+    tail = [ln for ln in text.strip().splitlines() if ln.strip()][-1:]
+    return "harness died" + (f": {tail[0][:200]}" if tail else "")
+
+
+def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
+        spec_lines: int) -> list[Verdict]:
+    """Evaluate every case with the harness, restarting past anything that kills it."""
+    results: dict[int, Verdict] = {}
+    pending = list(range(len(cases)))
+    deadline = time.monotonic() + limits.spec_seconds
+    case_ms = max(1, int(limits.case_seconds * 1000))
+    workdir = make_workdir("adequacy-exec-")
+    try:
+        exe = workdir / "harness"
+        shutil.copy(binary, exe)
+        exe.chmod(stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
+        while pending:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                for i in pending:
+                    results[i] = Verdict(case_id=cases[i].id, bucket=cases[i].bucket,
+                                         value=Truth.unknown, engine=ENGINE,
+                                         reason="spec time budget exhausted")
+                break
+            batch = [cases[i] for i in pending]
+            res = run_limited(
+                [str(exe), str(case_ms)], cwd=workdir, input=encode_cases(task, batch),
+                timeout=min(left, limits.case_seconds * len(batch) + 10.0),
+                limits=SandboxLimits(memory_mb=limits.memory_mb + STACK_BYTES // 2**20,
+                                     cpu_seconds=int(min(left, 3600)) + 1, file_size_mb=16),
+                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "RUST_BACKTRACE": "0"},
+            )
+            done: set[int] = set()
+            timed_out_case = False
+            lines = res.stdout.decode("utf-8", "replace").splitlines()
+            if not any(ln.startswith('{"ready"') for ln in lines):
+                why = _crash_reason(res.stderr, res.signal_name, res.timed_out, res.seconds)
+                for i in pending:
+                    results[i] = Verdict(case_id=cases[i].id, bucket=cases[i].bucket,
+                                         value=Truth.unknown, engine=ENGINE,
+                                         reason=f"harness could not start: {why}")
+                break
+            for raw in lines:
+                try:
+                    obj = json.loads(raw)
+                except json.JSONDecodeError:
+                    continue
+                if "i" not in obj or not isinstance(obj["i"], int) or obj["i"] >= len(batch):
+                    continue
+                j = obj["i"]
+                idx = pending[j]
+                c = cases[idx]
+                secs = obj.get("us", 0) / 1e6
+                if "v" in obj:
+                    v = Verdict(case_id=c.id, bucket=c.bucket, value=Truth.of(bool(obj["v"])),
+                                engine=ENGINE, reason="executed", seconds=secs)
+                elif "panic" in obj:
+                    v = Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                                engine=ENGINE, reason=_panic_reason(obj["panic"], spec_lines),
+                                seconds=secs)
+                else:
+                    timed_out_case = True
+                    v = Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                                engine=ENGINE, seconds=limits.case_seconds,
+                                reason=f"timeout after {limits.case_seconds:g}s")
+                results[idx] = v
+                done.add(j)
+            rest = [j for j in range(len(batch)) if j not in done]
+            if rest and timed_out_case:
+                # The harness reported a runaway case and exited on purpose: nothing else was
+                # in flight, so resume right after the reported case.
+                pending = [pending[k] for k in rest]
+            elif rest:
+                # The first case without a result was in flight when the process ended.
+                j = rest[0]
+                idx = pending[j]
+                if idx not in results:
+                    results[idx] = Verdict(
+                        case_id=cases[idx].id, bucket=cases[idx].bucket, value=Truth.unknown,
+                        engine=ENGINE,
+                        reason=_crash_reason(res.stderr, res.signal_name, res.timed_out,
+                                             res.seconds))
+                pending = [pending[k] for k in rest[1:]]
+            else:
+                pending = []
+    finally:
+        remove_tree(workdir)
+    return [results[i] for i in range(len(cases))]
+
+
+def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
+          path: str | None = None) -> list[Verdict]:
+    """One verdict per case; fragment gaps give ``unknown`` for all, compile errors raise."""
+    ok, _, reason = availability()
+    if not ok:
+        raise EngineUnavailable(f"exec_spec engine: {reason}")
+    if not cases:
+        return []
+    b = build(spec_text, task, path, limits)
+    if b.binary is None:
+        return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
+                        reason=b.outside or "outside exec_spec fragment") for c in cases]
+    spec_lines = spec_text.rstrip("\n").count("\n") + 1
+    return run(b.binary, task, cases, limits, spec_lines)

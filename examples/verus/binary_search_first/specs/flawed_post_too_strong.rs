@@ -1,0 +1,35 @@
+// First occurrence in a sorted sequence
+// flawed: post forbids the answer "not found"
+use vstd::prelude::*;
+use vstd::contrib::exec_spec::*;
+
+verus! {
+
+exec_spec_unverified! {
+
+pub struct Input {
+    pub arr: Seq<i64>,
+    pub target: i64,
+}
+
+pub struct Output {
+    pub result: Option<usize>,
+}
+
+/// Which inputs the function promises to handle.
+spec fn pre_spec(input: Input) -> bool {
+    forall|i: usize| 1 <= i < input.arr.len() ==> input.arr[(i - 1) as int] <= input.arr[i as int]
+}
+
+/// Which outputs are correct for an input that satisfies pre_spec.
+spec fn post_spec(input: Input, output: Output) -> bool {
+    match output.result {
+        Some(k) => k < input.arr.len() && input.arr[k as int] == input.target
+            && (forall|j: usize| 0 <= j < k ==> input.arr[j as int] != input.target),
+        None => false,
+    }
+}
+
+} // exec_spec_unverified!
+
+} // verus!

@@ -1,0 +1,30 @@
+// Are two positive numbers coprime?
+use vstd::prelude::*;
+use vstd::contrib::exec_spec::*;
+
+verus! {
+
+exec_spec_unverified! {
+
+pub struct Input {
+    pub a: u32,
+    pub b: u32,
+}
+
+pub struct Output {
+    pub result: bool,
+}
+
+/// Which inputs the function promises to handle.
+spec fn pre_spec(input: Input) -> bool {
+    true
+}
+
+/// Which outputs are correct for an input that satisfies pre_spec.
+spec fn post_spec(input: Input, output: Output) -> bool {
+    true
+}
+
+} // exec_spec_unverified!
+
+} // verus!

@@ -1,0 +1,32 @@
+// Count the elements inside a closed range
+// gold spec written with a closure (Seq::filter): only the interpreter decides it
+use vstd::prelude::*;
+use vstd::contrib::exec_spec::*;
+
+verus! {
+
+exec_spec_unverified! {
+
+pub struct Input {
+    pub arr: Seq<i32>,
+    pub lo: i32,
+    pub hi: i32,
+}
+
+pub struct Output {
+    pub result: usize,
+}
+
+/// Which inputs the function promises to handle.
+spec fn pre_spec(input: Input) -> bool {
+    input.lo <= input.hi
+}
+
+/// Which outputs are correct for an input that satisfies pre_spec.
+spec fn post_spec(input: Input, output: Output) -> bool {
+    output.result as int == input.arr.filter(|x: i32| input.lo <= x && x <= input.hi).len()
+}
+
+} // exec_spec_unverified!
+
+} // verus!

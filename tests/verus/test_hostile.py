@@ -1,0 +1,88 @@
+"""Hostile specs are rejected before compiling or contained at run time; the batch goes on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from adequacy.backends.verus.exec_spec import engine as exec_engine
+
+from adequacy.backend import Limits
+from adequacy.errors import SpecInvalid
+from adequacy.plugins import backends
+from adequacy.tasks import load_task
+from adequacy.verdicts import Truth
+
+TASK = Path(__file__).resolve().parents[2] / "examples" / "verus" / "count_in_range"
+GOLD_PRE = "spec fn pre_spec(input: Input) -> bool {\n    input.lo <= input.hi\n}"
+
+
+def variant(pre_body: str, helpers: str = "") -> str:
+    gold = (TASK / "specs" / "gold.rs").read_text()
+    assert GOLD_PRE in gold
+    return gold.replace(GOLD_PRE, helpers + "\nspec fn pre_spec(input: Input) -> bool {\n    "
+                        + pre_body + "\n}")
+
+
+REJECTED = {
+    "include": variant('include!("/etc/passwd")'),
+    "include_str": variant('include_str!("/etc/passwd").len() > 0'),
+    "unsafe": variant("unsafe { true }"),
+    "process": variant('std::process::Command::new("sh").arg("-c").arg("touch /tmp/pwned")'
+                       ".status().is_ok()"),
+    "env": variant('env!("HOME").len() > 0'),
+    "path_attr": '#[path = "/etc/passwd"]\nmod evil;\n' + variant("true"),
+    "exec_fn": variant("true", "fn helper() { std::fs::remove_file(\"/tmp/x\").unwrap(); }"),
+}
+
+CONTAINED = {
+    # no decreases, no base case: a runaway (stack overflow or endless loop)
+    "recursion": variant("forever(input.lo) == 0 || input.lo <= input.hi",
+                         "spec fn forever(x: i32) -> i32 { forever(x) + 1 }"),
+    # doubles a sequence a hundred million times
+    "allocation": variant("big(input.arr, 0).len() == 0 || input.lo <= input.hi",
+                          "spec fn big(s: Seq<i32>, n: u64) -> Seq<i32> decreases n "
+                          "{ if n > 100000000 { s } else { big(s.add(s).push(1), n + 1) } }"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REJECTED))
+def test_rejected_by_the_backend_with_a_line(name: str) -> None:
+    task = load_task(TASK)
+    with pytest.raises(SpecInvalid) as e:
+        backends()["verus"].load_spec(task, REJECTED[name], f"{name}.rs")
+    assert e.value.line is not None and e.value.file == f"{name}.rs"
+
+
+@pytest.mark.parametrize("name", ["include", "include_str", "unsafe", "process", "env",
+                                  "path_attr"])
+def test_exec_spec_refuses_them_even_without_the_front_end(name: str) -> None:
+    task = load_task(TASK)
+    with pytest.raises(SpecInvalid) as e:
+        exec_engine.check(REJECTED[name], task, task.all_cases(), Limits(), path="x.rs")
+    assert e.value.engine == "exec_spec" and e.value.line is not None
+    assert not Path("/tmp/pwned").exists()
+
+
+@pytest.mark.slow
+def test_runaway_specs_are_contained_and_the_batch_continues() -> None:
+    """A batch: hostile, gold, hostile; every spec gets verdicts, gold ones are right."""
+    task = load_task(TASK)
+    b = backends()["verus"]
+    limits = Limits(case_seconds=1.0, memory_mb=512, spec_seconds=120)
+    cases = task.cases[next(iter(task.cases))][:2]  # two pre_complete cases
+    batch = [("recursion", CONTAINED["recursion"]), ("gold", (TASK / "specs" / "gold.rs")
+                                                     .read_text()),
+             ("allocation", CONTAINED["allocation"])]
+    results = {}
+    for name, text in batch:
+        spec = b.load_spec(task, text, f"{name}.rs")
+        results[name] = b.check(spec, task, cases, "exec_spec", limits)
+    assert [v.value for v in results["gold"]] == [Truth.true, Truth.true]
+    for name in ("recursion", "allocation"):
+        vs = results[name]
+        assert len(vs) == len(cases)
+        assert all(v.value is Truth.unknown for v in vs), vs
+        assert all(any(w in v.reason for w in ("timeout", "stack overflow", "out of memory",
+                                               "harness died", "cpu"))
+                   for v in vs), [v.reason for v in vs]

@@ -63,13 +63,16 @@ def backends(
         print(json.dumps({"engines": rows, "broken_plugins": broken}, indent=2))
         return
     t = Table(title="backends and engines", title_justify="left")
-    for c in ("backend", "language", "engine", "available", "default", "version", "note"):
+    for c in ("backend", "language", "engine", "available", "default", "version"):
         t.add_column(c)
     for r in rows:
         t.add_row(str(r["backend"]), str(r["language"]), str(r["engine"]),
                   "[green]yes[/]" if r["available"] else "[red]no[/]",
-                  "yes" if r["default"] else "", str(r["version"]), str(r["reason"]))
+                  "yes" if r["default"] else "", str(r["version"]))
     out.print(t)
+    for r in rows:
+        if r["reason"]:
+            out.print(f"[bold]{r['backend']}/{r['engine']}[/]: {r['reason']}", highlight=False)
     for p in broken:
         err.print(f"[yellow]plugin {p['plugin']} ({p['target']}) failed to load:[/] {p['error']}")
 
@@ -262,6 +265,24 @@ def import_(
         out.print(summary() if callable(summary) else report.model_dump_json(indent=2))
     elif report is not None:
         out.print(report)
+
+
+@app.command()
+def mutate(
+    task: Annotated[Path, typer.Argument(help="Task folder.")],
+    per_case: Annotated[int, typer.Option("--per-case", help="Mutants and invalid inputs per "
+                                          "case.")] = 3,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same cases).")] = 0,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")
+                       ] = False,
+) -> None:
+    """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound)."""
+    from adequacy.mutators import mutate_task, report_renderable
+    try:
+        report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    out.print(report_renderable(report))
 
 
 @cache_app.command("clear")

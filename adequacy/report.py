@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
@@ -30,20 +31,22 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
     if rep.status == "error":
         parts.append(Text(f"{title}\nERROR (not the spec's fault): {rep.error}", style="bold red"))
         return Group(*parts)  # type: ignore[arg-type]
-    t = Table(title=title, title_justify="left")
-    for col in ("bucket", "Verus-SpecGym", "Spec-Harness", "spec must", "passed", "failed",
-                "unknown", "total", "pass fraction"):
-        t.add_column(col, justify="right" if col in ("passed", "failed", "unknown", "total",
-                                                     "pass fraction") else "left")
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    t.add_column("bucket", no_wrap=True)
+    t.add_column("SpecGym / Harness", no_wrap=True)
+    t.add_column("must", no_wrap=True, min_width=6)
+    for col in ("pass", "fail", "unk", "total", "frac"):
+        t.add_column(col, justify="right", no_wrap=True, min_width=len(col))
     for b in BUCKETS:
         s = rep.buckets.get(b)
         if s is None:
             continue
-        must = ("accept" if b.expects else "reject") + f" ({b.predicate})"
+        must = "accept" if b.expects else "reject"
         frac = s.fraction(rep.strict)
         style = "green" if s.total and s.passed == s.total else ("red" if s.failed else "yellow")
-        t.add_row(b.value, b.specgym_name, b.harness_name, must, str(s.passed), str(s.failed),
-                  str(s.unknown), str(s.total), Text(_pct(frac), style=style if s.total else ""))
+        t.add_row(b.value, f"{b.specgym_name.removeprefix('tau ')} / {b.harness_name}", must,
+                  str(s.passed),
+                  str(s.failed), str(s.unknown), str(s.total), Text(_pct(frac), style=style if s.total else ""))
     parts.append(t)
     m = rep.metrics
     if m is not None:
@@ -64,7 +67,8 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
     parts.append(Text("engines: " + "; ".join(eng), style="dim"))
     bad = [v for v in rep.verdicts if not v.passed]
     if bad:
-        ft = Table(title=f"cases not passed ({len(bad)})", title_justify="left")
+        ft = Table(title=f"cases not passed ({len(bad)})", title_justify="left",
+                   box=box.SIMPLE_HEAD)
         for col in ("bucket", "case", "spec said", "expected", "engine", "reason"):
             ft.add_column(col)
         cases = {(c.bucket, c.id): c for c in task.all_cases()} if task else {}

@@ -62,8 +62,47 @@ class VerusBackend:
         spec = frontend.parse_spec(text, path)
         skeleton = frontend.parse_spec(task.skeleton, str(task.skeleton_path))
         frontend.check_spec(spec, skeleton, path)
+        # Resolve names now: a spec calling an undefined function is invalid (rustc would
+        # reject it), not a spec whose every case is unknown.
+        from adequacy.backends.verus.interp import compile_module
+        compile_module(spec, path)
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
                           normalized=frontend.normalize(text), path=path, data=spec)
+
+    def prepare(self) -> str:
+        """Build vstd once into the shared cargo target directory (minutes cold, then cached),
+        by compiling a one-case warm-up harness through the real exec_spec engine."""
+        import tempfile
+        from pathlib import Path
+
+        from adequacy.backends.verus.exec_spec import check as exec_check
+        from adequacy.backends.verus.skeleton import skeleton_for
+        from adequacy.tasks import load_task
+        from adequacy.verdicts import Truth
+
+        ok, version, reason = next(((e.available, e.version, e.reason) for e in self.engines()
+                                    if e.name == "exec_spec"))
+        if not ok:
+            return f"exec_spec unavailable ({reason}); interp needs no preparation"
+        with tempfile.TemporaryDirectory() as d:
+            root = Path(d) / "warmup"
+            (root / "tests").mkdir(parents=True)
+            (root / "task.toml").write_text(
+                'id = "warmup"\nlanguage = "verus"\n[signature.input]\nxs = "seq<i64>"\n'
+                '[signature.output]\nresult = "i64"\n')
+            (root / "tests" / "pre_complete.jsonl").write_text(
+                '{"id": "a", "input": {"xs": [1, 2]}}\n')
+            (root / "skeleton.rs").write_text("")
+            task = load_task(root)
+            (root / "skeleton.rs").write_text(skeleton_for(task))
+            spec = skeleton_for(task).replace(
+                "fn pre_spec(input: Input) -> bool {\n    true",
+                "fn pre_spec(input: Input) -> bool {\n    input.xs.len() == 2")
+            [v] = exec_check(spec, task, task.all_cases(), Limits(spec_seconds=1800))
+        if v.value != Truth.true:
+            raise BackendError(f"the exec_spec warm-up harness answered {v.value.value}: "
+                               f"{v.reason}")
+        return f"exec_spec ready ({version})"
 
     def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], engine: str,
               limits: Limits) -> list[Verdict]:

@@ -80,8 +80,8 @@ class VerusBackend:
         from adequacy.tasks import load_task
         from adequacy.verdicts import Truth
 
-        ok, version, reason = next(((e.available, e.version, e.reason) for e in self.engines()
-                                    if e.name == "exec_spec"))
+        ok, version, reason = next((e.available, e.version, e.reason) for e in self.engines()
+                                    if e.name == "exec_spec")
         if not ok:
             return f"exec_spec unavailable ({reason}); interp needs no preparation"
         with tempfile.TemporaryDirectory() as d:

@@ -77,6 +77,7 @@ class VerusBackend:
 
         from adequacy.backends.verus.exec_spec import check as exec_check
         from adequacy.backends.verus.skeleton import skeleton_for
+
         from adequacy.tasks import load_task
         from adequacy.verdicts import Truth
 

@@ -1,0 +1,18 @@
+"""Front end of the JML backend: read Java+JML source, parse JML expressions, check the code.
+
+Public API: ``read_spec`` (a spec file -> ``SpecFile``), ``parse_expression``, ``check_code``.
+"""
+
+from adequacy.backends.openjml.jml.ast import Expr
+from adequacy.backends.openjml.jml.parser import parse_expression
+from adequacy.backends.openjml.jml.source import (
+    Clause,
+    JavaMethod,
+    SpecCase,
+    SpecFile,
+    check_code,
+    read_source,
+)
+
+__all__ = ["Clause", "Expr", "JavaMethod", "SpecCase", "SpecFile", "check_code",
+           "parse_expression", "read_source"]

@@ -1,0 +1,131 @@
+"""Our own AST of JML expressions (what the rac translator and the stub renderer walk)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Expr:
+    line: int
+
+
+@dataclass(frozen=True)
+class Lit(Expr):
+    kind: str
+    """``int``, ``long``, ``float``, ``double``, ``char``, ``string``, ``bool``, ``null``."""
+    value: object
+    text: str
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    id: str
+
+
+@dataclass(frozen=True)
+class Result(Expr):
+    pass
+
+
+@dataclass(frozen=True)
+class Old(Expr):
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Field(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    arr: Expr
+    index: Expr
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    target: Expr | None
+    """None: an unqualified call (a method of the spec's class)."""
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Unary(Expr):
+    op: str
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Chain(Expr):
+    """``a < b <= c``: JML's chained comparison, meaning ``a < b && b <= c``."""
+
+    ops: tuple[str, ...]
+    operands: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Cond(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+
+
+@dataclass(frozen=True)
+class Cast(Expr):
+    type: str
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class InstanceOf(Expr):
+    expr: Expr
+    type: str
+
+
+@dataclass(frozen=True)
+class Quant(Expr):
+    kind: str
+    """``forall``, ``exists``, ``num_of``, ``sum``, ``product``, ``max``, ``min``."""
+    type: str
+    vars: tuple[str, ...]
+    range: Expr | None
+    body: Expr
+
+
+@dataclass(frozen=True)
+class Special(Expr):
+    """Other backslash functions: ``\\nonnullelements(a)``, ``\\fresh(e)``, ``\\typeof(e)``..."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class TypeRef(Expr):
+    """A class name used as a qualifier (``Math`` in ``Math.abs(x)``)."""
+
+    name: str
+
+
+def walk(e: Expr) -> list[Expr]:
+    """Every node of the tree, pre-order."""
+    out: list[Expr] = [e]
+    for v in e.__dict__.values():
+        if isinstance(v, Expr):
+            out += walk(v)
+        elif isinstance(v, tuple):
+            for x in v:
+                if isinstance(x, Expr):
+                    out += walk(x)
+    return out

@@ -1,0 +1,106 @@
+"""From spec text to a checked, parsed spec bound to its task (the backend's ``load_spec``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from adequacy.backends.openjml.jml.ast import Expr
+from adequacy.backends.openjml.jml.lexer import Token
+from adequacy.backends.openjml.jml.parser import parse_expression
+from adequacy.backends.openjml.jml.source import (
+    JavaClass,
+    JavaMethod,
+    SpecFile,
+    check_code,
+    read_source,
+)
+from adequacy.backends.openjml.rac.build import ParsedCase, Unit, build_unit
+
+from adequacy.errors import SpecInvalid, TaskError
+from adequacy.tasks import Task
+
+_ORIGINALS: dict[tuple[str, float], SpecFile] = {}
+
+
+@dataclass
+class JmlSpec:
+    """The backend's parse of one spec (``LoadedSpec.data``)."""
+
+    file: str | None
+    source: SpecFile
+    cls: JavaClass
+    method: JavaMethod
+    cases: list[ParsedCase]
+    unit: Unit
+
+
+def original_source(task: Task) -> SpecFile:
+    """The task's Solution.java, read once per modification time."""
+    path = task.skeleton_path
+    try:
+        key = (str(path), path.stat().st_mtime)
+    except OSError as e:
+        raise TaskError(f"cannot read {path.name}: {e}", file=str(path)) from e
+    if key not in _ORIGINALS:
+        try:
+            _ORIGINALS[key] = read_source(path.read_text(encoding="utf-8"), str(path))
+        except SpecInvalid as e:
+            raise TaskError(f"the task's own Java does not read: {e.message}", file=str(path),
+                            line=e.line) from e
+    return _ORIGINALS[key]
+
+
+def target_names(task: Task) -> tuple[str, str]:
+    return str(task.settings.get("class", "Solution")), str(task.settings.get("method", "solve"))
+
+
+def find_target(src: SpecFile, task: Task, file: str | None) -> tuple[JavaClass, JavaMethod]:
+    cname, mname = target_names(task)
+    cls = src.find_class(cname)
+    if cls is None:
+        raise SpecInvalid(f"no class {cname} in the spec", file=file, line=1)
+    methods = [m for m in cls.methods if m.name == mname]
+    if not methods:
+        raise SpecInvalid(f"class {cname} has no method {mname}", file=file, line=cls.line)
+    return cls, methods[0]
+
+
+def load(task: Task, text: str, path: str | None = None, check: bool = True) -> JmlSpec:
+    """Parse, check against the task's code, translate; every problem is a ``SpecInvalid``."""
+    file = path or "spec.java"
+    src = read_source(text, file)
+    if check:
+        check_code(src, original_source(task))
+    cls, method = find_target(src, task, file)
+    cases: list[ParsedCase] = []
+    for sc in method.spec:
+        pc = ParsedCase(sc.kind, sc.line)
+        for cl in sc.requires:
+            pc.requires.append((_clause(cl.tokens, file, cl.line), cl.line))
+        for cl in sc.ensures:
+            pc.ensures.append((_clause(cl.tokens, file, cl.line), cl.line))
+        cases.append(pc)
+    unit = build_unit(src, cls, method, cases)
+    return JmlSpec(file, src, cls, method, cases, unit)
+
+
+def _clause(tokens: list[Token], file: str, line: int) -> Expr:
+    toks = list(tokens)
+    # ``requires P \else E;`` names the exception for a violated precondition: P is the clause
+    for k, t in enumerate(toks):
+        if t.kind == "backslash" and t.text == "\\else":
+            toks = toks[:k]
+            break
+    return parse_expression(toks, file, line)
+
+
+def reference_unit(task: Task) -> Unit:
+    """The task's own code, unspecified, for running the reference method."""
+    src = original_source(task)
+    cls, method = find_target(src, task, str(task.skeleton_path))
+    return build_unit(src, cls, method, [])
+
+
+def read_spec_file(path: Path) -> str:
+    return path.read_text(encoding="utf-8")

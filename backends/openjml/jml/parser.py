@@ -1,0 +1,456 @@
+"""JML expressions to our AST, with JML's precedence.
+
+From loosest to tightest: ``? :``; ``<==>`` ``<=!=>`` (left-assoc); ``==>`` (right-assoc) and
+``<==`` (left-assoc); ``||``; ``&&``; ``|``; ``^``; ``&``; ``==`` ``!=``; relational (chained:
+``a < b <= c``), ``instanceof``, ``<:``; shifts; ``+ -``; ``* / %``; unary and casts; postfix.
+"""
+
+from __future__ import annotations
+
+from adequacy.backends.openjml.jml import ast as A
+from adequacy.backends.openjml.jml.lexer import Token, tokenize
+
+from adequacy.errors import SpecInvalid
+
+PRIMITIVES = {"int", "long", "short", "byte", "char", "boolean", "double", "float"}
+QUANTIFIERS = {"\\forall": "forall", "\\exists": "exists", "\\num_of": "num_of",
+               "\\sum": "sum", "\\product": "product", "\\max": "max", "\\min": "min"}
+SPECIAL_TYPES = {"\\bigint": "\\bigint", "\\real": "\\real", "\\TYPE": "\\TYPE"}
+
+
+class Parser:
+    def __init__(self, toks: list[Token], file: str | None = None) -> None:
+        self.toks = toks if toks and toks[-1].kind == "eof" else toks + [
+            Token("eof", "", toks[-1].line if toks else 0)]
+        self.i = 0
+        self.file = file
+
+    # -- helpers -------------------------------------------------------------------------
+    @property
+    def t(self) -> Token:
+        return self.toks[self.i]
+
+    def peek(self, k: int = 1) -> Token:
+        return self.toks[min(self.i + k, len(self.toks) - 1)]
+
+    def err(self, msg: str, tok: Token | None = None) -> SpecInvalid:
+        tok = tok or self.t
+        return SpecInvalid(msg, file=self.file, line=tok.line)
+
+    def eat_op(self, *ops: str) -> Token | None:
+        if self.t.is_op(*ops):
+            tok = self.t
+            self.i += 1
+            return tok
+        return None
+
+    def expect_op(self, op: str, what: str = "") -> Token:
+        tok = self.eat_op(op)
+        if tok is None:
+            found = self.t.text or "end of clause"
+            raise self.err(f"expected {op!r}{' ' + what if what else ''} but found {found!r}")
+        return tok
+
+    def expect_ident(self) -> Token:
+        if self.t.kind != "ident":
+            raise self.err(f"expected a name but found {self.t.text or 'end of clause'!r}")
+        tok = self.t
+        self.i += 1
+        return tok
+
+    # -- grammar ---------------------------------------------------------------------------
+    def parse_all(self) -> A.Expr:
+        e = self.expr()
+        if self.t.kind != "eof":
+            raise self.err(f"unexpected {self.t.text!r} after the expression")
+        return e
+
+    def expr(self) -> A.Expr:
+        c = self.equiv()
+        if self.t.is_op("?"):
+            line = self.t.line
+            self.i += 1
+            a = self.expr()
+            self.expect_op(":", "in a conditional expression")
+            b = self.expr()
+            return A.Cond(line, c, a, b)
+        return c
+
+    def equiv(self) -> A.Expr:
+        e = self.implies()
+        while self.t.is_op("<==>", "<=!=>"):
+            op = self.t
+            self.i += 1
+            e = A.Binary(op.line, op.text, e, self.implies())
+        return e
+
+    def implies(self) -> A.Expr:
+        e = self.binary(0)
+        if self.t.is_op("==>"):
+            op = self.t
+            self.i += 1
+            return A.Binary(op.line, "==>", e, self.implies())
+        while self.t.is_op("<=="):
+            op = self.t
+            self.i += 1
+            e = A.Binary(op.line, "<==", e, self.binary(0))
+        return e
+
+    LEVELS: tuple[tuple[str, ...], ...] = (
+        ("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="),
+    )
+
+    def binary(self, level: int) -> A.Expr:
+        if level == len(self.LEVELS):
+            return self.relational()
+        e = self.binary(level + 1)
+        while self.t.is_op(*self.LEVELS[level]):
+            op = self.t
+            self.i += 1
+            e = A.Binary(op.line, op.text, e, self.binary(level + 1))
+        return e
+
+    def relational(self) -> A.Expr:
+        first = self.shift()
+        ops: list[str] = []
+        operands = [first]
+        line = self.t.line
+        while True:
+            if self.t.is_op("<", "<=", ">", ">="):
+                ops.append(self.t.text)
+                self.i += 1
+                operands.append(self.shift())
+            elif self.t.is_ident("instanceof"):
+                self.i += 1
+                ty = self.type_name()
+                if ops:
+                    raise self.err("instanceof inside a comparison chain")
+                operands = [A.InstanceOf(line, operands[-1], ty)]
+            elif self.t.is_op("<:"):
+                op = self.t
+                self.i += 1
+                operands = [A.Binary(op.line, "<:", operands[-1], self.shift())]
+            else:
+                break
+        if not ops:
+            return operands[0]
+        if len(ops) == 1:
+            return A.Binary(line, ops[0], operands[0], operands[1])
+        return A.Chain(line, tuple(ops), tuple(operands))
+
+    def shift(self) -> A.Expr:
+        e = self.additive()
+        while self.t.is_op("<<", ">>", ">>>"):
+            op = self.t
+            self.i += 1
+            e = A.Binary(op.line, op.text, e, self.additive())
+        return e
+
+    def additive(self) -> A.Expr:
+        e = self.multiplicative()
+        while self.t.is_op("+", "-"):
+            op = self.t
+            self.i += 1
+            e = A.Binary(op.line, op.text, e, self.multiplicative())
+        return e
+
+    def multiplicative(self) -> A.Expr:
+        e = self.unary()
+        while self.t.is_op("*", "/", "%"):
+            op = self.t
+            self.i += 1
+            e = A.Binary(op.line, op.text, e, self.unary())
+        return e
+
+    def unary(self) -> A.Expr:
+        t = self.t
+        if t.is_op("+", "-", "!", "~"):
+            self.i += 1
+            operand = self.unary()
+            if t.text == "-" and isinstance(operand, A.Lit) and operand.kind in ("int", "long") \
+                    and isinstance(operand.value, int):
+                return A.Lit(t.line, operand.kind, -operand.value, "-" + operand.text)
+            return A.Unary(t.line, t.text, operand)
+        if t.is_op("++", "--"):
+            raise self.err(f"{t.text} has a side effect, which a specification may not have")
+        if t.is_op("(") and self._is_cast():
+            self.i += 1
+            ty = self.type_name()
+            self.expect_op(")")
+            return A.Cast(t.line, ty, self.unary())
+        return self.postfix(self.primary())
+
+    def _is_cast(self) -> bool:
+        j = self.i + 1
+        toks = self.toks
+        first = toks[j]
+        if first.kind == "backslash" and first.text in SPECIAL_TYPES:
+            return toks[j + 1].is_op(")")
+        if first.kind != "ident":
+            return False
+        prim = first.text in PRIMITIVES
+        j += 1
+        while toks[j].is_op(".") and toks[j + 1].kind == "ident":
+            j += 2
+        if toks[j].is_op("<"):
+            depth = 0
+            while toks[j].kind != "eof":
+                if toks[j].is_op("<"):
+                    depth += 1
+                elif toks[j].is_op(">"):
+                    depth -= 1
+                    if depth == 0:
+                        j += 1
+                        break
+                elif toks[j].is_op(">>"):
+                    depth -= 2
+                    if depth <= 0:
+                        j += 1
+                        break
+                elif not (toks[j].kind == "ident" or toks[j].is_op(",", ".", "?", "[", "]")):
+                    return False
+                j += 1
+        while toks[j].is_op("[") and toks[j + 1].is_op("]"):
+            j += 2
+        if not toks[j].is_op(")"):
+            return False
+        if prim:
+            return True
+        nxt = toks[j + 1]
+        return nxt.kind in ("ident", "int", "float", "char", "string", "backslash") or \
+            nxt.is_op("(", "!", "~")
+
+    def type_name(self) -> str:
+        t = self.t
+        if t.kind == "backslash" and t.text in SPECIAL_TYPES:
+            self.i += 1
+            name = t.text
+        else:
+            name = self.expect_ident().text
+            while self.t.is_op(".") and self.peek().kind == "ident":
+                self.i += 1
+                name += "." + self.expect_ident().text
+            if self.t.is_op("<"):
+                depth = 0
+                while self.t.kind != "eof":
+                    if self.t.is_op("<"):
+                        depth += 1
+                    elif self.t.is_op(">"):
+                        depth -= 1
+                    elif self.t.is_op(">>"):
+                        depth -= 2
+                    name += self.t.text
+                    self.i += 1
+                    if depth <= 0:
+                        break
+        while self.t.is_op("[") and self.peek().is_op("]"):
+            self.i += 2
+            name += "[]"
+        return name
+
+    def args(self) -> tuple[A.Expr, ...]:
+        self.expect_op("(")
+        out: list[A.Expr] = []
+        if self.eat_op(")"):
+            return ()
+        while True:
+            out.append(self.expr())
+            if self.eat_op(")"):
+                return tuple(out)
+            self.expect_op(",", "between arguments")
+
+    def postfix(self, e: A.Expr) -> A.Expr:
+        while True:
+            t = self.t
+            if t.is_op("."):
+                self.i += 1
+                if self.t.kind == "backslash":
+                    raise self.err(f"unexpected {self.t.text!r} after '.'")
+                name = self.expect_ident()
+                if self.t.is_op("("):
+                    e = A.Call(name.line, e, name.text, self.args())
+                else:
+                    e = A.Field(name.line, e, name.text)
+            elif t.is_op("["):
+                self.i += 1
+                if self.t.is_op("*") or self.t.is_op("..") or self.peek().is_op(".."):
+                    raise self.err("array ranges (a[*], a[i..j]) are not supported in "
+                                   "expressions")
+                idx = self.expr()
+                self.expect_op("]")
+                e = A.Index(t.line, e, idx)
+            elif t.is_op("++", "--"):
+                raise self.err(f"{t.text} has a side effect, which a specification may not have")
+            elif t.is_op("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=",
+                         ">>>="):
+                raise self.err(f"assignment {t.text!r} in a specification (did you mean '=='?)")
+            else:
+                return e
+
+    def primary(self) -> A.Expr:
+        t = self.t
+        k = t.kind
+        if k == "int":
+            self.i += 1
+            return A.Lit(t.line, "long" if t.text[-1] in "lL" else "int", _int_value(t, self),
+                         t.text)
+        if k == "float":
+            self.i += 1
+            kind = "float" if t.text[-1] in "fF" else "double"
+            try:
+                v = float(t.text.rstrip("fFdD").replace("_", ""))
+            except ValueError as e:
+                raise self.err(f"bad number {t.text!r}") from e
+            return A.Lit(t.line, kind, v, t.text)
+        if k == "char":
+            self.i += 1
+            s = _unescape(t.text[1:-1], self, t)
+            if len(s) != 1:
+                raise self.err(f"bad character literal {t.text}")
+            return A.Lit(t.line, "char", s, t.text)
+        if k == "string":
+            self.i += 1
+            return A.Lit(t.line, "string", _unescape(t.text[1:-1], self, t), t.text)
+        if k == "ident":
+            if t.text in ("true", "false"):
+                self.i += 1
+                return A.Lit(t.line, "bool", t.text == "true", t.text)
+            if t.text == "null":
+                self.i += 1
+                return A.Lit(t.line, "null", None, "null")
+            if t.text == "new":
+                raise self.err("'new' is not supported in specifications evaluated here")
+            if t.text in PRIMITIVES and self.peek().is_op(".") and \
+                    self.peek(2).is_ident("class"):
+                raise self.err("class literals are not supported")
+            self.i += 1
+            if self.t.is_op("("):
+                return A.Call(t.line, None, t.text, self.args())
+            return A.Name(t.line, t.text)
+        if k == "backslash":
+            return self.backslash()
+        if t.is_op("("):
+            if self.peek().kind == "backslash" and self.peek().text in QUANTIFIERS:
+                return self.quantifier()
+            if self.peek().kind == "backslash" and self.peek().text in ("\\lblpos", "\\lblneg",
+                                                                        "\\lbl"):
+                self.i += 2
+                self.expect_ident()
+                inner = self.expr()
+                self.expect_op(")")
+                return inner
+            self.i += 1
+            inner = self.expr()
+            self.expect_op(")", "closing the parenthesis")
+            return inner
+        if k == "eof":
+            raise self.err("expression expected but the clause ends")
+        raise self.err(f"unexpected {t.text!r} in an expression")
+
+    def backslash(self) -> A.Expr:
+        t = self.t
+        self.i += 1
+        name = t.text
+        if name == "\\result":
+            return A.Result(t.line)
+        if name in ("\\old", "\\pre"):
+            self.expect_op("(")
+            e = self.expr()
+            if self.eat_op(","):
+                self.expect_ident()  # label: only the pre-state exists for our stubs
+            self.expect_op(")")
+            return A.Old(t.line, e)
+        if name in QUANTIFIERS:
+            raise self.err(f"{name} must be written inside parentheses: ({name} T x; ...)")
+        if name in ("\\nothing", "\\everything", "\\not_specified", "\\same"):
+            return A.Special(t.line, name, ())
+        if name == "\\type":
+            self.expect_op("(")
+            ty = self.type_name()
+            self.expect_op(")")
+            return A.Special(t.line, name, (A.TypeRef(t.line, ty),))
+        if self.t.is_op("("):
+            return A.Special(t.line, name, self.args())
+        raise self.err(f"unknown JML keyword {name}")
+
+    def quantifier(self) -> A.Expr:
+        open_ = self.expect_op("(")
+        q = self.t
+        self.i += 1
+        kind = QUANTIFIERS[q.text]
+        while self.t.is_ident("non_null", "nullable", "final"):
+            self.i += 1
+        ty = self.type_name()
+        names = [self.expect_ident().text]
+        while self.eat_op(","):
+            names.append(self.expect_ident().text)
+        self.expect_op(";", f"after the variables of {q.text}")
+        first = self.expr()
+        rng: A.Expr | None = None
+        if self.eat_op(";"):
+            rng = first
+            if self.t.is_op(")"):
+                raise self.err(f"{q.text} has a range but no body")
+            body = self.expr()
+        else:
+            body = first
+        self.expect_op(")", f"closing {q.text}")
+        return A.Quant(open_.line, kind, ty, tuple(names), rng, body)
+
+
+def _int_value(t: Token, p: Parser) -> int:
+    s = t.text.replace("_", "").rstrip("lL")
+    try:
+        if s[:2].lower() == "0x":
+            return int(s[2:], 16)
+        if s[:2].lower() == "0b":
+            return int(s[2:], 2)
+        if len(s) > 1 and s[0] == "0":
+            return int(s, 8)
+        return int(s)
+    except ValueError as e:
+        raise p.err(f"bad integer literal {t.text!r}") from e
+
+
+_ESC = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "0": "\0", "s": " ",
+        "'": "'", '"': '"', "\\": "\\"}
+
+
+def _unescape(s: str, p: Parser, t: Token) -> str:
+    out = []
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c == "\\" and i + 1 < len(s):
+            d = s[i + 1]
+            if d == "u":
+                j = i + 1
+                while j < len(s) and s[j] == "u":
+                    j += 1
+                try:
+                    out.append(chr(int(s[j:j + 4], 16)))
+                except ValueError as e:
+                    raise p.err(f"bad unicode escape in {t.text}", t) from e
+                i = j + 4
+                continue
+            if d in "01234567":
+                j = i + 1
+                while j < len(s) and j < i + 4 and s[j] in "01234567":
+                    j += 1
+                out.append(chr(int(s[i + 1:j], 8)))
+                i = j
+                continue
+            if d not in _ESC:
+                raise p.err(f"bad escape \\{d} in {t.text}", t)
+            out.append(_ESC[d])
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def parse_expression(toks: list[Token] | str, file: str | None = None, line: int = 1) -> A.Expr:
+    """Parse one JML expression from tokens (or text); ``SpecInvalid`` with file:line on error."""
+    tokens = tokenize(toks, line, file) if isinstance(toks, str) else toks
+    return Parser(tokens, file).parse_all()

@@ -1,0 +1,644 @@
+"""Read a Java file with JML annotations: its classes, methods, spec cases and model methods.
+
+The reader is deliberately shallow: it knows Java's member structure (enough to find the
+method under specification, its parameters and the class's helper methods) but not Java's
+statements, which only javac has to understand. JML annotation comments (``//@``, ``/*@ @*/``)
+become single ``jml`` tokens between the Java tokens, so the same pass both attaches specs to
+members and yields the JML-free token stream that the "code altered" check compares.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from adequacy.backends.openjml.jml.lexer import Token, tokenize
+
+from adequacy.errors import SpecInvalid
+
+BEHAVIORS = {
+    "behavior": "behavior", "behaviour": "behavior",
+    "normal_behavior": "normal", "normal_behaviour": "normal",
+    "exceptional_behavior": "exceptional", "exceptional_behaviour": "exceptional",
+}
+RECORDED_CLAUSES = {
+    "requires": "requires", "pre": "requires", "requires_redundantly": "requires",
+    "pre_redundantly": "requires",
+    "ensures": "ensures", "post": "ensures", "ensures_redundantly": "ensures",
+    "post_redundantly": "ensures",
+    "signals": "signals", "exsures": "signals", "signals_redundantly": "signals",
+    "signals_only": "signals_only",
+}
+IGNORED_CLAUSES = {
+    "assignable", "modifiable", "modifies", "assigns", "assignable_redundantly",
+    "modifiable_redundantly", "modifies_redundantly", "accessible", "accessible_redundantly",
+    "callable", "callable_redundantly", "diverges", "diverges_redundantly", "when",
+    "when_redundantly", "measured_by", "measured_by_redundantly", "duration",
+    "duration_redundantly", "working_space", "working_space_redundantly", "captures",
+    "captures_redundantly", "old", "forall", "reads", "writes", "decreases", "decreasing",
+}
+CLASS_LEVEL_SKIPPED = {
+    "invariant", "invariant_redundantly", "initially", "constraint", "constraint_redundantly",
+    "axiom", "represents", "represents_redundantly", "readable", "writable", "monitors_for",
+    "in", "maps", "static_initializer", "initializer",
+}
+JML_MODIFIERS = {
+    "pure", "helper", "spec_public", "spec_protected", "nullable", "non_null",
+    "nullable_by_default", "non_null_by_default", "spec_pure", "query", "function",
+    "code_java_math", "code_safe_math", "code_bigint_math", "spec_java_math", "spec_safe_math",
+    "spec_bigint_math", "instance", "uninitialized", "monitored", "extract", "strictly_pure",
+    "inline", "immutable", "options", "skip_esc", "skip_rac", "code", "peer", "rep", "readonly",
+}
+JAVA_MODIFIERS = {
+    "public", "private", "protected", "static", "final", "abstract", "native", "synchronized",
+    "transient", "volatile", "strictfp", "default", "sealed", "non-sealed",
+}
+TYPE_KEYWORDS = {"class", "interface", "enum", "record"}
+
+
+@dataclass
+class Clause:
+    keyword: str
+    """Canonical keyword: ``requires``, ``ensures``, ``signals`` or ``signals_only``."""
+    tokens: list[Token]
+    line: int
+    text: str
+
+
+@dataclass
+class SpecCase:
+    kind: str
+    """``lightweight``, ``behavior``, ``normal`` or ``exceptional``."""
+    line: int
+    requires: list[Clause] = field(default_factory=list)
+    ensures: list[Clause] = field(default_factory=list)
+    signals: list[Clause] = field(default_factory=list)
+
+    @property
+    def normal(self) -> bool:
+        """Whether the case's ensures clauses constrain normal returns."""
+        return self.kind != "exceptional"
+
+
+@dataclass
+class JavaMethod:
+    name: str
+    return_type: str | None
+    """None for constructors."""
+    params: list[tuple[str, str]]
+    """(Java type, name), C-style array brackets moved onto the type."""
+    modifiers: set[str]
+    """Java and JML modifiers (``pure`` comes from an annotation)."""
+    line: int
+    start: int
+    """Offset of the member's first character (first modifier) in the file."""
+    end: int
+    """Offset just after the member (its closing brace or semicolon)."""
+    tok_range: tuple[int, int]
+    """Index range of the member's Java tokens in ``SpecFile.java_tokens``."""
+    spec: list[SpecCase] = field(default_factory=list)
+    model: bool = False
+    """Declared inside a JML annotation (``model`` method): its text is in ``source``."""
+    source: str = ""
+    has_body: bool = True
+
+    @property
+    def is_static(self) -> bool:
+        return "static" in self.modifiers
+
+    @property
+    def is_pure(self) -> bool:
+        return bool(self.modifiers & {"pure", "spec_pure", "strictly_pure", "function", "query"})
+
+
+@dataclass
+class JavaField:
+    name: str
+    type: str
+    modifiers: set[str]
+    line: int
+
+
+@dataclass
+class JavaClass:
+    name: str
+    line: int
+    body_open: int
+    """Offset of ``{`` opening the class body."""
+    body_close: int
+    """Offset of the ``}`` closing the class body (injected code goes just before it)."""
+    methods: list[JavaMethod] = field(default_factory=list)
+    fields: list[JavaField] = field(default_factory=list)
+    models: list[JavaMethod] = field(default_factory=list)
+
+
+@dataclass
+class SpecFile:
+    file: str | None
+    text: str
+    java_text: str
+    """The text with every comment (JML included) blanked out, offsets and lines kept."""
+    java_tokens: list[Token]
+    """Java tokens only (no JML, no comments)."""
+    jml_tokens: list[Token]
+    """Tokens of all JML annotations, in order."""
+    classes: list[JavaClass]
+    all_tokens: list[Token] = field(default_factory=list)
+    """Java and JML tokens in file order."""
+
+    def find_class(self, name: str) -> JavaClass | None:
+        return next((c for c in self.classes if c.name == name), None)
+
+    def normalized(self) -> str:
+        """Comment- and layout-free text: Java and JML tokens in file order."""
+        return " ".join(t.text for t in self.all_tokens)
+
+
+def _annotation_text(raw: str) -> str:
+    """Body of a JML comment with the ``@`` decorations and nested ``//`` comments blanked."""
+    out = list(raw)
+    lines_start = [0] + [i + 1 for i, ch in enumerate(raw) if ch == "\n"]
+    for s in lines_start:
+        j = s
+        while j < len(raw) and raw[j] in " \t":
+            j += 1
+        while j < len(raw) and raw[j] == "@":
+            out[j] = " "
+            j += 1
+    # trailing @ before the end of the comment
+    k = len(raw) - 1
+    while k >= 0 and raw[k] in " \t\n":
+        k -= 1
+    while k >= 0 and raw[k] == "@":
+        out[k] = " "
+        k -= 1
+    text = "".join(out)
+    # blank nested // comments (outside string literals)
+    res = list(text)
+    i = 0
+    quote = ""
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif text.startswith("//", i):
+            while i < len(text) and text[i] != "\n":
+                res[i] = " "
+                i += 1
+            continue
+        i += 1
+    return "".join(res)
+
+
+def split_comments(text: str, file: str | None = None) -> tuple[str, list[Token]]:
+    """The text with comments blanked, and one ``jml`` token per JML annotation comment."""
+    out = list(text)
+    annotations: list[Token] = []
+    i = 0
+    n = len(text)
+    line = 1
+
+    def blank(a: int, b: int) -> None:
+        for k in range(a, b):
+            if out[k] != "\n":
+                out[k] = " "
+
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+            i += 1
+        elif ch in "\"'":
+            if text.startswith('"""', i):
+                j = text.find('"""', i + 3)
+                j = n if j < 0 else j + 3
+            else:
+                j = i + 1
+                while j < n and text[j] != ch and text[j] != "\n":
+                    j += 2 if text[j] == "\\" else 1
+                j = min(j + 1, n)
+            line += text.count("\n", i, j)
+            i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            if text.startswith("//@", i):
+                annotations.append(Token("jml", _annotation_text(text[i + 3:j]), line, i))
+            blank(i, j)
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            if j < 0:
+                raise SpecInvalid("unterminated comment", file=file, line=line)
+            if text.startswith("/*@", i) and not text.startswith("/*@*/", i):
+                annotations.append(Token("jml", _annotation_text(text[i + 3:j]), line, i))
+            blank(i, j + 2)
+            line += text.count("\n", i, j + 2)
+            i = j + 2
+        else:
+            i += 1
+    return "".join(out), annotations
+
+
+def _skip_balanced(toks: list[Token], i: int, open_: str, close: str) -> int:
+    """Index just after the token closing the bracket opened at ``toks[i]``."""
+    depth = 0
+    while i < len(toks) and toks[i].kind != "eof":
+        t = toks[i]
+        if t.is_op(open_):
+            depth += 1
+        elif t.is_op(close):
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return i
+
+
+class _Reader:
+    """Walks the merged token stream (Java tokens plus ``jml`` tokens) of one file."""
+
+    def __init__(self, text: str, file: str | None) -> None:
+        self.file = file
+        self.text = text
+        self.java_text, self.annotations = split_comments(text, file)
+        self.java_tokens = tokenize(self.java_text, 1, file, split_shifts=True)
+        merged = self.java_tokens[:-1] + self.annotations
+        merged.sort(key=lambda t: t.pos)
+        self.toks = merged + [self.java_tokens[-1]]
+        self.java_index = {id(t): k for k, t in enumerate(self.java_tokens)}
+        self.jml_tokens: list[Token] = []
+        self.jml_of: dict[int, list[Token]] = {}
+        for a in self.annotations:
+            ts = tokenize(a.text, a.line, file)[:-1]
+            self.jml_of[a.pos] = ts
+            self.jml_tokens += ts
+        self.ordered = [x for t in self.toks[:-1]
+                        for x in (self.jml_of[t.pos] if t.kind == "jml" else [t])]
+
+    def err(self, msg: str, line: int) -> SpecInvalid:
+        return SpecInvalid(msg, file=self.file, line=line)
+
+    def read(self) -> SpecFile:
+        classes: list[JavaClass] = []
+        toks = self.toks
+        i = 0
+        while toks[i].kind != "eof":
+            t = toks[i]
+            if t.kind == "ident" and t.text in TYPE_KEYWORDS and i + 1 < len(toks) \
+                    and toks[i + 1].kind == "ident":
+                i = self._class(i, classes)
+            else:
+                i += 1
+        return SpecFile(self.file, self.text, self.java_text, self.java_tokens,
+                        self.jml_tokens, classes, self.ordered)
+
+    def _class(self, i: int, classes: list[JavaClass]) -> int:
+        toks = self.toks
+        name_tok = toks[i + 1]
+        j = i + 2
+        while toks[j].kind != "eof" and not toks[j].is_op("{"):
+            j += 1
+        if toks[j].kind == "eof":
+            raise self.err(f"class {name_tok.text} has no body", name_tok.line)
+        cls = JavaClass(name_tok.text, name_tok.line, toks[j].pos, -1)
+        j += 1
+        pending: list[Token] = []
+        while True:
+            t = toks[j]
+            if t.kind == "eof":
+                raise self.err(f"class {cls.name} is not closed (missing '}}')", t.line)
+            if t.is_op("}"):
+                self._loose_annotations(pending, cls)
+                cls.body_close = t.pos
+                classes.append(cls)
+                return j + 1
+            if t.kind == "jml":
+                pending.append(t)
+                j += 1
+                continue
+            if t.is_op(";"):
+                j += 1
+                continue
+            j = self._member(j, cls, pending)
+            pending = []
+
+    def _member(self, i: int, cls: JavaClass, pending: list[Token]) -> int:
+        toks = self.toks
+        start = i
+        mods: set[str] = set()
+        attached = list(pending)
+        header: list[Token] = []
+        while True:
+            t = toks[i]
+            if t.kind == "eof":
+                raise self.err("unexpected end of file in a class body", t.line)
+            if t.kind == "jml":
+                attached.append(t)
+                i += 1
+                continue
+            if t.is_op("@") and toks[i + 1].kind == "ident" and toks[i + 1].text != "interface":
+                i += 2
+                while toks[i].is_op(".") and toks[i + 1].kind == "ident":
+                    i += 2
+                if toks[i].is_op("("):
+                    i = _skip_balanced(toks, i, "(", ")")
+                continue
+            if t.kind == "ident" and t.text in JAVA_MODIFIERS:
+                mods.add(t.text)
+                i += 1
+                continue
+            break
+        t = toks[i]
+        if t.is_op("{"):  # initializer block
+            return _skip_balanced(toks, i, "{", "}")
+        if t.kind == "ident" and t.text in TYPE_KEYWORDS:
+            # nested type: parse it as a class of its own
+            nested: list[JavaClass] = []
+            end = self._class(i, nested)
+            return end
+        # header tokens up to '(' (method), '=' or ';' (field)
+        depth = 0
+        while True:
+            t = toks[i]
+            if t.kind == "eof":
+                raise self.err("unexpected end of file in a member declaration", t.line)
+            if t.kind == "jml":
+                attached.append(t)
+                i += 1
+                continue
+            if t.is_op("<"):
+                depth += 1
+            elif t.is_op(">"):
+                depth -= 1
+            elif depth == 0 and t.is_op("(", "=", ";", "{"):
+                break
+            header.append(t)
+            i += 1
+        first_line = toks[start].line
+        jml = [tk for a in attached for tk in self.jml_of.get(a.pos, [])]
+        if t.is_op("("):
+            name = header[-1].text if header else "?"
+            rtype = _join(header[:-1]) if len(header) > 1 else None
+            close = _skip_balanced(toks, i, "(", ")")
+            params = _params([x for x in toks[i + 1:close - 1] if x.kind != "jml"])
+            j = close
+            while toks[j].kind != "eof" and not toks[j].is_op("{", ";"):
+                if toks[j].kind == "jml":
+                    attached.append(toks[j])
+                j += 1
+            has_body = toks[j].is_op("{")
+            end = _skip_balanced(toks, j, "{", "}") if has_body else j + 1
+            jml = [tk for a in attached for tk in self.jml_of.get(a.pos, [])]
+            ann = _Annotations(jml, self.file)
+            for m in ann.models:
+                cls.models.append(m)
+            method = JavaMethod(name, rtype, params, mods | ann.modifiers, first_line,
+                                toks[start].pos, toks[end - 1].pos + len(toks[end - 1].text),
+                                self._java_range(start, end), ann.cases, has_body=has_body)
+            method.source = self.text[method.start:method.end]
+            cls.methods.append(method)
+            return end
+        # field
+        j = i
+        while toks[j].kind != "eof" and not toks[j].is_op(";"):
+            if toks[j].is_op("{"):
+                j = _skip_balanced(toks, j, "{", "}")
+                continue
+            j += 1
+        ann = _Annotations(jml, self.file)
+        cls.models.extend(ann.models)
+        if header:
+            cls.fields.append(JavaField(header[-1].text, _join(header[:-1]),
+                                        mods | ann.modifiers, first_line))
+        return j + 1
+
+    def _java_range(self, a: int, b: int) -> tuple[int, int]:
+        ks = [self.java_index[id(t)] for t in self.toks[a:b] if id(t) in self.java_index]
+        return (ks[0], ks[-1] + 1) if ks else (0, 0)
+
+    def _loose_annotations(self, pending: list[Token], cls: JavaClass) -> None:
+        jml = [tk for a in pending for tk in self.jml_of.get(a.pos, [])]
+        ann = _Annotations(jml, self.file)
+        cls.models.extend(ann.models)
+
+
+def _join(toks: list[Token]) -> str:
+    out = ""
+    for t in toks:
+        if out and t.kind == "ident" and (out[-1].isalnum() or out[-1] in "_$>]"):
+            out += " "
+        out += t.text
+    return out.replace(" [", "[")
+
+
+def _params(toks: list[Token]) -> list[tuple[str, str]]:
+    groups: list[list[Token]] = [[]]
+    depth = 0
+    for t in toks:
+        if t.is_op("<"):
+            depth += 1
+        elif t.is_op(">"):
+            depth -= 1
+        if t.is_op(",") and depth == 0:
+            groups.append([])
+        else:
+            groups[-1].append(t)
+    params: list[tuple[str, str]] = []
+    for g in groups:
+        g = [t for t in g if not (t.kind == "ident" and t.text in {"final"} | JML_MODIFIERS)]
+        # drop annotations like @NonNull
+        h: list[Token] = []
+        k = 0
+        while k < len(g):
+            if g[k].is_op("@"):
+                k += 2
+                continue
+            h.append(g[k])
+            k += 1
+        if not h:
+            continue
+        dims = ""
+        while len(h) >= 2 and h[-1].is_op("]") and h[-2].is_op("["):
+            dims += "[]"
+            h = h[:-2]
+        name = h[-1].text
+        ty = _join(h[:-1]) + dims
+        params.append((ty.replace("...", "[]"), name))
+    return params
+
+
+class _Annotations:
+    """Parse the JML tokens attached to one member: modifiers, spec cases, model members."""
+
+    def __init__(self, toks: list[Token], file: str | None) -> None:
+        self.file = file
+        self.toks = toks + [Token("eof", "", toks[-1].line if toks else 0)]
+        self.modifiers: set[str] = set()
+        self.cases: list[SpecCase] = []
+        self.models: list[JavaMethod] = []
+        self._parse()
+
+    def err(self, msg: str, line: int) -> SpecInvalid:
+        return SpecInvalid(msg, file=self.file, line=line)
+
+    def _until_semicolon(self, i: int) -> int:
+        toks = self.toks
+        depth = 0
+        while toks[i].kind != "eof":
+            t = toks[i]
+            if t.is_op("(", "[", "{"):
+                depth += 1
+            elif t.is_op(")", "]", "}"):
+                depth -= 1
+            elif t.is_op(";") and depth == 0:
+                return i
+            i += 1
+        raise self.err("JML clause is missing its ';'", toks[i - 1].line)
+
+    def _parse(self) -> None:
+        toks = self.toks
+        current: SpecCase | None = None
+        mods: list[Token] = []
+        i = 0
+        while toks[i].kind != "eof":
+            t = toks[i]
+            if t.kind == "ident" and t.text == "also":
+                current = None
+                i += 1
+            elif t.kind == "ident" and t.text in BEHAVIORS:
+                current = SpecCase(BEHAVIORS[t.text], t.line)
+                self.cases.append(current)
+                mods = []
+                i += 1
+            elif t.kind == "ident" and (t.text in RECORDED_CLAUSES or t.text in IGNORED_CLAUSES):
+                end = self._until_semicolon(i + 1)
+                if t.text in RECORDED_CLAUSES:
+                    if current is None:
+                        current = SpecCase("lightweight", t.line)
+                        self.cases.append(current)
+                    body = toks[i + 1:end]
+                    if not body:
+                        raise self.err(f"empty {t.text} clause", t.line)
+                    clause = Clause(RECORDED_CLAUSES[t.text], body, t.line,
+                                    " ".join(x.text for x in body))
+                    getattr(current, {"requires": "requires", "ensures": "ensures"}.get(
+                        clause.keyword, "signals")).append(clause)
+                mods = []
+                i = end + 1
+            elif t.kind == "ident" and t.text in CLASS_LEVEL_SKIPPED:
+                i = self._until_semicolon(i + 1) + 1
+                mods = []
+            elif t.kind == "ident" and t.text in ("model", "ghost"):
+                i = self._model(i, {m.text for m in mods} | {t.text})
+                mods = []
+                current = None
+            elif t.kind == "ident" and (t.text in JML_MODIFIERS or t.text in JAVA_MODIFIERS):
+                mods.append(t)
+                if t.text in JML_MODIFIERS:
+                    self.modifiers.add(t.text)
+                i += 1
+            elif t.is_op("{|", "|}"):
+                raise self.err("nested spec cases ({| ... |}) are not supported", t.line)
+            elif t.is_op(";"):
+                i += 1
+            else:
+                raise self.err(f"unexpected {t.text!r} in a JML annotation (expected a clause "
+                               "such as requires/ensures, also, a behavior keyword or a "
+                               "modifier)", t.line)
+
+    def _model(self, i: int, mods: set[str]) -> int:
+        toks = self.toks
+        line = toks[i].line
+        i += 1
+        header: list[Token] = []
+        depth = 0
+        while toks[i].kind != "eof":
+            t = toks[i]
+            if t.kind == "ident" and (t.text in JML_MODIFIERS or t.text in JAVA_MODIFIERS) \
+                    and not header:
+                mods.add(t.text)
+                i += 1
+                continue
+            if t.is_op("<"):
+                depth += 1
+            elif t.is_op(">"):
+                depth -= 1
+            elif depth == 0 and t.is_op("(", "=", ";"):
+                break
+            header.append(t)
+            i += 1
+        t = toks[i]
+        if not t.is_op("(") or "ghost" in mods:
+            return self._until_semicolon(i) + 1  # model/ghost field: not evaluable, ignored
+        close = _skip_balanced(toks, i, "(", ")")
+        params = _params(toks[i + 1:close - 1])
+        j = close
+        while toks[j].kind != "eof" and not toks[j].is_op("{", ";"):
+            j += 1
+        has_body = toks[j].is_op("{")
+        end = _skip_balanced(toks, j, "{", "}") if has_body else j + 1
+        name = header[-1].text if header else "?"
+        body_src = _render(toks[j:end]) if has_body else ";"
+        rtype = _join(header[:-1])
+        m = JavaMethod(name, rtype, params, mods, line, 0, 0, (0, 0), list(self.cases),
+                       model=True, has_body=has_body)
+        self.cases = []
+        m.source = body_src
+        self.models.append(m)
+        return end
+
+
+def _render(toks: list[Token]) -> str:
+    """Java text of tokens, one line per source line so javac's line numbers stay useful."""
+    out: list[str] = []
+    line = toks[0].line if toks else 0
+    for t in toks:
+        if t.line > line:
+            out.append("\n" * (t.line - line))
+            line = t.line
+        out.append(t.text + " ")
+    return "".join(out)
+
+
+def read_source(text: str, file: str | None = None) -> SpecFile:
+    """Read a Java+JML file; raises ``SpecInvalid`` with file and line on malformed input."""
+    return _Reader(text, file).read()
+
+
+def check_code(spec: SpecFile, original: SpecFile, allow_pure_helpers: bool = True) -> None:
+    """Raise ``SpecInvalid("code altered at line N")`` unless the spec's Java is the task's.
+
+    JML is stripped on both sides and the Java tokens compared one by one. Added methods that
+    carry a JML ``pure`` modifier and do not exist in the task are allowed (spec helpers, as
+    language models write them); everything else, however small, is an alteration, because
+    the adequacy of a spec for different code means nothing.
+    """
+    orig_names = {m.name for c in original.classes for m in c.methods}
+    skip: list[tuple[int, int]] = []
+    if allow_pure_helpers:
+        for c in spec.classes:
+            for m in c.methods:
+                if m.is_pure and m.name not in orig_names:
+                    skip.append(m.tok_range)
+    mine = [t for k, t in enumerate(spec.java_tokens) if not any(a <= k < b for a, b in skip)]
+    theirs = original.java_tokens
+    for k, (a, b) in enumerate(zip(mine, theirs, strict=False)):
+        if a.kind == "eof" and b.kind == "eof":
+            return
+        if a.text != b.text or a.kind != b.kind:
+            if a.kind == "eof":
+                raise SpecInvalid(f"code altered at line {a.line}: the task's code continues "
+                                  f"with {b.text!r} (line {b.line} of the task) but the spec "
+                                  "ends", file=spec.file, line=a.line)
+            found = a.text
+            want = b.text if b.kind != "eof" else "end of file"
+            raise SpecInvalid(f"code altered at line {a.line}: found {found!r} where the task's "
+                              f"code has {want!r} (line {b.line}); only JML comments and pure "
+                              "helper methods may be added", file=spec.file, line=a.line)
+        del k

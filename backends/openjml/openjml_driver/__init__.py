@@ -1,0 +1,1 @@
+"""The ``openjml`` engine: real OpenJML ESC on the stubs, all stubs of a spec in one run."""

@@ -1,0 +1,79 @@
+"""Run OpenJML on one spec's stubs (one file, one run) and turn proofs into verdicts."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from adequacy.backends.openjml.jml.load import JmlSpec
+from adequacy.backends.openjml.openjml_driver.parse import EXIT_ERRORS, parse_output
+from adequacy.backends.openjml.stubs import StubFile, render_stubs
+
+from adequacy.backend import Limits
+from adequacy.errors import SpecInvalid
+from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
+from adequacy.tasks import Case, Task
+from adequacy.verdicts import Truth, Verdict
+
+ENGINE = "openjml"
+
+
+def command(openjml: str, path: str, stubs: StubFile, limits: Limits) -> list[str]:
+    names = ",".join(s.name for s in stubs.stubs)
+    return [openjml, "--esc", "--progress", f"--timeout={max(1, int(limits.case_seconds))}",
+            "--check-feasibility=precondition,exit", f"--method={names}", path]
+
+
+def verdicts_from(stubs: StubFile, output: str, exit_code: int | None, cases: Sequence[Case],
+                  seconds: float, file: str | None) -> list[Verdict]:
+    report = parse_output(output, exit_code)
+    if exit_code == EXIT_ERRORS and report.errors and not report.methods:
+        line, msg = report.errors[0]
+        raise SpecInvalid(f"openjml: {msg}", file=file, line=line, engine=ENGINE)
+    per_case: dict[str, dict[str, str]] = {}
+    for s in stubs.stubs:
+        res = report.methods.get(s.name)
+        per_case.setdefault(s.case_id, {})[s.direction] = res.status if res else "missing"
+    out = []
+    each = seconds / max(1, len(cases))
+    for c in cases:
+        if c.id in stubs.skipped:
+            out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
+                               reason=stubs.skipped[c.id], seconds=each))
+            continue
+        st = per_case.get(c.id, {})
+        phi, neg = st.get("phi", "missing"), st.get("not-phi", "missing")
+        if phi == "proved" and neg != "proved":
+            value, reason = Truth.true, "symbolic: phi proved"
+        elif neg == "proved" and phi != "proved":
+            value, reason = Truth.false, "symbolic: not-phi proved"
+        elif phi == "proved" and neg == "proved":
+            value, reason = Truth.unknown, "both phi and not-phi proved (vacuous stub)"
+        else:
+            value, reason = Truth.unknown, f"neither direction proved (phi: {phi}, not-phi: {neg})"
+        out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=ENGINE,
+                           reason=reason, seconds=each))
+    return out
+
+
+def check(openjml: str, spec: JmlSpec, task: Task, cases: Sequence[Case],
+          limits: Limits) -> list[Verdict]:
+    stubs = render_stubs(spec, task, list(cases))
+    work = make_workdir("adequacy-openjml-")
+    try:
+        path = work / f"{stubs.class_name}.java"
+        path.write_text(stubs.text, encoding="utf-8")
+        path.chmod(0o644)
+        t0 = time.monotonic()
+        r = run_limited(command(openjml, path.name, stubs, limits), cwd=work,
+                        timeout=limits.spec_seconds,
+                        limits=SandboxLimits(memory_mb=None, cpu_seconds=int(limits.spec_seconds)
+                                             + 60, processes=512))
+        text = (r.stdout + r.stderr).decode("utf-8", "replace")
+        if r.timed_out:
+            return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
+                            reason=f"openjml run exceeded {limits.spec_seconds:.0f}s")
+                    for c in cases]
+        return verdicts_from(stubs, text, r.returncode, cases, time.monotonic() - t0, spec.file)
+    finally:
+        remove_tree(work)

@@ -1,0 +1,78 @@
+"""The JML backend (Spec-Harness half of the product): Java+JML specs, engines rac and openjml."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Sequence
+from typing import Any
+
+from adequacy.backends.openjml.jml.load import JmlSpec, load, reference_unit
+from adequacy.backends.openjml.rac import engine as rac
+from adequacy.backends.openjml.rac.worker import java_tools
+
+from adequacy.backend import EngineInfo, Limits, LoadedSpec
+from adequacy.errors import EngineUnavailable, SpecInvalid
+from adequacy.hookspecs import hookimpl
+from adequacy.tasks import Case, Task
+from adequacy.verdicts import Verdict
+
+
+def openjml_command() -> str | None:
+    """``$ADEQUACY_OPENJML`` or ``openjml`` on PATH."""
+    env = os.environ.get("ADEQUACY_OPENJML")
+    if env and os.path.exists(env):
+        return env
+    return shutil.which("openjml")
+
+
+class OpenJmlBackend:
+    name = "openjml"
+    language = "jml"
+
+    def engines(self) -> list[EngineInfo]:
+        java, javac = java_tools()
+        rac_ok = bool(java and javac)
+        oj = openjml_command()
+        return [
+            EngineInfo(name="rac", available=rac_ok, version=rac.VERSION, default=True,
+                       reason="JML runtime checking in a persistent JVM (bigint spec math)"
+                       if rac_ok else "needs a JDK: java and javac on PATH or JAVA_HOME"),
+            EngineInfo(name="openjml", available=oj is not None, version="openjml",
+                       reason=f"OpenJML ESC on Hoare-triple stubs ({oj})" if oj else
+                       "needs OpenJML: put `openjml` on PATH or set ADEQUACY_OPENJML"),
+        ]
+
+    def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
+        spec = load(task, text, path)
+        return LoadedSpec(backend=self.name, task_id=task.id, text=text,
+                          normalized=spec.source.normalized(), path=path, data=spec)
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], engine: str,
+              limits: Limits) -> list[Verdict]:
+        data = spec.data
+        if not isinstance(data, JmlSpec):
+            data = load(task, spec.text, spec.path)
+        if engine == "rac":
+            if not self.engines()[0].available:
+                raise EngineUnavailable(self.engines()[0].reason)
+            return rac.check(data.unit, data.file, task, cases, limits)
+        if engine == "openjml":
+            cmd = openjml_command()
+            if cmd is None:
+                raise EngineUnavailable(self.engines()[1].reason)
+            from adequacy.backends.openjml.openjml_driver.driver import check as oj_check
+            return oj_check(cmd, data, task, cases, limits)
+        raise SpecInvalid(f"unknown engine {engine!r} for backend openjml (rac, openjml)",
+                          engine=engine)
+
+    def run_reference(self, task: Task, inputs: list[dict[str, Any]],
+                      limits: Limits | None = None) -> list[dict[str, Any] | None]:
+        """Outputs ``{"result": value}`` of the task's own method (the mutators' oracle);
+        None where the method threw, timed out or crashed."""
+        return rac.run_reference(reference_unit(task), task, inputs, limits or Limits())
+
+
+@hookimpl
+def adequacy_backends() -> list[Any]:
+    return [OpenJmlBackend()]

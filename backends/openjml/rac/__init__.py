@@ -1,0 +1,1 @@
+"""The ``rac`` engine: JML runtime checking by translation to Java, in a persistent JVM."""

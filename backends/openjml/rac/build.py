@@ -1,0 +1,121 @@
+"""One Java compilation unit per spec: the class's own code, its model methods, and one
+generated method per JML clause (compiled once, evaluated for every case)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from adequacy.backends.openjml.jml import ast as A
+from adequacy.backends.openjml.jml.source import JavaClass, JavaMethod, SpecFile
+from adequacy.backends.openjml.rac.translate import Context, Env, translate
+
+from adequacy.errors import SpecInvalid
+
+SIGNATURE = "(Object[] __p, Object[] __q, Object __res, Object __this)"
+JAVA_ONLY = {"public", "private", "protected", "static", "final", "strictfp", "synchronized"}
+
+
+@dataclass
+class ParsedCase:
+    kind: str
+    line: int
+    requires: list[tuple[A.Expr, int]] = field(default_factory=list)
+    ensures: list[tuple[A.Expr, int]] = field(default_factory=list)
+
+    @property
+    def normal(self) -> bool:
+        return self.kind != "exceptional"
+
+
+@dataclass
+class Unit:
+    """What the worker compiles, and how to read its errors back."""
+
+    class_name: str
+    source: str
+    plan: list[dict[str, object]]
+    """Per spec case: ``{"normal": bool, "req": [[method, line]], "ens": [...]}``."""
+    first_generated_line: int
+    generated_lines: list[int]
+    """JML line of each generated line (the model methods' declaration lines too)."""
+    params: list[tuple[str, str]]
+    result: str
+    method: str
+    static: bool
+
+    def spec_line(self, java_line: int) -> int:
+        k = java_line - self.first_generated_line
+        if 0 <= k < len(self.generated_lines):
+            return self.generated_lines[k]
+        return java_line
+
+
+def _model_source(m: JavaMethod) -> str:
+    mods = " ".join(x for x in ("public", "private", "protected", "static", "final")
+                    if x in m.modifiers)
+    params = ", ".join(f"{t} {n}" for t, n in m.params)
+    body = m.source if m.has_body else \
+        '{ throw new adequacy.rac.R.Undefined("model method ' + m.name + ' has no body"); }'
+    return f"{mods} {m.return_type} {m.name}({params}) {body}".replace("\n", " ")
+
+
+def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
+               cases: list[ParsedCase]) -> Unit:
+    """Translate every clause; raises ``SpecInvalid`` (front end) for unknown names and such."""
+    ctx = Context(cls, target, spec.file)
+    lines: list[str] = []
+    jml_lines: list[int] = []
+    for m in cls.models:
+        lines.append(_model_source(m))
+        jml_lines.append(m.line)
+    plan: list[dict[str, object]] = []
+    for i, case in enumerate(cases):
+        req: list[list[object]] = []
+        ens: list[list[object]] = []
+        for j, (e, line) in enumerate(case.requires):
+            name = f"__adq_r{i}_{j}"
+            body = translate(e, Env("requires"), ctx)
+            lines.append(f'@SuppressWarnings("unchecked") static Object {name}{SIGNATURE} '
+                         f"{{ return {body}; }}")
+            jml_lines.append(line)
+            req.append([name, line])
+        for j, (e, line) in enumerate(case.ensures):
+            name = f"__adq_e{i}_{j}"
+            body = translate(e, Env("ensures"), ctx)
+            lines.append(f'@SuppressWarnings("unchecked") static Object {name}{SIGNATURE} '
+                         f"{{ return {body}; }}")
+            jml_lines.append(line)
+            ens.append([name, line])
+        plan.append({"normal": case.normal, "req": req, "ens": ens})
+    text = spec.java_text
+    close_line = text.count("\n", 0, cls.body_close) + 1
+    source = text[:cls.body_close] + "\n" + "\n".join(lines) + "\n" + text[cls.body_close:]
+    package = _package(spec)
+    return Unit(
+        class_name=(package + "." if package else "") + cls.name, source=source, plan=plan,
+        first_generated_line=close_line + 1, generated_lines=jml_lines,
+        params=list(target.params), result=target.return_type or "void", method=target.name,
+        static=target.is_static,
+    )
+
+
+def _package(spec: SpecFile) -> str:
+    toks = spec.java_tokens
+    if toks and toks[0].is_ident("package"):
+        name = []
+        for t in toks[1:]:
+            if t.is_op(";"):
+                break
+            name.append(t.text)
+        return "".join(name)
+    return ""
+
+
+def compile_errors(unit: Unit, errors: list[dict[str, object]], file: str | None) -> SpecInvalid:
+    """The first javac error as a ``SpecInvalid`` pointing at the spec's own line."""
+    first = errors[0] if errors else {"line": None, "message": "compilation failed"}
+    raw_line = first.get("line")
+    line = unit.spec_line(int(raw_line)) if isinstance(raw_line, int) and raw_line > 0 else None
+    msg = str(first.get("message", "")).splitlines()[0]
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return SpecInvalid(f"javac: {msg}{more}", file=file, line=line, engine="rac")

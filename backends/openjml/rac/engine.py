@@ -1,0 +1,152 @@
+"""The ``rac`` engine: evaluate a spec's precondition or postcondition on cases in the worker."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from adequacy.backends.openjml.rac.build import Unit, compile_errors
+from adequacy.backends.openjml.rac.worker import POOL, Worker, WorkerDied
+
+from adequacy.backend import Limits
+from adequacy.errors import BackendError
+from adequacy.tasks import Case, Task
+from adequacy.verdicts import Truth, Verdict
+
+ENGINE = "rac"
+VERSION = "rac-1"
+
+
+def unit_key(unit: Unit) -> str:
+    h = hashlib.sha256(unit.source.encode())
+    h.update(json.dumps([unit.plan, unit.params, unit.result, unit.method, unit.static]).encode())
+    return h.hexdigest()[:24]
+
+
+def ordered_args(task: Task, unit: Unit, inputs: dict[str, Any]) -> list[Any]:
+    """Arguments in the Java method's order: by name when the task's names are the Java names,
+    else by position (importers may name parameters differently)."""
+    java_names = [n for _t, n in unit.params]
+    if set(java_names) <= set(inputs):
+        return [inputs[n] for n in java_names]
+    task_names = [p.name for p in task.inputs]
+    if len(task_names) != len(java_names):
+        raise BackendError(f"task {task.id} has {len(task_names)} inputs but the Java method "
+                           f"{unit.method} has {len(java_names)} parameters")
+    return [inputs[n] for n in task_names]
+
+
+def _heap(limits: Limits) -> int:
+    return max(128, min(1024, limits.memory_mb // 2))
+
+
+def _ensure(worker: Worker, unit: Unit, key: str, file: str | None, limits: Limits) -> None:
+    if key in worker.loaded and worker.alive():
+        return
+    reply = worker.request({"op": "compile", "key": key, "class": unit.class_name,
+                            "source": unit.source, "params": [list(p) for p in unit.params],
+                            "result": unit.result, "method": unit.method,
+                            "static": unit.static, "cases": unit.plan},
+                           timeout=max(60.0, limits.spec_seconds / 4))
+    if reply.get("ok"):
+        worker.loaded.add(key)
+        return
+    if "errors" in reply:
+        raise compile_errors(unit, reply["errors"], file)
+    raise BackendError(f"rac worker: {reply.get('error', reply)}")
+
+
+def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
+          limits: Limits) -> list[Verdict]:
+    """One verdict per case; a hang or crash costs that case only (the worker restarts)."""
+    key = unit_key(unit)
+    verdicts: list[Verdict] = []
+    deadline = time.monotonic() + limits.spec_seconds
+    worker = POOL.acquire(_heap(limits))
+    try:
+        for case in cases:
+            t0 = time.monotonic()
+            if t0 > deadline:
+                verdicts.append(Verdict(case_id=case.id, bucket=case.bucket, value=Truth.unknown,
+                                        engine=ENGINE, reason="spec time limit reached"))
+                continue
+            verdicts.append(_one(worker, unit, key, file, task, case, limits, t0))
+    finally:
+        POOL.release(worker)
+    return verdicts
+
+
+def _one(worker: Worker, unit: Unit, key: str, file: str | None, task: Task, case: Case,
+         limits: Limits, t0: float) -> Verdict:
+    def verdict(value: Truth, reason: str) -> Verdict:
+        return Verdict(case_id=case.id, bucket=case.bucket, value=value, engine=ENGINE,
+                       reason=reason, seconds=time.monotonic() - t0)
+
+    try:
+        args = ordered_args(task, unit, case.input)
+    except (BackendError, KeyError) as e:
+        return verdict(Truth.unknown, f"bad case: {e}")
+    req = {"op": "eval", "key": key, "pred": case.bucket.predicate, "input": args,
+           "output": case.output, "timeout_ms": int(limits.case_seconds * 1000)}
+    for attempt in range(2):
+        try:
+            _ensure(worker, unit, key, file, limits)
+            reply = worker.request(req, timeout=limits.case_seconds + 15)
+        except WorkerDied as e:
+            if attempt == 0 and "did not answer" not in str(e):
+                continue  # died between cases (e.g. killed by a limit): one retry
+            return verdict(Truth.unknown, f"worker crashed or hung: {e}; restarted")
+        if reply.get("missing"):
+            worker.loaded.discard(key)
+            continue
+        if "error" in reply:
+            return verdict(Truth.unknown, f"worker error: {reply['error']}")
+        value = {"true": Truth.true, "false": Truth.false}.get(reply.get("value", ""),
+                                                               Truth.unknown)
+        reason = str(reply.get("reason", ""))
+        if reply.get("exit"):
+            reason += "; worker restarted"
+        return verdict(value, reason)
+    return verdict(Truth.unknown, "worker lost the spec twice")
+
+
+def run_reference(unit: Unit, task: Task, inputs: list[dict[str, Any]],
+                  limits: Limits) -> list[dict[str, Any] | None]:
+    """Outputs of the task's own method on each input (None: threw, timed out or crashed)."""
+    key = unit_key(unit)
+    out: list[dict[str, Any] | None] = []
+    worker = POOL.acquire(_heap(limits))
+    try:
+        for inp in inputs:
+            try:
+                args = ordered_args(task, unit, inp)
+                _ensure(worker, unit, key, None, limits)
+                reply = worker.request({"op": "run", "key": key, "input": args,
+                                        "timeout_ms": int(limits.case_seconds * 1000)},
+                                       timeout=limits.case_seconds + 15)
+            except (WorkerDied, KeyError, BackendError):
+                out.append(None)
+                continue
+            if reply.get("missing"):
+                worker.loaded.discard(key)
+                out.append(None)
+                continue
+            output = reply.get("output") if reply.get("ok") else None
+            if output is not None:
+                wanted = {p.name for p in task.outputs}
+                java_names = [n for _t, n in unit.params]
+                task_names = [p.name for p in task.inputs]
+                renamed: dict[str, Any] = {}
+                for k, v in output.items():
+                    if k in java_names and k not in wanted and len(task_names) == len(java_names):
+                        k = task_names[java_names.index(k)]
+                    if k in wanted:
+                        renamed[k] = v
+                output = renamed
+            out.append(output)
+    finally:
+        POOL.release(worker)
+    return out

@@ -1,0 +1,572 @@
+package adequacy.rac;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Runtime of translated JML expressions. Values are plain Java objects; every integral value
+ * (Integer, Long, Short, Byte, BigInteger) is treated as a mathematical integer, as OpenJML's
+ * default bigint arithmetic for specifications does. An undefined value (null dereference, index
+ * out of bounds, division by zero, unboundable quantifier) throws {@link Undefined}: the case is
+ * unknown, never false.
+ */
+public final class R {
+    private R() {}
+
+    /** A JML value is undefined; the predicate's truth is unknown. */
+    public static final class Undefined extends RuntimeException {
+        public Undefined(String m) { super(m, null, false, false); }
+    }
+
+    public static final Object NONE = new Object();
+    public static final BigInteger ZERO = BigInteger.ZERO;
+    public static final BigInteger ONE = BigInteger.ONE;
+    static final long MAX_ITERATIONS = 20_000_000L;
+
+    // ---------------------------------------------------------------- kinds and conversions
+    public static boolean integral(Object o) {
+        return o instanceof Integer || o instanceof Long || o instanceof BigInteger
+                || o instanceof Short || o instanceof Byte;
+    }
+
+    static boolean floating(Object o) { return o instanceof Double || o instanceof Float; }
+
+    static boolean numeric(Object o) { return integral(o) || floating(o) || o instanceof Character; }
+
+    public static BigInteger big(Object o) {
+        if (o instanceof BigInteger) return (BigInteger) o;
+        if (o instanceof Integer || o instanceof Long || o instanceof Short || o instanceof Byte)
+            return BigInteger.valueOf(((Number) o).longValue());
+        if (o instanceof Character) return BigInteger.valueOf((Character) o);
+        if (o == null) throw new Undefined("null used as a number");
+        throw new Undefined("type error: expected an integer, got " + kind(o));
+    }
+
+    static double dbl(Object o) {
+        if (floating(o)) return ((Number) o).doubleValue();
+        if (o instanceof Character) return (Character) o;
+        if (integral(o)) return big(o).doubleValue();
+        if (o == null) throw new Undefined("null used as a number");
+        throw new Undefined("type error: expected a number, got " + kind(o));
+    }
+
+    static String kind(Object o) { return o == null ? "null" : o.getClass().getSimpleName(); }
+
+    public static boolean truth(Object o) {
+        if (o instanceof Boolean) return (Boolean) o;
+        if (o == null) throw new Undefined("null used as a boolean");
+        throw new Undefined("type error: expected a boolean, got " + kind(o));
+    }
+
+    public static Object bool(boolean b) { return b ? Boolean.TRUE : Boolean.FALSE; }
+
+    public static BigInteger big(String text) { return new BigInteger(text); }
+
+    static Object norm(BigInteger b) { return b; }
+
+    // ---------------------------------------------------------------- arithmetic
+    public static Object add(Object a, Object b) {
+        if (a instanceof String || b instanceof String) return str(a) + str(b);
+        if (floating(a) || floating(b)) return dbl(a) + dbl(b);
+        return big(a).add(big(b));
+    }
+
+    static String str(Object o) {
+        if (o != null && o.getClass().isArray()) return o.toString();
+        return String.valueOf(o);
+    }
+
+    public static Object sub(Object a, Object b) {
+        if (floating(a) || floating(b)) return dbl(a) - dbl(b);
+        return big(a).subtract(big(b));
+    }
+
+    public static Object mul(Object a, Object b) {
+        if (floating(a) || floating(b)) return dbl(a) * dbl(b);
+        return big(a).multiply(big(b));
+    }
+
+    public static Object div(Object a, Object b) {
+        if (floating(a) || floating(b)) return dbl(a) / dbl(b);
+        BigInteger d = big(b);
+        if (d.signum() == 0) throw new Undefined("division by zero");
+        return big(a).divide(d); // truncates toward zero, as Java's / does
+    }
+
+    public static Object rem(Object a, Object b) {
+        if (floating(a) || floating(b)) return dbl(a) % dbl(b);
+        BigInteger d = big(b);
+        if (d.signum() == 0) throw new Undefined("division by zero");
+        return big(a).remainder(d); // sign of the dividend, as Java's % does
+    }
+
+    public static Object neg(Object a) {
+        if (floating(a)) return -dbl(a);
+        return big(a).negate();
+    }
+
+    public static Object plus(Object a) {
+        if (floating(a)) return dbl(a);
+        return big(a);
+    }
+
+    public static Object not(Object a) { return bool(!truth(a)); }
+
+    public static Object bitnot(Object a) { return big(a).not(); }
+
+    public static Object bitand(Object a, Object b) {
+        if (a instanceof Boolean || b instanceof Boolean) return bool(truth(a) & truth(b));
+        return big(a).and(big(b));
+    }
+
+    public static Object bitor(Object a, Object b) {
+        if (a instanceof Boolean || b instanceof Boolean) return bool(truth(a) | truth(b));
+        return big(a).or(big(b));
+    }
+
+    public static Object xor(Object a, Object b) {
+        if (a instanceof Boolean || b instanceof Boolean) return bool(truth(a) ^ truth(b));
+        return big(a).xor(big(b));
+    }
+
+    public static Object shl(Object a, Object b) {
+        int n = big(b).intValueExact();
+        if (n < 0 || n > 4096) throw new Undefined("shift distance out of range");
+        return big(a).shiftLeft(n);
+    }
+
+    public static Object shr(Object a, Object b) {
+        int n = big(b).intValueExact();
+        if (n < 0 || n > 4096) throw new Undefined("shift distance out of range");
+        return big(a).shiftRight(n);
+    }
+
+    public static Object ushr(Object a, Object b) {
+        throw new Undefined(">>> on mathematical integers is not defined");
+    }
+
+    // ---------------------------------------------------------------- comparison
+    static int cmp(Object a, Object b) {
+        if (floating(a) || floating(b)) {
+            double x = dbl(a), y = dbl(b);
+            if (Double.isNaN(x) || Double.isNaN(y)) return Integer.MIN_VALUE;
+            return Double.compare(x == 0.0 ? 0.0 : x, y == 0.0 ? 0.0 : y);
+        }
+        return big(a).compareTo(big(b));
+    }
+
+    public static Object lt(Object a, Object b) { int c = cmp(a, b); return bool(c != Integer.MIN_VALUE && c < 0); }
+    public static Object le(Object a, Object b) { int c = cmp(a, b); return bool(c != Integer.MIN_VALUE && c <= 0); }
+    public static Object gt(Object a, Object b) { int c = cmp(a, b); return bool(c != Integer.MIN_VALUE && c > 0); }
+    public static Object ge(Object a, Object b) { int c = cmp(a, b); return bool(c != Integer.MIN_VALUE && c >= 0); }
+
+    public static boolean equal(Object a, Object b) {
+        if (a == b) return !(a instanceof Double && ((Double) a).isNaN());
+        if (a == null || b == null) return false;
+        if (numeric(a) && numeric(b)) return cmp(a, b) == 0;
+        if (a instanceof Boolean && b instanceof Boolean) return a.equals(b);
+        return false; // references: identity, as Java's == (and JML's) on objects
+    }
+
+    public static Object eq(Object a, Object b) { return bool(equal(a, b)); }
+    public static Object ne(Object a, Object b) { return bool(!equal(a, b)); }
+
+    // ---------------------------------------------------------------- arrays, fields
+    public static Object index(Object a, Object i) {
+        if (a == null) throw new Undefined("null dereference (indexing null)");
+        if (!a.getClass().isArray()) throw new Undefined("type error: indexing a " + kind(a));
+        BigInteger k = big(i);
+        int n = Array.getLength(a);
+        if (k.signum() < 0 || k.compareTo(BigInteger.valueOf(n)) >= 0)
+            throw new Undefined("index " + k + " out of bounds for length " + n);
+        return Array.get(a, k.intValue());
+    }
+
+    public static Object length(Object a) {
+        if (a == null) throw new Undefined("null dereference (.length of null)");
+        if (!a.getClass().isArray()) throw new Undefined("type error: .length of a " + kind(a));
+        return Array.getLength(a);
+    }
+
+    public static Object field(Object o, String name) {
+        if (o == null) throw new Undefined("null dereference (." + name + ")");
+        if (o.getClass().isArray() && name.equals("length")) return Array.getLength(o);
+        try {
+            return o.getClass().getField(name).get(o);
+        } catch (ReflectiveOperationException e) {
+            throw new Undefined("no field " + name + " on " + kind(o));
+        }
+    }
+
+    static final Map<String, Class<?>> CLASSES = new HashMap<>();
+    static {
+        Class<?>[] cs = {Math.class, StrictMath.class, Integer.class, Long.class, Short.class, Byte.class,
+            Character.class, Boolean.class, Double.class, Float.class, String.class, Arrays.class,
+            java.util.Objects.class, List.class, Set.class, Map.class, java.util.Collections.class,
+            BigInteger.class, Collection.class, Number.class, Object.class, CharSequence.class,
+            StringBuilder.class, java.util.ArrayList.class, java.util.HashSet.class, java.util.HashMap.class,
+            java.util.LinkedList.class, java.util.TreeSet.class, java.util.TreeMap.class};
+        for (Class<?> c : cs) {
+            CLASSES.put(c.getSimpleName(), c);
+            CLASSES.put(c.getName(), c);
+        }
+    }
+
+    public static Object staticField(String cls, String name) {
+        Class<?> c = CLASSES.get(cls);
+        if (c == null) throw new Undefined("unknown class " + cls);
+        try {
+            return c.getField(name).get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new Undefined("no static field " + cls + "." + name);
+        }
+    }
+
+    public static Object nonnullelements(Object a) {
+        if (a == null) return Boolean.FALSE;
+        if (a.getClass().isArray()) {
+            if (a.getClass().getComponentType().isPrimitive()) return Boolean.TRUE;
+            for (Object o : (Object[]) a) if (o == null) return Boolean.FALSE;
+            return Boolean.TRUE;
+        }
+        if (a instanceof Collection) {
+            for (Object o : (Collection<?>) a) if (o == null) return Boolean.FALSE;
+            return Boolean.TRUE;
+        }
+        throw new Undefined("type error: \\nonnullelements of a " + kind(a));
+    }
+
+    public static Object unsupported(String what) { throw new Undefined("unsupported in rac: " + what); }
+
+    public static Object unbounded(String var) {
+        throw new Undefined("quantifier variable " + var + " has no bound in the range (unboundable)");
+    }
+
+    // ---------------------------------------------------------------- casts and typed arguments
+    public static Object cast(String type, Object v) {
+        switch (type) {
+            case "int": return BigInteger.valueOf(toInt(v));
+            case "long": return BigInteger.valueOf(toLong(v));
+            case "short": return BigInteger.valueOf(narrow(v, Short.MIN_VALUE, Short.MAX_VALUE, "short"));
+            case "byte": return BigInteger.valueOf(narrow(v, Byte.MIN_VALUE, Byte.MAX_VALUE, "byte"));
+            case "char": return toChar(v);
+            case "\\bigint": return floating(v) ? BigInteger.valueOf((long) dbl(v)) : big(v);
+            case "double": case "\\real": return dbl(v);
+            case "float": return (double) (float) dbl(v);
+            case "boolean": return truth(v);
+            default:
+                if (v == null) return null;
+                Class<?> c = CLASSES.get(type);
+                if (c == null && (type.endsWith("[]") || type.contains("<"))) return v;
+                if (c == null) throw new Undefined("unsupported cast to " + type);
+                if (c == Integer.class) return BigInteger.valueOf(toInt(v));
+                if (c == Long.class) return BigInteger.valueOf(toLong(v));
+                if (c == Character.class) return toChar(v);
+                if (c == Double.class) return dbl(v);
+                if (!c.isInstance(v)) throw new Undefined("cast of a " + kind(v) + " to " + type + " fails");
+                return v;
+        }
+    }
+
+    public static Object instanceOf(Object v, String type) {
+        Class<?> c = CLASSES.get(type);
+        if (c == null) throw new Undefined("unsupported instanceof " + type);
+        return bool(c.isInstance(v));
+    }
+
+    static long narrow(Object v, long lo, long hi, String t) {
+        if (floating(v)) {
+            double d = dbl(v);
+            return Math.max(lo, Math.min(hi, (long) d));
+        }
+        BigInteger b = big(v);
+        if (b.compareTo(BigInteger.valueOf(lo)) < 0 || b.compareTo(BigInteger.valueOf(hi)) > 0)
+            throw new Undefined("value " + b + " out of range for " + t);
+        return b.longValue();
+    }
+
+    public static int toInt(Object v) { return (int) narrow(v, Integer.MIN_VALUE, Integer.MAX_VALUE, "int"); }
+    public static long toLong(Object v) { return narrow(v, Long.MIN_VALUE, Long.MAX_VALUE, "long"); }
+    public static short toShort(Object v) { return (short) narrow(v, Short.MIN_VALUE, Short.MAX_VALUE, "short"); }
+    public static byte toByte(Object v) { return (byte) narrow(v, Byte.MIN_VALUE, Byte.MAX_VALUE, "byte"); }
+    public static char toChar(Object v) {
+        if (v instanceof Character) return (Character) v;
+        return (char) narrow(v, 0, 0xFFFF, "char");
+    }
+    public static boolean toBool(Object v) { return truth(v); }
+    public static double toDouble(Object v) { return dbl(v); }
+    public static float toFloat(Object v) { return (float) dbl(v); }
+
+    // ---------------------------------------------------------------- quantifiers
+    static Object box(BigInteger k, String type) {
+        switch (type) {
+            case "char": return (char) k.intValue();
+            case "int": case "short": case "byte": return k.intValue();
+            case "long": return k.longValue();
+            default: return k;
+        }
+    }
+
+    static long count(BigInteger lo, BigInteger hi) {
+        BigInteger n = hi.subtract(lo).add(BigInteger.ONE);
+        if (n.signum() <= 0) return 0;
+        if (n.compareTo(BigInteger.valueOf(MAX_ITERATIONS)) > 0)
+            throw new Undefined("quantifier range too large (" + n + " values)");
+        return n.longValue();
+    }
+
+    /** Iterates the quantified variable; the body sees each value boxed as its declared type. */
+    interface Visitor { boolean visit(Object v); }
+
+    static void each(Object lo, Object hi, String type, Visitor f) {
+        if (type.equals("boolean")) {
+            if (f.visit(Boolean.FALSE)) f.visit(Boolean.TRUE);
+            return;
+        }
+        BigInteger l = big(lo), h = big(hi);
+        long n = count(l, h);
+        if (n == 0) return;
+        if (l.bitLength() < 63 && h.bitLength() < 63) {
+            long a = l.longValue();
+            for (long k = 0; k < n; k++) {
+                if (Thread.currentThread().isInterrupted()) throw new Undefined("interrupted");
+                if (!f.visit(box(BigInteger.valueOf(a + k), type))) return;
+            }
+        } else {
+            BigInteger k = l;
+            for (long c = 0; c < n; c++, k = k.add(BigInteger.ONE)) if (!f.visit(box(k, type))) return;
+        }
+    }
+
+    public static Object forall(Object lo, Object hi, String type, Function<Object, Object> body) {
+        boolean[] r = {true};
+        each(lo, hi, type, v -> { if (!truth(body.apply(v))) { r[0] = false; return false; } return true; });
+        return bool(r[0]);
+    }
+
+    public static Object exists(Object lo, Object hi, String type, Function<Object, Object> body) {
+        boolean[] r = {false};
+        each(lo, hi, type, v -> { if (truth(body.apply(v))) { r[0] = true; return false; } return true; });
+        return bool(r[0]);
+    }
+
+    public static Object sum(Object lo, Object hi, String type, Function<Object, Object> body) {
+        Object[] acc = {BigInteger.ZERO};
+        each(lo, hi, type, v -> { acc[0] = add(acc[0], body.apply(v)); return true; });
+        return acc[0];
+    }
+
+    public static Object product(Object lo, Object hi, String type, Function<Object, Object> body) {
+        Object[] acc = {BigInteger.ONE};
+        each(lo, hi, type, v -> { acc[0] = mul(acc[0], body.apply(v)); return true; });
+        return acc[0];
+    }
+
+    public static Object max(Object lo, Object hi, String type, Function<Object, Object> body) {
+        Object[] acc = {NONE};
+        each(lo, hi, type, v -> {
+            Object x = body.apply(v);
+            if (x != NONE && (acc[0] == NONE || cmp(x, acc[0]) > 0)) acc[0] = x;
+            return true;
+        });
+        return acc[0];
+    }
+
+    public static Object min(Object lo, Object hi, String type, Function<Object, Object> body) {
+        Object[] acc = {NONE};
+        each(lo, hi, type, v -> {
+            Object x = body.apply(v);
+            if (x != NONE && (acc[0] == NONE || cmp(x, acc[0]) < 0)) acc[0] = x;
+            return true;
+        });
+        return acc[0];
+    }
+
+    public static Object some(Object v, String what) {
+        if (v == NONE) throw new Undefined(what + " over an empty range (left open by JML)");
+        return v;
+    }
+
+    public static Object maxOf(Object a, Object b) { return cmp(a, b) >= 0 ? a : b; }
+    public static Object minOf(Object a, Object b) { return cmp(a, b) <= 0 ? a : b; }
+
+    // ---------------------------------------------------------------- method calls
+    static final Set<String> IMPURE = Set.of("add", "addAll", "remove", "removeAll", "removeIf", "retainAll",
+            "clear", "put", "putAll", "putIfAbsent", "set", "sort", "fill", "setLength", "append", "insert",
+            "delete", "deleteCharAt", "replaceAll", "reverse", "setCharAt", "compute", "computeIfAbsent",
+            "computeIfPresent", "merge", "wait", "notify", "notifyAll", "getClass", "parallelSort",
+            "setAll", "parallelSetAll", "parallelPrefix", "push", "pop", "poll", "offer");
+
+    public static Object callStatic(String cls, String name, Object... args) {
+        Class<?> c = CLASSES.get(cls);
+        if (c == null) throw new Undefined("unknown class " + cls);
+        if (c == Math.class || c == StrictMath.class) {
+            Object r = math(name, args);
+            if (r != null) return r;
+        }
+        return invoke(c, null, name, args, true);
+    }
+
+    static Object math(String name, Object[] a) {
+        boolean allInt = true;
+        for (Object o : a) allInt &= integral(o) || o instanceof Character;
+        if (!allInt) return null;
+        switch (name) {
+            case "abs": if (a.length == 1) return big(a[0]).abs(); break;
+            case "max": if (a.length == 2) return big(a[0]).max(big(a[1])); break;
+            case "min": if (a.length == 2) return big(a[0]).min(big(a[1])); break;
+            case "floorMod": if (a.length == 2) {
+                BigInteger d = big(a[1]);
+                if (d.signum() == 0) throw new Undefined("division by zero");
+                BigInteger m = big(a[0]).mod(d.abs());
+                return d.signum() < 0 && m.signum() != 0 ? m.add(d) : m;
+            } break;
+            case "floorDiv": if (a.length == 2) {
+                BigInteger d = big(a[1]);
+                if (d.signum() == 0) throw new Undefined("division by zero");
+                BigInteger[] qr = big(a[0]).divideAndRemainder(d);
+                return qr[1].signum() != 0 && (qr[1].signum() != d.signum()) ? qr[0].subtract(BigInteger.ONE) : qr[0];
+            } break;
+            case "addExact": if (a.length == 2) return big(a[0]).add(big(a[1])); break;
+            case "subtractExact": if (a.length == 2) return big(a[0]).subtract(big(a[1])); break;
+            case "multiplyExact": if (a.length == 2) return big(a[0]).multiply(big(a[1])); break;
+            case "negateExact": if (a.length == 1) return big(a[0]).negate(); break;
+            default: return null;
+        }
+        return null;
+    }
+
+    public static Object call(Object target, String name, Object... args) {
+        if (target == null) throw new Undefined("null dereference (calling " + name + ")");
+        if (target.getClass().isArray()) {
+            if (name.equals("clone") && args.length == 0) {
+                int n = Array.getLength(target);
+                Object c = Array.newInstance(target.getClass().getComponentType(), n);
+                System.arraycopy(target, 0, c, 0, n);
+                return c;
+            }
+            if (name.equals("equals") && args.length == 1) return bool(target == args[0]);
+            throw new Undefined("arrays have no method " + name);
+        }
+        if (integral(target) && !(target instanceof BigInteger)) target = big(target);
+        return invoke(target.getClass(), target, name, args, false);
+    }
+
+    static final class Pick { Method m; Object[] conv; int score = Integer.MAX_VALUE; }
+
+    static Object invoke(Class<?> c, Object target, String name, Object[] args, boolean statics) {
+        if (IMPURE.contains(name)) throw new Undefined("call of non-pure method " + name);
+        Method[] ms = c.getMethods();
+        Arrays.sort(ms, Comparator.comparing(Method::toString));
+        Pick best = new Pick();
+        for (Method m : ms) {
+            if (!m.getName().equals(name) || m.getParameterCount() != args.length) continue;
+            if (statics != Modifier.isStatic(m.getModifiers())) continue;
+            Class<?>[] ps = m.getParameterTypes();
+            Object[] conv = new Object[args.length];
+            int score = 0;
+            boolean ok = true;
+            for (int k = 0; k < args.length && ok; k++) {
+                Object[] out = new Object[1];
+                int s = convert(args[k], ps[k], out, target);
+                if (s < 0) ok = false;
+                else { score += s; conv[k] = out[0]; }
+            }
+            if (ok && score < best.score) { best.m = m; best.conv = conv; best.score = score; }
+        }
+        if (best.m == null)
+            throw new Undefined("no method " + name + " with " + args.length + " argument(s) on " + c.getSimpleName());
+        Method m = publicVersion(best.m);
+        try {
+            return m.invoke(target, best.conv);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            Throwable t = e.getCause();
+            if (t instanceof RuntimeException) throw (RuntimeException) t;
+            if (t instanceof Error) throw (Error) t;
+            throw new Undefined(name + " threw " + t);
+        } catch (IllegalAccessException e) {
+            throw new Undefined("cannot call " + name + ": " + e.getMessage());
+        }
+    }
+
+    static Method publicVersion(Method m) {
+        if (Modifier.isPublic(m.getDeclaringClass().getModifiers())) return m;
+        for (Class<?> k = m.getDeclaringClass(); k != null; k = k.getSuperclass()) {
+            List<Class<?>> todo = new ArrayList<>(Arrays.asList(k.getInterfaces()));
+            todo.add(k);
+            while (!todo.isEmpty()) {
+                Class<?> i = todo.remove(todo.size() - 1);
+                if (Modifier.isPublic(i.getModifiers())) {
+                    try { return i.getMethod(m.getName(), m.getParameterTypes()); } catch (NoSuchMethodException e) { /* next */ }
+                }
+                todo.addAll(Arrays.asList(i.getInterfaces()));
+            }
+        }
+        return m;
+    }
+
+    /** Converts a JML value to a Java parameter type; returns a cost, or -1 when impossible. */
+    static int convert(Object v, Class<?> p, Object[] out, Object target) {
+        if (p.isPrimitive()) {
+            if (v == null) return -1;
+            try {
+                if (p == int.class) {
+                    if (v instanceof Integer) { out[0] = v; return 0; }
+                    if (v instanceof Character) { out[0] = (int) (Character) v; return 3; }
+                    if (integral(v)) { out[0] = toInt(v); return v instanceof Long ? 4 : 1; }
+                } else if (p == long.class) {
+                    if (v instanceof Long) { out[0] = v; return 0; }
+                    if (v instanceof Character) { out[0] = (long) (Character) v; return 4; }
+                    if (integral(v)) { out[0] = toLong(v); return 2; }
+                } else if (p == char.class) {
+                    if (v instanceof Character) { out[0] = v; return 0; }
+                    if (integral(v)) { out[0] = toChar(v); return 6; }
+                } else if (p == double.class) {
+                    if (v instanceof Double) { out[0] = v; return 0; }
+                    if (numeric(v)) { out[0] = dbl(v); return 5; }
+                } else if (p == float.class) {
+                    if (v instanceof Float) { out[0] = v; return 0; }
+                    if (numeric(v)) { out[0] = (float) dbl(v); return 7; }
+                } else if (p == boolean.class) {
+                    if (v instanceof Boolean) { out[0] = v; return 0; }
+                } else if (p == short.class) {
+                    if (integral(v)) { out[0] = toShort(v); return 8; }
+                } else if (p == byte.class) {
+                    if (integral(v)) { out[0] = toByte(v); return 9; }
+                }
+            } catch (Undefined e) {
+                return -1;
+            }
+            return -1;
+        }
+        if (v == null) { out[0] = null; return 1; }
+        if (v instanceof BigInteger && !p.isAssignableFrom(BigInteger.class)) return -1;
+        if (v instanceof BigInteger && (p == Object.class || p == Number.class || p == Comparable.class)) {
+            Object elem = sampleElement(target);
+            BigInteger b = (BigInteger) v;
+            if (elem instanceof Long) { out[0] = toLong(b); return 2; }
+            if (elem instanceof Character) { out[0] = toChar(b); return 2; }
+            out[0] = b.bitLength() < 32 ? (Object) b.intValue() : (b.bitLength() < 64 ? (Object) b.longValue() : b);
+            return 2;
+        }
+        if (p.isInstance(v)) { out[0] = v; return v.getClass() == p ? 0 : 1; }
+        return -1;
+    }
+
+    static Object sampleElement(Object target) {
+        if (target instanceof Collection && !((Collection<?>) target).isEmpty()) return ((Collection<?>) target).iterator().next();
+        if (target instanceof Map && !((Map<?, ?>) target).isEmpty()) return ((Map<?, ?>) target).keySet().iterator().next();
+        return null;
+    }
+}

@@ -1,0 +1,558 @@
+package adequacy.rac;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.math.BigInteger;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.CodeSource;
+import java.security.Permission;
+import java.security.Permissions;
+import java.security.Policy;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.FileObject;
+import javax.tools.ForwardingJavaFileManager;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileManager;
+import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/**
+ * Persistent JVM worker of the rac engine: JSON requests on stdin, one JSON reply per line on
+ * stdout. Specs are compiled once in memory (javax.tools) into their own class loader whose code
+ * has no permissions at all, so spec helper code cannot exit the JVM, touch files or the
+ * network, start threads or change the security settings; each evaluation runs in a fresh
+ * thread with a time limit.
+ */
+public final class Worker {
+    static final String VERSION = "rac-worker 1";
+    static final int MAX_SPECS = 64;
+    static PrintStream out;
+    static JavaCompiler compiler;
+    static StandardJavaFileManager std;
+    static final ProtectionDomain SPEC_DOMAIN = new ProtectionDomain(
+            new CodeSource(null, (java.security.cert.Certificate[]) null), new Permissions());
+    static final ThreadGroup EVAL_GROUP = new ThreadGroup("adequacy-eval");
+    static final Map<String, Compiled> specs = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override protected boolean removeEldestEntry(Map.Entry<String, Compiled> e) { return size() > MAX_SPECS; }
+    };
+
+    static final class Clause {
+        Method m; int line;
+        Clause(Method m, int line) { this.m = m; this.line = line; }
+    }
+
+    static final class Case {
+        boolean normal;
+        List<Clause> req = new ArrayList<>();
+        List<Clause> ens = new ArrayList<>();
+    }
+
+    static final class Compiled {
+        Class<?> cls;
+        List<String> paramTypes = new ArrayList<>();
+        List<String> paramNames = new ArrayList<>();
+        String resultType;
+        String method;
+        boolean isStatic;
+        List<Case> cases = new ArrayList<>();
+    }
+
+    public static void main(String[] args) throws Exception {
+        out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
+        System.setOut(System.err); // spec code that prints must not corrupt the protocol
+        Locale.setDefault(Locale.ROOT);
+        compiler = ToolProvider.getSystemJavaCompiler();
+        if (compiler == null) {
+            reply(Map.of("error", "no system Java compiler (a JRE instead of a JDK?)"));
+            return;
+        }
+        std = compiler.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+        // warm up the classes that spec evaluation touches, before the sandbox closes
+        R.add(1, BigInteger.TWO); R.eq("a", "a"); "Ab".toLowerCase(); "ab".toUpperCase();
+        Character.isLetter('a'); Character.toUpperCase('a'); String.format("%d", 1);
+        Policy.setPolicy(new Policy() {
+            @Override public boolean implies(ProtectionDomain d, Permission p) { return d != SPEC_DOMAIN; }
+        });
+        System.setSecurityManager(new SecurityManager() {
+            @Override public void checkAccess(Thread t) { checkPermission(new RuntimePermission("modifyThread")); }
+            @Override public void checkAccess(ThreadGroup g) { checkPermission(new RuntimePermission("modifyThreadGroup")); }
+        });
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.isBlank()) continue;
+            Map<String, Object> reply;
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> req = (Map<String, Object>) Json.parse(line);
+                reply = handle(req);
+            } catch (Throwable e) {
+                reply = new LinkedHashMap<>();
+                reply.put("error", "worker: " + e);
+            }
+            reply(reply);
+            if (Boolean.TRUE.equals(reply.get("exit"))) System.exit(3);
+        }
+    }
+
+    static void reply(Map<String, Object> m) {
+        out.println(Json.write(m));
+        out.flush();
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> handle(Map<String, Object> req) throws Exception {
+        String op = (String) req.get("op");
+        Map<String, Object> r = new LinkedHashMap<>();
+        switch (op) {
+            case "ping": r.put("ok", true); r.put("version", VERSION); r.put("java", System.getProperty("java.version")); return r;
+            case "compile": return compile(req);
+            case "eval": case "run": {
+                Compiled c = specs.get((String) req.get("key"));
+                if (c == null) { r.put("error", "unknown key"); r.put("missing", true); return r; }
+                long timeout = ((Number) req.getOrDefault("timeout_ms", BigInteger.valueOf(10000))).longValue();
+                return runGuarded(c, req, op.equals("run"), timeout);
+            }
+            case "drop": specs.remove((String) req.get("key")); r.put("ok", true); return r;
+            default: r.put("error", "unknown op " + op); return r;
+        }
+    }
+
+    // ------------------------------------------------------------------ compilation
+    static final class Source extends SimpleJavaFileObject {
+        final String code;
+        Source(String name, String code) {
+            super(URI.create("string:///" + name.replace('.', '/') + Kind.SOURCE.extension), Kind.SOURCE);
+            this.code = code;
+        }
+        @Override public CharSequence getCharContent(boolean ignore) { return code; }
+    }
+
+    static final class ClassOut extends SimpleJavaFileObject {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ClassOut(String name) { super(URI.create("mem:///" + name.replace('.', '/') + Kind.CLASS.extension), Kind.CLASS); }
+        @Override public OutputStream openOutputStream() { return bytes; }
+    }
+
+    static final class SpecLoader extends ClassLoader {
+        final Map<String, byte[]> classes;
+        SpecLoader(Map<String, byte[]> classes) { super(Worker.class.getClassLoader()); this.classes = classes; }
+        @Override protected Class<?> findClass(String name) throws ClassNotFoundException {
+            byte[] b = classes.get(name);
+            if (b == null) throw new ClassNotFoundException(name);
+            return defineClass(name, b, 0, b.length, SPEC_DOMAIN);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> compile(Map<String, Object> req) throws Exception {
+        Map<String, Object> r = new LinkedHashMap<>();
+        String key = (String) req.get("key");
+        String cls = (String) req.get("class");
+        String code = (String) req.get("source");
+        Map<String, ClassOut> outs = new HashMap<>();
+        JavaFileManager fm = new ForwardingJavaFileManager<JavaFileManager>(std) {
+            @Override public JavaFileObject getJavaFileForOutput(Location loc, String name, JavaFileObject.Kind kind, FileObject sibling) {
+                ClassOut o = new ClassOut(name);
+                outs.put(name, o);
+                return o;
+            }
+        };
+        DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
+        List<String> opts = List.of("-classpath", System.getProperty("java.class.path"), "-proc:none",
+                "-nowarn", "-Xlint:none", "-g", "-implicit:none");
+        boolean ok = compiler.getTask(null, fm, diags, opts, null, List.of(new Source(cls, code))).call();
+        if (!ok) {
+            List<Object> errs = new ArrayList<>();
+            for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
+                if (d.getKind() != Diagnostic.Kind.ERROR) continue;
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("line", d.getLineNumber());
+                e.put("message", d.getMessage(Locale.ROOT));
+                errs.add(e);
+            }
+            r.put("ok", false);
+            r.put("errors", errs);
+            return r;
+        }
+        Map<String, byte[]> bytes = new HashMap<>();
+        for (Map.Entry<String, ClassOut> e : outs.entrySet()) bytes.put(e.getKey(), e.getValue().bytes.toByteArray());
+        SpecLoader loader = new SpecLoader(bytes);
+        Compiled c = new Compiled();
+        c.cls = Class.forName(cls, false, loader); // no static initialiser runs here
+        for (Object p : (List<Object>) req.get("params")) {
+            List<Object> pair = (List<Object>) p;
+            c.paramTypes.add((String) pair.get(0));
+            c.paramNames.add((String) pair.get(1));
+        }
+        c.resultType = (String) req.get("result");
+        c.method = (String) req.get("method");
+        c.isStatic = Boolean.TRUE.equals(req.get("static"));
+        Map<String, Method> byName = new HashMap<>();
+        for (Method m : c.cls.getDeclaredMethods()) {
+            if (m.getName().startsWith("__adq_")) { m.setAccessible(true); byName.put(m.getName(), m); }
+        }
+        for (Object o : (List<Object>) req.getOrDefault("cases", List.of())) {
+            Map<String, Object> cm = (Map<String, Object>) o;
+            Case k = new Case();
+            k.normal = Boolean.TRUE.equals(cm.get("normal"));
+            for (Object x : (List<Object>) cm.get("req")) k.req.add(clause(byName, (List<Object>) x));
+            for (Object x : (List<Object>) cm.get("ens")) k.ens.add(clause(byName, (List<Object>) x));
+            c.cases.add(k);
+        }
+        specs.put(key, c);
+        r.put("ok", true);
+        return r;
+    }
+
+    static Clause clause(Map<String, Method> byName, List<Object> x) {
+        Method m = byName.get((String) x.get(0));
+        if (m == null) throw new IllegalArgumentException("generated method " + x.get(0) + " missing");
+        return new Clause(m, ((Number) x.get(1)).intValue());
+    }
+
+    // ------------------------------------------------------------------ evaluation
+    static final class Outcome {
+        String value = "unknown";
+        String reason = "";
+        Object output;
+    }
+
+    static Map<String, Object> runGuarded(Compiled c, Map<String, Object> req, boolean run, long timeoutMs) throws Exception {
+        Outcome res = new Outcome();
+        Thread t = new Thread(EVAL_GROUP, () -> {
+            try {
+                if (run) runReference(c, req, res);
+                else evaluate(c, req, res);
+            } catch (Throwable e) {
+                res.value = "unknown";
+                res.reason = describe(e);
+            }
+        }, "eval", 64L << 20);
+        t.setDaemon(true);
+        t.start();
+        t.join(timeoutMs);
+        Map<String, Object> r = new LinkedHashMap<>();
+        if (t.isAlive()) {
+            stop(t);
+            t.join(2000);
+            r.put("value", "unknown");
+            r.put("reason", "timeout after " + (timeoutMs / 1000.0) + "s");
+            r.put("timeout", true);
+            if (t.isAlive()) r.put("exit", true); // a runaway thread survives: restart the worker
+            return r;
+        }
+        if (run) {
+            r.put("ok", res.output != null || "true".equals(res.value));
+            if (res.output != null) r.put("output", res.output);
+            else r.put("reason", res.reason);
+            return r;
+        }
+        r.put("value", res.value);
+        r.put("reason", res.reason);
+        return r;
+    }
+
+    @SuppressWarnings("deprecation")
+    static void stop(Thread t) {
+        try { t.stop(); } catch (Throwable e) { t.interrupt(); }
+    }
+
+    static String describe(Throwable e) {
+        if (e instanceof InvocationTargetException && e.getCause() != null) e = e.getCause();
+        if (e instanceof ExceptionInInitializerError && e.getCause() != null) e = e.getCause();
+        if (e instanceof R.Undefined) return "undefined: " + e.getMessage();
+        if (e instanceof ArithmeticException) return "undefined: arithmetic exception (" + e.getMessage() + ")";
+        if (e instanceof NullPointerException) return "undefined: null dereference";
+        if (e instanceof IndexOutOfBoundsException) return "undefined: index out of bounds (" + e.getMessage() + ")";
+        if (e instanceof ClassCastException) return "undefined: type error (" + e.getMessage() + ")";
+        if (e instanceof SecurityException) return "forbidden: " + e.getMessage();
+        if (e instanceof StackOverflowError) return "stack overflow";
+        if (e instanceof OutOfMemoryError) return "out of memory";
+        if (e instanceof ThreadDeath) return "timeout";
+        return "exception: " + e;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Object[] args(Compiled c, Object input) {
+        List<Object> in = (List<Object>) input;
+        if (in.size() != c.paramTypes.size()) throw new IllegalArgumentException("expected " + c.paramTypes.size() + " arguments");
+        Object[] a = new Object[in.size()];
+        for (int k = 0; k < a.length; k++) a[k] = Values.fromJson(in.get(k), c.paramTypes.get(k));
+        return a;
+    }
+
+    static Object instance(Compiled c) throws Exception {
+        if (c.isStatic) return null;
+        java.lang.reflect.Constructor<?> k = c.cls.getDeclaredConstructor();
+        k.setAccessible(true);
+        return k.newInstance();
+    }
+
+    static final int TRUE = 1, FALSE = 0, UNKNOWN = 2;
+    static String why;
+
+    static int conj(List<Clause> cl, Object[] p, Object[] q, Object res, Object thiz, String what) {
+        for (Clause k : cl) {
+            Object v;
+            try {
+                v = k.m.invoke(null, p, q, res, thiz);
+            } catch (Throwable e) {
+                why = describe(e) + " in " + what + " (line " + k.line + ")";
+                return UNKNOWN;
+            }
+            if (!(v instanceof Boolean)) {
+                why = "type error: " + what + " (line " + k.line + ") is not a boolean";
+                return UNKNOWN;
+            }
+            if (!(Boolean) v) { why = what + " (line " + k.line + ") is false"; return FALSE; }
+        }
+        return TRUE;
+    }
+
+    @SuppressWarnings("unchecked")
+    static void evaluate(Compiled c, Map<String, Object> req, Outcome res) throws Exception {
+        Object[] p = args(c, req.get("input"));
+        Object thiz = instance(c);
+        boolean post = "post".equals(req.get("pred"));
+        if (!post) {
+            if (c.cases.isEmpty()) { res.value = "true"; res.reason = "no spec case: precondition true"; return; }
+            String unknown = null;
+            for (Case k : c.cases) {
+                int v = conj(k.req, p, p, null, thiz, "requires");
+                if (v == TRUE) { res.value = "true"; res.reason = "executed"; return; }
+                if (v == UNKNOWN && unknown == null) unknown = why;
+            }
+            res.value = unknown == null ? "false" : "unknown";
+            res.reason = unknown == null ? "no spec case's requires holds" : unknown;
+            return;
+        }
+        Map<String, Object> output = (Map<String, Object>) req.get("output");
+        Object[] q = p.clone();
+        List<Object> rawIn = (List<Object>) req.get("input");
+        for (int k = 0; k < q.length; k++) {
+            String name = c.paramNames.get(k);
+            if (output != null && output.containsKey(name)) q[k] = Values.fromJson(output.get(name), c.paramTypes.get(k));
+            else if (Values.mutable(c.paramTypes.get(k))) {
+                // the pre-state must not be disturbed by anything the post-state sees
+                p[k] = Values.fromJson(rawIn.get(k), c.paramTypes.get(k));
+            }
+        }
+        Object result = null;
+        if (!"void".equals(c.resultType)) {
+            if (output == null || !output.containsKey("result")) throw new IllegalArgumentException("output has no result");
+            result = Values.fromJson(output.get("result"), c.resultType);
+        }
+        String unknown = null;
+        for (Case k : c.cases) {
+            if (!k.normal) continue;
+            int r = conj(k.req, p, p, null, thiz, "requires");
+            String rwhy = why;
+            if (r == FALSE) continue;
+            int e = conj(k.ens, p, q, result, thiz, "ensures");
+            if (r == TRUE && e == FALSE) { res.value = "false"; res.reason = why; return; }
+            if (e == TRUE) continue;
+            if (unknown == null) unknown = r == UNKNOWN ? rwhy : why;
+        }
+        res.value = unknown == null ? "true" : "unknown";
+        res.reason = unknown == null ? "executed" : unknown;
+    }
+
+    static void runReference(Compiled c, Map<String, Object> req, Outcome res) throws Exception {
+        Object[] a = args(c, req.get("input"));
+        Method target = null;
+        for (Method m : c.cls.getDeclaredMethods()) {
+            if (m.getName().equals(c.method) && m.getParameterCount() == a.length) { target = m; break; }
+        }
+        if (target == null) throw new IllegalArgumentException("method " + c.method + " not found");
+        target.setAccessible(true);
+        Object thiz = instance(c);
+        Object ret;
+        try {
+            ret = target.invoke(thiz, a);
+        } catch (InvocationTargetException e) {
+            res.reason = "reference threw " + e.getCause();
+            return;
+        }
+        Map<String, Object> o = new LinkedHashMap<>();
+        if (!"void".equals(c.resultType)) o.put("result", Values.toJson(ret, c.resultType));
+        for (int k = 0; k < a.length; k++) {
+            if (Values.mutable(c.paramTypes.get(k))) o.put(c.paramNames.get(k), Values.toJson(a[k], c.paramTypes.get(k)));
+        }
+        res.output = o;
+    }
+
+    /** JSON values to and from Java values of declared Java types. */
+    static final class Values {
+        static String erase(String t) {
+            int i = t.indexOf('<');
+            String base = i < 0 ? t : t.substring(0, i);
+            int d = base.lastIndexOf('.');
+            return d < 0 ? base : base.substring(d + 1);
+        }
+
+        static List<String> typeArgs(String t) {
+            int i = t.indexOf('<');
+            List<String> out = new ArrayList<>();
+            if (i < 0) return out;
+            String inner = t.substring(i + 1, t.lastIndexOf('>'));
+            int depth = 0, st = 0;
+            for (int k = 0; k < inner.length(); k++) {
+                char ch = inner.charAt(k);
+                if (ch == '<') depth++;
+                else if (ch == '>') depth--;
+                else if (ch == ',' && depth == 0) { out.add(inner.substring(st, k).trim()); st = k + 1; }
+            }
+            out.add(inner.substring(st).trim());
+            return out;
+        }
+
+        static boolean mutable(String t) {
+            t = t.trim();
+            if (t.endsWith("[]")) return true;
+            String b = erase(t);
+            return b.endsWith("List") || b.endsWith("Set") || b.endsWith("Map") || b.equals("Collection")
+                    || b.equals("StringBuilder") || b.equals("Deque") || b.equals("Queue") || b.equals("Stack");
+        }
+
+        static Class<?> classOf(String t) {
+            t = t.trim();
+            if (t.endsWith("[]")) return Array.newInstance(classOf(t.substring(0, t.length() - 2)), 0).getClass();
+            switch (erase(t)) {
+                case "int": return int.class; case "long": return long.class; case "short": return short.class;
+                case "byte": return byte.class; case "char": return char.class; case "boolean": return boolean.class;
+                case "double": return double.class; case "float": return float.class;
+                case "Integer": return Integer.class; case "Long": return Long.class; case "Short": return Short.class;
+                case "Byte": return Byte.class; case "Character": return Character.class; case "Boolean": return Boolean.class;
+                case "Double": return Double.class; case "Float": return Float.class; case "String": return String.class;
+                case "List": case "ArrayList": case "LinkedList": return List.class;
+                case "Set": case "HashSet": case "TreeSet": case "LinkedHashSet": return java.util.Set.class;
+                case "Map": case "HashMap": case "TreeMap": case "LinkedHashMap": return Map.class;
+                default: return Object.class;
+            }
+        }
+
+        static double dbl(Object j) {
+            if (j instanceof String) {
+                switch ((String) j) {
+                    case "NaN": return Double.NaN;
+                    case "Infinity": return Double.POSITIVE_INFINITY;
+                    case "-Infinity": return Double.NEGATIVE_INFINITY;
+                    default: throw new IllegalArgumentException("not a number: " + j);
+                }
+            }
+            return ((Number) j).doubleValue();
+        }
+
+        @SuppressWarnings("unchecked")
+        static Object fromJson(Object j, String type) {
+            type = type.trim();
+            if (type.endsWith("[]")) {
+                if (j == null) return null;
+                String el = type.substring(0, type.length() - 2);
+                List<Object> l;
+                if (j instanceof String && el.equals("char")) return ((String) j).toCharArray();
+                l = (List<Object>) j;
+                Object a = Array.newInstance(classOf(el), l.size());
+                for (int k = 0; k < l.size(); k++) Array.set(a, k, fromJson(l.get(k), el));
+                return a;
+            }
+            String b = erase(type);
+            boolean prim = Character.isLowerCase(b.charAt(0)) && !b.equals("var");
+            if (j == null) {
+                if (prim) throw new IllegalArgumentException("null for primitive " + type);
+                return null;
+            }
+            switch (b) {
+                case "int": case "Integer": return ((BigInteger) j).intValueExact();
+                case "long": case "Long": return ((BigInteger) j).longValueExact();
+                case "short": case "Short": return ((BigInteger) j).shortValueExact();
+                case "byte": case "Byte": return ((BigInteger) j).byteValueExact();
+                case "BigInteger": return j;
+                case "char": case "Character": {
+                    String s = (String) j;
+                    if (s.length() != 1) throw new IllegalArgumentException("char must be one character");
+                    return s.charAt(0);
+                }
+                case "boolean": case "Boolean": return (Boolean) j;
+                case "double": case "Double": return dbl(j);
+                case "float": case "Float": return (float) dbl(j);
+                case "String": case "CharSequence": return (String) j;
+                case "List": case "ArrayList": case "LinkedList": case "Collection": case "Iterable": {
+                    String el = typeArgs(type).isEmpty() ? "Object" : typeArgs(type).get(0);
+                    List<Object> out = b.equals("LinkedList") ? new java.util.LinkedList<>() : new ArrayList<>();
+                    for (Object o : (List<Object>) j) out.add(fromJson(o, el));
+                    return out;
+                }
+                case "Set": case "HashSet": case "LinkedHashSet": case "TreeSet": {
+                    String el = typeArgs(type).isEmpty() ? "Object" : typeArgs(type).get(0);
+                    Collection<Object> out = b.equals("TreeSet") ? new TreeSet<>() : new LinkedHashSet<>();
+                    for (Object o : (List<Object>) j) out.add(fromJson(o, el));
+                    return out;
+                }
+                case "Map": case "HashMap": case "LinkedHashMap": case "TreeMap": {
+                    List<String> ta = typeArgs(type);
+                    String kt = ta.size() == 2 ? ta.get(0) : "Object", vt = ta.size() == 2 ? ta.get(1) : "Object";
+                    Map<Object, Object> out = b.equals("TreeMap") ? new TreeMap<>() : new LinkedHashMap<>();
+                    for (Object o : (List<Object>) j) {
+                        List<Object> kv = (List<Object>) o;
+                        out.put(fromJson(kv.get(0), kt), fromJson(kv.get(1), vt));
+                    }
+                    return out;
+                }
+                case "Object": return j instanceof BigInteger && ((BigInteger) j).bitLength() < 32 ? ((BigInteger) j).intValue() : j;
+                default: throw new IllegalArgumentException("unsupported Java type " + type);
+            }
+        }
+
+        static Object toJson(Object v, String type) {
+            if (v == null) return null;
+            if (v.getClass().isArray()) {
+                String el = type.endsWith("[]") ? type.substring(0, type.length() - 2) : "Object";
+                List<Object> l = new ArrayList<>();
+                for (int k = 0; k < Array.getLength(v); k++) l.add(toJson(Array.get(v, k), el));
+                return l;
+            }
+            if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte)
+                return BigInteger.valueOf(((Number) v).longValue());
+            if (v instanceof Character) return String.valueOf(v);
+            if (v instanceof Float) return ((Float) v).doubleValue();
+            if (v instanceof Map) {
+                List<String> ta = typeArgs(type);
+                List<Object> l = new ArrayList<>();
+                for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet())
+                    l.add(List.of(toJson(e.getKey(), ta.size() == 2 ? ta.get(0) : "Object"),
+                            toJson(e.getValue(), ta.size() == 2 ? ta.get(1) : "Object")));
+                return l;
+            }
+            if (v instanceof Collection) {
+                List<String> ta = typeArgs(type);
+                List<Object> l = new ArrayList<>();
+                for (Object o : (Collection<?>) v) l.add(toJson(o, ta.isEmpty() ? "Object" : ta.get(0)));
+                return l;
+            }
+            return v;
+        }
+    }
+}

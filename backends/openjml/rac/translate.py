@@ -1,0 +1,433 @@
+"""JML expressions to Java source that evaluates them with OpenJML's default semantics.
+
+Every JML value becomes a Java ``Object``; the runtime class ``adequacy.rac.R`` does the
+arithmetic on mathematical integers (bigint math for specifications), Java's truncating ``/``
+and ``%``, short-circuit logic and quantifiers, and throws ``R.Undefined`` wherever JML leaves a
+value undefined. Names are resolved here, so an unknown name or a call of a non-pure method is a
+``SpecInvalid`` with the clause's line before anything is compiled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from adequacy.backends.openjml.jml import ast as A
+from adequacy.backends.openjml.jml.parser import PRIMITIVES
+from adequacy.backends.openjml.jml.source import JavaClass, JavaMethod
+
+from adequacy.errors import SpecInvalid
+
+RT = "adequacy.rac.R"
+LIBRARY_CLASSES = {
+    "Math", "StrictMath", "Integer", "Long", "Short", "Byte", "Character", "Boolean", "Double",
+    "Float", "String", "Arrays", "Objects", "List", "Set", "Map", "Collections", "BigInteger",
+    "Collection", "Number", "Object", "CharSequence", "StringBuilder", "ArrayList", "HashSet",
+    "HashMap", "LinkedList", "TreeSet", "TreeMap",
+}
+QUANT_TYPES = {"int", "long", "short", "byte", "char", "boolean", "\\bigint", "Integer", "Long"}
+_BIN = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "<": "lt", "<=": "le",
+        ">": "gt", ">=": "ge", "==": "eq", "!=": "ne", "&": "bitand", "|": "bitor",
+        "^": "xor", "<<": "shl", ">>": "shr", ">>>": "ushr"}
+_CONV = {"int": "toInt", "long": "toLong", "short": "toShort", "byte": "toByte", "char": "toChar",
+         "boolean": "toBool", "double": "toDouble", "float": "toFloat", "Integer": "toInt",
+         "Long": "toLong", "Short": "toShort", "Byte": "toByte", "Character": "toChar",
+         "Boolean": "toBool", "Double": "toDouble", "Float": "toFloat"}
+
+
+@dataclass
+class Context:
+    cls: JavaClass
+    target: JavaMethod
+    file: str | None
+    methods: dict[str, list[JavaMethod]] = field(default_factory=dict)
+    counter: int = 0
+
+    def __post_init__(self) -> None:
+        for m in self.cls.methods + self.cls.models:
+            self.methods.setdefault(m.name, []).append(m)
+
+    def fresh(self, name: str) -> str:
+        self.counter += 1
+        return f"q{self.counter}_{name}"
+
+    def err(self, msg: str, line: int) -> SpecInvalid:
+        return SpecInvalid(msg, file=self.file, line=line)
+
+
+@dataclass
+class Env:
+    """Where names point while translating one clause."""
+
+    clause: str
+    """``requires`` or ``ensures``."""
+    old: bool = False
+    quants: tuple[tuple[str, str, str], ...] = ()
+    """(JML name, Java variable, declared type), innermost last."""
+
+    def bind(self, name: str, var: str, ty: str) -> Env:
+        return Env(self.clause, self.old, self.quants + ((name, var, ty),))
+
+    def in_old(self) -> Env:
+        return Env(self.clause, True, self.quants)
+
+
+def _lit(e: A.Lit) -> str:
+    if e.kind == "bool":
+        return "Boolean.TRUE" if e.value else "Boolean.FALSE"
+    if e.kind == "null":
+        return "null"
+    if e.kind in ("int", "long"):
+        assert isinstance(e.value, int)
+        if -(2**31) <= e.value < 2**31:
+            return f"((Object) Integer.valueOf({e.value}))"
+        return f'{RT}.big("{e.value}")'
+    if e.kind == "char":
+        return f"((Object) {_java_char(str(e.value))})"
+    if e.kind == "string":
+        return _java_string(str(e.value))
+    if e.kind == "float":
+        return f"((Object) Double.valueOf((double) {e.text}))"
+    return f"((Object) Double.valueOf({e.text}))"
+
+
+def _java_char(c: str) -> str:
+    return f"'\\u{ord(c):04x}'"
+
+
+def _java_string(s: str) -> str:
+    return '"' + "".join(ch if 32 <= ord(ch) < 127 and ch not in '"\\' else f"\\u{ord(ch):04x}"
+                         for ch in s) + '"'
+
+
+def translate(e: A.Expr, env: Env, ctx: Context) -> str:
+    """Java expression of type Object for ``e``."""
+    t = _Translator(ctx)
+    return t.expr(e, env)
+
+
+class _Translator:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def expr(self, e: A.Expr, env: Env) -> str:
+        m = getattr(self, "_" + type(e).__name__)
+        return str(m(e, env))
+
+    def truth(self, e: A.Expr, env: Env) -> str:
+        return f"{RT}.truth({self.expr(e, env)})"
+
+    def _Lit(self, e: A.Lit, env: Env) -> str:
+        return _lit(e)
+
+    def _Result(self, e: A.Result, env: Env) -> str:
+        if env.clause != "ensures":
+            raise self.ctx.err("\\result may only appear in ensures clauses", e.line)
+        if self.ctx.target.return_type in (None, "void"):
+            raise self.ctx.err("\\result used but the method returns void", e.line)
+        if env.old:
+            raise self.ctx.err("\\result inside \\old(...) has no pre-state value", e.line)
+        return "__res"
+
+    def _Old(self, e: A.Old, env: Env) -> str:
+        return self.expr(e.expr, env.in_old())
+
+    def _Name(self, e: A.Name, env: Env) -> str:
+        for name, var, _ty in reversed(env.quants):
+            if name == e.id:
+                return var
+        for k, (_ty, pname) in enumerate(self.ctx.target.params):
+            if pname == e.id:
+                state = "__p" if env.clause == "requires" or env.old else "__q"
+                return f"{state}[{k}]"
+        f = self._field(e.id)
+        if f is not None:
+            return f
+        if e.id == "this":
+            if self.ctx.target.is_static:
+                raise self.ctx.err("'this' in the spec of a static method", e.line)
+            return "__this"
+        if e.id in LIBRARY_CLASSES or e.id == self.ctx.cls.name:
+            raise self.ctx.err(f"class name {e.id} used as a value", e.line)
+        raise self.ctx.err(f"unknown name {e.id!r} (not a parameter, quantified variable or "
+                           f"field of {self.ctx.cls.name})", e.line)
+
+    def _field(self, name: str) -> str | None:
+        cls = self.ctx.cls
+        for f in cls.fields:
+            if f.name == name:
+                if "static" in f.modifiers:
+                    return f"((Object) {cls.name}.{name})"
+                if self.ctx.target.is_static:
+                    return None
+                return f"((Object) (({cls.name}) __this).{name})"
+        return None
+
+    def _is_class(self, e: A.Expr, env: Env) -> str | None:
+        if isinstance(e, A.Name) and not any(q[0] == e.id for q in env.quants) and \
+                not any(p[1] == e.id for p in self.ctx.target.params) and \
+                not any(f.name == e.id for f in self.ctx.cls.fields):
+            if e.id == self.ctx.cls.name:
+                return "self"
+            if e.id in LIBRARY_CLASSES:
+                return e.id
+        if isinstance(e, A.Field) and isinstance(e.obj, A.Name) and e.obj.id == "java":
+            return None
+        return None
+
+    def _Field(self, e: A.Field, env: Env) -> str:
+        cls = self._is_class(e.obj, env)
+        if cls == "self":
+            f = self._field(e.name)
+            if f is None:
+                raise self.ctx.err(f"{self.ctx.cls.name} has no field {e.name}", e.line)
+            return f
+        if cls is not None:
+            return f'{RT}.staticField("{cls}", "{e.name}")'
+        if isinstance(e.obj, A.Name) and e.obj.id == "this":
+            f = self._field(e.name)
+            if f is None:
+                raise self.ctx.err(f"{self.ctx.cls.name} has no field {e.name}", e.line)
+            return f
+        obj = self.expr(e.obj, env)
+        if e.name == "length":
+            return f"{RT}.length({obj})"
+        return f'{RT}.field({obj}, "{e.name}")'
+
+    def _Index(self, e: A.Index, env: Env) -> str:
+        return f"{RT}.index({self.expr(e.arr, env)}, {self.expr(e.index, env)})"
+
+    def _Call(self, e: A.Call, env: Env) -> str:
+        args = [self.expr(a, env) for a in e.args]
+        if e.target is None or self._is_class(e.target, env) == "self" or \
+                (isinstance(e.target, A.Name) and e.target.id == "this"):
+            return self._own_call(e, args)
+        cls = self._is_class(e.target, env)
+        if cls is not None:
+            return f'{RT}.callStatic("{cls}", "{e.name}"' + "".join(", " + a for a in args) + ")"
+        target = self.expr(e.target, env)
+        return f'{RT}.call({target}, "{e.name}"' + "".join(", " + a for a in args) + ")"
+
+    def _own_call(self, e: A.Call, args: list[str]) -> str:
+        cands = [m for m in self.ctx.methods.get(e.name, []) if len(m.params) == len(args)]
+        if not cands:
+            raise self.ctx.err(f"unknown method {e.name}/{len(args)} (not a method of "
+                               f"{self.ctx.cls.name} nor a model method)", e.line)
+        m = cands[0]
+        if not (m.is_pure or m.model):
+            raise self.ctx.err(f"the spec calls {e.name}, which is not pure (mark it "
+                               "/*@ pure @*/: specifications may only call pure methods)", e.line)
+        if m.return_type in (None, "void"):
+            raise self.ctx.err(f"{e.name} returns nothing, so it cannot be used in an "
+                               "expression", e.line)
+        if m is self.ctx.target:
+            raise self.ctx.err(f"the spec calls the method under specification ({e.name})",
+                               e.line)
+        conv = [self._convert(a, ty) for a, (ty, _n) in zip(args, m.params, strict=True)]
+        recv = self.ctx.cls.name
+        if not m.is_static:
+            if self.ctx.target.is_static:
+                raise self.ctx.err(f"instance method {e.name} called from the spec of a static "
+                                   "method", e.line)
+            recv = f"(({self.ctx.cls.name}) __this)"
+        return f"((Object) {recv}.{m.name}({', '.join(conv)}))"
+
+    @staticmethod
+    def _convert(arg: str, ty: str) -> str:
+        ty = ty.strip()
+        if ty in _CONV:
+            return f"{RT}.{_CONV[ty]}({arg})"
+        return f"(({ty}) {arg})"
+
+    def _Unary(self, e: A.Unary, env: Env) -> str:
+        x = self.expr(e.expr, env)
+        return {"-": f"{RT}.neg({x})", "+": f"{RT}.plus({x})", "!": f"{RT}.not({x})",
+                "~": f"{RT}.bitnot({x})"}[e.op]
+
+    def _Binary(self, e: A.Binary, env: Env) -> str:
+        op = e.op
+        if op in ("&&", "||", "==>", "<==", "<==>", "<=!=>"):
+            a, b = self.truth(e.left, env), self.truth(e.right, env)
+            java = {"&&": f"{a} && {b}", "||": f"{a} || {b}", "==>": f"!{a} || {b}",
+                    "<==": f"{a} || !{b}", "<==>": f"{a} == {b}", "<=!=>": f"{a} != {b}"}[op]
+            return f"{RT}.bool({java})"
+        if op == "<:":
+            return f'{RT}.unsupported("<:")'
+        return f"{RT}.{_BIN[op]}({self.expr(e.left, env)}, {self.expr(e.right, env)})"
+
+    def _Chain(self, e: A.Chain, env: Env) -> str:
+        parts = []
+        for k, op in enumerate(e.ops):
+            a, b = self.expr(e.operands[k], env), self.expr(e.operands[k + 1], env)
+            parts.append(f"{RT}.truth({RT}.{_BIN[op]}({a}, {b}))")
+        return f"{RT}.bool({' && '.join(parts)})"
+
+    def _Cond(self, e: A.Cond, env: Env) -> str:
+        return f"({self.truth(e.cond, env)} ? {self.expr(e.then, env)} : " \
+               f"{self.expr(e.other, env)})"
+
+    def _Cast(self, e: A.Cast, env: Env) -> str:
+        return f'{RT}.cast("{e.type}", {self.expr(e.expr, env)})'
+
+    def _InstanceOf(self, e: A.InstanceOf, env: Env) -> str:
+        return f'{RT}.instanceOf({self.expr(e.expr, env)}, "{e.type}")'
+
+    def _Special(self, e: A.Special, env: Env) -> str:
+        if e.name == "\\nonnullelements" and len(e.args) == 1:
+            return f"{RT}.nonnullelements({self.expr(e.args[0], env)})"
+        if e.name in ("\\nothing", "\\everything"):
+            raise self.ctx.err(f"{e.name} is not an expression", e.line)
+        return f'{RT}.unsupported("{e.name}")'
+
+    def _TypeRef(self, e: A.TypeRef, env: Env) -> str:
+        return f'{RT}.unsupported("type {e.name}")'
+
+    def _Quant(self, e: A.Quant, env: Env) -> str:
+        ty = "\\bigint" if e.type in ("Integer", "Long", "BigInteger") else e.type
+        if ty not in QUANT_TYPES and ty not in PRIMITIVES:
+            return f'{RT}.unsupported("quantifier over {e.type}")'
+        if ty in ("double", "float"):
+            return f'{RT}.unsupported("quantifier over {e.type}")'
+        inner = env
+        vars_: list[str] = []
+        for v in e.vars:
+            var = self.ctx.fresh(v)
+            vars_.append(var)
+            inner = inner.bind(v, var, ty)
+        bounds = _bounds(e, ty)
+        kind = e.kind
+        if kind == "forall":
+            core = self.truth(e.body, inner) if e.range is None else \
+                f"!{self.truth(e.range, inner)} || {self.truth(e.body, inner)}"
+            core = f"{RT}.bool({core})"
+        elif kind == "exists":
+            core = self.truth(e.body, inner) if e.range is None else \
+                f"{self.truth(e.range, inner)} && {self.truth(e.body, inner)}"
+            core = f"{RT}.bool({core})"
+        elif kind == "num_of":
+            cond = self.truth(e.body, inner) if e.range is None else \
+                f"{self.truth(e.range, inner)} && {self.truth(e.body, inner)}"
+            core = f"(({cond}) ? (Object) {RT}.ONE : (Object) {RT}.ZERO)"
+        else:
+            neutral = {"sum": f"{RT}.ZERO", "product": f"{RT}.ONE", "max": f"{RT}.NONE",
+                       "min": f"{RT}.NONE"}[kind]
+            body = self.expr(e.body, inner)
+            core = body if e.range is None else \
+                f"({self.truth(e.range, inner)} ? {body} : (Object) {neutral})"
+        folder = {"forall": "forall", "exists": "exists", "num_of": "sum", "sum": "sum",
+                  "product": "product", "max": "max", "min": "min"}[kind]
+        out = core
+        # innermost variable last: build loops from the inside out
+        for k in range(len(e.vars) - 1, -1, -1):
+            name = e.vars[k]
+            var = vars_[k]
+            if ty == "boolean":
+                lo = hi = "null"
+            else:
+                b = bounds.get(name)
+                if b is None:
+                    return f'{RT}.unbounded("{name}")'
+                # bounds may mention earlier variables (and outer names) only
+                outer = env
+                for j in range(k):
+                    outer = outer.bind(e.vars[j], vars_[j], ty)
+                lo = self._bound(b[0], outer, "max")
+                hi = self._bound(b[1], outer, "min")
+            out = f'{RT}.{folder}({lo}, {hi}, "{ty}", (Object {var}) -> {out})'
+        if kind in ("max", "min"):
+            out = f'{RT}.some({out}, "\\\\{kind}")'
+        return out
+
+    def _bound(self, exprs: list[tuple[A.Expr, int]], env: Env, pick: str) -> str:
+        parts = []
+        for ex, adj in exprs:
+            s = self.expr(ex, env)
+            if adj:
+                s = f"{RT}.add({s}, (Object) Integer.valueOf({adj}))"
+            parts.append(s)
+        out = parts[0]
+        for p in parts[1:]:
+            out = f"{RT}.{pick}Of({out}, {p})"
+        return out
+
+
+def _conjuncts(e: A.Expr) -> list[A.Expr]:
+    if isinstance(e, A.Binary) and e.op == "&&":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    if isinstance(e, A.Chain):
+        return [A.Binary(e.line, op, e.operands[k], e.operands[k + 1])
+                for k, op in enumerate(e.ops)]
+    return [e]
+
+
+def _mentions(e: A.Expr, names: set[str]) -> bool:
+    return any(isinstance(n, A.Name) and n.id in names for n in A.walk(e))
+
+
+def _bounds(q: A.Quant, ty: str) -> dict[str, tuple[list[tuple[A.Expr, int]],
+                                                   list[tuple[A.Expr, int]]]]:
+    """Inclusive lower and upper bound expressions of each quantified variable.
+
+    Taken from the range's conjuncts (or, without a range, from the antecedent of a ``==>``
+    body for ``\\forall`` and from the body's conjuncts otherwise). A bound that names a later
+    variable is replaced by that variable's own bounds (looser, still sound: the full range
+    predicate is evaluated for every value). Variables without both bounds are missing.
+    """
+    if q.range is not None:
+        source = q.range
+    elif q.kind == "forall" and isinstance(q.body, A.Binary) and q.body.op == "==>":
+        source = q.body.left
+    else:
+        source = q.body
+    names = list(q.vars)
+    lows: dict[str, list[tuple[A.Expr, int]]] = {v: [] for v in names}
+    highs: dict[str, list[tuple[A.Expr, int]]] = {v: [] for v in names}
+    var_low: dict[str, list[tuple[str, int]]] = {v: [] for v in names}
+    var_high: dict[str, list[tuple[str, int]]] = {v: [] for v in names}
+    flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+    for c in _conjuncts(source):
+        if not isinstance(c, A.Binary) or c.op not in flip:
+            continue
+        for v, op, other in ((c.left, c.op, c.right), (c.right, flip[c.op], c.left)):
+            if not (isinstance(v, A.Name) and v.id in names):
+                continue
+            x = v.id
+            adj_lo = {">": 1, ">=": 0, "==": 0}.get(op)
+            adj_hi = {"<": -1, "<=": 0, "==": 0}.get(op)
+            if isinstance(other, A.Name) and other.id in names:
+                if adj_lo is not None:
+                    var_low[x].append((other.id, adj_lo))
+                if adj_hi is not None:
+                    var_high[x].append((other.id, adj_hi))
+                continue
+            if _mentions(other, {x}):
+                continue
+            if adj_lo is not None:
+                lows[x].append((other, adj_lo))
+            if adj_hi is not None:
+                highs[x].append((other, adj_hi))
+    out: dict[str, tuple[list[tuple[A.Expr, int]], list[tuple[A.Expr, int]]]] = {}
+    for k, v in enumerate(names):
+        later = set(names[k:])
+
+        def usable(bs: list[tuple[A.Expr, int]], later: set[str] = later) -> list[
+                tuple[A.Expr, int]]:
+            return [(b, a) for b, a in bs if not _mentions(b, later)]
+
+        lo = usable(lows[v])
+        hi = usable(highs[v])
+        for w, adj in var_low[v]:
+            if names.index(w) < k:
+                lo.append((A.Name(q.line, w), adj))
+            else:
+                lo += [(b, a + adj) for b, a in usable(lows[w])]
+        for w, adj in var_high[v]:
+            if names.index(w) < k:
+                hi.append((A.Name(q.line, w), adj))
+            else:
+                hi += [(b, a + adj) for b, a in usable(highs[w])]
+        if ty == "char":
+            lo = lo or [(A.Lit(q.line, "int", 0, "0"), 0)]
+            hi = hi or [(A.Lit(q.line, "int", 0xFFFF, "65535"), 0)]
+        if lo and hi:
+            out[v] = (lo, hi)
+    return out

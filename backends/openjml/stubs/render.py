@@ -1,0 +1,323 @@
+"""Render the stubs: inputs fixed to a case's values, then phi (accept) or not-phi (reject).
+
+- ``pre_phi``: a caller fixes the inputs and calls the method; only the call's precondition is
+  checked (the method body is not re-verified: the checker is pointed at the stub only).
+- ``pre_not``: the same inputs and ``assert !(pre)``, pre being the disjunction of the spec
+  cases' requires.
+- ``post_phi``: a copy of the method carrying the spec, whose body assumes the inputs and
+  returns the case's output (Spec-Harness's ``{true} x:=i; y:=o {phi}``).
+- ``post_not``: locals for inputs and output and ``assert !(post)``, post being the
+  conjunction over normal spec cases of ``requires ==> ensures``.
+Proving phi means accept, proving not-phi means reject, neither means unknown.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from adequacy.backends.openjml.jml import ast as A
+from adequacy.backends.openjml.jml.load import JmlSpec
+
+from adequacy.tasks import Case, Task
+
+_ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
+                          autoescape=False, keep_trailing_newline=True,
+                          undefined=jinja2.StrictUndefined)
+
+_PREC = {"<==>": 1, "<=!=>": 1, "==>": 2, "<==": 2, "||": 3, "&&": 4, "|": 5, "^": 6, "&": 7,
+         "==": 8, "!=": 8, "<": 9, "<=": 9, ">": 9, ">=": 9, "<:": 9, "<<": 10, ">>": 10,
+         ">>>": 10, "+": 11, "-": 11, "*": 12, "/": 12, "%": 12}
+
+
+def render_jml(e: A.Expr, subst: dict[str, str] | None = None, result: str = "\\result",
+               drop_old: bool = False) -> str:
+    """JML text of an expression, fully parenthesised, with names substituted."""
+    subst = subst or {}
+
+    def go(x: A.Expr, bound: frozenset[str]) -> str:
+        if isinstance(x, A.Lit):
+            return x.text
+        if isinstance(x, A.Name):
+            return x.id if x.id in bound else subst.get(x.id, x.id)
+        if isinstance(x, A.Result):
+            return result
+        if isinstance(x, A.Old):
+            inner = go(x.expr, bound)
+            return f"({inner})" if drop_old else f"\\old({inner})"
+        if isinstance(x, A.Field):
+            return f"{go(x.obj, bound)}.{x.name}"
+        if isinstance(x, A.Index):
+            return f"{go(x.arr, bound)}[{go(x.index, bound)}]"
+        if isinstance(x, A.Call):
+            args = ", ".join(go(a, bound) for a in x.args)
+            return (f"{go(x.target, bound)}." if x.target else "") + f"{x.name}({args})"
+        if isinstance(x, A.Unary):
+            return f"{x.op}({go(x.expr, bound)})"
+        if isinstance(x, A.Binary):
+            return f"({go(x.left, bound)} {x.op} {go(x.right, bound)})"
+        if isinstance(x, A.Chain):
+            parts = [f"({go(x.operands[k], bound)} {op} {go(x.operands[k + 1], bound)})"
+                     for k, op in enumerate(x.ops)]
+            return "(" + " && ".join(parts) + ")"
+        if isinstance(x, A.Cond):
+            return f"({go(x.cond, bound)} ? {go(x.then, bound)} : {go(x.other, bound)})"
+        if isinstance(x, A.Cast):
+            return f"(({x.type}) {go(x.expr, bound)})"
+        if isinstance(x, A.InstanceOf):
+            return f"({go(x.expr, bound)} instanceof {x.type})"
+        if isinstance(x, A.Quant):
+            b2 = bound | set(x.vars)
+            rng = f"{go(x.range, b2)}; " if x.range is not None else ""
+            return f"(\\{x.kind} {x.type} {', '.join(x.vars)}; {rng}{go(x.body, b2)})"
+        if isinstance(x, A.Special):
+            return x.name + ("(" + ", ".join(go(a, bound) for a in x.args) + ")" if x.args else "")
+        if isinstance(x, A.TypeRef):
+            return x.name
+        raise TypeError(type(x).__name__)
+
+    return go(e, frozenset())
+
+
+def java_literal(value: Any, java_type: str) -> str:
+    """A Java expression of ``java_type`` with the JSON value (DESIGN section 5 conventions)."""
+    t = java_type.replace(" ", "")
+    if value is None:
+        return "null"
+    if t.endswith("[]"):
+        el = t[:-2]
+        if isinstance(value, str) and el == "char":
+            value = list(value)
+        return f"new {t}{{" + ", ".join(java_literal(v, el) for v in value) + "}"
+    base = t.split("<", 1)[0].rsplit(".", 1)[-1]
+    if base in ("int", "Integer", "short", "Short", "byte", "Byte"):
+        cast = {"short": "(short) ", "Short": "(short) ", "byte": "(byte) ",
+                "Byte": "(byte) "}.get(base, "")
+        return f"{cast}{int(value)}" if value >= 0 else f"{cast}({int(value)})"
+    if base in ("long", "Long"):
+        return f"{int(value)}L" if value >= 0 else f"({int(value)}L)"
+    if base in ("double", "Double", "float", "Float"):
+        suffix = "f" if base.lower() == "float" else "d"
+        box = "Float" if suffix == "f" else "Double"
+        if isinstance(value, str):
+            return {"NaN": f"{box}.NaN", "Infinity": f"{box}.POSITIVE_INFINITY",
+                    "-Infinity": f"{box}.NEGATIVE_INFINITY"}[value]
+        v = float(value)
+        if math.isnan(v):
+            return f"{box}.NaN"
+        return f"({v!r}{suffix})"
+    if base in ("char", "Character"):
+        return f"'\\u{ord(value):04x}'"
+    if base in ("boolean", "Boolean"):
+        return "true" if value else "false"
+    if base in ("String", "CharSequence"):
+        return json.dumps(value, ensure_ascii=True)
+    if base in ("List", "ArrayList", "Collection", "LinkedList", "Set", "HashSet", "TreeSet",
+                "LinkedHashSet"):
+        args = t[t.index("<") + 1:t.rindex(">")] if "<" in t else "Object"
+        kind = "java.util.ArrayList" if "List" in base or base == "Collection" else \
+            "java.util.LinkedHashSet"
+        return f"new {kind}<{args}>(java.util.Arrays.asList(" + \
+            ", ".join(java_literal(v, args) for v in value) + "))"
+    raise ValueError(f"cannot render a value of Java type {java_type} in a stub")
+
+
+@dataclass
+class Stub:
+    name: str
+    kind: str
+    """``pre_phi``, ``pre_not``, ``post_phi``, ``post_not``."""
+    case_id: str
+    bucket: str
+    direction: str
+    locals: list[str] = field(default_factory=list)
+    call: str = ""
+    assertion: str = ""
+    spec_jml: str = ""
+    result_type: str = "void"
+    params: str = ""
+    fix_inputs: str = "true"
+    body: list[str] = field(default_factory=list)
+
+
+@dataclass
+class StubFile:
+    class_name: str
+    text: str
+    stubs: list[Stub]
+    skipped: dict[str, str]
+    """Case id -> why no stub could be written (the case stays unknown)."""
+
+
+def _pre_formula(spec: JmlSpec, subst: dict[str, str]) -> str:
+    if not spec.cases:
+        return "true"
+    parts = []
+    for c in spec.cases:
+        req = " && ".join(render_jml(e, subst) for e, _ in c.requires) or "true"
+        parts.append(f"({req})")
+    return "(" + " || ".join(parts) + ")"
+
+
+def _post_formula(spec: JmlSpec, pre_subst: dict[str, str], post_subst: dict[str, str],
+                  result: str) -> str:
+    parts = []
+    for c in spec.cases:
+        if not c.normal:
+            continue
+        req = " && ".join(render_jml(e, pre_subst) for e, _ in c.requires) or "true"
+        ens = " && ".join(_ens(e, pre_subst, post_subst, result) for e, _ in c.ensures) or "true"
+        parts.append(f"(({req}) ==> ({ens}))")
+    return "(" + " && ".join(parts or ["true"]) + ")"
+
+
+def _ens(e: A.Expr, pre: dict[str, str], post: dict[str, str], result: str) -> str:
+    """Ensures with parameters as post-state locals, ``\\old`` parts as pre-state locals."""
+
+    def swap(x: A.Expr) -> A.Expr:
+        if isinstance(x, A.Old):
+            return A.Name(x.line, "\0old(" + render_jml(x.expr, pre) + ")")
+        if isinstance(x, A.Quant):
+            return A.Quant(x.line, x.kind, x.type, x.vars,
+                           swap(x.range) if x.range is not None else None, swap(x.body))
+        kw = {}
+        for k, v in x.__dict__.items():
+            if isinstance(v, A.Expr):
+                kw[k] = swap(v)
+            elif isinstance(v, tuple) and v and isinstance(v[0], A.Expr):
+                kw[k] = tuple(swap(a) for a in v)
+            else:
+                kw[k] = v
+        return type(x)(**kw)
+
+    text = render_jml(swap(e), post, result=result)
+    # names marked as pre-state renderings are inlined back (parenthesised)
+    while "\0old(" in text:
+        i = text.index("\0old(")
+        depth, j = 0, i + 4
+        while j < len(text):
+            if text[j] == "(":
+                depth += 1
+            elif text[j] == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        text = text[:i] + "(" + text[i + 5:j] + ")" + text[j + 1:]
+    return text
+
+
+def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
+    """All stubs of one spec, both directions per case, in one compilation unit."""
+    from adequacy.backends.openjml.rac.engine import ordered_args
+
+    m = spec.method
+    unit = spec.unit
+    src = spec.source.text
+    close = spec.cls.body_close
+    head, tail = src[:close].rstrip(), src[close:]
+    spec_start = _spec_start(spec)
+    spec_jml = src[spec_start:m.start].strip() if spec_start is not None else ""
+    stubs: list[Stub] = []
+    skipped: dict[str, str] = {}
+    for k, case in enumerate(cases):
+        try:
+            args = ordered_args(task, unit, case.input)
+            ins = [(ty, name, java_literal(v, ty)) for (ty, name), v in zip(m.params, args,
+                                                                           strict=True)]
+        except (ValueError, KeyError, TypeError) as e:
+            skipped[case.id] = f"no stub: {e}"
+            continue
+        pre_names = {name: f"__in_{name}" for _t, name, _l in ins}
+        locals_ = [f"{ty} __in_{name} = {lit};" for ty, name, lit in ins]
+        if case.bucket.predicate == "pre":
+            call = f"{spec.cls.name}.{m.name}(" + ", ".join(f"__in_{n}" for _t, n, _l in ins) + ")"
+            stubs.append(Stub(f"__pre_phi_{k}", "pre_phi", case.id, case.bucket.value,
+                              "phi", locals_, call=call))
+            stubs.append(Stub(f"__pre_not_{k}", "pre_not", case.id, case.bucket.value,
+                              "not-phi", locals_,
+                              assertion=f"!{_pre_formula(spec, pre_names)}"))
+            continue
+        out = case.output or {}
+        try:
+            post_locals = list(locals_)
+            post_names = dict(pre_names)
+            for ty, name, _lit in ins:
+                if name in out:
+                    post_locals.append(f"{ty} __out_{name} = {java_literal(out[name], ty)};")
+                    post_names[name] = f"__out_{name}"
+            rtype = m.return_type or "void"
+            result = "\\result"
+            if rtype != "void":
+                post_locals.append(f"{rtype} __res = {java_literal(out.get('result'), rtype)};")
+                result = "__res"
+        except (ValueError, KeyError, TypeError) as e:
+            skipped[case.id] = f"no stub: {e}"
+            continue
+        fix = " && ".join(_equals(name, ty, lit) for ty, name, lit in ins) or "true"
+        body = [f"{name}[{i}] = {java_literal(v, ty[:-2])};"
+                for ty, name, _l in ins if name in out and isinstance(out[name], list)
+                for i, v in enumerate(out[name])]
+        if rtype != "void":
+            body.append(f"return {java_literal(out.get('result'), rtype)};")
+        stubs.append(Stub(f"__post_phi_{k}", "post_phi", case.id, case.bucket.value, "phi",
+                          spec_jml=spec_jml, result_type=rtype,
+                          params=", ".join(f"{t} {n}" for t, n in m.params),
+                          fix_inputs=fix, body=body))
+        stubs.append(Stub(f"__post_not_{k}", "post_not", case.id, case.bucket.value, "not-phi",
+                          post_locals,
+                          assertion=f"!{_post_formula(spec, pre_names, post_names, result)}"))
+    text = _ENV.get_template("stubs.java.j2").render(head=head, tail=tail, stubs=stubs,
+                                                     static=m.is_static)
+    return StubFile(spec.cls.name, text, stubs, skipped)
+
+
+def _equals(name: str, ty: str, lit: str) -> str:
+    if lit == "null":
+        return f"{name} == null"
+    if ty.endswith("[]"):
+        return f"{name} != null && {name}.length == {lit.count(',') + 1 if lit.endswith('}') and not lit.endswith('{}') else 0}" + "".join(
+            f" && {name}[{i}] == {v.strip()}" for i, v in enumerate(_elements(lit)))
+    if ty.split("<")[0] in ("String", "List", "Set", "ArrayList"):
+        return f"{name} != null && {name}.equals({lit})"
+    return f"{name} == {lit}"
+
+
+def _elements(lit: str) -> list[str]:
+    """Top-level elements of a rendered one-dimensional array literal (else none)."""
+    inner = lit[lit.index("{") + 1:-1]
+    if not inner or "{" in inner:
+        return []
+    return inner.split(", ")
+
+
+def _spec_start(spec: JmlSpec) -> int | None:
+    """Offset of the first JML annotation attached to the method (its spec's text)."""
+    m = spec.method
+    text = spec.source.text
+    # walk back over whitespace and comments that end right before the method
+    i = m.start
+    start = None
+    while True:
+        j = i
+        while j > 0 and text[j - 1].isspace():
+            j -= 1
+        if text.endswith("*/", 0, j):
+            k = text.rfind("/*", 0, j - 2)
+            if k < 0:
+                break
+            start = k
+            i = k
+            continue
+        line_start = text.rfind("\n", 0, j) + 1
+        line = text[line_start:j].lstrip()
+        if line.startswith("//"):
+            start = line_start
+            i = line_start
+            continue
+        break
+    return start

@@ -1,0 +1,15 @@
+public class Solution {
+
+    /*@ requires a != null;
+      @ requires Integer.MIN_VALUE <= (\sum int i; 0 <= i && i < a.length; a[i])
+      @       && (\sum int i; 0 <= i && i < a.length; a[i]) <= Integer.MAX_VALUE;
+      @ ensures \result == (\sum int i; 0 <= i && i < a.length; a[i]);
+      @*/
+    public static int solve(int[] a) {
+        int s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += a[i];
+        }
+        return s;
+    }
+}

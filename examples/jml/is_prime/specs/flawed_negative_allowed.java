@@ -1,0 +1,14 @@
+public class Solution {
+
+    //@ requires n <= 100000;
+    //@ ensures \result <==> (n >= 2 && (\forall int d; 2 <= d < n; n % d != 0));
+    public static boolean solve(int n) {
+        if (n < 2)
+            return false;
+        for (int d = 2; (long) d * d <= n; d++) {
+            if (n % d == 0)
+                return false;
+        }
+        return true;
+    }
+}

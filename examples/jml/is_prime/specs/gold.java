@@ -1,0 +1,18 @@
+public class Solution {
+
+    /*@ pure @*/ static boolean divides(int d, int n) {
+        return n % d == 0;
+    }
+
+    //@ requires 0 <= n && n <= 100000;
+    //@ ensures \result <==> (n >= 2 && (\forall int d; 2 <= d && d < n; !divides(d, n)));
+    public static boolean solve(int n) {
+        if (n < 2)
+            return false;
+        for (int d = 2; (long) d * d <= n; d++) {
+            if (n % d == 0)
+                return false;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,14 @@
+public class Solution {
+
+    /*@ public normal_behavior
+      @   requires a != null;
+      @   ensures \result == -1 || a[\result] == key;
+      @*/
+    public static int solve(int[] a, int key) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == key)
+                return i;
+        }
+        return -1;
+    }
+}

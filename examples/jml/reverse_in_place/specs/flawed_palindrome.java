@@ -1,0 +1,12 @@
+public class Solution {
+
+    //@ requires a != null;
+    //@ ensures (\forall int i; 0 <= i && i < a.length; a[i] == a[a.length - 1 - i]);
+    public static void solve(int[] a) {
+        for (int i = 0, j = a.length - 1; i < j; i++, j--) {
+            int t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+        }
+    }
+}

@@ -1,0 +1,74 @@
+"""Helpers for JML tests: tiny tasks written on the fly."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from adequacy.backends.openjml.plugin import OpenJmlBackend
+
+from adequacy.backend import Limits
+from adequacy.tasks import Case, load_task
+from adequacy.verdicts import Bucket, Verdict
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples" / "jml"
+
+TWO_INTS = """public class Solution {
+    public static int solve(int x, int y) {
+        return x + y;
+    }
+}
+"""
+
+
+def requires_jdk() -> pytest.MarkDecorator:
+    return pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac)")
+
+
+def write_task(root: Path, code: str = TWO_INTS, inputs: dict[str, str] | None = None,
+               output: str = "i32") -> Path:
+    inputs = inputs or {"x": "i32", "y": "i32"}
+    root.mkdir(parents=True, exist_ok=True)
+    sig_in = "\n".join(f'{k} = "{v}"' for k, v in inputs.items())
+    (root / "task.toml").write_text(
+        f'id = "t"\nlanguage = "jml"\n\n[signature.input]\n{sig_in}\n\n'
+        f'[signature.output]\nresult = "{output}"\n\n[jml]\nclass = "Solution"\n'
+        'method = "solve"\n')
+    (root / "Solution.java").write_text(code)
+    return root
+
+
+def with_spec(code: str, jml: str, before: str = "    public static") -> str:
+    return code.replace(before, jml + "\n" + before, 1)
+
+
+class Runner:
+    def __init__(self, root: Path, code: str) -> None:
+        self.task = load_task(root)
+        self.code = code
+        self.backend = OpenJmlBackend()
+
+    def pre(self, jml: str, *inputs: dict, limits: Limits | None = None) -> list[Verdict]:
+        cases = [Case(id=str(k), bucket=Bucket.pre_complete, input=i)
+                 for k, i in enumerate(inputs)]
+        spec = self.backend.load_spec(self.task, with_spec(self.code, jml), "Spec.java")
+        return self.backend.check(spec, self.task, cases, "rac", limits or Limits())
+
+    def post(self, jml: str, *pairs: tuple[dict, object],
+             limits: Limits | None = None) -> list[Verdict]:
+        cases = [Case(id=str(k), bucket=Bucket.post_complete, input=i,
+                      output=o if isinstance(o, dict) and "result" in o else {"result": o})
+                 for k, (i, o) in enumerate(pairs)]
+        spec = self.backend.load_spec(self.task, with_spec(self.code, jml), "Spec.java")
+        return self.backend.check(spec, self.task, cases, "rac", limits or Limits())
+
+
+def values(vs: list[Verdict]) -> list[str]:
+    return [v.value.value for v in vs]
+
+
+def read_jsonl(p: Path) -> list[dict]:
+    return [json.loads(x) for x in p.read_text().splitlines() if x.strip()]

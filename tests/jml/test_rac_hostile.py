@@ -1,0 +1,57 @@
+"""Hostile helper code is contained: the case is unknown, the worker restarts, the batch goes on."""
+
+from __future__ import annotations
+
+import pytest
+from adequacy.backends.openjml.plugin import OpenJmlBackend
+from jml_support import EXAMPLES, requires_jdk
+
+from adequacy.backend import Limits
+from adequacy.tasks import load_task
+
+pytestmark = [pytest.mark.slow, requires_jdk()]
+
+TASK = EXAMPLES / "swap_case"
+EVIL = {
+    "exit": ("System.exit(3); return true;", "forbidden"),
+    "halt": ("Runtime.getRuntime().halt(1); return true;", "forbidden"),
+    "loop": ("while (true) { }", "timeout"),
+    "catch-death": ("while (true) { try { while (true) { } } catch (Throwable t) { } }",
+                    "timeout"),
+    "file": ("try { return java.nio.file.Files.readAllBytes(java.nio.file.Path.of("
+             "\"/etc/hostname\")).length > 0; } catch (java.io.IOException e) { return false; }",
+             "forbidden"),
+    "network": ("try { new java.net.Socket(\"127.0.0.1\", 9).close(); return true; } "
+                "catch (java.io.IOException e) { return false; }", "forbidden"),
+    "alloc": ("long[][] x = new long[100000][]; for (int i = 0; i < x.length; i++) "
+              "x[i] = new long[100000]; return x.length > 0;", "out of memory|timeout"),
+    "thread": ("new Thread(() -> { while (true) { } }).start(); return true;", "forbidden"),
+    "recursion": ("return evil(s);", "stack overflow"),
+}
+
+
+@pytest.mark.parametrize("name", list(EVIL))
+def test_hostile_helper_is_contained(name: str) -> None:
+    body, reason = EVIL[name]
+    task = load_task(TASK)
+    code = (TASK / "Solution.java").read_text()
+    spec = code.replace(
+        "    public static String solve",
+        f"    /*@ pure @*/ static boolean evil(String s) {{ {body} }}\n"
+        "    //@ requires s == null || s.length() > 2 || evil(s);\n"
+        "    public static String solve")
+    b = OpenJmlBackend()
+    loaded = b.load_spec(task, spec, f"{name}.java")
+    cases = task.all_cases()
+    pre = [c for c in cases if c.bucket.predicate == "pre"]
+    vs = b.check(loaded, task, pre, "rac", Limits(case_seconds=2))
+    by_id = {v.case_id: v for v in vs}
+    # "abc" and "Hello World" and "123" are decided without calling evil; "" calls it
+    assert by_id["lower"].value.value == "true"
+    assert by_id["mixed"].value.value == "true"
+    assert by_id["empty"].value.value == "unknown"
+    assert any(r in by_id["empty"].reason for r in reason.split("|"))
+    assert by_id["null"].value.value == "true"
+    # the worker still serves the gold spec afterwards
+    gold = b.load_spec(task, (TASK / "specs" / "gold.java").read_text(), "gold.java")
+    assert all(v.passed for v in b.check(gold, task, cases, "rac", Limits()))

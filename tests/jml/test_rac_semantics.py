@@ -1,0 +1,116 @@
+"""The rac engine against truths worked out by hand from the JML reference manual."""
+
+from __future__ import annotations
+
+import pytest
+from jml_support import Runner, requires_jdk, values
+
+pytestmark = [pytest.mark.slow, requires_jdk()]
+
+
+def test_bigint_spec_math_no_overflow(two_ints: Runner) -> None:
+    # Java's x + y wraps to -2147483648; in the spec it is the mathematical 2147483648
+    vs = two_ints.post(r"//@ ensures \result == x + y;",
+                       ({"x": 2147483647, "y": 1}, -2147483648),
+                       ({"x": 2, "y": 3}, 5))
+    assert values(vs) == ["false", "true"]
+
+
+def test_truncating_division_and_remainder(two_ints: Runner) -> None:
+    vs = two_ints.post(r"//@ ensures \result == x / y && x % y == -1;",
+                       ({"x": -7, "y": 2}, -3),   # Java: -7/2 = -3, -7%2 = -1
+                       ({"x": -7, "y": 2}, -4))   # Python-style floor would say -4
+    assert values(vs) == ["true", "false"]
+
+
+def test_division_by_zero_is_unknown_not_false(two_ints: Runner) -> None:
+    vs = two_ints.pre("//@ requires x / y > 0;", {"x": 1, "y": 0}, {"x": 4, "y": 2})
+    assert values(vs) == ["unknown", "true"]
+    assert "division by zero" in vs[0].reason
+
+
+def test_short_circuit_guards_undefinedness(two_ints: Runner) -> None:
+    vs = two_ints.pre("//@ requires y != 0 && x / y > 0;", {"x": 1, "y": 0})
+    assert values(vs) == ["false"]
+    vs = two_ints.pre("//@ requires y == 0 || x / y > 0;", {"x": 1, "y": 0})
+    assert values(vs) == ["true"]
+
+
+def test_implication_precedence(two_ints: Runner) -> None:
+    # false ==> (false ==> false) is true; (false ==> false) ==> false would be false
+    vs = two_ints.pre("//@ requires x > 0 ==> y > 0 ==> false;", {"x": 0, "y": 0})
+    assert values(vs) == ["true"]
+    # <==> binds looser than ==>: (x>0) <==> ((y>0) ==> false)
+    vs = two_ints.pre("//@ requires x > 0 <==> y > 0 ==> false;", {"x": 1, "y": 0})
+    assert values(vs) == ["true"]
+    vs = two_ints.pre("//@ requires x > 0 <=!=> y > 0;", {"x": 1, "y": 0}, {"x": 1, "y": 1})
+    assert values(vs) == ["true", "false"]
+
+
+def test_chained_comparison(two_ints: Runner) -> None:
+    vs = two_ints.pre("//@ requires 0 <= x < y <= 10;", {"x": 0, "y": 10}, {"x": 5, "y": 5})
+    assert values(vs) == ["true", "false"]
+
+
+def test_quantifiers_and_generalized(two_ints: Runner) -> None:
+    jml = (r"//@ ensures \result == (\sum int i; 1 <= i && i <= x; i)"
+           r" && (\num_of int i; 0 <= i < y; i % 2 == 0) == (y + 1) / 2"
+           r" && (\product int i; 1 <= i <= 4; i) == 24;")
+    vs = two_ints.post(jml, ({"x": 4, "y": 5}, 10), ({"x": 4, "y": 5}, 11))
+    assert values(vs) == ["true", "false"]
+
+
+def test_empty_ranges(two_ints: Runner) -> None:
+    vs = two_ints.pre(r"//@ requires (\forall int i; 0 <= i < x; false) && "
+                      r"!(\exists int i; 0 <= i < x; true) && (\sum int i; 0 <= i < x; i) == 0;",
+                      {"x": 0, "y": 0})
+    assert values(vs) == ["true"]
+    vs = two_ints.pre(r"//@ requires (\max int i; 0 <= i < x; i) >= 0;", {"x": 0, "y": 0},
+                      {"x": 3, "y": 0})
+    assert values(vs) == ["unknown", "true"]
+
+
+def test_nested_bounds_from_other_variable(two_ints: Runner) -> None:
+    # j's upper bound is x, i's is j: both found (i's through j)
+    vs = two_ints.pre(r"//@ requires (\forall int i, j; 0 <= i && i < j && j < x; i < j);",
+                      {"x": 6, "y": 0})
+    assert values(vs) == ["true"]
+
+
+def test_unboundable_quantifier_is_unknown(two_ints: Runner) -> None:
+    vs = two_ints.pre(r"//@ requires (\forall int i; i > 0; i != x);", {"x": -1, "y": 0})
+    assert values(vs) == ["unknown"]
+    assert "unbound" in vs[0].reason
+
+
+def test_precondition_is_disjunction_of_spec_cases(two_ints: Runner) -> None:
+    jml = ("//@ requires x > 0;\n//@ ensures \\result == 1;\n//@ also\n"
+           "//@ requires x < 0;\n//@ ensures \\result == -1;")
+    pre = two_ints.pre(jml, {"x": 5, "y": 0}, {"x": -5, "y": 0}, {"x": 0, "y": 0})
+    assert values(pre) == ["true", "true", "false"]
+    # post: only the cases whose requires hold constrain the result
+    post = two_ints.post(jml, ({"x": 5, "y": 0}, 1), ({"x": 5, "y": 0}, -1),
+                         ({"x": -5, "y": 0}, -1), ({"x": 0, "y": 0}, 42))
+    assert values(post) == ["true", "false", "true", "true"]
+
+
+def test_exceptional_cases_do_not_constrain_results(two_ints: Runner) -> None:
+    jml = ("/*@ public normal_behavior\n  @ requires x >= 0;\n  @ ensures \\result == x;\n"
+           "  @ also public exceptional_behavior\n  @ requires x < 0;\n"
+           "  @ signals (IllegalArgumentException e) true;\n  @*/")
+    assert values(two_ints.pre(jml, {"x": -1, "y": 0})) == ["true"]
+    assert values(two_ints.post(jml, ({"x": -1, "y": 0}, 99))) == ["true"]
+
+
+def test_library_calls(two_ints: Runner) -> None:
+    jml = (r"//@ ensures \result == Math.max(Math.abs(x), y) && "
+           r"Integer.toString(x).length() >= 1 && Character.isDigit('7');")
+    vs = two_ints.post(jml, ({"x": -9, "y": 3}, 9), ({"x": -9, "y": 3}, 3))
+    assert values(vs) == ["true", "false"]
+
+
+def test_out_of_range_int_argument_is_unknown(two_ints: Runner) -> None:
+    # x + y is 2^31 with bigint math; Integer.toString(int) cannot take it
+    vs = two_ints.pre("//@ requires Integer.toString(x + y).length() > 0;",
+                      {"x": 2147483647, "y": 1})
+    assert values(vs) == ["unknown"]

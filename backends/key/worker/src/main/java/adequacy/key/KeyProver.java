@@ -31,6 +31,7 @@ import de.uka.ilkd.key.logic.op.IProgramMethod;
 import de.uka.ilkd.key.parser.Location;
 import de.uka.ilkd.key.proof.Proof;
 import de.uka.ilkd.key.proof.io.AbstractProblemLoader;
+import de.uka.ilkd.key.proof.mgt.SpecificationRepository;
 import de.uka.ilkd.key.prover.impl.ApplyStrategyInfo;
 import de.uka.ilkd.key.settings.ChoiceSettings;
 import de.uka.ilkd.key.settings.PathConfig;
@@ -39,7 +40,6 @@ import de.uka.ilkd.key.settings.StrategySettings;
 import de.uka.ilkd.key.speclang.Contract;
 import de.uka.ilkd.key.speclang.FunctionalOperationContract;
 import de.uka.ilkd.key.speclang.PositionedString;
-import de.uka.ilkd.key.speclang.SpecificationRepository;
 import de.uka.ilkd.key.strategy.StrategyProperties;
 import de.uka.ilkd.key.util.ExceptionTools;
 import de.uka.ilkd.key.util.KeYResourceManager;
@@ -104,7 +104,8 @@ final class KeyProver {
         Path dir = configDir.resolve("warmup");
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("Warmup.java"),
-            "class Warmup { /*@ public normal_behavior ensures \\result == x + 1; @*/\n"
+            "class Warmup { /*@ public normal_behavior requires 0 <= x && x < 1000;\n"
+                + "  ensures \\result == x + 1; @*/\n"
                 + "  static int inc(int x) { return x + 1; } }\n",
             StandardCharsets.UTF_8);
         long start = System.currentTimeMillis();
@@ -209,6 +210,8 @@ final class KeyProver {
         r.addProperty("type", contract.getKJT().getName());
         r.addProperty("method", methodName(contract.getTarget()));
         r.addProperty("contract", contract.getDisplayName());
+        // The display name repeats across methods ("... operation contract 0"); this one is unique.
+        r.addProperty("contract_id", contract.getName());
         long start = System.currentTimeMillis();
         Proof proof = null;
         try {
@@ -292,6 +295,15 @@ final class KeyProver {
             }
             message = root.toString();
         }
+        // ANTLR repeats the position ("line 3:27 ...") and lists every token it could have
+        // accepted (~100 of them); keep the message short enough to show to a person or a model.
+        message = message.replaceFirst("^line \\d+:\\d+ ", "")
+            .replaceAll("expecting \\{[^}]{200,}\\}", "expecting one of many tokens")
+            // KeY appends " at file:/abs/path:L:C"; the prefix below says it without the path.
+            .replaceAll(" at file:\\S+$", "")
+            // The Java parser (JavaCC) says the same with its own path prefix and token list.
+            .replaceFirst("^Error in file \\S+: ", "")
+            .replaceFirst("(?s)\\s*Was expecting one of:.*", "");
         try {
             Location loc = ExceptionTools.getLocation(e);
             if (loc != null && loc.getPosition() != null && loc.getPosition().line() > 0) {

@@ -12,6 +12,7 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 
 /**
@@ -60,38 +61,51 @@ public final class Worker {
 
     /** Turns one request line into one answer object; never throws. */
     static JsonObject handle(KeyProver prover, String line) {
+        // Phase 1: read the request. Anything wrong here is the caller's fault.
         JsonElement id = null;
+        String op;
+        ProveRequest prove = null;
         try {
             JsonObject req = JsonParser.parseString(line).getAsJsonObject();
             id = req.get("id");
-            String op = req.has("op") ? req.get("op").getAsString() : "";
+            op = req.has("op") ? req.get("op").getAsString() : "";
+            if (op.equals("prove")) {
+                prove = ProveRequest.from(req);
+            }
+        } catch (BadRequest | JsonParseException | IllegalStateException
+                | UnsupportedOperationException | ClassCastException e) {
+            // Not JSON, not an object, a missing field or a field of the wrong JSON type.
+            return withId(error("bad request: " + e.getMessage()), id);
+        }
+
+        // Phase 2: do it. Anything that escapes KeY here is reported, and the worker goes on.
+        try {
             JsonObject answer;
             switch (op) {
                 case "ping":
                     answer = ok();
                     answer.addProperty("key_version", KeyProver.keyVersion());
                     answer.addProperty("java_version", Runtime.version().toString());
+                    // KeY 2.12.3 keeps a few MB per loaded environment reachable even after
+                    // dispose(); the caller watches this and restarts the worker when it is high.
+                    Runtime rt = Runtime.getRuntime();
+                    answer.addProperty("heap_used_mb", (rt.totalMemory() - rt.freeMemory()) >> 20);
+                    answer.addProperty("heap_max_mb", rt.maxMemory() >> 20);
                     break;
                 case "prove":
-                    answer = prover.prove(ProveRequest.from(req));
+                    answer = prover.prove(prove);
                     break;
                 default:
                     answer = error("unknown op: '" + op + "'");
             }
-            answer.add("id", id);
-            return answer;
-        } catch (BadRequest e) {
-            return withId(error("bad request: " + e.getMessage()), id);
-        } catch (RuntimeException e) {
-            // Includes malformed JSON (Gson's JsonParseException / IllegalStateException).
+            return withId(answer, id);
+        } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError e) {
             log("request failed: " + e);
             return withId(error("internal error: " + e), id);
         } catch (OutOfMemoryError e) {
             JsonObject answer = withId(error("out of memory"), id);
             answer.addProperty("fatal", true);
             return answer;
-        } catch (StackOverflowError e) {
-            return withId(error("stack overflow inside KeY"), id);
         }
     }
 

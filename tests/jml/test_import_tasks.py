@@ -109,7 +109,7 @@ def test_folder_source_and_post_state_output(tmp_path: Path) -> None:
     report = import_formalbench(tmp_path / "fb", tmp_path / "out")
     assert report.tasks_written == 1 and report.pairs_converted == 1
     task = load_task(tmp_path / "out" / "FB_SetZero")
-    assert [(p.name, p.type_text) for p in task.outputs] == [("a", "array<i32>")]
+    assert [(p.name, p.type_text) for p in task.outputs] == [("a", "seq<i32>")]
     assert task.settings["post_state"] == ["a"]
     assert task.settings["java_return"] == "void"
     (case,) = task.cases[Bucket.post_complete]

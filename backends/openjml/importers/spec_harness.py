@@ -22,6 +22,7 @@ from adequacy.backends.openjml.signature import JavaSignatureError
 
 from adequacy.errors import AdequacyError, TaskError
 from adequacy.tasks import Case, load_task, write_cases
+from adequacy.types import SeqType, Type
 from adequacy.verdicts import Bucket
 
 DATASETS = {
@@ -65,6 +66,16 @@ def _safe_id(task_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", task_id).strip(".") or "task"
 
 
+def post_state_type(t: Type) -> str:
+    """Schema of a parameter's post-state: a Java method cannot make the caller's array
+    reference null (nor change its length), so the post-state of an array parameter that the
+    call accepted is a non-null sequence (``seq``), not a nullable ``array``; element types
+    keep their Java nullability. This keeps impossible outputs out of ``post_sound``."""
+    if isinstance(t, SeqType) and t.kind == "array":
+        return str(SeqType(t.elem, "seq"))
+    return str(t)
+
+
 def _task_toml(rec: dict[str, Any], tid: str, h: Harness, dataset: str) -> str:
     info = DATASETS[dataset]
     title = str(rec.get("origin_id") or tid)
@@ -87,14 +98,17 @@ def _task_toml(rec: dict[str, Any], tid: str, h: Harness, dataset: str) -> str:
     post_state: list[str] = []
     lines += ["", "[signature.output]"]
     if h.output_name is not None and h.output_type is not None:
-        lines.append(f"{_toml_key(h.output_name)} = {_toml_str(str(h.output_type))}")
         if h.output_name != "result":
             post_state.append(h.output_name)
+            lines.append(f"{_toml_key(h.output_name)} = "
+                         f"{_toml_str(post_state_type(h.output_type))}")
+        else:
+            lines.append(f"{_toml_key(h.output_name)} = {_toml_str(str(h.output_type))}")
     elif h.java_return == "void":
         # Nothing printed: the effect of a void method is the post-state of its arrays.
         for n, jtype, t in h.params:
             if jtype.endswith("[]"):
-                lines.append(f"{_toml_key(n)} = {_toml_str(str(t))}")
+                lines.append(f"{_toml_key(n)} = {_toml_str(post_state_type(t))}")
                 post_state.append(n)
     lines += [
         "",

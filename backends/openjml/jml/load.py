@@ -63,7 +63,27 @@ def find_target(src: SpecFile, task: Task, file: str | None) -> tuple[JavaClass,
     methods = [m for m in cls.methods if m.name == mname]
     if not methods:
         raise SpecInvalid(f"class {cname} has no method {mname}", file=file, line=cls.line)
+    check_settings(task, methods[0])
     return cls, methods[0]
+
+
+def check_settings(task: Task, method: JavaMethod) -> None:
+    """The ``[jml]`` table must describe the code: ``static`` (instance methods are called on a
+    fresh object) and ``post_state`` (outputs that are parameters' values after the call)."""
+    where = str(task.root / "task.toml")
+    static = task.settings.get("static")
+    if static is not None and bool(static) != method.is_static:
+        raise TaskError(f"[jml] static = {str(bool(static)).lower()} but {method.name} is "
+                        f"{'' if method.is_static else 'not '}static in Solution.java",
+                        file=where, field="jml.static")
+    post = task.settings.get("post_state", [])
+    names = [n for _t, n in method.params]
+    outputs = {p.name for p in task.outputs}
+    for n in post if isinstance(post, list) else [post]:
+        if n not in names or n not in outputs:
+            raise TaskError(f"[jml] post_state names {n!r}, which is not both a parameter of "
+                            f"{method.name} and an output field", file=where,
+                            field="jml.post_state")
 
 
 def load(task: Task, text: str, path: str | None = None, check: bool = True) -> JmlSpec:
@@ -104,3 +124,15 @@ def reference_unit(task: Task) -> Unit:
 
 def read_spec_file(path: Path) -> str:
     return path.read_text(encoding="utf-8")
+
+
+def annotated(task: Task, jml_lines: list[str]) -> str:
+    """The task's Solution.java with ``//@`` lines put just above the method under
+    specification (indented like it): the shape of the simplest spec a model could write."""
+    text = task.skeleton_path.read_text(encoding="utf-8")
+    _cls, method = find_target(original_source(task), task, str(task.skeleton_path))
+    line_start = text.rfind("\n", 0, method.start) + 1
+    indent = text[line_start:method.start]
+    indent = indent if not indent.strip() else ""
+    block = "".join(f"{indent}//@ {ln}\n" for ln in jml_lines)
+    return text[:line_start] + block + text[line_start:]

@@ -6,7 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from adequacy.backends.openjml.jml import ast as A
-from adequacy.backends.openjml.jml.source import JavaClass, JavaMethod, SpecFile
+from adequacy.backends.openjml.jml.source import (
+    JavaClass,
+    JavaMethod,
+    SpecFile,
+    returned_parameter,
+)
 from adequacy.backends.openjml.rac.translate import Context, Env, translate
 
 from adequacy.errors import SpecInvalid
@@ -42,6 +47,10 @@ class Unit:
     result: str
     method: str
     static: bool
+    result_param: int = -1
+    """Index of the parameter the method provably returns (``returned_parameter``), else -1:
+    when a case's output holds that parameter's post-state but no ``result``, ``\\result`` is
+    that post-state object."""
 
     def spec_line(self, java_line: int) -> int:
         k = java_line - self.first_generated_line
@@ -95,8 +104,14 @@ def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
         class_name=(package + "." if package else "") + cls.name, source=source, plan=plan,
         first_generated_line=close_line + 1, generated_lines=jml_lines,
         params=list(target.params), result=target.return_type or "void", method=target.name,
-        static=target.is_static,
+        static=target.is_static, result_param=_result_param(spec, target),
     )
+
+
+def _result_param(spec: SpecFile, target: JavaMethod) -> int:
+    p = returned_parameter(spec, target)
+    names = [n for _t, n in target.params]
+    return names.index(p) if p is not None else -1
 
 
 def _package(spec: SpecFile) -> str:

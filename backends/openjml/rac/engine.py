@@ -17,12 +17,13 @@ from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict
 
 ENGINE = "rac"
-VERSION = "rac-1"
+VERSION = "rac-2"
 
 
 def unit_key(unit: Unit) -> str:
     h = hashlib.sha256(unit.source.encode())
-    h.update(json.dumps([unit.plan, unit.params, unit.result, unit.method, unit.static]).encode())
+    h.update(json.dumps([unit.plan, unit.params, unit.result, unit.method, unit.static,
+                            unit.result_param]).encode())
     return h.hexdigest()[:24]
 
 
@@ -49,7 +50,8 @@ def _ensure(worker: Worker, unit: Unit, key: str, file: str | None, limits: Limi
     reply = worker.request({"op": "compile", "key": key, "class": unit.class_name,
                             "source": unit.source, "params": [list(p) for p in unit.params],
                             "result": unit.result, "method": unit.method,
-                            "static": unit.static, "cases": unit.plan},
+                            "static": unit.static, "result_param": unit.result_param,
+                            "cases": unit.plan},
                            timeout=max(60.0, limits.spec_seconds / 4))
     if reply.get("ok"):
         worker.loaded.add(key)

@@ -235,7 +235,10 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
         pre_names = {name: f"__in_{name}" for _t, name, _l in ins}
         locals_ = [f"{ty} __in_{name} = {lit};" for ty, name, lit in ins]
         if case.bucket.predicate == "pre":
-            call = f"{spec.cls.name}.{m.name}(" + ", ".join(f"__in_{n}" for _t, n, _l in ins) + ")"
+            # an instance method is called on the stub's own object (the stub is then an
+            # instance method too: ``[jml] static = false``)
+            recv = f"{spec.cls.name}." if m.is_static else "this."
+            call = f"{recv}{m.name}(" + ", ".join(f"__in_{n}" for _t, n, _l in ins) + ")"
             stubs.append(Stub(f"__pre_phi_{k}", "pre_phi", case.id, case.bucket.value,
                               "phi", locals_, call=call))
             stubs.append(Stub(f"__pre_not_{k}", "pre_not", case.id, case.bucket.value,
@@ -252,8 +255,14 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
                     post_names[name] = f"__out_{name}"
             rtype = m.return_type or "void"
             result = "\\result"
+            # the returned value: the output's ``result``, or the post-state object of the
+            # parameter the method provably returns (``Unit.result_param``)
+            ret_param = m.params[unit.result_param][1] if unit.result_param >= 0 and \
+                "result" not in out and m.params[unit.result_param][1] in out else None
             if rtype != "void":
-                post_locals.append(f"{rtype} __res = {java_literal(out.get('result'), rtype)};")
+                res_expr = f"__out_{ret_param}" if ret_param else \
+                    java_literal(out.get("result"), rtype)
+                post_locals.append(f"{rtype} __res = {res_expr};")
                 result = "__res"
         except (ValueError, KeyError, TypeError) as e:
             skipped[case.id] = f"no stub: {e}"
@@ -263,7 +272,7 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
                 for ty, name, _l in ins if name in out and isinstance(out[name], list)
                 for i, v in enumerate(out[name])]
         if rtype != "void":
-            body.append(f"return {java_literal(out.get('result'), rtype)};")
+            body.append(f"return {ret_param or java_literal(out.get('result'), rtype)};")
         stubs.append(Stub(f"__post_phi_{k}", "post_phi", case.id, case.bucket.value, "phi",
                           spec_jml=spec_jml, result_type=rtype,
                           params=", ".join(f"{t} {n}" for t, n in m.params),

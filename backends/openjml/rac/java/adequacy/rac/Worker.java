@@ -75,6 +75,7 @@ public final class Worker {
         String resultType;
         String method;
         boolean isStatic;
+        int resultParam = -1; // the parameter the method provably returns, or -1
         List<Case> cases = new ArrayList<>();
     }
 
@@ -209,6 +210,8 @@ public final class Worker {
         c.resultType = (String) req.get("result");
         c.method = (String) req.get("method");
         c.isStatic = Boolean.TRUE.equals(req.get("static"));
+        Object rp = req.get("result_param");
+        if (rp instanceof Number) c.resultParam = ((Number) rp).intValue();
         Map<String, Method> byName = new HashMap<>();
         for (Method m : c.cls.getDeclaredMethods()) {
             if (m.getName().startsWith("__adq_")) { m.setAccessible(true); byName.put(m.getName(), m); }
@@ -361,8 +364,10 @@ public final class Worker {
         }
         Object result = null;
         if (!"void".equals(c.resultType)) {
-            if (output == null || !output.containsKey("result")) throw new IllegalArgumentException("output has no result");
-            result = Values.fromJson(output.get("result"), c.resultType);
+            if (output != null && output.containsKey("result")) result = Values.fromJson(output.get("result"), c.resultType);
+            else if (c.resultParam >= 0 && output != null && output.containsKey(c.paramNames.get(c.resultParam)))
+                result = q[c.resultParam]; // the method returns this parameter: the same object
+            else throw new IllegalArgumentException("output has no result");
         }
         String unknown = null;
         for (Case k : c.cases) {

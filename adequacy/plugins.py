@@ -113,8 +113,11 @@ def backend_for(language: str, name: str | None = None) -> Backend:
             raise BackendError(f"backend {name!r} scores {b.language} specs, but the task is "
                                f"{language}")
         return b
-    for b in all_b.values():
-        if b.language == language:
+    same = [b for b in all_b.values() if b.language == language]
+    for b in same:  # prefer the backend with a default engine over opt-in add-ons (key)
+        if any(e.default for e in b.engines()):
             return b
+    if same:
+        return same[0]
     raise BackendError(f"no installed backend scores {language} tasks "
                        f"(installed: {', '.join(all_b) or 'none'})")

@@ -60,7 +60,10 @@ def resolve_engines(
                 raise BackendError(f"engine {name!r} is unavailable: {ref.info.reason}")
             chain.append(ref)
         return chain, skipped
-    pool = cands if all_available else cands[:1]
+    # the language's main backend is the first one with a default engine (an add-on backend
+    # such as key, whose engines are opt-in, must not take over a language's default chain)
+    main = next((b for b in cands if any(e.default for e in b.engines())), cands[0])
+    pool = cands if all_available else [main]
     for b in pool:
         for e in b.engines():
             if not e.available:

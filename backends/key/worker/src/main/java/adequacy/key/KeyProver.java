@@ -29,6 +29,9 @@ import de.uka.ilkd.key.java.declaration.TypeDeclaration;
 import de.uka.ilkd.key.logic.op.IObserverFunction;
 import de.uka.ilkd.key.logic.op.IProgramMethod;
 import de.uka.ilkd.key.parser.Location;
+import de.uka.ilkd.key.pp.LogicPrinter;
+import de.uka.ilkd.key.proof.Goal;
+import de.uka.ilkd.key.proof.Node;
 import de.uka.ilkd.key.proof.Proof;
 import de.uka.ilkd.key.proof.io.AbstractProblemLoader;
 import de.uka.ilkd.key.proof.mgt.SpecificationRepository;
@@ -227,6 +230,9 @@ final class KeyProver {
             r.addProperty("steps", info.getAppliedRuleApps());
             r.addProperty("millis", millis);
             r.addProperty("reason", info.reason());
+            if (!closed && req.goalDetails > 0) {
+                r.add("goals", describeGoals(proof, req.goalDetails));
+            }
         } catch (Exception | LinkageError | AssertionError e) {
             // e.g. a proof obligation KeY cannot build for this contract; other contracts go on.
             Worker.log("contract " + contract.getName() + " failed: " + e);
@@ -241,6 +247,41 @@ final class KeyProver {
             }
         }
         return r;
+    }
+
+    /**
+     * The first open goals, each with the branch labels on its path from the root (what KeY
+     * was proving there: "Post", "Invariant Initially Valid", "Body Preserves Invariant", ...)
+     * and its sequent, shortened: enough for a person to see why verification failed.
+     */
+    private static JsonArray describeGoals(Proof proof, int limit) {
+        JsonArray goals = new JsonArray();
+        for (Goal goal : proof.openGoals()) {
+            if (goals.size() >= limit) {
+                break;
+            }
+            JsonObject g = new JsonObject();
+            List<String> labels = new ArrayList<>();
+            for (Node n = goal.node(); n != null; n = n.parent()) {
+                String label = n.getNodeInfo().getBranchLabel();
+                if (label != null && !label.isBlank()) {
+                    labels.add(0, label.strip());
+                }
+            }
+            JsonArray path = new JsonArray();
+            labels.forEach(path::add);
+            g.add("branch", path);
+            String sequent;
+            try {
+                sequent = LogicPrinter.quickPrintSequent(goal.sequent(), proof.getServices());
+            } catch (RuntimeException e) {
+                sequent = "(could not print: " + e + ")";
+            }
+            sequent = sequent.replaceAll("\\s+", " ").strip();
+            g.addProperty("sequent", sequent.length() > 600 ? sequent.substring(0, 600) + " ..." : sequent);
+            goals.add(g);
+        }
+        return goals;
     }
 
     /**

@@ -16,6 +16,8 @@ final class ProveRequest {
     final Set<String> methods;
     final int maxSteps;
     final long timeoutMs;
+    /** How many open goals to describe (branch labels and sequent) per proof; 0 = none. */
+    int goalDetails;
     /** KeY taclet option for the intRules category, e.g. "intRules:javaSemantics". */
     final String intRules;
 
@@ -54,8 +56,14 @@ final class ProveRequest {
         if (maxSteps < 1 || maxSteps > Integer.MAX_VALUE || timeoutMs < 1) {
             throw new Worker.BadRequest("'max_steps' and 'timeout_ms' must be positive");
         }
-        return new ProveRequest(dir, file, methods, (int) maxSteps, timeoutMs,
+        ProveRequest r = new ProveRequest(dir, file, methods, (int) maxSteps, timeoutMs,
             intRules(string(req, "integer_semantics")));
+        long details = number(req, "goal_details", 0);
+        if (details < 0 || details > 50) {
+            throw new Worker.BadRequest("'goal_details' must be between 0 and 50");
+        }
+        r.goalDetails = (int) details;
+        return r;
     }
 
     /**

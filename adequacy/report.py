@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich import box
 from rich.console import Console, Group
@@ -105,16 +106,21 @@ def _short(inp: object, out: object) -> str:
 
 
 def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -> Group:
-    t = Table(title="batch", title_justify="left")
-    for col in ("task", "spec", "status", *[b.value for b in BUCKETS], "passed all"):
-        t.add_column(col)
-    for r in reports:
+    t = Table(title="batch", title_justify="left", box=box.SIMPLE_HEAD)
+    t.add_column("task")
+    t.add_column("spec")
+    t.add_column("status")
+    for b in BUCKETS:
+        t.add_column(b.value.replace("_", "\n"), justify="right")
+    t.add_column("all")
+    for r in sorted(reports, key=lambda r: (r.task_id, r.spec_path or "")):
         cells = []
         for b in BUCKETS:
             s = r.buckets.get(Bucket(b))
             cells.append("-" if s is None or s.total == 0 else f"{s.passed}/{s.total}"
                          + (f" ({s.unknown}?)" if s.unknown else ""))
-        t.add_row(r.task_id, r.spec_path or "", r.status, *cells, "yes" if r.passed_all else "no")
+        spec = Path(r.spec_path).name if r.spec_path else ""
+        t.add_row(r.task_id, spec, r.status, *cells, "yes" if r.passed_all else "no")
     summ = summarize([(r.task_id, r.passed_all, r.buckets if r.status == "scored" else None)
                       for r in reports], ks=ks)
     lines = [f"specs {summ.specs}, tasks {summ.tasks}, invalid {summ.invalid}, "

@@ -244,6 +244,35 @@ def run(
     raise typer.Exit(2 if summary.errors else 0)
 
 
+@app.command()
+def verify(
+    task: Annotated[Path, typer.Argument(help="Task folder (JML).")],
+    spec: Annotated[Path, typer.Argument(help="Spec file (Java with JML).")],
+    engine: Annotated[str, typer.Option("--engine", "-e", help="Prover (only key).")] = "key",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    case_timeout: Annotated[float, typer.Option(help="Seconds per case (adequacy).")] = 10.0,
+    spec_timeout: Annotated[float, typer.Option(help="Seconds per proof.")] = 120.0,
+) -> None:
+    """Prove the spec against the method body (verification rate) beside its adequacy metrics."""
+    if engine != "key":
+        raise _fail(f"verify supports --engine key only, not {engine!r}")
+    from adequacy.backends.key.verify import render_text, verify_with_metrics
+    try:
+        t = load_task(task)
+        text = spec.read_text(encoding="utf-8")
+        rep = verify_with_metrics(t, text, str(spec),
+                                  Limits(case_seconds=case_timeout, spec_seconds=spec_timeout))
+    except OSError as e:
+        raise _fail(f"cannot read spec {spec}: {e.strerror}") from None
+    except AdequacyError as e:
+        raise _fail(str(e), 3 if type(e).__name__ == "SpecInvalid" else 2) from None
+    if as_json:
+        print(rep.model_dump_json(indent=2))
+    else:
+        out.print(render_text(rep), highlight=False, markup=False)
+    raise typer.Exit(0 if rep.verification.result == "verified" else 1)
+
+
 @app.command("import")
 def import_(
     name: Annotated[str, typer.Argument(help="Dataset importer (see `adequacy import-list`).")],

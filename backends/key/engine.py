@@ -1,0 +1,170 @@
+"""The ``key`` engine: every stub of a spec in one file, one worker request, one verdict per case.
+
+Proved phi -> true, proved not-phi -> false, neither -> unknown with KeY's reason, both ->
+unknown ("inconsistent"). KeY is incomplete, so an open goal never means false.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from adequacy.backends.key.client import WORKER, WorkerDied
+from adequacy.backends.key.stubs import KeyStubFile, render_key_stubs
+from adequacy.backends.openjml.jml.load import JmlSpec
+
+from adequacy.backend import Limits
+from adequacy.errors import SpecInvalid
+from adequacy.sandbox import make_workdir, remove_tree
+from adequacy.tasks import Case, Task
+from adequacy.verdicts import Truth, Verdict
+
+ENGINE = "key"
+INTEGER_SEMANTICS = "java"
+"""Java code wraps (``intRules:javaSemantics``); JML arithmetic stays mathematical in KeY
+whatever the choice, which is the rac engine's bigint spec math (docs/key.md)."""
+MAX_STEPS = 20_000
+LOAD_SECONDS = 60.0
+"""Allowance per request for loading the environment (parsing the file and KeY's library)."""
+
+
+def prove_file(directory: Path, file: str, methods: list[str], proof_seconds: float,
+               max_steps: int = MAX_STEPS, total_seconds: float | None = None,
+               goal_details: int = 0) -> dict[str, Any]:
+    """One ``prove`` request; a dead or hung worker becomes ``{"ok": False, "error": ...}``."""
+    req: dict[str, Any] = {"op": "prove", "dir": str(directory), "file": file,
+                           "methods": methods, "max_steps": max_steps,
+                           "timeout_ms": int(proof_seconds * 1000),
+                           "integer_semantics": INTEGER_SEMANTICS, "goal_details": goal_details}
+    budget = total_seconds or LOAD_SECONDS + proof_seconds * max(1, len(methods)) * 1.5
+    with WORKER.lock:
+        try:
+            return WORKER.request(req, timeout=budget)
+        except WorkerDied as e:
+            return {"ok": False, "error": str(e), "died": True}
+
+
+def write_unit(class_name: str, text: str) -> tuple[Path, str]:
+    """A fresh world-readable directory holding only this file (KeY loads every file there)."""
+    d = make_workdir("adequacy-key-unit-")
+    name = f"{class_name}.java"
+    (d / name).write_text(text, encoding="utf-8")
+    (d / name).chmod(0o644)
+    return d, name
+
+
+def _load_error(error: str, spec: JmlSpec) -> SpecInvalid | None:
+    """A KeY load error that points into the spec's own text is the spec's fault (the stubs
+    follow the class body); one inside the generated stubs is ours and stays per-case."""
+    import re
+    m = re.match(r"[^:]*\.java:(\d+):(\d+): (.*)", error, re.S)
+    if not m:
+        return None
+    line = int(m.group(1))
+    head_lines = spec.source.text[:spec.cls.body_close].count("\n") + 1
+    if line <= head_lines:
+        return SpecInvalid(f"KeY rejects the spec: {m.group(3).strip()}", file=spec.file,
+                           line=line, engine=ENGINE)
+    return None
+
+
+def check(spec: JmlSpec, task: Task, cases: Sequence[Case], limits: Limits,
+          both_directions: bool = False) -> list[Verdict]:
+    """Round 1 proves, per case, the stub of the direction its bucket expects (phi for the
+    complete buckets, not-phi for the sound ones); round 2 proves the other direction only for
+    cases round 1 left open. A closed proof of one direction already decides the case (KeY is
+    sound), so this halves the proofs for adequate specs; ``both_directions`` runs both
+    always, which also detects an inconsistent (vacuous) stub."""
+    t0 = time.monotonic()
+    sf = render_key_stubs(spec, task, list(cases))
+    deadline = t0 + limits.spec_seconds
+    proof_seconds = max(1.0, min(limits.case_seconds, 60.0))
+    expected = {k: ("phi" if c.bucket.expects else "not-phi") for k, c in enumerate(cases)}
+    if both_directions:
+        rounds = [sf.stubs]
+    else:
+        rounds = [[s for s in sf.stubs if s.direction == expected[s.index]]]
+    results: dict[str, dict[str, Any]] = {}
+    warnings: list[str] = []
+    failure: str | None = None
+    for r in range(2):
+        todo = rounds[0] if r == 0 else [
+            s for s in sf.stubs if s.direction != expected[s.index]
+            and results.get(f"__key_{'phi' if s.direction == 'not-phi' else 'not'}_{s.index}",
+                            {}).get("status") != "closed"]
+        if r == 1 and both_directions:
+            break
+        if not todo:
+            continue
+        left = deadline - time.monotonic()
+        if left < 5:
+            failure = failure or f"spec time limit ({limits.spec_seconds:.0f}s) reached"
+            break
+        reply = _request(sf, [s.name for s in todo], proof_seconds, left)
+        if not reply.get("ok"):
+            err = str(reply.get("error", "KeY failed"))
+            bad = _load_error(err, spec)
+            if bad is not None:
+                raise bad
+            failure = f"KeY: {err}"
+            break
+        results.update({x["method"]: x for x in reply.get("results", [])})
+        warnings += [str(w) for w in reply.get("warnings", []) if str(w) not in warnings]
+    out: list[Verdict] = []
+    by_case: dict[int, dict[str, Any]] = {}
+    for s in sf.stubs:
+        if s.name in results:
+            by_case.setdefault(s.index, {})[s.direction] = results[s.name]
+    for k, c in enumerate(cases):
+        if k not in by_case and c.id in sf.skipped:
+            out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                               engine=ENGINE, reason=sf.skipped[c.id], seconds=0.0))
+            continue
+        value, reason, secs = decide(by_case.get(k, {}), warnings)
+        if value is Truth.unknown and failure:
+            reason = f"{failure[:400]}; {reason}"
+        out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=ENGINE,
+                           reason=reason, seconds=secs))
+    return out
+
+
+def _request(sf: KeyStubFile, methods: list[str], proof_seconds: float,
+             left: float) -> dict[str, Any]:
+    d, name = write_unit(sf.class_name, sf.text)
+    try:
+        return prove_file(d, name, methods, proof_seconds,
+                          total_seconds=min(left, LOAD_SECONDS
+                                            + proof_seconds * len(methods) * 1.5))
+    finally:
+        remove_tree(d)
+
+
+def decide(pair: dict[str, Any], warnings: list[str]) -> tuple[Truth, str, float]:
+    """Verdict of one case from the results of its phi and not-phi stubs."""
+    phi, neg = pair.get("phi"), pair.get("not-phi")
+    secs = sum(r.get("millis", 0) for r in (phi, neg) if r) / 1000.0
+    p = phi is not None and phi.get("status") == "closed"
+    n = neg is not None and neg.get("status") == "closed"
+    if not (p or n) and (phi is None or neg is None):
+        return Truth.unknown, "KeY reported no result for this case's stubs", secs
+    if warnings and (p or n):
+        # KeY dropped some JML with a warning: a closed proof may have proved less
+        return Truth.unknown, "KeY skipped JML: " + "; ".join(warnings)[:300], secs
+    if p and n:
+        return Truth.unknown, "inconsistent (vacuous stub?): KeY proved phi and not-phi", secs
+    if p and phi is not None:
+        return Truth.true, f"KeY proved phi ({phi.get('steps')} steps)", secs
+    if n and neg is not None:
+        return Truth.false, f"KeY proved not-phi ({neg.get('steps')} steps)", secs
+    assert phi is not None and neg is not None
+    return Truth.unknown, "KeY decided neither: phi " + _why(phi) + "; not-phi " + _why(neg), secs
+
+
+def _why(r: dict[str, Any]) -> str:
+    st = r.get("status", "?")
+    if st == "open":
+        return f"open ({r.get('open_goals')} goals after {r.get('steps')} steps: " \
+               f"{str(r.get('reason', ''))[:120]})"
+    return f"{st} ({str(r.get('reason', ''))[:160]})"

@@ -1,0 +1,122 @@
+"""KeY stub proofs: median time per stub proof, fraction of cases decided, and the ratio of one
+persistent worker (all stubs of a spec in one request) to one JVM per stub (the original
+Spec-Harness design: a fresh checker process for every stub).
+
+Data: the bundled examples/jml gold specs, every case, both directions (phi and not-phi); with
+``--sgb N`` also N SpecGenBench tasks (imported into a temporary folder) with the spec
+``ensures \\result == \\result;``. The one-JVM side starts a fresh worker for each of a few
+stubs (``--one-jvm N``), so the whole run stays within a few minutes.
+Run:  python benchmarks/key_stubs.py [--one-jvm 3] [--sgb 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from adequacy.backends.key import build
+from adequacy.backends.key.client import WORKER, KeyWorker
+from adequacy.backends.key.engine import INTEGER_SEMANTICS, MAX_STEPS, prove_file, write_unit
+from adequacy.backends.key.stubs import KeyStubFile, render_key_stubs
+from adequacy.backends.openjml.jml.load import annotated, load
+
+from adequacy.sandbox import remove_tree
+from adequacy.tasks import Case, Task, load_task
+from adequacy.verdicts import Bucket
+
+REPO = Path(__file__).resolve().parents[1]
+PROOF_SECONDS = 20.0
+
+
+def workload(sgb: int) -> list[tuple[Task, str, list[Case]]]:
+    data = []
+    for d in sorted((REPO / "examples" / "jml").iterdir()):
+        if (d / "specs" / "gold.java").exists():
+            task = load_task(d)
+            data.append((task, (d / "specs" / "gold.java").read_text(), task.all_cases()))
+    if sgb:
+        from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
+        src = REPO.parent / "shared" / "datasets" / "specgenbench"
+        out = Path(tempfile.mkdtemp(prefix="sgb-"))
+        import_specgenbench(src, out)
+        for d in sorted(out.iterdir())[:: max(1, len(list(out.iterdir())) // sgb)][:sgb]:
+            task = load_task(d)
+            cases = task.cases.get(Bucket.post_complete, [])[:5]
+            if cases and task.settings.get("java_return", "void") != "void":
+                data.append((task, annotated(task, ["ensures \\result == \\result;"]), cases))
+    return data
+
+
+def one_request(sf: KeyStubFile, names: list[str]) -> tuple[float, dict]:
+    d, name = write_unit(sf.class_name, sf.text)
+    t0 = time.monotonic()
+    try:
+        reply = prove_file(d, name, names, PROOF_SECONDS)
+    finally:
+        remove_tree(d)
+    return time.monotonic() - t0, reply
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--one-jvm", type=int, default=3, help="stubs for the one-JVM side")
+    ap.add_argument("--sgb", type=int, default=0, help="SpecGenBench tasks to add")
+    args = ap.parse_args()
+    if build.why_unavailable():
+        print(f"key engine unavailable: {build.why_unavailable()}")
+        return 2
+    t0 = time.monotonic()
+    with WORKER.lock:
+        WORKER.request({"op": "ping"}, timeout=300)
+    print(f"worker start-up: {time.monotonic() - t0:.1f}s")
+    proofs: list[float] = []
+    wall = 0.0
+    stubs = cases_n = decided = 0
+    files: list[KeyStubFile] = []
+    for task, text, cases in workload(args.sgb):
+        spec = load(task, text, "gold.java")
+        sf = render_key_stubs(spec, task, cases)
+        files.append(sf)
+        secs, reply = one_request(sf, [s.name for s in sf.stubs])
+        wall += secs
+        stubs += len(sf.stubs)
+        res = {r["method"]: r for r in reply.get("results", [])}
+        proofs += [r["millis"] / 1000 for r in res.values()]
+        closed = {m for m, r in res.items() if r["status"] == "closed"}
+        ok = {s.index for s in sf.stubs if s.name in closed}
+        cases_n += len(cases)
+        decided += len(ok)
+        print(f"{task.id}: {len(sf.stubs)} stubs in {secs:.1f}s, {len(ok)}/{len(cases)} "
+              "cases decided", flush=True)
+    per_stub = wall / max(1, stubs)
+    print(f"\npersistent worker: {stubs} stubs, median proof {statistics.median(proofs):.2f}s, "
+          f"{per_stub:.2f}s wall per stub (environment load included)")
+    print(f"decided: {decided}/{cases_n} cases = {decided / max(1, cases_n):.1%}")
+    one: list[float] = []
+    sample = [(sf, s.name) for sf in files for s in sf.stubs[:1]][: args.one_jvm]
+    for sf, stub in sample:
+        w = KeyWorker()
+        d, name = write_unit(sf.class_name, sf.text)
+        t1 = time.monotonic()
+        try:
+            w.request({"op": "prove", "dir": str(d), "file": name, "methods": [stub],
+                       "max_steps": MAX_STEPS, "timeout_ms": int(PROOF_SECONDS * 1000),
+                       "integer_semantics": INTEGER_SEMANTICS}, timeout=300)
+        finally:
+            one.append(time.monotonic() - t1)
+            w.stop()
+            remove_tree(d)
+    if one:
+        med = statistics.median(one)
+        print(f"one JVM per stub: {len(one)} stubs, median {med:.1f}s each "
+              f"(start-up + load + proof)")
+        print(f"ratio (one JVM per stub / persistent, wall per stub): {med / per_stub:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

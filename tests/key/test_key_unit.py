@@ -1,0 +1,84 @@
+"""Fast tests of the key engine's pieces that need no JVM: verdict rules, stub text, discovery."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from adequacy.backends.key import build
+from adequacy.backends.key.engine import decide
+from adequacy.backends.key.plugin import KeyBackend
+from adequacy.backends.key.stubs import render_key_stubs
+from adequacy.backends.openjml.jml.load import load
+from key_support import EXAMPLES
+
+from adequacy.tasks import load_task
+from adequacy.verdicts import Truth
+
+
+def res(status: str, steps: int = 10) -> dict[str, object]:
+    return {"status": status, "steps": steps, "millis": 100, "open_goals": 0 if
+            status == "closed" else 1, "reason": "r"}
+
+
+@pytest.mark.parametrize(("phi", "neg", "truth", "why"), [
+    ("closed", "open", Truth.true, "proved phi"),
+    ("open", "closed", Truth.false, "proved not-phi"),
+    ("closed", None, Truth.true, "proved phi"),
+    (None, "closed", Truth.false, "proved not-phi"),
+    ("open", "timeout", Truth.unknown, "decided neither"),
+    ("error", "open", Truth.unknown, "decided neither"),
+    ("closed", "closed", Truth.unknown, "inconsistent"),
+    ("open", None, Truth.unknown, "no result"),
+])
+def test_decide(phi: str | None, neg: str | None, truth: Truth, why: str) -> None:
+    pair = {k: res(v) for k, v in (("phi", phi), ("not-phi", neg)) if v is not None}
+    value, reason, _ = decide(pair, [])
+    assert value is truth
+    assert why in reason
+
+
+def test_warnings_make_a_closed_proof_unknown() -> None:
+    value, reason, _ = decide({"phi": res("closed"), "not-phi": res("open")},
+                              ["Stub.java:3: ignored unsupported clause"])
+    assert value is Truth.unknown and "skipped JML" in reason
+
+
+def test_stubs_share_locals_and_negate_the_formula() -> None:
+    task = load_task(EXAMPLES / "abs_value")
+    spec = load(task, (EXAMPLES / "abs_value" / "specs" / "gold.java").read_text(), "gold.java")
+    cases = task.all_cases()
+    sf = render_key_stubs(spec, task, cases)
+    assert len(sf.stubs) == 2 * len(cases) and not sf.skipped
+    names = [s.name for s in sf.stubs]
+    assert len(set(names)) == len(names)  # case ids repeat across buckets; names do not
+    for phi, neg in zip(sf.stubs[::2], sf.stubs[1::2], strict=True):
+        assert (phi.direction, neg.direction) == ("phi", "not-phi")
+        assert phi.locals == neg.locals and neg.assertion == f"!{phi.assertion}"
+        assert f"//@ assert {phi.assertion};" in sf.text
+    assert sf.text.count("public normal_behavior") == len(sf.stubs)
+    # the class's own code (and the spec) is kept as written
+    assert "return -x;" in sf.text and "ensures \\result >= 0;" in sf.text
+
+
+def test_engine_unavailable_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("ADEQUACY_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "java_binary", lambda: None)
+    info = KeyBackend().engines()[0]
+    assert not info.available and "Java 17" in info.reason
+    monkeypatch.setattr(build, "java_binary", lambda: "/usr/bin/java")
+    monkeypatch.setattr(build, "java_major", lambda _j: 11)
+    assert "found 11" in KeyBackend().engines()[0].reason
+    monkeypatch.setattr(build, "java_major", lambda _j: 17)
+    monkeypatch.setattr(build, "jar_path", lambda: tmp_path / "missing.jar")
+    info = KeyBackend().engines()[0]
+    assert not info.available and "adequacy setup" in info.reason
+
+
+def test_jml_default_chain_stays_rac() -> None:
+    """key is opt-in: installing it must not take over the JML default chain."""
+    from adequacy import plugins
+    from adequacy.runner import resolve_engines
+    chain, _ = resolve_engines("jml")
+    assert [r.info.name for r in chain] == ["rac"]
+    assert plugins.backend_for("jml").name == "openjml"

@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -56,8 +57,12 @@ class BatchSummary(BaseModel):
     passed_all: int
 
 
-def read_done(results: Path) -> dict[str, SpecReport]:
-    """Reports already in a results file, by job key; a torn or foreign line is ignored."""
+def read_done(results: Path, final_only: bool = False) -> dict[str, SpecReport]:
+    """Reports already in a results file, by job key; a torn or foreign line is ignored.
+
+    With ``final_only``, ``error`` reports (our failures, possibly transient: a crashed JVM,
+    cargo offline) do not count as done, so a resumed batch retries them; the newest line of a
+    key wins."""
     done: dict[str, SpecReport] = {}
     if not results.exists():
         return done
@@ -68,6 +73,9 @@ def read_done(results: Path) -> dict[str, SpecReport]:
             try:
                 rep = SpecReport.model_validate_json(line)
             except (ValidationError, ValueError):
+                continue
+            if final_only and rep.status == "error":
+                done.pop(rep.key, None)
                 continue
             done[rep.key] = rep
     return done
@@ -123,7 +131,8 @@ def _key_of(job: Job, opts: BatchOptions, tasks: dict[str, Task | None]) -> str 
             encoding="utf-8")
     except OSError:
         return None
-    return job_key(task, text, opts.engines, opts.cross_check, opts.strict, opts.backend)
+    return job_key(task, text, opts.engines, opts.cross_check, opts.strict, opts.backend,
+                   opts.limits)
 
 
 def run_batch(
@@ -134,7 +143,7 @@ def run_batch(
     results = Path(results)
     results.parent.mkdir(parents=True, exist_ok=True)
     _repair_tail(results)
-    done = read_done(results)
+    done = read_done(results, final_only=True)
     tasks: dict[str, Task | None] = {}
     todo: list[Job] = []
     skipped = 0
@@ -165,18 +174,49 @@ def run_batch(
                 record(_score_job(j, opts), out)
                 advance()
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                pending: set[Future[SpecReport]] = {pool.submit(_score_job, j, opts)
-                                                    for j in todo}
-                while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        record(fut.result(), out)
-                        advance()
+            def done_one(rep: SpecReport) -> None:
+                record(rep, out)
+                advance()
+
+            suspects = _run_pool(todo, opts, workers, done_one)
+            # A worker process that died (killed for memory, a crash in native code) breaks
+            # the pool and fails every job in flight; rerun those one per fresh process so
+            # that only the job that really kills its process is reported as an error.
+            for j in suspects:
+                broken = _run_pool([j], opts, 1, done_one)
+                for b in broken:
+                    record(_died(b), out)
+                    advance()
     return BatchSummary(total=len(jobs), skipped_done=skipped, computed=counts["computed"],
                         invalid=counts["invalid"], errors=counts["errors"],
                         passed_all=counts["passed"] + sum(
                             1 for r in done.values() if r.passed_all))
+
+
+def _run_pool(jobs: Sequence[Job], opts: BatchOptions, workers: int,
+              on_report: Callable[[SpecReport], None]) -> list[Job]:
+    """Score jobs across a pool; return the jobs lost to a broken pool (not scored)."""
+    lost: list[Job] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futs: dict[Future[SpecReport], Job] = {pool.submit(_score_job, j, opts): j for j in jobs}
+        pending = set(futs)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                try:
+                    rep = fut.result()
+                except BrokenProcessPool:
+                    lost.append(futs[fut])
+                    continue
+                on_report(rep)
+    return lost
+
+
+def _died(job: Job) -> SpecReport:
+    return SpecReport(key=f"error:{job.task}:{job.spec}", task_id="?", task_path=job.task,
+                      spec_path=job.spec, spec_sha="", language="?", status="error",
+                      error="the worker process scoring this pair died (killed by the OS for "
+                            "memory, or a crash); see the engines' limits").finish()
 
 
 class _progress:

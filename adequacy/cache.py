@@ -8,6 +8,7 @@ a later run raises, and must be recomputed then.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -44,11 +45,24 @@ def case_key(task: Task, case: Case) -> str:
     return "\x1f".join(parts)
 
 
+def task_context(task: Task) -> str:
+    """What of a task, besides the case, can change a predicate's value: the signature and the
+    backend settings (a JML task's ``[jml] method`` or ``post_state`` names what a spec means)."""
+    sig = ";".join(f"{p.name}:{p.type}" for p in task.inputs + task.outputs)
+    return sig + "\x1f" + json.dumps(task.settings, sort_keys=True, default=str)
+
+
+def task_fingerprint(task: Task) -> str:
+    """The task's identity and every case's full content (a relabelled case changes it)."""
+    cases = "\n".join(f"{c.bucket.value}/{c.id}\x1f{case_key(task, c)}"
+                      for c in task.all_cases())
+    return content_hash(task.id, str(task.root), task_context(task), cases)
+
+
 def verdict_key(engine: str, engine_version: str, normalized_spec: str, task: Task,
                 case: Case) -> str:
-    sig = ";".join(f"{p.name}:{p.type}" for p in task.inputs + task.outputs)
-    return content_hash(engine, engine_version, normalized_spec, sig, case.bucket.predicate,
-                        case_key(task, case))
+    return content_hash(engine, engine_version, normalized_spec, task_context(task),
+                        case.bucket.predicate, case_key(task, case))
 
 
 class VerdictCache:

@@ -234,7 +234,11 @@ def run(
     opts = BatchOptions(backend=backend, engines=engine, cross_check=cross_check, strict=strict,
                         limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
                         cache_path=_default_cache(no_cache, cache))
-    summary = run_batch(jobs, results, opts, workers=workers, progress=progress)
+    try:
+        summary = run_batch(jobs, results, opts, workers=workers, progress=progress)
+    except (AdequacyError, OSError) as e:
+        raise _fail(f"batch stopped: {e} (finished pairs are kept in {results}; rerun to "
+                    "resume)") from None
     if not quiet:
         done = list(read_done(results).values())
         out.print(batch_table(done))

@@ -10,11 +10,12 @@ import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from adequacy import plugins
 from adequacy.backend import Backend, EngineInfo, Limits, LoadedSpec
-from adequacy.cache import VerdictCache, verdict_key
+from adequacy.cache import VerdictCache, task_fingerprint, verdict_key
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.results import Disagreement, EngineRun, SpecReport
 from adequacy.tasks import Case, Task
@@ -77,12 +78,25 @@ def resolve_engines(
     return chain, skipped
 
 
+@lru_cache(maxsize=16)
+def engine_fingerprint(language: str) -> str:
+    """Names, versions and availability of every engine for a language: a resumed batch must
+    recompute when an engine was upgraded or became available (cargo installed, say)."""
+    parts = []
+    for b in plugins.backends().values():
+        if b.language == language:
+            parts += [f"{b.name}/{e.name}={e.version}:{e.available}" for e in b.engines()]
+    return ";".join(parts)
+
+
 def job_key(task: Task, spec_text: str, engines: Sequence[str] | None, cross_check: bool,
-            strict: bool, backend: str | None) -> str:
-    """Identity of a scoring job, for resuming batches: same task content, spec, options."""
-    cases = "\n".join(f"{c.bucket.value}/{c.id}" for c in task.all_cases())
-    return content_hash(task.id, cases, spec_text, ",".join(engines or []),
-                        str(cross_check), str(strict), backend or "")
+            strict: bool, backend: str | None, limits: Limits | None = None) -> str:
+    """Identity of a scoring job, for resuming batches: the task's full content (cases,
+    signature, settings), the spec, the options and limits, and the engines' versions."""
+    return content_hash(task_fingerprint(task), spec_text, ",".join(engines or []),
+                        str(cross_check), str(strict), backend or "",
+                        (limits or Limits()).model_dump_json(),
+                        engine_fingerprint(task.language))
 
 
 def _invalid(e: SpecInvalid, spec_path: str | None) -> InvalidSpec:
@@ -144,12 +158,17 @@ def score_spec(
     limits = limits or Limits()
     start = time.monotonic()
     report = SpecReport(
-        key=job_key(task, spec_text, engines, cross_check, strict, backend), task_id=task.id,
+        key=job_key(task, spec_text, engines, cross_check, strict, backend, limits),
+        task_id=task.id,
         task_path=str(task.root), spec_path=spec_path,
         spec_sha=content_hash(spec_text), language=task.language, status="scored",
         strict=strict,
     )
     todo_cases = list(cases) if cases is not None else task.all_cases()
+    if not todo_cases:
+        report.status, report.error = "error", (
+            f"task {task.id} has no cases to score (add tests/*.jsonl files)")
+        return report.finish()
     try:
         chain, skipped = resolve_engines(task.language, backend, engines,
                                          all_available=cross_check and not engines)

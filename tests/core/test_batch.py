@@ -102,3 +102,46 @@ def test_process_pool(tmp_path: Path, installed_toy: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert len(read_done(results)) == 4
     assert "Pass@1" in proc.stdout
+
+
+def test_dying_worker_costs_only_its_own_pair(tmp_path: Path, toy: None) -> None:
+    make_batch(tmp_path, n=3, sleep=0.2)
+    killer = tmp_path / "toy_succ" / "specs" / "killer.toy"
+    killer.write_text("die\npre: x >= 0\n")
+    specs = [killer] + [tmp_path / f"toy_succ/specs/s{i}.toy" for i in range(3)]
+    jobs = [Job(task=str(tmp_path / "toy_succ"), spec=str(s)) for s in specs]
+    results = tmp_path / "r.jsonl"
+    s = run_batch(jobs, results, BatchOptions(), workers=2, progress=False)
+    reps = {Path(r.spec_path or "").name: r for r in read_done(results).values()}
+    assert set(reps) == {"killer.toy", "s0.toy", "s1.toy", "s2.toy"}
+    assert reps["killer.toy"].status == "error" and "died" in (reps["killer.toy"].error or "")
+    assert all(reps[f"s{i}.toy"].status == "scored" for i in range(3))
+    assert s.errors == 1 and s.computed == 4
+
+
+def test_resume_recomputes_relabelled_cases_and_errors(tmp_path: Path, toy: None) -> None:
+    make_batch(tmp_path, n=2, sleep=0)
+    task = tmp_path / "toy_succ"
+    jobs = [Job(task=str(task), spec=str(task / f"specs/s{i}.toy")) for i in range(2)]
+    jobs.append(Job(task=str(task), spec=str(task / "specs/missing.toy")))
+    results = tmp_path / "r.jsonl"
+    first = run_batch(jobs, results, BatchOptions(), workers=1, progress=False)
+    assert (first.computed, first.errors) == (3, 1)
+    again = run_batch(jobs, results, BatchOptions(), workers=1, progress=False)
+    assert (again.skipped_done, again.computed) == (2, 1)  # only the error is retried
+    # relabel one case under the same id: every pair of the task must be scored again
+    ps = task / "tests" / "post_sound.jsonl"
+    ps.write_text(ps.read_text().replace('"result": 5', '"result": 6'))
+    third = run_batch(jobs, results, BatchOptions(), workers=1, progress=False)
+    assert (third.skipped_done, third.computed) == (0, 3)
+
+
+def test_task_without_cases_is_an_error_not_a_pass(tmp_path: Path, toy: None) -> None:
+    from adequacy.runner import score_spec
+    from adequacy.tasks import load_task
+
+    make_batch(tmp_path, n=1, sleep=0)
+    for f in (tmp_path / "toy_succ" / "tests").iterdir():
+        f.unlink()
+    rep = score_spec(load_task(tmp_path / "toy_succ"), "pre: x >= 0\n")
+    assert rep.status == "error" and not rep.passed_all and rep.exit_code == 2

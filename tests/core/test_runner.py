@@ -133,3 +133,17 @@ def test_limits_are_passed_down(toy: None, toy_task: Path, monkeypatch: pytest.M
     monkeypatch.setattr(toy_plugin.ToyBackend, "check", spy)
     score_spec(load_task(toy_task), GOLD, limits=Limits(case_seconds=1.5, spec_seconds=7))
     assert seen and seen[0].case_seconds == 1.5 and seen[0].spec_seconds == 7
+
+
+def test_cache_key_depends_on_task_settings(toy_task: Path) -> None:
+    from adequacy.cache import verdict_key
+
+    task = load_task(toy_task)
+    case = task.cases[Bucket.post_sound][0]
+    k1 = verdict_key("e", "1", "spec", task, case)
+    changed = task.model_copy(update={"settings": {"method": "other"}})
+    assert verdict_key("e", "1", "spec", changed, case) != k1
+    assert verdict_key("e", "2", "spec", task, case) != k1
+    pre = task.cases[Bucket.pre_sound][0]
+    assert verdict_key("e", "1", "spec", task, pre) != verdict_key(
+        "e", "1", "spec", task, pre.model_copy(update={"input": {"x": -2}}))

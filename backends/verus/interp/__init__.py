@@ -8,10 +8,12 @@ recursion depth) and turn into ``unknown`` for that case only.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError, Program
@@ -24,7 +26,26 @@ from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict
 
 ENGINE = "interp"
-VERSION = "1"
+
+
+def _source_version(prefix: str = "interp-2") -> str:
+    """Engine version = a human prefix + a hash of the evaluator's sources (this package and
+    the syntax package it evaluates), so any change to them invalidates cached verdicts
+    without anyone remembering to bump a number."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    try:
+        for d in (here, here.parent / "syntax"):
+            for f in sorted(d.glob("*.py")):
+                h.update(f"{d.name}/{f.name}\0".encode())
+                h.update(f.read_bytes().replace(b"\r\n", b"\n"))
+                h.update(b"\0")
+    except OSError:
+        return prefix
+    return f"{prefix}+{h.hexdigest()[:12]}"
+
+
+VERSION = _source_version()
 MAX_DEPTH = 20000
 _STACK_BYTES = 512 * 1024 * 1024
 
@@ -96,7 +117,10 @@ def _evaluate(spec: SpecModule, task: Task, cases: Sequence[Case],
             out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
                                engine=ENGINE, reason=prog_error))
             continue
-        value, reason = _one(prog, task, c, limits)
+        try:
+            value, reason = _one(prog, task, c, limits)
+        except Exception as e:  # noqa: BLE001 - one case's surprise must not sink its batch
+            value, reason = Truth.unknown, f"interp internal error: {type(e).__name__}: {e}"
         out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=ENGINE,
                            reason=reason, seconds=round(time.perf_counter() - t0, 6)))
     return out

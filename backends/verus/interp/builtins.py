@@ -12,10 +12,14 @@ from collections.abc import Callable
 from typing import Any
 
 from adequacy.backends.verus.interp.values import (
+    MAX_BITS,
+    MAX_ELEMS,
     NONE,
     FMap,
     MSet,
     Undef,
+    check_bits,
+    check_elems,
     kind_of,
     show,
     some,
@@ -134,8 +138,16 @@ def _min(s: tuple) -> Any:
 def _flatten(s: tuple) -> tuple:
     out: list[Any] = []
     for x in s:
+        if len(out) + len(x) > MAX_ELEMS:
+            check_elems(len(out) + len(x), "flatten")
         out.extend(x)
     return tuple(out)
+
+
+def _concat(s: tuple, t: tuple) -> tuple:
+    if len(s) + len(t) > MAX_ELEMS:
+        check_elems(len(s) + len(t), "sequence concatenation")
+    return s + t
 
 
 def _remove_value(s: tuple, v: Any) -> tuple:
@@ -186,8 +198,8 @@ SEQ: dict[str, Method] = {
     "subrange": _subrange,
     "take": _take,
     "skip": _skip,
-    "add": lambda s, t: s + t,
-    "spec_add": lambda s, t: s + t,
+    "add": _concat,
+    "spec_add": _concat,
     "first": lambda s: _need_nonempty(s, "first")[0],
     "last": lambda s: _need_nonempty(s, "last")[-1],
     "drop_first": lambda s: _need_nonempty(s, "drop_first")[1:],
@@ -390,8 +402,10 @@ def _pow(b: Any, e: Any) -> int:
     b, e = _int(b, "pow base"), _int(e, "pow exponent")
     if e < 0:
         raise Undef("pow with a negative exponent")
-    if e > 100_000:
-        raise Undef("pow exponent too large to evaluate")
+    if b in (-1, 0, 1) or e == 0:
+        return 1 if e == 0 or b == 1 else (0 if b == 0 else (-1) ** (e & 1))
+    if e > MAX_BITS or (abs(b).bit_length() - 1) * e > MAX_BITS:
+        check_bits(max(e, (abs(b).bit_length() - 1) * e), "pow result")
     return int(b ** e)
 
 
@@ -419,9 +433,8 @@ def static_call(segs: tuple[str, ...]) -> Method | None:
         ("Seq", "empty"): lambda: (),
         ("Seq", "new"): _seq_new,
         ("Set", "empty"): lambda: frozenset(),
-        ("Set", "range"): lambda lo, hi: frozenset(range(_int(lo, "lo"), _int(hi, "hi"))),
-        ("Set", "range_inclusive"): lambda lo, hi: frozenset(range(_int(lo, "lo"),
-                                                                   _int(hi, "hi") + 1)),
+        ("Set", "range"): lambda lo, hi: _set_range(lo, _int(hi, "hi")),
+        ("Set", "range_inclusive"): lambda lo, hi: _set_range(lo, _int(hi, "hi") + 1),
         ("Map", "empty"): lambda: FMap(),
         ("Multiset", "empty"): lambda: MSet({}),
         ("Multiset", "singleton"): lambda x: MSet({x: 1}),
@@ -436,13 +449,15 @@ def static_call(segs: tuple[str, ...]) -> Method | None:
     return f
 
 
-_SEQ_NEW_MAX = 10_000_000
+def _set_range(lo: Any, hi: int) -> frozenset:
+    lo = _int(lo, "lo")
+    check_elems(hi - lo, "Set::range")
+    return frozenset(range(lo, hi))
 
 
 def _seq_new(n: Any, f: Any) -> tuple:
     n = _int(n, "Seq::new length")
     if n < 0:
         raise Undef("Seq::new with a negative length")
-    if n > _SEQ_NEW_MAX:
-        raise Undef("Seq::new length too large to evaluate")
+    check_elems(n, "Seq::new")
     return tuple(_call(f, i) for i in range(n))

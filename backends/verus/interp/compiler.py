@@ -16,6 +16,8 @@ from typing import Any
 
 from adequacy.backends.verus.interp import builtins as B
 from adequacy.backends.verus.interp.values import (
+    MAX_BITS,
+    MAX_ELEMS,
     NONE,
     Abort,
     Closure,
@@ -25,6 +27,8 @@ from adequacy.backends.verus.interp.values import (
     StructVal,
     Tup,
     Undef,
+    check_bits,
+    check_elems,
     kind_of,
     show,
     some,
@@ -389,6 +393,8 @@ class Program:
                 a = lc(fr)
                 b = rc(fr)
                 if type(a) is int and type(b) is int:
+                    if a.bit_length() + b.bit_length() > MAX_BITS:
+                        check_bits(a.bit_length() + b.bit_length(), f"product at line {line}")
                     return a * b
                 return arith_other("*", a, b, line)
             return mul
@@ -434,16 +440,18 @@ class Program:
                     raise Undef("shift by a negative amount", line)
                 if op == ">>":
                     return a >> b
-                if b > 100_000:
-                    raise Undef("shift amount too large to evaluate", line)
+                if width is not None and b >= width[0]:
+                    return 0  # every bit shifted out of the written width
+                if width is None and ty not in ("int", "nat"):
+                    raise Undef("<< on an integer of unknown width", line)
+                if a:
+                    check_bits(a.bit_length() + b, f"shift at line {line}")
                 r = a << b
                 if width is not None:
                     bits, signed = width
                     r &= (1 << bits) - 1
                     if signed and r >= 1 << (bits - 1):
                         r -= 1 << bits
-                elif ty not in ("int", "nat"):
-                    raise Undef("<< on an integer of unknown width", line)
                 return r
             return shift
         return self.unsupported_code(f"operator {op}", line)
@@ -593,8 +601,9 @@ class Program:
 
                     def rep(fr: list[Any]) -> Any:
                         n = a1(fr)
-                        if type(n) is not int or n < 0 or n > 10_000_000:
+                        if type(n) is not int or n < 0:
                             raise Undef("bad repeat count", line)
+                        check_elems(n, f"array repetition at line {line}")
                         return (a0(fr),) * n
                     return rep
                 # enum tuple variants and tuple structs
@@ -888,6 +897,11 @@ class Program:
         prog = self
 
         def make(fr: list[Any]) -> Any:
+            # Capture: the closure may outlive this activation (returned from a closure or a
+            # spec fn), whose slots are then restored or reused. Values are immutable, so a
+            # shallow copy of the frame is an exact capture.
+            fr = fr.copy()
+
             def call(*args: Any) -> Any:
                 if len(args) != n:
                     raise Undef(f"closure takes {n} arguments, got {len(args)}", line)
@@ -941,7 +955,12 @@ class Program:
         if isinstance(p, A.PRange):
             lo, hi, incl = p.lo, p.hi, p.inclusive
 
+            ends = [x for x in (lo, hi) if x is not None]
+            line = p.line
+
             def rng(v: Any, fr: list[Any]) -> bool:
+                if type(v) not in (int, str) or any(type(x) is not type(v) for x in ends):
+                    raise Undef(f"range pattern cannot match {show(v)}", line)
                 if lo is not None and v < lo:
                     return False
                 return not (hi is not None and (v > hi if incl else v >= hi))
@@ -1113,6 +1132,8 @@ def _compatible(a: Any, b: Any) -> bool:
 def arith_other(op: str, a: Any, b: Any, line: int) -> Any:
     ta, tb = type(a), type(b)
     if ta is tuple and tb is tuple and op == "+":
+        if len(a) + len(b) > MAX_ELEMS:
+            check_elems(len(a) + len(b), f"sequence concatenation at line {line}")
         return a + b
     if ta is frozenset and tb is frozenset:
         if op == "+":

@@ -7,6 +7,12 @@ variables already placed bounds ``x``. Variables are ordered so that each one's 
 only earlier ones (``0 <= i < j < n`` places ``i`` via the derived bound ``i < n``); conjuncts
 not consumed as exact bounds stay as per-instance filters. A variable that cannot be bounded
 (and whose type is not small) makes the quantifier ``unknown``, never a guess.
+
+Every produced value is filtered against the variable's type domain (``nat`` is ``>= 0``,
+``u8`` is ``0..=255``, a ``char`` is a Unicode scalar value): ``exists|k: nat| k == a - 1``
+with ``a == 0`` has no instance at all, although the guard alone would offer ``-1``. A cast
+on the variable (``k as int == e``) is looked through only where it is injective on the
+domain, and its conjunct is kept as a per-instance filter as well.
 """
 
 from __future__ import annotations
@@ -15,12 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from adequacy.backends.verus.interp.values import Undef, show
+from adequacy.backends.verus.interp.values import MSet, Undef, show
 from adequacy.backends.verus.syntax import ast as A
 
 from adequacy.types import INT_WIDTHS
 
 MAX_TYPE_DOMAIN = 1 << 16
+MAX_CHAR = 0x10FFFF
 REL = {"<", "<=", ">", ">=", "=="}
 FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 
@@ -37,6 +44,8 @@ class Cand:
     mem: str = ""
     """for kind mem: 'seq' | 'set' | 'dom' (how to iterate)"""
     deps: set[str] = field(default_factory=set)
+    cast: str = ""
+    """cast looked through on the variable ('' | 'int' | 'nat' | 'view')"""
 
 
 def conjuncts(e: A.Expr) -> list[A.Expr]:
@@ -73,35 +82,80 @@ def free_names(e: object, out: set[str] | None = None) -> set[str]:
     return out
 
 
-def _var_of(e: A.Expr, names: set[str]) -> str | None:
+Types = dict[str, "A.TypeRef | None"]
+
+
+def type_class(ty: A.TypeRef | None) -> str:
+    """'int' (int, nat, fixed width) | 'char' | 'bool' | 'untyped' | 'other'."""
+    if ty is None:
+        return "untyped"
+    if ty.name in ("int", "nat") or ty.name in INT_WIDTHS:
+        return "int"
+    if ty.name in ("char", "bool"):
+        return ty.name
+    return "other"
+
+
+def _cast_ok(ty: A.TypeRef | None, cast: str) -> bool:
+    """Whether ``x as cast`` is injective on x's type, so a bound on it bounds x."""
+    if cast == "view":
+        return True
+    cls = type_class(ty)
+    if cls == "untyped":
+        return True  # no type to check against; the kept conjunct filters each instance
+    if cls == "char":
+        return True  # `c as int` / `c as nat` is the scalar value, converted back by chr
+    if cls != "int" or ty is None:
+        return False
+    if cast == "int":
+        return True
+    lo, _ = _type_bounds(ty)
+    return lo is not None and lo >= 0  # `x as nat` is unspecified for negative x
+
+
+def _var_of(e: A.Expr, names: set[str], types: Types | None = None
+            ) -> tuple[str, str] | None:
+    """``(variable, cast)`` when ``e`` is a bound variable, possibly behind lossless casts;
+    ``cast`` is the numeric cast nearest the variable ('' when none)."""
+    casts: list[str] = []
     while isinstance(e, A.Cast) and e.ty.name in ("int", "nat") or isinstance(e, A.View):
+        casts.append(e.ty.name if isinstance(e, A.Cast) else "view")
         e = e.e
     if isinstance(e, A.Path) and len(e.segs) == 1 and e.segs[0] in names:
-        return e.segs[0]
+        v = e.segs[0]
+        if types is not None and not all(_cast_ok(types.get(v), c) for c in casts):
+            return None
+        return v, next((c for c in reversed(casts) if c != "view"), "view" if casts else "")
     return None
 
 
-def candidates(conjs: list[A.Expr], names: set[str]) -> list[Cand]:
+def candidates(conjs: list[A.Expr], names: set[str], types: Types | None = None
+               ) -> list[Cand]:
+    types = types or {}
     out: list[Cand] = []
     for k, c in enumerate(conjs):
         if isinstance(c, A.Binary) and c.op in REL:
             for side, other, op in ((c.l, c.r, c.op), (c.r, c.l, FLIP[c.op])):
-                v = _var_of(side, names)
-                if v is None:
+                vc = _var_of(side, names, types)
+                if vc is None:
                     continue
+                v, cast = vc
                 deps = free_names(other) & names
                 if v in deps:
                     continue
                 if op == "==":
-                    out.append(Cand(v, "eq", other, False, k, deps=deps))
+                    out.append(Cand(v, "eq", other, False, k, deps=deps, cast=cast))
+                elif type_class(types.get(v)) not in ("int", "char", "untyped"):
+                    continue  # an order bound on a bool, Seq, struct...: not an int range
                 elif op in ("<", "<="):
-                    out.append(Cand(v, "hi", other, op == "<", k, deps=deps))
+                    out.append(Cand(v, "hi", other, op == "<", k, deps=deps, cast=cast))
                 else:
-                    out.append(Cand(v, "lo", other, op == ">", k, deps=deps))
+                    out.append(Cand(v, "lo", other, op == ">", k, deps=deps, cast=cast))
         elif isinstance(c, A.MethodCall) and len(c.args) == 1:
-            v = _var_of(c.args[0], names)
-            if v is None:
+            vc = _var_of(c.args[0], names, types)
+            if vc is None:
                 continue
+            v, cast = vc
             coll: A.Expr | None = None
             how = ""
             if c.name in ("contains", "spec_has"):
@@ -113,20 +167,22 @@ def candidates(conjs: list[A.Expr], names: set[str]) -> list[Cand]:
             if coll is not None:
                 deps = free_names(coll) & names
                 if v not in deps:
-                    out.append(Cand(v, "mem", coll, False, k, mem=how, deps=deps))
+                    out.append(Cand(v, "mem", coll, False, k, mem=how, deps=deps,
+                                    cast=cast))
     return out
 
 
 def _derive(cands: list[Cand], var: str, kind: str, placed: set[str],
-            names: set[str]) -> list[Cand]:
+            names: set[str], types: Types) -> list[Cand]:
     """Transitive bounds: ``v < w`` and ``w < e`` give ``v < e`` (a looser, derived bound)."""
     out: list[Cand] = []
     for c in cands:
         if c.var != var or c.kind not in (kind, "eq"):
             continue
-        w = _var_of(c.expr, names)
-        if w is None or w == var or w in placed:
+        wc = _var_of(c.expr, names, types)
+        if wc is None or wc[0] == var or wc[0] in placed:
             continue
+        w = wc[0]
         for d in cands:
             if d.var == w and d.kind in (kind, "eq") and var not in d.deps \
                     and d.deps <= placed:
@@ -144,8 +200,8 @@ class Plan:
 
 def plan(params: list[tuple[str, A.TypeRef | None]], conjs: list[A.Expr]) -> Plan:
     names = {n for n, _ in params}
-    cands = candidates(conjs, names)
     types = dict(params)
+    cands = candidates(conjs, names, types)
     placed: set[str] = set()
     order: list[str] = []
     ranges: dict[str, list[Cand]] = {}
@@ -175,7 +231,7 @@ def plan(params: list[tuple[str, A.TypeRef | None]], conjs: list[A.Expr]) -> Pla
                     chosen = los + his
                 ranges[v] = chosen
                 for c in chosen:
-                    if c.conj >= 0:
+                    if c.conj >= 0 and not c.cast:
                         consumed.add(c.conj)
                 order.append(v)
                 placed.add(v)
@@ -186,7 +242,7 @@ def plan(params: list[tuple[str, A.TypeRef | None]], conjs: list[A.Expr]) -> Pla
             new: list[Cand] = []
             for v in remaining:
                 for kind in ("lo", "hi"):
-                    new += _derive(cands + extra, v, kind, placed, names)
+                    new += _derive(cands + extra, v, kind, placed, names, types)
             key = {(id(c.expr), c.var, c.kind) for c in extra}
             new = [c for c in new if (id(c.expr), c.var, c.kind) not in key]
             if not new or rounds > 50:
@@ -212,6 +268,8 @@ def _type_bounds(ty: A.TypeRef | None) -> tuple[int | None, int | None]:
         return (None, None)
     if ty.name == "nat":
         return (0, None)
+    if ty.name == "char":
+        return (0, MAX_CHAR)
     if ty.name in INT_WIDTHS:
         bits, signed = INT_WIDTHS[ty.name]
         return ((-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed
@@ -396,6 +454,57 @@ def compile_quant(prog: Any, e: A.Quant, sc: Any) -> Callable[[list[Any]], Any]:
     return enumerate_all
 
 
+_OUT = object()
+"""A value offered by the guard that lies outside the variable's type: no instance."""
+
+
+def _fitter(ty: A.TypeRef | None, cast: str, line: int) -> Callable[[Any], Any] | None:
+    """Map a value offered by ``x == e`` / ``coll.contains(x)`` to a value of x's type, or
+    ``_OUT`` when no value of the type matches; ``None`` when the type gives no check."""
+    cls = type_class(ty)
+    tname = ty.name if ty is not None else "?"
+    if cls == "int":
+        lo, hi = _type_bounds(ty)
+
+        def fit_int(x: Any) -> Any:
+            if type(x) is not int:
+                raise Undef(f"quantifier variable of type {tname} offered {show(x)}", line)
+            if (lo is not None and x < lo) or (hi is not None and x > hi):
+                return _OUT
+            return x
+        return fit_int
+    if cls == "char" and cast in ("int", "nat"):
+        def fit_code(x: Any) -> Any:
+            if type(x) is not int:
+                raise Undef(f"quantifier variable of type char offered {show(x)}", line)
+            if 0 <= x <= MAX_CHAR and not 0xD800 <= x <= 0xDFFF:
+                return chr(x)
+            return _OUT  # negative, beyond U+10FFFF or a surrogate: not a char
+        return fit_code
+    if cls in ("char", "bool"):
+        want = str if cls == "char" else bool
+
+        def fit_kind(x: Any) -> Any:
+            if type(x) is not want:
+                raise Undef(f"quantifier variable of type {tname} offered {show(x)}", line)
+            return x
+        return fit_kind
+    return None
+
+
+def _members(coll: Any, how: str, line: int) -> list[Any]:
+    """Distinct elements (or keys, for ``dom``) of a collection value, in a stable order."""
+    if type(coll) is MSet:
+        return list(coll.counts)
+    if isinstance(coll, dict):
+        return list(coll.keys())
+    if type(coll) is frozenset:
+        return list(coll)
+    if isinstance(coll, tuple) and how != "dom":
+        return list(dict.fromkeys(coll))
+    raise Undef(f"cannot range over the elements of {show(coll)}", line)
+
+
 def _producer(prog: Any, cands: list[Cand], ty: A.TypeRef | None, sc: Any,
               line: int) -> Callable[[list[Any]], Any]:
     mem = next((c for c in cands if c.kind == "mem"), None)
@@ -428,9 +537,14 @@ def _producer(prog: Any, cands: list[Cand], ty: A.TypeRef | None, sc: Any,
 
     if eq is not None:
         ec = prog.expr(eq.expr, sc)
+        fit = _fitter(ty, eq.cast, line)
 
         def one(fr: list[Any]) -> Any:
             v = ec(fr)
+            if fit is not None:
+                v = fit(v)
+                if v is _OUT:
+                    return ()
             if los or his:
                 lo, hi = bounds(fr)
                 iv = as_int(v)
@@ -441,15 +555,12 @@ def _producer(prog: Any, cands: list[Cand], ty: A.TypeRef | None, sc: Any,
     if mem is not None:
         cc = prog.expr(mem.expr, sc)
         how = mem.mem
+        mfit = _fitter(ty, mem.cast, line)
 
         def members(fr: list[Any]) -> Any:
-            coll = cc(fr)
-            if how == "dom":
-                items = list(coll.keys()) if hasattr(coll, "keys") else list(coll)
-            elif hasattr(coll, "counts"):
-                items = list(coll.counts)
-            else:
-                items = list(dict.fromkeys(coll))  # distinct, in order
+            items = _members(cc(fr), how, line)
+            if mfit is not None:
+                items = [y for y in map(mfit, items) if y is not _OUT]
             if los or his:
                 lo, hi = bounds(fr)
                 items = [x for x in items if (lo is None or as_int(x) >= lo)
@@ -466,7 +577,7 @@ def _producer(prog: Any, cands: list[Cand], ty: A.TypeRef | None, sc: Any,
         if hi < lo:
             return ()
         if is_char:
-            return (chr(i) for i in range(max(lo, 0), min(hi, 0x10FFFF) + 1)
+            return (chr(i) for i in range(max(lo, 0), min(hi, MAX_CHAR) + 1)
                     if not 0xD800 <= i <= 0xDFFF)
         return range(lo, hi + 1)
     return ints

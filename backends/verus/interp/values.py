@@ -26,6 +26,28 @@ class Abort(Exception):
     """A resource limit was hit: the whole case is unknown, nothing may absorb this."""
 
 
+MAX_BITS = 1_000_000
+"""Largest integer result (in bits) an operation may build. One CPython bigint operation
+cannot be interrupted by the wall-clock limit, so repeated squaring would otherwise run for
+minutes; legitimate spec arithmetic stays far below this."""
+MAX_ELEMS = 10_000_000
+"""Largest collection an operation may build (memory, and uninterruptible C loops)."""
+
+
+def too_big(what: str) -> Abort:
+    return Abort(f"resource limit: {what}")
+
+
+def check_bits(bits: int, what: str) -> None:
+    if bits > MAX_BITS:
+        raise too_big(f"{what} would have about {bits} bits (limit {MAX_BITS})")
+
+
+def check_elems(n: int, what: str) -> None:
+    if n > MAX_ELEMS:
+        raise too_big(f"{what} would have {n} elements (limit {MAX_ELEMS})")
+
+
 class Tup(tuple):
     """A Rust tuple (as opposed to a ``Seq``, which is a plain tuple)."""
 
@@ -227,6 +249,8 @@ def from_json(v: Any, ty: T.Type) -> Any:
 
 def show(v: Any, limit: int = 60) -> str:
     """Short rendering for reasons and debugging."""
+    if type(v) is int and v.bit_length() > 4000:
+        return f"<integer of {v.bit_length()} bits>"  # str() of it is slow or refused
     if type(v) is tuple and v and all(type(c) is str for c in v):
         s = '"' + "".join(v) + '"'
     elif type(v) is tuple:

@@ -9,7 +9,7 @@ from typing import Any
 
 from adequacy.backends.openjml.jml.load import JmlSpec, load, reference_unit
 from adequacy.backends.openjml.rac import engine as rac
-from adequacy.backends.openjml.rac.worker import java_tools
+from adequacy.backends.openjml.rac.worker import build_dir, java_tools
 
 from adequacy.backend import EngineInfo, Limits, LoadedSpec
 from adequacy.errors import EngineUnavailable, SpecInvalid
@@ -42,6 +42,10 @@ class OpenJmlBackend:
                        reason=f"OpenJML ESC on Hoare-triple stubs ({oj})" if oj else
                        "needs OpenJML: put `openjml` on PATH or set ADEQUACY_OPENJML"),
         ]
+
+    def prepare(self) -> str:
+        """Compile the rac worker now (``adequacy setup``) rather than at the first check."""
+        return f"rac worker compiled: {build_dir()}"
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
         spec = load(task, text, path)

@@ -77,6 +77,9 @@ def test_both_directions_find_no_inconsistency(add_task: Task) -> None:
     assert by[("pre_sound", "neg")] is Truth.true  # precondition true everywhere
 
 
+STRING_HEAVY = {"swap_case"}
+
+
 def _small(task: Task, per_bucket: int = 3) -> Task:
     """The task with its first few cases per bucket: KeY costs about a second per stub."""
     return task.model_copy(update={"cases": {b: cs[:per_bucket] for b, cs in task.cases.items()}})
@@ -86,11 +89,15 @@ def _small(task: Task, per_bucket: int = 3) -> Task:
                          [(t.root.name, s.name) for t, s in bundled(EXAMPLES)],
                          ids=lambda x: str(x))
 def test_bundled_specs_agree_with_rac(task_dir: str, spec: str) -> None:
-    task = _small(load_task(EXAMPLES / task_dir), 2)
+    # swap_case's String stubs cost 1-4 s per proof: one (short) case per bucket there
+    task = _small(load_task(EXAMPLES / task_dir), 1 if task_dir in STRING_HEAVY else 2)
     rep = cross_check(task, EXAMPLES / task_dir / "specs" / spec,
                       Limits(case_seconds=20, spec_seconds=300))
     assert not rep.error
     assert rep.disagreements == [], rep.disagreements
+    if task_dir in STRING_HEAVY:
+        # the String stubs are still cross-checked: KeY decides 3 of the 4 (observed 3-4)
+        assert rep.key_decided >= 3, [r.key_reason for r in rep.rows]
     if spec == "gold.java" and task_dir not in ("is_prime", "swap_case"):
         # gold specs without quantifier witnesses or String reasoning are fully decided
         assert rep.key_decided == len(rep.rows), [r.key_reason for r in rep.rows]

@@ -1,0 +1,43 @@
+"""The key engine agrees with rac on SpecGenBench tasks with our gold specs (examples/sgb-gold).
+
+Slow (KeY), and skipped without ../shared/datasets. A few cases per bucket: SpecGenBench's
+cases differ mostly in their numbers; benchmarks/key_sgb.py runs the larger sample.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from adequacy.backends.key.fidelity import cross_check, sgb_gold
+from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
+from key_support import REPO, requires_key
+
+from adequacy.backend import Limits
+from adequacy.verdicts import Bucket
+
+pytestmark = [pytest.mark.slow, requires_key()]
+
+GOLD = REPO / "examples" / "sgb-gold"
+
+
+def test_gold_specs_on_specgenbench_agree_with_rac(datasets_dir: Path, tmp_path: Path) -> None:
+    src = datasets_dir / "specgenbench" / "sgb.jsonl"
+    if not src.exists():
+        pytest.skip(f"{src} is missing")
+    import_specgenbench(src, tmp_path / "sgb")
+    pairs = sgb_gold(GOLD, tmp_path / "sgb", per_bucket=2)
+    assert len(pairs) == len(list(GOLD.glob("*.java"))) >= 8
+    for task, spec in pairs:
+        rep = cross_check(task, spec, Limits(case_seconds=20, spec_seconds=300))
+        assert not rep.error, (task.id, rep.error)
+        assert rep.disagreements == [], (task.id, rep.disagreements)
+        # the gold spec is adequate on every case, wrong outputs and invalid inputs included
+        # (truth by construction: fidelity.with_wrong_outputs and SGB_INVALID)
+        assert all(r.rac == ("true" if Bucket(r.bucket).expects else "false")
+                   for r in rep.rows), (task.id, [r for r in rep.rows])
+        # these gold specs need no String reasoning: KeY decides every stub check
+        assert rep.key_decided == len(rep.rows), (task.id, [r.key_reason for r in rep.rows])
+    # pre_sound and post_sound were exercised, not only the complete buckets
+    buckets = {c.bucket for t, _ in pairs for c in t.all_cases()}
+    assert buckets == set(Bucket)

@@ -32,7 +32,8 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
     if rep.status == "error":
         parts.append(Text(f"{title}\nERROR (not the spec's fault): {rep.error}", style="bold red"))
         return Group(*parts)  # type: ignore[arg-type]
-    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
+              pad_edge=False, collapse_padding=True)
     t.add_column("bucket", no_wrap=True)
     t.add_column("SpecGym / Harness", no_wrap=True)
     t.add_column("must", no_wrap=True, min_width=6)
@@ -69,9 +70,12 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
     bad = [v for v in rep.verdicts if not v.passed]
     if bad:
         ft = Table(title=f"cases not passed ({len(bad)})", title_justify="left",
-                   box=box.SIMPLE_HEAD)
-        for col in ("bucket", "case", "spec said", "expected", "engine", "reason"):
-            ft.add_column(col)
+                   box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+        ft.add_column("bucket", no_wrap=True)
+        ft.add_column("case", ratio=3)
+        for col in ("said", "expected", "engine"):
+            ft.add_column(col, no_wrap=True)
+        ft.add_column("reason", ratio=2)
         cases = {(c.bucket, c.id): c for c in task.all_cases()} if task else {}
         for v in bad[:max_failures]:
             expected = "true" if v.bucket.expects else "false"
@@ -106,7 +110,8 @@ def _short(inp: object, out: object) -> str:
 
 
 def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -> Group:
-    t = Table(title="batch", title_justify="left", box=box.SIMPLE_HEAD)
+    t = Table(title="batch", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
+              pad_edge=False, collapse_padding=True)
     t.add_column("task")
     t.add_column("spec")
     t.add_column("status")

@@ -8,10 +8,15 @@ Expression precedence follows the Verus guide's table (``spec-operator-precedenc
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from adequacy.backends.verus.syntax import ast as A
 from adequacy.backends.verus.syntax.lexer import Token, normalize_tokens, tokenize
 
 from adequacy.errors import SpecInvalid
+
+T = TypeVar("T")
 
 WRAPPER_MACROS = ("verus", "exec_spec_unverified", "exec_spec_verified", "exec_spec")
 CLAUSE_KWS = ("requires", "ensures", "recommends", "decreases", "via", "when", "returns",
@@ -68,6 +73,18 @@ class Parser:
             self.pos += 1
             return True
         return False
+
+    def comma_list(self, item: Callable[[], T], close: str = ")") -> tuple[list[T], bool]:
+        """Comma-separated items up to ``close`` (consumed; the opener already was), and
+        whether a comma came last: ``(x,)`` is a one-tuple where ``(x)`` is just ``x``."""
+        elems: list[T] = []
+        while not self.at_p(close):
+            elems.append(item())
+            if not self.eat_p(","):
+                break
+        trailing = bool(elems) and self.toks[self.pos - 1].is_p(",")
+        self.expect_p(close)
+        return elems, trailing
 
     def expect_p(self, p: str) -> Token:
         if not self.at_p(p):
@@ -519,15 +536,10 @@ class Parser:
             return A.TypeRef("ptr", [self.parse_type()])
         if t.is_p("("):
             self.pos += 1
-            elems: list[A.TypeRef] = []
-            while not self.at_p(")"):
-                elems.append(self.parse_type())
-                if not self.eat_p(","):
-                    break
-            self.expect_p(")")
+            elems, trailing = self.comma_list(self.parse_type)
             if not elems:
                 return A.TypeRef("unit")
-            if len(elems) == 1 and not self.toks[self.pos - 2].is_p(","):
+            if len(elems) == 1 and not trailing:
                 return elems[0]
             return A.TypeRef("tuple", elems)
         if t.is_p("["):
@@ -543,12 +555,7 @@ class Parser:
         if t.kind == "ident" and t.value in ("spec_fn", "FnSpec", "Fn", "FnOnce", "FnMut"):
             self.pos += 1
             self.expect_p("(")
-            args: list[A.TypeRef] = []
-            while not self.at_p(")"):
-                args.append(self.parse_type())
-                if not self.eat_p(","):
-                    break
-            self.expect_p(")")
+            args, _ = self.comma_list(self.parse_type)
             ret = A.TypeRef("unit")
             if self.eat_p("->"):
                 ret = self.parse_type()
@@ -1068,13 +1075,8 @@ class Parser:
             return A.PWild(line, rest=True)
         if t.is_p("("):
             self.pos += 1
-            elems: list[A.Pat] = []
-            while not self.at_p(")"):
-                elems.append(self.parse_pattern())
-                if not self.eat_p(","):
-                    break
-            self.expect_p(")")
-            if len(elems) == 1 and not self.toks[self.pos - 2].is_p(","):
+            elems, trailing = self.comma_list(self.parse_pattern)
+            if len(elems) == 1 and not trailing:
                 return elems[0]
             return A.PTuple(line, elems)
         lit = self.pat_literal()
@@ -1102,12 +1104,7 @@ class Parser:
             segs.append(self.ident())
         if self.at_p("("):
             self.pos += 1
-            elems = []
-            while not self.at_p(")"):
-                elems.append(self.parse_pattern())
-                if not self.eat_p(","):
-                    break
-            self.expect_p(")")
+            elems, _ = self.comma_list(self.parse_pattern)
             return A.PVariant(line, tuple(segs), elems=elems)
         if self.at_p("{"):
             self.pos += 1

@@ -49,14 +49,6 @@ _TEMPLATES = jinja2.Environment(
     autoescape=False, keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
 )
 
-#: Defence in depth: the front end's policy check rejects these first; this engine refuses to
-#: hand them to the compiler even if a front-end bug let one through.
-_FORBIDDEN = re.compile(
-    r"\b(include|include_str|include_bytes|env|option_env|concat_idents|asm|global_asm)\s*!|"
-    r"#\s*!?\s*\[\s*(path|link|no_mangle|export_name|link_section|proc_macro\w*)\b|"
-    r"\bunsafe\b|\bextern\b|\bstd\s*::\s*(process|fs|net|env|os)\b|\bmod\s+\w+\s*;"
-)
-
 
 def cache_root() -> Path:
     """``$ADEQUACY_CACHE`` or ``~/.cache/spec-adequacy``."""
@@ -87,35 +79,18 @@ def availability() -> tuple[bool, str, str]:
     return True, version, f"real vstd exec_spec_unverified! macro compiled by cargo ({rustc})"
 
 
-def _strip_comments(text: str) -> str:
-    """Blank out comments, keeping line structure, so forbidden-token lines stay accurate."""
-    out = []
-    i = 0
-    n = len(text)
-    while i < n:
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("".join(c if c == "\n" else " " for c in text[i:j]))
-            i = j
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
+def refuse_forbidden(spec_text: str, task: Task, path: str | None) -> None:
+    """Defence in depth: run the front end's policy again on the exact text about to be
+    compiled, so no path into this engine (a caller skipping ``load_spec``, a cached spec from
+    an older policy) hands rustc a spec the front end would refuse."""
+    from adequacy.backends.verus.frontend import check_source
 
-
-def refuse_forbidden(text: str, path: str | None) -> None:
-    m = _FORBIDDEN.search(_strip_comments(text))
-    if m:
-        line = text.count("\n", 0, m.start()) + 1
-        raise SpecInvalid(f"`{m.group(0).strip()}` is not allowed in a spec (the exec_spec engine "
-                          "compiles spec code to native code)", file=path, line=line,
-                          engine=ENGINE)
+    try:
+        check_source(spec_text, task.skeleton, path, str(task.skeleton_path))
+    except SpecInvalid as e:
+        raise SpecInvalid(f"{e.message} (the exec_spec engine compiles spec code to native "
+                          "code and refuses it)", file=e.file or path, line=e.line,
+                          engine=ENGINE) from None
 
 
 def render_crate(spec_text: str, task: Task) -> tuple[str, str]:
@@ -164,7 +139,7 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
 
     Raises ``SpecInvalid(engine="exec_spec")`` for compile errors that are the spec's fault.
     """
-    refuse_forbidden(spec_text, path)
+    refuse_forbidden(spec_text, task, path)
     main_rs, key = render_crate(spec_text, task)
     spec_lines = spec_text.rstrip("\n").count("\n") + 1
     bins = cache_root() / "exec_spec" / "bin"

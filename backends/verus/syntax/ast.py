@@ -292,6 +292,8 @@ class Item:
 @dataclass(slots=True)
 class UseItem(Item):
     path: str
+    words: tuple[str, ...] = ()
+    """Token texts of the use tree (identifiers NFC-normalised), for the policy."""
 
 
 @dataclass(slots=True)
@@ -300,6 +302,8 @@ class StructItem(Item):
     fields: list[tuple[str, TypeRef]]
     tuple_struct: bool = False
     generics: list[str] = field(default_factory=list)
+    field_lines: list[int] = field(default_factory=list)
+    """Source line of each field (for messages about a changed skeleton struct)."""
 
 
 @dataclass(slots=True)

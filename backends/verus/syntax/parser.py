@@ -59,8 +59,7 @@ class Parser:
         return t.kind == "punct" and t.value == p
 
     def at_kw(self, k: str) -> bool:
-        t = self.toks[self.pos]
-        return t.kind == "ident" and t.value == k
+        return self.toks[self.pos].is_kw(k)
 
     def eat_p(self, p: str) -> bool:
         if self.at_p(p):
@@ -226,9 +225,11 @@ class Parser:
                     raise self.err("expected ';' after use")
                 self.pos += 1
             path = "".join(x.text for x in self.toks[ps:self.pos])
+            words = tuple(str(x.value) if x.kind == "ident" else x.text
+                          for x in self.toks[ps:self.pos])
             self.pos += 1
             return A.UseItem(line, t.line, attrs, normalize_tokens(self.toks[start:self.pos]),
-                             path)
+                             path, words)
         if t.is_kw("struct"):
             return self.parse_struct(start, attrs)
         if t.is_kw("enum"):
@@ -299,10 +300,12 @@ class Parser:
         gens = self.parse_generic_params()
         self.skip_where()
         fields: list[tuple[str, A.TypeRef]] = []
+        field_lines: list[int] = []
         tuple_struct = False
         if self.eat_p("{"):
             while not self.at_p("}"):
                 self.parse_attrs()
+                field_lines.append(self.tok.line)
                 if self.eat_kw("pub") and self.at_p("("):
                     self.skip_delimited()
                 while self.tok.kind == "ident" and self.tok.value in ("ghost", "tracked"):
@@ -318,6 +321,7 @@ class Parser:
             k = 0
             while not self.at_p(")"):
                 self.parse_attrs()
+                field_lines.append(self.tok.line)
                 if self.eat_kw("pub") and self.at_p("("):
                     self.skip_delimited()
                 fields.append((str(k), self.parse_type()))
@@ -331,7 +335,7 @@ class Parser:
             self.expect_p(";")
         return A.StructItem(line, self.toks[self.pos - 1].line, attrs,
                             normalize_tokens(self.toks[start:self.pos]), name, fields,
-                            tuple_struct, gens)
+                            tuple_struct, gens, field_lines)
 
     def parse_enum(self, start: int, attrs: list[A.Attr]) -> A.EnumItem:
         line = self.tok.line
@@ -773,9 +777,9 @@ class Parser:
         if k == "str":
             self.pos += 1
             return A.Lit(line, t.value, "str")
-        if k == "bytestr":
+        if k in ("bytestr", "cstr"):
             self.pos += 1
-            return A.Lit(line, t.value, "bytestr")
+            return A.Lit(line, t.value, k)
         if k == "char":
             self.pos += 1
             return A.Lit(line, t.value, "char")

@@ -24,7 +24,7 @@ from __future__ import annotations
 from adequacy.backends.verus.syntax import ast as A
 from adequacy.backends.verus.syntax.ast import SpecModule
 from adequacy.backends.verus.syntax.lexer import Token, normalize_tokens, tokenize
-from adequacy.backends.verus.syntax.parser import CLAUSE_KWS, parse_module
+from adequacy.backends.verus.syntax.parser import CLAUSE_KWS, parse_tokens
 
 from adequacy.errors import SpecInvalid
 
@@ -60,8 +60,12 @@ VERIFIER_ATTRS = frozenset(_VERIFIER.split())
 
 def parse_spec(text: str, path: str | None = None) -> SpecModule:
     """Parse a whole spec or skeleton file; syntax errors raise ``SpecInvalid`` with the line."""
+    return _parse(tokenize(text, path), path)
+
+
+def _parse(toks: list[Token], path: str | None) -> SpecModule:
     try:
-        return parse_module(text, path)
+        return parse_tokens(toks, path)
     except SpecInvalid:
         raise
     except (ValueError, IndexError, RecursionError) as e:  # defensive: malformed literals etc.
@@ -153,6 +157,9 @@ def check_tokens(toks: list[Token], path: str | None) -> None:
             if v in CRATE_NAMES:
                 raise _fail(f"the name `{v}` is not allowed in a spec (specs may only use "
                             "vstd; no standard library paths under any name)", path, t.line)
+            if v == "vstd" and not (k and toks[k - 1].is_kw("use")):
+                raise _fail("`vstd` may only start a `use vstd::...;` import (spec code names "
+                            "imported items, not paths into the crate)", path, t.line)
             if v in RELATIVE_ROOTS and nxt.is_p("::"):
                 raise _fail(f"path `{v}::...` is not allowed in a spec", path, t.line)
             if v in FORBIDDEN_KEYWORDS:
@@ -291,15 +298,29 @@ def _enum_diff(name: str, got: A.EnumItem, want: A.EnumItem) -> str | None:
     return None
 
 
-def check_spec(spec: SpecModule, skeleton: SpecModule, path: str | None = None) -> None:
-    """Raise ``SpecInvalid`` (with the line) unless ``spec`` obeys the policy for ``skeleton``."""
-    path = path or spec.path
+def _check_token_layer(spec: SpecModule, path: str | None) -> None:
     check_tokens(spec.tokens, path)
+
+
+def _check_item_layer(spec: SpecModule, path: str | None) -> None:
     for name, line in spec.wrappers:
         if name not in WRAPPERS:
             raise _fail(f"macro block {name}! is not allowed in a spec", path, line)
     for item in spec.items:
         _check_item(item, path)
+
+
+def check_spec(spec: SpecModule, skeleton: SpecModule, path: str | None = None) -> None:
+    """Raise ``SpecInvalid`` (with the line) unless ``spec`` obeys the policy for ``skeleton``."""
+    path = path or spec.path
+    found: list[SpecInvalid] = []
+    for layer in (_check_token_layer, _check_item_layer):
+        try:
+            layer(spec, path)
+        except SpecInvalid as e:
+            found.append(e)
+    if found:  # report the earliest problem in the file, whichever layer saw it
+        raise min(found, key=lambda e: e.line if e.line is not None else 1 << 62)
     skel_structs, skel_enums = skeleton.structs, skeleton.enums
     spec_structs, spec_enums = spec.structs, spec.enums
     for name, s in skel_structs.items():
@@ -331,8 +352,20 @@ def check_spec(spec: SpecModule, skeleton: SpecModule, path: str | None = None) 
 
 def check_source(text: str, skeleton_text: str, path: str | None = None,
                  skeleton_path: str | None = None) -> SpecModule:
-    """Lex, parse and police a spec against its skeleton's text; the parsed spec."""
-    spec = parse_spec(text, path)
+    """Lex, parse and police a spec against its skeleton's text; the parsed spec.
+
+    Hostile text often does not parse either (``extern "C" { .. }`` is no item our parser
+    reads): a policy violation at or before the syntax error is the better message."""
+    toks = tokenize(text, path)
+    try:
+        spec = _parse(toks, path)
+    except SpecInvalid as syntax:
+        try:
+            check_tokens(toks, path)
+        except SpecInvalid as policy:
+            if policy.line is not None and (syntax.line is None or policy.line <= syntax.line):
+                raise policy from None
+        raise
     check_spec(spec, parse_spec(skeleton_text, skeleton_path), path)
     return spec
 

@@ -59,9 +59,7 @@ class VerusBackend:
 
         if task.language != "verus":
             raise BackendError(f"the verus backend scores verus tasks, not {task.language!r}")
-        spec = frontend.parse_spec(text, path)
-        skeleton = frontend.parse_spec(task.skeleton, str(task.skeleton_path))
-        frontend.check_spec(spec, skeleton, path)
+        spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
         # Resolve names now: a spec calling an undefined function is invalid (rustc would
         # reject it), not a spec whose every case is unknown.
         from adequacy.backends.verus.interp import compile_module

@@ -144,17 +144,17 @@ class _Lexer:
             elif c == "r" and self.at(i + 1) == "#" and is_id_start(self.at(i + 2)):
                 i = self.raw_ident(i)
             elif c == "r" and self.at(i + 1) in ('"', "#"):
-                i = self.raw_string(i, i + 1, "str")
+                i = self.raw_string(i, i, "str")
             elif c == "b" and self.at(i + 1) == "'":
                 i = self.quoted(i, i + 1, "bytechar")
             elif c == "b" and self.at(i + 1) == '"':
                 i = self.quoted(i, i + 1, "bytestr")
             elif c == "b" and self.at(i + 1) == "r" and self.at(i + 2) in ('"', "#"):
-                i = self.raw_string(i, i + 2, "bytestr")
+                i = self.raw_string(i, i + 1, "bytestr")
             elif c == "c" and self.at(i + 1) == '"':
                 i = self.quoted(i, i + 1, "cstr")
             elif c == "c" and self.at(i + 1) == "r" and self.at(i + 2) in ('"', "#"):
-                i = self.raw_string(i, i + 2, "cstr")
+                i = self.raw_string(i, i + 1, "cstr")
             elif is_id_start(c):
                 i = self.ident(i)
             elif "0" <= c <= "9":
@@ -403,8 +403,8 @@ class _Lexer:
         return bytes(data)
 
     def raw_string(self, start: int, r: int, kind: str) -> int:
-        """``r"..."``, ``r#"..."#`` (up to 255 ``#``), ``br..``, ``cr..``: no escapes at all; the
-        first ``"`` followed by as many ``#`` as opened ends it."""
+        """``r"..."``, ``r#"..."#`` (up to 255 ``#``), ``br..``, ``cr..`` (``r`` at index ``r``):
+        no escapes at all; the first ``"`` followed by as many ``#`` as opened ends it."""
         text = self.text
         line, col = self.line, start - self.line_start + 1
         j = r + 1

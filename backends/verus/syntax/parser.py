@@ -1151,7 +1151,11 @@ class Parser:
 
 
 def parse_module(text: str, path: str | None = None) -> A.SpecModule:
-    toks = tokenize(text, path)
+    return parse_tokens(tokenize(text, path), path)
+
+
+def parse_tokens(toks: list[Token], path: str | None = None) -> A.SpecModule:
+    """Parse an already lexed file (the front end polices the tokens in between)."""
     p = Parser(toks, path)
     items, wrappers = p.parse_file()
     return A.SpecModule(path, items, wrappers, toks, normalize_tokens(toks))

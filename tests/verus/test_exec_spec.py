@@ -163,4 +163,5 @@ def test_forbidden_tokens_are_refused_before_compiling(tmp_path: Path) -> None:
         engine.build(spec, task, "evil.rs", Limits())
     assert e.value.line is not None and "include_str" in e.value.message
     # a comment mentioning the word is fine for the token check
-    engine.refuse_forbidden("// unsafe is not used here\nspec fn f() -> bool { true }", None)
+    engine.refuse_forbidden("// unsafe is not used here\n" + fill(task, "    true", POST), task,
+                            None)

@@ -99,6 +99,9 @@ class Backend(Protocol):
 #       ``adequacy setup`` calls it.
 #   run_reference(self, task, inputs: list[dict]) -> list[dict | None]
 #       Run the task's reference implementation on inputs (mutator oracles use it).
+#   new_skeleton(self, task_dir: Path) -> tuple[str, str]
+#       (file name, text) of the skeleton a task's task.toml implies; ``adequacy task new``
+#       writes it. Raise TaskError (file:line) on a schema the language cannot express.
 #   verify(self, task, spec, engine, limits) -> dict
 #       Prove the spec against the method body (verification rate; KeY).
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.metadata
 from collections.abc import Sequence
+from pathlib import Path
 
 from adequacy.backend import EngineInfo, Limits, LoadedSpec
 from adequacy.errors import BackendError
@@ -67,11 +68,17 @@ class VerusBackend:
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
                           normalized=frontend.normalize(text), path=path, data=spec)
 
+    def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
+        """(file name, text) of the skeleton the task's ``task.toml`` implies, for
+        ``adequacy task new``; raises ``TaskError`` (file:line) on a bad schema."""
+        from adequacy.backends.verus.skeleton import skeleton_for_folder
+
+        return "skeleton.rs", skeleton_for_folder(task_dir)
+
     def prepare(self) -> str:
         """Build vstd once into the shared cargo target directory (minutes cold, then cached),
         by compiling a one-case warm-up harness through the real exec_spec engine."""
         import tempfile
-        from pathlib import Path
 
         from adequacy.backends.verus.exec_spec import check as exec_check
         from adequacy.backends.verus.skeleton import skeleton_for
@@ -91,7 +98,7 @@ class VerusBackend:
                 '[signature.output]\nresult = "i64"\n')
             (root / "tests" / "pre_complete.jsonl").write_text(
                 '{"id": "a", "input": {"xs": [1, 2]}}\n')
-            (root / "skeleton.rs").write_text("")
+            (root / "skeleton.rs").write_text("// replaced below\n")
             task = load_task(root)
             (root / "skeleton.rs").write_text(skeleton_for(task))
             spec = skeleton_for(task).replace(

@@ -114,3 +114,44 @@ def test_normalize_ignores_comments_and_layout() -> None:
     b = "spec fn f()->bool{ /* x */ true\n}"
     assert normalize(a) == normalize(b)
     assert normalize(a) != normalize(a.replace("true", "false"))
+
+
+# ---------------------------------------------------------------- skeleton structs as trees
+
+ONE_LINE = ("pub struct Input { pub a: Seq<i64> }\n"
+            "pub struct Output { pub result: i64 }\n")
+
+
+def test_struct_layout_does_not_matter() -> None:
+    """The docs' one-line form (no trailing comma) is the same tree as the skeleton's."""
+    check(spec_with(GOOD_BODY, ONE_LINE))
+    check(spec_with(GOOD_BODY, "pub struct Input {\n  // the array\n  pub a:Seq< i64 >,\n}\n"
+                               "pub struct Output{pub result:i64,}\n"))
+
+
+@pytest.mark.parametrize(("structs", "needle", "message"), [
+    ("pub struct Input { pub a: Seq<i32> }\npub struct Output { pub result: i64 }\n",
+     "Seq<i32>", "field `a` has type Seq<i32>, the skeleton says Seq<i64>"),
+    ("pub struct Input { pub b: Seq<i64> }\npub struct Output { pub result: i64 }\n",
+     "pub b", "field `b` is not in the skeleton"),
+    ("pub struct Input { }\npub struct Output { pub result: i64 }\n",
+     "struct Input", "field `a` of the skeleton is missing"),
+    ("pub struct Input { pub a: Seq<i64> }\npub struct Output {\n    pub result: i64,\n"
+     "    pub extra: bool,\n}\n", "pub extra", "field `extra` is not in the skeleton"),
+    ("pub struct Input(pub Seq<i64>);\npub struct Output { pub result: i64 }\n",
+     "struct Input", "braced struct"),
+])
+def test_struct_differences_are_named_with_their_line(structs: str, needle: str,
+                                                      message: str) -> None:
+    text = spec_with(GOOD_BODY, structs)
+    with pytest.raises(SpecInvalid) as ei:
+        check(text)
+    assert message in ei.value.message and ei.value.line == line_of(text, needle), ei.value
+
+
+def test_struct_field_order_matters() -> None:
+    skel = SKELETON.replace("pub a: Seq<i64>,", "pub a: Seq<i64>,\n    pub b: bool,")
+    text = spec_with(GOOD_BODY, "pub struct Input { pub b: bool, pub a: Seq<i64> }\n"
+                                "pub struct Output { pub result: i64 }\n")
+    with pytest.raises(SpecInvalid, match="order"):
+        check_spec(parse_spec(text, "spec.rs"), parse_spec(skel, "skeleton.rs"), "spec.rs")

@@ -181,6 +181,9 @@ def check_tokens(toks: list[Token], path: str | None) -> None:
                 raise _fail("'$' is not allowed in a spec", path, t.line)
             elif t.value == "#":
                 _check_attribute(toks, k, path)
+        elif t.kind == "lifetime" and t.raw:
+            # 'r#a is one token since Rust 2021 but three in 2018 (the verifier's default)
+            raise _fail(f"raw lifetime {t.text} is not allowed in a spec", path, t.line)
         elif t.kind == "cstr":
             raise _fail(f"C string literal {t.text[:20]!r} is not allowed in a spec", path,
                         t.line)

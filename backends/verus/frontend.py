@@ -228,6 +228,9 @@ def _check_fn(fn: A.FnItem, path: str | None) -> None:
     bad_q = [q for q in fn.qualifiers if q not in ("open", "closed")]
     if bad_q:
         raise _fail(f"'{bad_q[0]}' is not allowed on spec fn {fn.name!r}", path, fn.line)
+    if fn.unparsed_clauses:
+        raise _fail(f"'{fn.unparsed_clauses[0]}' clauses are not allowed on spec fn "
+                    f"{fn.name!r}", path, fn.line)
     exprs: list[A.Expr] = []
     for part in (fn.body, *fn.requires, *fn.ensures, *fn.recommends, *fn.decreases):
         if part is not None:
@@ -311,6 +314,9 @@ def _check_item_layer(spec: SpecModule, path: str | None) -> None:
             raise _fail(f"macro block {name}! is not allowed in a spec", path, line)
     for item in spec.items:
         _check_item(item, path)
+    for what, line in spec.skipped:
+        raise _fail(f"{what} is not allowed in a spec (spec items need none, and the checker "
+                    "reads only what it parses)", path, line)
 
 
 def check_spec(spec: SpecModule, skeleton: SpecModule, path: str | None = None) -> None:

@@ -155,3 +155,40 @@ def test_struct_field_order_matters() -> None:
                                 "pub struct Output { pub result: i64 }\n")
     with pytest.raises(SpecInvalid, match="order"):
         check_spec(parse_spec(text, "spec.rs"), parse_spec(skel, "skeleton.rs"), "spec.rs")
+
+
+# ---------------------------------------------------------------- token and tree layers
+
+@pytest.mark.parametrize("extra", [
+    "spec fn a(x: bool) -> bool { if !x { !x } else { x } }",
+    "spec fn b(x: bool) -> bool\n    recommends !x,\n{ !x }",
+    "spec fn c(s: Set<i64>, t: Set<i64>) -> bool { s.union(t) == t.union(s) }",
+    "spec fn d() -> Seq<int> { Seq::<int>::empty() }",
+    "spec fn e() -> bool { i32::MAX > 0 && seq![1int, 2].len() == 2 }",
+    "#[verifier::opaque]\nspec fn f() -> bool { forall|i: int| #![auto] 0 <= i < 3 ==> i >= 0 }",
+    "#[verifier(inline)]\nspec fn g(s: Seq<i64>) -> bool {\n"
+    "    forall|i: int| #![trigger s[i]] 0 <= i < s.len() ==> s[i] > 0\n}",
+    "pub enum Color { Red, Green }\nimpl Color {\n"
+    "    spec fn is_red(&self) -> bool { self is Red }\n}",
+])
+def test_ordinary_spec_code_passes(extra: str) -> None:
+    check(spec_with(extra + "\n" + GOOD_BODY))
+    check(spec_with(GOOD_BODY).replace("use vstd::prelude::*;",
+                                       "use vstd::prelude::*;\nuse vstd::arithmetic::power::pow;"))
+
+
+@pytest.mark.parametrize(("extra", "needle", "message"), [
+    ("spec fn w<T>(x: T) -> bool where T: Copy { true }", "where", "where clause"),
+    ("pub enum E { A = 1 }", "enum E", "discriminant"),
+    ("spec fn a(x: [u8; 3]) -> bool { true }", "spec fn a", "array length"),
+    ("spec fn p() -> bool { proof { }; true }", "spec fn p", "proof block"),
+    ("spec fn l(x: &'r#a i32) -> bool { true }", "spec fn l", "raw lifetime"),
+    ("spec fn i() -> bool {\n    #![allow(unused)]\n    true\n}", "#![allow", "attribute"),
+    ("spec fn v() -> bool via f { true }", "spec fn v", "via"),
+])
+def test_constructs_the_checker_does_not_read_are_refused(extra: str, needle: str,
+                                                          message: str) -> None:
+    text = spec_with(extra + "\n" + GOOD_BODY)
+    with pytest.raises(SpecInvalid) as ei:
+        check(text)
+    assert message in ei.value.message and ei.value.line == line_of(text, needle), ei.value

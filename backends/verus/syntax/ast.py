@@ -384,6 +384,8 @@ class SpecModule:
     """Item-level macro blocks seen (``verus``, ``exec_spec_unverified``) with lines."""
     tokens: list = field(default_factory=list)
     normalized: str = ""
+    skipped: list[tuple[str, int]] = field(default_factory=list)
+    """Constructs the parser read past without building a tree (what, line)."""
 
     @property
     def fns(self) -> dict[str, FnItem]:

@@ -40,6 +40,8 @@ class Parser:
         self.toks = toks
         self.pos = 0
         self.path = path
+        self.skipped: list[tuple[str, int]] = []
+        """Constructs read past without a tree (what, line): the policy refuses them."""
 
     # ------------------------------------------------------------ helpers
     @property
@@ -288,7 +290,9 @@ class Parser:
         return names
 
     def skip_where(self) -> None:
-        if self.eat_kw("where"):
+        if self.at_kw("where"):
+            self.skipped.append(("a where clause", self.tok.line))
+            self.pos += 1
             while not (self.at_p("{") or self.at_p(";") or self.tok.kind == "eof"
                        or (self.tok.kind == "ident" and self.tok.value in CLAUSE_KWS)):
                 self.pos += 1
@@ -369,7 +373,9 @@ class Parser:
                     if not self.eat_p(","):
                         break
                 self.expect_p("}")
-            if self.eat_p("="):
+            if self.at_p("="):
+                self.skipped.append(("an enum discriminant", self.tok.line))
+                self.pos += 1
                 self.parse_expr()
             variants.append(A.Variant(vname, kind, fields, vline))
             if not self.eat_p(","):
@@ -476,6 +482,8 @@ class Parser:
         while self.tok.kind == "ident" and self.tok.value in CLAUSE_KWS:
             kw = str(self.tok.value)
             self.pos += 1
+            if kw in ("no_unwind", "via", "with", "opens_invariants"):
+                fn.unparsed_clauses.append(kw)
             if kw in ("no_unwind",):
                 if self.eat_kw("when"):
                     self.parse_expr(no_struct=True)
@@ -549,7 +557,9 @@ class Parser:
         if t.is_p("["):
             self.pos += 1
             el = self.parse_type()
-            if self.eat_p(";"):
+            if self.at_p(";"):
+                self.skipped.append(("an array length", self.tok.line))
+                self.pos += 1
                 self.parse_expr()
             self.expect_p("]")
             return A.TypeRef("Seq", [el], ("array",))
@@ -882,6 +892,7 @@ class Parser:
             blk = self.parse_block()
             return A.MacroCall(line, "unsafe", [blk])
         if w == "proof" and self.peek().is_p("{"):
+            self.skipped.append(("a proof block", line))
             self.pos += 1
             self.skip_delimited()
             return A.Lit(line, None, "unit")
@@ -1158,7 +1169,7 @@ def parse_tokens(toks: list[Token], path: str | None = None) -> A.SpecModule:
     """Parse an already lexed file (the front end polices the tokens in between)."""
     p = Parser(toks, path)
     items, wrappers = p.parse_file()
-    return A.SpecModule(path, items, wrappers, toks, normalize_tokens(toks))
+    return A.SpecModule(path, items, wrappers, toks, normalize_tokens(toks), p.skipped)
 
 
 def parse_expression(text: str, path: str | None = None) -> A.Expr:

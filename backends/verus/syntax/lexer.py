@@ -23,6 +23,7 @@ comments, NFC-normalised identifiers, reserved single-quoted forms).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -37,7 +38,7 @@ PUNCTS = [
     "+", "-", "*", "/", "%", "^", "!", "&", "|", "=", "<", ">", "@", ".", ",", ";", ":", "#",
     "$", "?", "~", "(", ")", "[", "]", "{", "}",
 ]
-_PUNCT_START = frozenset(p[0] for p in PUNCTS)
+_PUNCT_BY_FIRST = {c: [p for p in PUNCTS if p[0] == c] for c in {p[0] for p in PUNCTS}}
 
 #: Unicode Pattern_White_Space: what rustc skips between tokens (not Python's ``isspace``).
 WHITESPACE = frozenset("\t\n\x0b\x0c\r \x85\u200e\u200f\u2028\u2029")
@@ -50,6 +51,8 @@ NO_RAW = frozenset({"_", "crate", "self", "super", "Self"})
 _SIMPLE_ESCAPES = {"0": "\0", "t": "\t", "n": "\n", "r": "\r", '"': '"', "'": "'", "\\": "\\"}
 _HEX = frozenset("0123456789abcdefABCDEF")
 _MAX_INT_DIGITS = 1000
+#: Fast path only: a run of ASCII identifier characters (non-ASCII goes through XID checks).
+_ASCII_IDENT_RUN = re.compile(r"[A-Za-z0-9_]*")
 
 
 @dataclass(slots=True)
@@ -113,9 +116,13 @@ class _Lexer:
             self.line_start = self.text.rindex("\n", start, end) + 1
 
     def ident_end(self, j: int) -> int:
-        while j < self.n and is_id_continue(self.text[j]):
-            j += 1
-        return j
+        while True:
+            m = _ASCII_IDENT_RUN.match(self.text, j)
+            j = m.end() if m else j
+            if j < self.n and self.text[j] >= "\x80" and is_id_continue(self.text[j]):
+                j += 1
+                continue
+            return j
 
     def suffix_end(self, j: int) -> int:
         return self.ident_end(j + 1) if j < self.n and is_id_start(self.text[j]) else j
@@ -133,6 +140,8 @@ class _Lexer:
                 continue
             if c in WHITESPACE:
                 i += 1
+                while i < n and text[i] == " ":
+                    i += 1
                 continue
             if c in BIDI_CONTROLS:
                 raise self.fail(f"text-direction control character U+{ord(c):04X} is not "
@@ -166,8 +175,8 @@ class _Lexer:
             elif c == "#" and self.at(i + 1) in ('"', "#"):
                 raise self.fail(f"'#{self.at(i + 1)}' is reserved (Rust 2024 guarded string "
                                 "literals); separate the tokens")
-            elif c in _PUNCT_START:
-                for p in PUNCTS:
+            elif c in _PUNCT_BY_FIRST:
+                for p in _PUNCT_BY_FIRST[c]:
                     if text.startswith(p, i):
                         self.toks.append(Token("punct", p, p, self.line, i - self.line_start + 1))
                         i += len(p)

@@ -155,3 +155,16 @@ def test_the_issue_attack_through_the_cli_exits_3_and_touches_nothing(tmp_path: 
     assert res.exit_code == 3, res.output
     assert f"{spec}:5" in res.output.replace("\n", "")
     assert not pwned.exists()
+
+
+def test_verus_driver_refuses_a_rejected_spec_before_running_the_verifier(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from adequacy.backends.verus.verus_driver import driver
+
+    started: list[object] = []
+    monkeypatch.setattr(driver, "verus_command", lambda: "/nonexistent/verus")
+    monkeypatch.setattr(driver, "run_limited", lambda *a, **k: started.append(a))
+    task = load_task(TASK)
+    with pytest.raises(SpecInvalid) as e:
+        driver.check(hostile(ISSUE_ATTACK), task, task.all_cases(), Limits(), path="x.rs")
+    assert e.value.line == EXPECTED[ISSUE_ATTACK][0] and started == []

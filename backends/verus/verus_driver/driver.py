@@ -259,6 +259,11 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
     cmd = verus_command()
     if cmd is None:
         raise EngineUnavailable("verus engine: " + availability()[2])
+    # Defence in depth: the verifier expands macros (include_str!, proc macros) while reading
+    # the spec, so it gets only what the front end accepts, whoever calls this.
+    from adequacy.backends.verus.frontend import check_source
+
+    check_source(spec_text, task.skeleton, path, str(task.skeleton_path))
     rlimit = int(task.settings.get("rlimit", DEFAULT_RLIMIT))
     spec_lines = spec_text.rstrip("\n").count("\n") + 1
     verdicts: list[Verdict] = []

@@ -202,6 +202,7 @@ def test_identifiers_are_nfc_and_raw_identifiers_keep_their_name() -> None:
     ("a \u202e b", "text-direction"),
     ("// \u2066 x\n", "text-direction"),
     ('"\u202d"', "text-direction"),
+    ("// \udc80", "UTF-8"),  # a lone surrogate (surrogateescape) is not UTF-8 text
 ])
 def test_what_rustc_rejects_is_rejected_with_the_line(src: str, why: str | None) -> None:
     text = "ok\n" + src

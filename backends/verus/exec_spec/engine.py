@@ -161,7 +161,7 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
     name = f"spec_{key[:16]}"
     (crate / "Cargo.toml").write_text(_TEMPLATES.get_template("Cargo.toml.j2").render(
         crate_name=name, vstd_version=VSTD_VERSION))
-    (crate / "src" / "main.rs").write_text(main_rs)
+    (crate / "src" / "main.rs").write_text(main_rs, encoding="utf-8")  # what the lexer read
     lock = cache_root() / "exec_spec" / f"Cargo.lock.{VSTD_VERSION}"
     cmd = ["cargo", "build", "--release", "--message-format=json"]
     if lock.is_file():

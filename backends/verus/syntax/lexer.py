@@ -91,7 +91,13 @@ def is_id_continue(c: str) -> bool:
 
 class _Lexer:
     def __init__(self, text: str, path: str | None) -> None:
-        # Input format (Reference "Input format"): BOM removal, then CRLF normalisation.
+        # Input format (Reference "Input format"): UTF-8 (a str holding lone surrogates, as
+        # surrogateescape decoding makes, is not), BOM removal, then CRLF normalisation.
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:
+            line = text.count("\n", 0, e.start) + 1
+            raise SpecInvalid("the file is not valid UTF-8", file=path, line=line) from None
         if text.startswith("\ufeff"):
             text = text[1:]
         self.text = text.replace("\r\n", "\n")

@@ -272,7 +272,7 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
         text, spans = build_file(spec_text, task, chunk, first_index=0)
         work = make_workdir("adequacy-verus-")
         try:
-            (work / "spec.rs").write_text(text)
+            (work / "spec.rs").write_text(text, encoding="utf-8")
             (work / "spec.rs").chmod(0o644)
             res = run_limited(
                 [cmd, "spec.rs", "--rlimit", str(rlimit), "--multiple-errors", "100000",

@@ -44,6 +44,8 @@ _WORDS = (
     "forall exists choose int nat"
 )
 RUST_KEYWORDS = frozenset(_WORDS.split())
+#: Crate names a spec may not mention (see ``frontend.CRATE_NAMES``), nor ``vstd`` outside `use`.
+CRATE_NAMES = frozenset({"std", "core", "alloc", "proc_macro", "vstd"})
 RESERVED_STRUCTS = frozenset({"Input", "Output"})
 
 
@@ -59,6 +61,9 @@ def _check_ident(name: str, where: str) -> None:
     if name in RUST_KEYWORDS:
         raise SkeletonError(f"{name!r} is a Rust/Verus keyword and cannot name a field; rename it "
                             "in task.toml", field=where)
+    if name in CRATE_NAMES:
+        raise SkeletonError(f"{name!r} names a crate, which the front end refuses anywhere in a "
+                            "spec; rename it in task.toml", field=where)
 
 
 def verus_type(ty: Type, where: str = "type") -> str:

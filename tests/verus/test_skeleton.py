@@ -50,6 +50,14 @@ def test_keyword_field_names_are_refused() -> None:
         generate_skeleton([P("type", "i32")], [P("result", "bool")])
 
 
+@pytest.mark.parametrize("name", ["core", "std", "alloc", "vstd"])
+def test_crate_names_are_refused_as_field_names(name: str) -> None:
+    """The front end refuses these names anywhere in a spec, so no spec could use the field."""
+    with pytest.raises(SkeletonError, match="crate") as e:
+        generate_skeleton([P(name, "i32")], [P("result", "bool")])
+    assert e.value.field == f"signature.input.{name}"
+
+
 def test_nullable_is_refused() -> None:
     with pytest.raises(SkeletonError, match="option"):
         generate_skeleton([P("x", "nullable<i32>")], [P("result", "bool")])

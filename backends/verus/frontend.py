@@ -225,7 +225,7 @@ def _check_fn(fn: A.FnItem, path: str | None) -> None:
             else "a non-function item")
         raise _fail(f"only spec items are allowed in a spec, but {fn.name!r} is {what}",
                     path, fn.line)
-    bad_q = [q for q in fn.qualifiers if q not in ("open", "closed")]
+    bad_q = [q for q in fn.qualifiers if q not in ("open", "closed", "uninterp")]
     if bad_q:
         raise _fail(f"'{bad_q[0]}' is not allowed on spec fn {fn.name!r}", path, fn.line)
     if fn.unparsed_clauses:

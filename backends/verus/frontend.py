@@ -87,8 +87,8 @@ def _fail(msg: str, path: str | None, line: int | None) -> SpecInvalid:
 # ---------------------------------------------------------------- token layer
 
 def _close_of(toks: list[Token], k: int) -> int:
-    """Index of the bracket closing the one at ``k`` (the lexer already balanced nothing, the
-    parser did; a stray mismatch here just ends the attribute at end of file)."""
+    """Index of the bracket closing the one at ``k``; on a mismatch (a file the parser would
+    refuse anyway) the attribute just runs to the mismatch or the end of the file."""
     pairs = {"(": ")", "[": "]", "{": "}"}
     stack: list[str] = []
     j = k

@@ -78,6 +78,9 @@ class Token:
 
 
 def is_id_start(c: str) -> bool:
+    """XID_Start or ``_``, from Python's Unicode database. Python 3.11 knows Unicode 14, rustc a
+    later version; XID properties are stable across versions, so characters assigned since are
+    refused here although rustc takes them: stricter, never a different reading."""
     if c < "\x80":
         return c.isalpha() or c == "_"
     return c.isidentifier()  # XID_Start

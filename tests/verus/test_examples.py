@@ -65,7 +65,7 @@ def test_exec_spec_verdicts(task_dir: Path, name: str, exp: dict[str, Any]) -> N
     if not exp["exec_spec"]:
         # outside the fragment: undecided everywhere, with the reason saying so
         assert len(unknown) == len(load_task(task_dir).all_cases())
-        assert all("outside exec_spec fragment" in u for u in unknown)
+        assert all("outside exec_spec's fragment" in u for u in unknown)
         return
     assert unknown == []
     assert failed == set(exp["fails"])

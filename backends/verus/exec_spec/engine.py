@@ -28,10 +28,12 @@ from pathlib import Path
 
 import jinja2
 from adequacy.backends.verus.exec_spec.diagnostics import classify, parse_cargo_messages
+from adequacy.backends.verus.exec_spec.fidelity import divergences
 from adequacy.backends.verus.render import encode_tokens, struct_decoder
+from adequacy.backends.verus.syntax.ast import SpecModule
 
 from adequacy.backend import Limits
-from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
+from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task
 from adequacy.values import content_hash
@@ -42,6 +44,9 @@ ENGINE = "exec_spec"
 VSTD_VERSION = "0.0.0-2026-11-01-0251"
 #: Bump when the harness template or its protocol changes: cached binaries are keyed on it.
 HARNESS_VERSION = "1"
+#: Bump when what the engine decides changes without the binary changing (fidelity rules):
+#: goes into the engine version, hence into verdict cache keys.
+RULES_VERSION = "2"
 STACK_BYTES = 256 * 1024 * 1024
 
 _TEMPLATES = jinja2.Environment(
@@ -83,7 +88,8 @@ def availability() -> tuple[bool, str, str]:
         return (False, "", f"needs {' and '.join(missing)} on PATH (install Rust with rustup); "
                 "vstd is then fetched from crates.io on first use")
     rustc = _tool_version("rustc")
-    version = f"vstd {VSTD_VERSION}; {rustc}; harness {HARNESS_VERSION}"
+    version = (f"vstd {VSTD_VERSION}; {rustc}; harness {HARNESS_VERSION}; "
+               f"rules {RULES_VERSION}")
     return True, version, f"real vstd exec_spec_unverified! macro compiled by cargo ({rustc})"
 
 
@@ -109,13 +115,16 @@ def _strip_comments(text: str) -> str:
     return "".join(out)
 
 
-def refuse_forbidden(text: str, path: str | None) -> None:
+def forbidden(text: str) -> str | None:
+    """Why this engine refuses to compile ``text`` (the front end rejects these first; this is
+    defence in depth, and by the fidelity rules an engine's refusal is ``unknown``, not
+    ``invalid``)."""
     m = _FORBIDDEN.search(_strip_comments(text))
     if m:
         line = text.count("\n", 0, m.start()) + 1
-        raise SpecInvalid(f"`{m.group(0).strip()}` is not allowed in a spec (the exec_spec engine "
-                          "compiles spec code to native code)", file=path, line=line,
-                          engine=ENGINE)
+        return (f"outside exec_spec's fragment: `{m.group(0).strip()}` is never compiled to "
+                f"native code (spec line {line})")
+    return None
 
 
 def render_crate(spec_text: str, task: Task) -> tuple[str, str]:
@@ -130,6 +139,16 @@ def render_crate(spec_text: str, task: Task) -> tuple[str, str]:
     )
     key = content_hash(ENGINE, VSTD_VERSION, HARNESS_VERSION, main_rs)[:24]
     return main_rs, key
+
+
+def _outside(kind: str, message: str, line: int | None) -> str:
+    if kind == "invalid":
+        first = message.strip().splitlines()[0] if message.strip() else "compile error"
+        where = f" (spec line {line})" if line else ""
+        return (f"outside exec_spec's fragment: the macro's output does not compile: "
+                f"{first[:300]}{where}")
+    # records written before the fidelity rules say "exec_spec fragment"
+    return message.replace("outside exec_spec fragment:", "outside exec_spec's fragment:")
 
 
 @dataclass(frozen=True)
@@ -162,9 +181,12 @@ def _cargo_env() -> dict[str, str]:
 def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build:
     """Compile (or fetch from cache) the harness of one spec.
 
-    Raises ``SpecInvalid(engine="exec_spec")`` for compile errors that are the spec's fault.
+    A compile failure of a spec the front end accepted leaves every case ``unknown`` (fidelity
+    rule 1: only the front end calls a spec invalid), with the rustc message and spec line.
     """
-    refuse_forbidden(spec_text, path)
+    refused = forbidden(spec_text)
+    if refused:
+        return Build(None, outside=refused)
     main_rs, key = render_crate(spec_text, task)
     spec_lines = spec_text.rstrip("\n").count("\n") + 1
     bins = cache_root() / "exec_spec" / "bin"
@@ -173,9 +195,8 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
     record = bins / f"{key}.json"
     if record.is_file():
         rec = json.loads(record.read_text())
-        if rec["kind"] == "invalid":
-            raise SpecInvalid(rec["message"], file=path, line=rec.get("line"), engine=ENGINE)
-        return Build(None, outside=rec["message"], cached=True)
+        return Build(None, outside=_outside(rec["kind"], rec["message"], rec.get("line")),
+                     cached=True)
     if binary.is_file():
         return Build(binary, cached=True)
 
@@ -213,9 +234,8 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
         record.write_text(json.dumps({"kind": outcome.kind, "message": outcome.message,
                                       "line": outcome.line}))
         remove_tree(crate)
-        if outcome.kind == "invalid":
-            raise SpecInvalid(outcome.message, file=path, line=outcome.line, engine=ENGINE)
-        return Build(None, outside=outcome.message, seconds=seconds)
+        return Build(None, outside=_outside(outcome.kind, outcome.message, outcome.line),
+                     seconds=seconds)
     if not lock.is_file() and (crate / "Cargo.lock").is_file():
         shutil.copy(crate / "Cargo.lock", lock)
     built = target_dir() / "release" / name
@@ -357,16 +377,34 @@ def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
 
 
 def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
-          path: str | None = None) -> list[Verdict]:
-    """One verdict per case; fragment gaps give ``unknown`` for all, compile errors raise."""
+          path: str | None = None, module: SpecModule | None = None) -> list[Verdict]:
+    """One verdict per case, never an exception for the spec's sake.
+
+    With the parsed ``module``, cases of a predicate that reaches a construct on which the
+    compiled code would diverge from Verus (``fidelity.divergences``) are ``unknown``, and
+    only the other cases run; compile failures make every case ``unknown``.
+    """
     ok, _, reason = availability()
     if not ok:
         raise EngineUnavailable(f"exec_spec engine: {reason}")
     if not cases:
         return []
-    b = build(spec_text, task, path, limits)
-    if b.binary is None:
-        return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
-                        reason=b.outside or "outside exec_spec fragment") for c in cases]
-    spec_lines = spec_text.rstrip("\n").count("\n") + 1
-    return run(b.binary, task, cases, limits, spec_lines)
+    diverge = divergences(module) if module is not None else {}
+    skipped = {i: diverge[c.bucket.predicate] for i, c in enumerate(cases)
+               if c.bucket.predicate in diverge}
+    out: dict[int, Verdict] = {
+        i: Verdict(case_id=cases[i].id, bucket=cases[i].bucket, value=Truth.unknown,
+                   engine=ENGINE, reason=why) for i, why in skipped.items()}
+    todo = [i for i in range(len(cases)) if i not in skipped]
+    if todo:
+        b = build(spec_text, task, path, limits)
+        if b.binary is None:
+            for i in todo:
+                out[i] = Verdict(case_id=cases[i].id, bucket=cases[i].bucket,
+                                 value=Truth.unknown, engine=ENGINE,
+                                 reason=b.outside or "outside exec_spec's fragment")
+        else:
+            spec_lines = spec_text.rstrip("\n").count("\n") + 1
+            got = run(b.binary, task, [cases[i] for i in todo], limits, spec_lines)
+            out.update(zip(todo, got, strict=True))
+    return [out[i] for i in range(len(cases))]

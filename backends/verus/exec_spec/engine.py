@@ -29,6 +29,7 @@ from pathlib import Path
 import jinja2
 from adequacy.backends.verus.exec_spec.diagnostics import classify, parse_cargo_messages
 from adequacy.backends.verus.exec_spec.fidelity import divergences
+from adequacy.backends.verus.exec_spec.rewrite import rewrite
 from adequacy.backends.verus.render import encode_tokens, struct_decoder
 from adequacy.backends.verus.syntax.ast import SpecModule
 
@@ -43,11 +44,13 @@ ENGINE = "exec_spec"
 #: The exact vstd release every harness depends on (crates.io, newest when this was written).
 VSTD_VERSION = "0.0.0-2026-11-01-0251"
 #: Bump when the harness template or its protocol changes: cached binaries are keyed on it.
-HARNESS_VERSION = "1"
+HARNESS_VERSION = "2"
 #: Bump when what the engine decides changes without the binary changing (fidelity rules):
 #: goes into the engine version, hence into verdict cache keys.
 RULES_VERSION = "2"
 STACK_BYTES = 256 * 1024 * 1024
+#: RLIMIT_NPROC of the harness (per uid, so it must leave room for other sandboxed workers).
+HARNESS_PROCESSES = 4096
 
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("adequacy.backends.verus.exec_spec", "templates"),
@@ -314,8 +317,13 @@ def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
             res = run_limited(
                 [str(exe), str(case_ms)], cwd=workdir, input=encode_cases(task, batch),
                 timeout=min(left, limits.case_seconds * len(batch) + 10.0),
+                # RLIMIT_NPROC counts every thread of the unprivileged uid machine-wide, and
+                # the persistent JVM workers (rac, KeY) run under the same uid with dozens of
+                # threads: the default 64 made the harness fail to spawn its case thread.
+                # Spec code cannot fork (no std::process; the macro only emits expressions).
                 limits=SandboxLimits(memory_mb=limits.memory_mb + STACK_BYTES // 2**20,
-                                     cpu_seconds=int(min(left, 3600)) + 1, file_size_mb=16),
+                                     cpu_seconds=int(min(left, 3600)) + 1, file_size_mb=16,
+                                     processes=HARNESS_PROCESSES),
                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "RUST_BACKTRACE": "0"},
             )
             done: set[int] = set()
@@ -389,7 +397,7 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
         raise EngineUnavailable(f"exec_spec engine: {reason}")
     if not cases:
         return []
-    diverge = divergences(module) if module is not None else {}
+    diverge = divergences(module, rewritten=True) if module is not None else {}
     skipped = {i: diverge[c.bucket.predicate] for i, c in enumerate(cases)
                if c.bucket.predicate in diverge}
     out: dict[int, Verdict] = {
@@ -397,6 +405,8 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
                    engine=ENGINE, reason=why) for i, why in skipped.items()}
     todo = [i for i in range(len(cases)) if i not in skipped]
     if todo:
+        if module is not None:
+            spec_text = rewrite(spec_text, module)
         b = build(spec_text, task, path, limits)
         if b.binary is None:
             for i in todo:

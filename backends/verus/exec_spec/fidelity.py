@@ -43,6 +43,9 @@ class _Walker:
     methods: dict[str, list[A.FnItem]]
     problems: list[tuple[int, str]] = field(default_factory=list)
     calls: set[str] = field(default_factory=set)
+    rewritten: bool = False
+    """``rewrite.rewrite`` turned `/`, `%`, chains, `as nat` and `as char` (those carrying a
+    source span) into Verus's meaning, so only what it could not rewrite is flagged."""
 
     def flag(self, line: int, what: str) -> None:
         self.problems.append((line, what))
@@ -92,7 +95,8 @@ class _Walker:
 
     def expr(self, e: object, env: dict[str, A.TypeRef | None], guard: bool) -> None:
         if isinstance(e, A.Binary):
-            if e.op in ("/", "%") and not (self.nonneg(e.l, env) and self.nonneg(e.r, env)):
+            if e.op in ("/", "%") and not (self.nonneg(e.l, env) and self.nonneg(e.r, env)) and not (
+                    self.rewritten and e.span is not None):
                 self.flag(e.line, f"`{e.op}` on a value that may be negative (Verus's `{e.op}` is "
                           "Euclidean, the compiled Rust one truncates)")
             if e.op == "==>":
@@ -107,14 +111,16 @@ class _Walker:
             self.expr(e.r, env, False)
             return
         if isinstance(e, A.Chain):
-            if not guard:
+            if not guard and not (self.rewritten and e.spans):
                 self.flag(e.line, "chained comparison outside a quantifier guard (the macro "
                           "does not expand it into `&&`)")
             for x in e.operands:
                 self.expr(x, env, False)
             return
         if isinstance(e, A.Cast):
-            if e.ty.name == "nat" and not self.nonneg(e.e, env):
+            if self.rewritten and e.span is not None:
+                pass
+            elif e.ty.name == "nat" and not self.nonneg(e.e, env):
                 self.flag(e.line, "`as nat` of a value that may be negative (the macro erases "
                           "the cast)")
             elif e.ty.name == "char":
@@ -198,7 +204,7 @@ class _Walker:
                                     self.expr(z, env, False)
 
 
-def divergences(module: A.SpecModule) -> dict[str, str]:
+def divergences(module: A.SpecModule, rewritten: bool = False) -> dict[str, str]:
     """For ``pre`` and ``post``: the first construct reachable from ``pre_spec`` /
     ``post_spec`` on which exec_spec would diverge from Verus (absent when there is none)."""
     fns = module.fns
@@ -207,7 +213,7 @@ def divergences(module: A.SpecModule) -> dict[str, str]:
         for f in im.fns:
             methods.setdefault(f.name, []).append(f)
     per_fn: dict[int, tuple[list[tuple[int, str]], set[str]]] = {}
-    w = _Walker(module, module.structs, fns, methods)
+    w = _Walker(module, module.structs, fns, methods, rewritten=rewritten)
     for f in module.all_fns():
         w.problems, w.calls = [], set()
         w.fn(f)

@@ -108,3 +108,23 @@ def test_seq_view_is_rejected_by_the_front_end(tmp_path: Path) -> None:
         backends()["verus"].load_spec(task, text, "view.rs")
     assert e.value.line == text.splitlines().index("    " + probe.pre) + 1
     assert "has no View" in e.value.message
+
+
+def test_step_limit_unknowns_reach_only_a_faithful_engine(tmp_path: Path) -> None:
+    """The issue's case: interp stopped at its step limit and the default chain handed the case
+    to exec_spec, which answered `% 3 >= 0` false on negative numbers. Now exec_spec computes
+    Verus's Euclidean `%` (always >= 0 for divisor 3), so the chain's answer is Verus's."""
+    from verus_probe_data import Probe, build_task, spec_text
+
+    from adequacy.backend import Limits
+
+    if "exec_spec" not in ENGINES:
+        pytest.skip("exec_spec is not available here")
+    probe = Probe("mod_chain", "Verus guide reference-arithmetic.md", {"s": "seq<i64>"},
+                  "forall|i: usize| 0 <= i < input.s.len() ==> input.s[i as int] % 3 >= 0",
+                  [({"s": [-5, -1, -7, 4, -2, -3] * 50}, True), ({"s": [-4]}, True)])
+    task = build_task(probe, tmp_path)
+    rep = score_spec(task, spec_text(probe, task), "mod.rs", limits=Limits(steps=50))
+    assert [v.value for v in rep.verdicts] == [Truth.true, Truth.true]
+    assert rep.verdicts[0].engine == "exec_spec"  # the long case: interp hit its step limit
+    assert rep.verdicts[1].engine == "interp"

@@ -397,7 +397,14 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
         raise EngineUnavailable(f"exec_spec engine: {reason}")
     if not cases:
         return []
-    diverge = divergences(module, rewritten=True) if module is not None else {}
+    rewritten = None
+    if module is not None:
+        try:
+            rewritten = rewrite(spec_text, module)
+        except Exception:  # noqa: BLE001 - a rewrite bug must cost decisions, not the batch
+            rewritten = None
+    diverge = (divergences(module, rewritten=rewritten is not None)
+               if module is not None else {})
     skipped = {i: diverge[c.bucket.predicate] for i, c in enumerate(cases)
                if c.bucket.predicate in diverge}
     out: dict[int, Verdict] = {
@@ -405,9 +412,7 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
                    engine=ENGINE, reason=why) for i, why in skipped.items()}
     todo = [i for i in range(len(cases)) if i not in skipped]
     if todo:
-        if module is not None:
-            spec_text = rewrite(spec_text, module)
-        b = build(spec_text, task, path, limits)
+        b = build(rewritten if rewritten is not None else spec_text, task, path, limits)
         if b.binary is None:
             for i in todo:
                 out[i] = Verdict(case_id=cases[i].id, bucket=cases[i].bucket,

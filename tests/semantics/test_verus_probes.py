@@ -128,3 +128,33 @@ def test_step_limit_unknowns_reach_only_a_faithful_engine(tmp_path: Path) -> Non
     assert [v.value for v in rep.verdicts] == [Truth.true, Truth.true]
     assert rep.verdicts[0].engine == "exec_spec"  # the long case: interp hit its step limit
     assert rep.verdicts[1].engine == "interp"
+
+
+def test_a_gap_in_post_spec_leaves_pre_cases_decided() -> None:
+    """Rule 1, "affected cases": an `int` helper reached only from post_spec cannot be compiled
+    by the macro; exec_spec then compiles each predicate's part alone, so the pre cases are
+    still decided (correctly: the gold spec passes them) and only the post cases are unknown."""
+    from verus_corpus import REPO
+
+    from adequacy.backend import Limits
+    from adequacy.plugins import backends
+    from adequacy.tasks import load_task
+
+    if "exec_spec" not in ENGINES:
+        pytest.skip("exec_spec is not available here")
+    task = load_task(REPO / "examples" / "verus" / "binary_search_first")
+    gold = (task.root / "specs" / "gold.rs").read_text()
+    text = gold.replace("spec fn post_spec(input: Input, output: Output) -> bool {\n    match",
+                        "spec fn twice(x: int) -> int {\n    x * 2\n}\n\n"
+                        "spec fn post_spec(input: Input, output: Output) -> bool {\n"
+                        "    twice(1) == 2 && match")
+    assert text != gold
+    backend = backends()["verus"]
+    spec = backend.load_spec(task, text, "split.rs")
+    cases = task.all_cases()
+    verdicts = backend.check(spec, task, cases, "exec_spec", Limits())
+    pre = [v for c, v in zip(cases, verdicts, strict=True) if c.bucket.predicate == "pre"]
+    post = [v for c, v in zip(cases, verdicts, strict=True) if c.bucket.predicate == "post"]
+    assert pre and all(v.decided and v.passed for v in pre)
+    assert post and all(v.value is Truth.unknown and "outside exec_spec's fragment" in v.reason
+                        for v in post)

@@ -30,6 +30,7 @@ import jinja2
 from adequacy.backends.verus.exec_spec.diagnostics import classify, parse_cargo_messages
 from adequacy.backends.verus.exec_spec.fidelity import divergences
 from adequacy.backends.verus.exec_spec.rewrite import rewrite
+from adequacy.backends.verus.exec_spec.split import only
 from adequacy.backends.verus.render import encode_tokens, struct_decoder
 from adequacy.backends.verus.syntax.ast import SpecModule
 
@@ -412,14 +413,37 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
                    engine=ENGINE, reason=why) for i, why in skipped.items()}
     todo = [i for i in range(len(cases)) if i not in skipped]
     if todo:
-        b = build(rewritten if rewritten is not None else spec_text, task, path, limits)
+        text = rewritten if rewritten is not None else spec_text
+        spec_lines = spec_text.rstrip("\n").count("\n") + 1
+        b = build(text, task, path, limits)
         if b.binary is None:
             for i in todo:
                 out[i] = Verdict(case_id=cases[i].id, bucket=cases[i].bucket,
                                  value=Truth.unknown, engine=ENGINE,
                                  reason=b.outside or "outside exec_spec's fragment")
+            if module is not None:
+                _per_predicate(text, module, task, cases, todo, path, limits, spec_lines, out)
         else:
-            spec_lines = spec_text.rstrip("\n").count("\n") + 1
             got = run(b.binary, task, [cases[i] for i in todo], limits, spec_lines)
             out.update(zip(todo, got, strict=True))
     return [out[i] for i in range(len(cases))]
+
+
+def _per_predicate(text: str, module: SpecModule, task: Task, cases: Sequence[Case],
+                   todo: list[int], path: str | None, limits: Limits, spec_lines: int,
+                   out: dict[int, Verdict]) -> None:
+    """After a failed build: decide the cases of each predicate whose own part compiles."""
+    for pred in ("pre", "post"):
+        idx = [i for i in todo if cases[i].bucket.predicate == pred]
+        if not idx:
+            continue
+        try:
+            part = only(text, module, pred)
+        except Exception:  # noqa: BLE001 - our splitting bug: the cases just stay unknown
+            part = None
+        if part is None:
+            continue
+        b = build(part, task, path, limits)
+        if b.binary is not None:
+            got = run(b.binary, task, [cases[i] for i in idx], limits, spec_lines)
+            out.update(zip(idx, got, strict=True))

@@ -241,3 +241,29 @@ def divergences(module: A.SpecModule, rewritten: bool = False) -> dict[str, str]
             line, what = min(found)
             out[pred] = f"outside exec_spec's fragment: {what} (spec line {line})"
     return out
+
+
+def reachable(module: A.SpecModule, root: str) -> list[A.FnItem]:
+    """The spec fns (and impl methods, by name) that ``root`` may call, itself included."""
+    fns = module.fns
+    methods: dict[str, list[A.FnItem]] = {}
+    for im in module.impls:
+        for f in im.fns:
+            methods.setdefault(f.name, []).append(f)
+    start = fns.get(root)
+    if start is None:
+        return []
+    out: dict[int, A.FnItem] = {}
+    stack = [start]
+    while stack:
+        f = stack.pop()
+        if id(f) in out:
+            continue
+        out[id(f)] = f
+        w = _Walker(module, module.structs, fns, methods)
+        w.fn(f)
+        for c in w.calls:
+            if c in fns:
+                stack.append(fns[c])
+            stack.extend(methods.get(c, []))
+    return list(out.values())

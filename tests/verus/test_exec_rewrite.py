@@ -50,3 +50,13 @@ def test_what_cannot_be_rewritten_is_reported_with_its_line() -> None:
     got = divergences(parse_spec(src, "t.rs"), rewritten=True)
     assert "unary `-`" in got["pre"] and "(spec line 4)" in got["pre"]
     assert "index_of" in got["post"] and "(spec line 7)" in got["post"]
+
+
+def test_mixed_machine_widths_are_blamed_on_their_own_line() -> None:
+    # rustc would reject `u8 > i64` on the whole exec_spec_unverified! block; the check names
+    # the comparison's line instead (`as int` is erased by the macro, so it does not help)
+    src = ("verus! {\nspec fn pre_spec(x: u8, y: i64) -> bool {\n    true &&\n"
+           "    (x as int) > y\n}\nspec fn post_spec(x: u8, y: u8) -> bool {\n    x > y\n}\n}\n")
+    got = divergences(parse_spec(src, "t.rs"), rewritten=True)
+    assert "mixed integer types u8 and i64" in got["pre"] and "(spec line 4)" in got["pre"]
+    assert "post" not in got

@@ -417,10 +417,14 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
         spec_lines = spec_text.rstrip("\n").count("\n") + 1
         b = build(text, task, path, limits)
         if b.binary is None:
+            why = b.outside or "outside exec_spec's fragment"
+            for name, line in (module.wrappers if module is not None else []):
+                # rustc blames the whole macro for errors in code the macro generated
+                why = why.replace(f"(spec line {line})",
+                                  f"(rustc points at the {name}! block, spec line {line})")
             for i in todo:
                 out[i] = Verdict(case_id=cases[i].id, bucket=cases[i].bucket,
-                                 value=Truth.unknown, engine=ENGINE,
-                                 reason=b.outside or "outside exec_spec's fragment")
+                                 value=Truth.unknown, engine=ENGINE, reason=why)
             if module is not None:
                 _per_predicate(text, module, task, cases, todo, path, limits, spec_lines, out)
         else:

@@ -18,17 +18,23 @@ a wrong verdict or an error reported on the macro block:
   < c`` is ``a <= b && b < c``; the macro emits ``(a <= b) < c``).
 * ``index_of`` and ``choose``: defined by ``choose`` in vstd ``seq_lib.rs``, unspecified unless
   the witness is unique, while the exec version returns the first match or ``len``.
+* arithmetic or comparisons between different machine integer types (Verus widens both to
+  ``int``; rustc rejects the compiled expression, reporting the whole macro block).
 * calls to functions the spec does not define (vstd spec fns such as
   ``vstd::arithmetic::power::pow`` have no ``exec_`` counterpart).
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 from adequacy.backends.verus.syntax import ast as A
 
 UNSIGNED = frozenset({"u8", "u16", "u32", "u64", "u128", "usize", "nat"})
+MACHINE = frozenset({"u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
+                     "i128", "isize"})
+_MIXABLE = frozenset({"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!="})
 #: Calls the macro translates without a spec fn of the module behind them.
 _BUILTIN_CALLS = frozenset({"Some", "None", "Ok", "Err", "seq", "set", "map", "add", "sub",
                             "mul"})
@@ -70,6 +76,25 @@ class _Walker:
             return self.type_of(e.e, env)
         return None
 
+    def exec_type(self, e: A.Expr, env: dict[str, A.TypeRef | None]) -> str | None:
+        """The machine integer type the compiled Rust gives ``e`` (``as int`` is erased)."""
+        if isinstance(e, A.Cast):
+            if e.ty.name in ("int", "nat"):
+                return self.exec_type(e.e, env)
+            return e.ty.name if e.ty.name in MACHINE else None
+        if isinstance(e, A.Lit):
+            return e.suffix if e.suffix in MACHINE else None
+        if isinstance(e, (A.Path, A.Field, A.Index, A.Call)):
+            ty = self.type_of(e, env)
+            return ty.name if ty is not None and ty.name in MACHINE else None
+        return None
+
+    def mixed(self, a: A.Expr, b: A.Expr, env: dict[str, A.TypeRef | None], line: int) -> None:
+        ta, tb = self.exec_type(a, env), self.exec_type(b, env)
+        if ta is not None and tb is not None and ta != tb:
+            self.flag(line, f"mixed integer types {ta} and {tb} (Verus widens both to int; the "
+                      "compiled Rust does not)")
+
     def nonneg(self, e: A.Expr, env: dict[str, A.TypeRef | None]) -> bool:
         """Whether ``e`` is >= 0 in every state (a sound under-approximation)."""
         if isinstance(e, A.Lit):
@@ -99,6 +124,8 @@ class _Walker:
                     self.rewritten and e.span is not None):
                 self.flag(e.line, f"`{e.op}` on a value that may be negative (Verus's `{e.op}` is "
                           "Euclidean, the compiled Rust one truncates)")
+            if e.op in _MIXABLE:
+                self.mixed(e.l, e.r, env, e.line)
             if e.op == "==>":
                 self.expr(e.l, env, guard=guard)
                 self.expr(e.r, env, guard=False)
@@ -114,6 +141,8 @@ class _Walker:
             if not guard and not (self.rewritten and e.spans):
                 self.flag(e.line, "chained comparison outside a quantifier guard (the macro "
                           "does not expand it into `&&`)")
+            for a, b in itertools.pairwise(e.operands):
+                self.mixed(a, b, env, e.line)
             for x in e.operands:
                 self.expr(x, env, False)
             return

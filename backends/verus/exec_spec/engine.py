@@ -404,8 +404,12 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
             rewritten = rewrite(spec_text, module)
         except Exception:  # noqa: BLE001 - a rewrite bug must cost decisions, not the batch
             rewritten = None
-    diverge = (divergences(module, rewritten=rewritten is not None)
-               if module is not None else {})
+    try:
+        diverge = (divergences(module, rewritten=rewritten is not None)
+                   if module is not None else {})
+    except RecursionError:
+        why = "outside exec_spec's fragment: expression nested too deeply to check"
+        diverge = {"pre": why, "post": why}
     skipped = {i: diverge[c.bucket.predicate] for i, c in enumerate(cases)
                if c.bucket.predicate in diverge}
     out: dict[int, Verdict] = {

@@ -60,3 +60,19 @@ def test_mixed_machine_widths_are_blamed_on_their_own_line() -> None:
     got = divergences(parse_spec(src, "t.rs"), rewritten=True)
     assert "mixed integer types u8 and i64" in got["pre"] and "(spec line 4)" in got["pre"]
     assert "post" not in got
+
+
+def test_misplaced_tokens_stop_the_rewrite() -> None:
+    # if token positions ever disagree with the text (a lexer change), nothing is rewritten
+    # and the engine falls back to leaving `/` `%` unknown (divergences without rewriting)
+    import dataclasses
+
+    import pytest
+    from adequacy.backends.verus.exec_spec.rewrite import RewriteError
+
+    src = "verus! {\nspec fn pre_spec(a: i64) -> bool {\n    a % 2 == 1\n}\n}\n"
+    m = parse_spec(src, "t.rs")
+    m.tokens = [dataclasses.replace(t, col=t.col + 1) for t in m.tokens]
+    with pytest.raises(RewriteError):
+        rewrite(src, m)
+    assert "Euclidean" in divergences(m, rewritten=False)["pre"]

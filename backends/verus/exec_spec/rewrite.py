@@ -35,8 +35,13 @@ class _Edit:
     """Literal text and (start, end) character ranges of the original to render recursively."""
 
 
+class RewriteError(ValueError):
+    """The token positions do not match the text (the engine then rewrites nothing)."""
+
+
 class _Offsets:
     def __init__(self, text: str, module: A.SpecModule) -> None:
+        self.text = text
         self.toks = module.tokens
         self.line_start = [0, 0]
         for i, c in enumerate(text):
@@ -45,7 +50,12 @@ class _Offsets:
 
     def start(self, k: int) -> int:
         t = self.toks[k]
-        return self.line_start[t.line] + t.col - 1
+        at = self.line_start[t.line] + t.col - 1
+        if self.text[at:at + len(t.text)] != t.text:
+            # never edit text we have not located exactly: a shifted edit could compile into
+            # a different expression
+            raise RewriteError(f"token {t.text!r} is not at line {t.line}, column {t.col}")
+        return at
 
     def end(self, k: int) -> int:
         t = self.toks[k]

@@ -22,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "semantics"))
 
-from verus_corpus import example_specs, verina_gold_specs  # noqa: E402
+from verus_bundled_specs import example_specs, verina_gold_specs  # noqa: E402
 from verus_probe_data import PROBES, available_engines, run_probe  # noqa: E402
 
 from adequacy.backend import Limits  # noqa: E402

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from verus_corpus import example_specs, verina_gold_specs
+from verus_bundled_specs import example_specs, verina_gold_specs
 
 from adequacy.runner import score_spec
 

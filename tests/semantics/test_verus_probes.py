@@ -134,7 +134,7 @@ def test_a_gap_in_post_spec_leaves_pre_cases_decided() -> None:
     """Rule 1, "affected cases": an `int` helper reached only from post_spec cannot be compiled
     by the macro; exec_spec then compiles each predicate's part alone, so the pre cases are
     still decided (correctly: the gold spec passes them) and only the post cases are unknown."""
-    from verus_corpus import REPO
+    from verus_bundled_specs import REPO
 
     from adequacy.backend import Limits
     from adequacy.plugins import backends

@@ -46,6 +46,8 @@ SEQ = "vstd seq.rs / seq_lib.rs"
 OPTION = "vstd std_specs/option.rs"
 POW = "vstd arithmetic/power.rs"
 STR = "vstd string.rs (SpecString = Seq<char>)"
+COLL = "vstd set.rs / map.rs / multiset.rs (Map index recommends dom().contains(key))"
+REC = "Verus guide recursion.md (spec fns with decreases) and reference-match.md"
 
 I64_MIN = -(2**63)
 
@@ -182,6 +184,27 @@ PROBES: list[Probe] = [
           [({"o": None}, None), ({"o": {"some": 3}}, True), ({"o": {"some": 4}}, False)]),
     Probe("option_is_some", OPTION, {"o": "option<i64>"}, "input.o is Some",
           [({"o": {"some": 1}}, True), ({"o": None}, False)]),
+    # ------------------------------------------------------------------ collections, recursion
+    Probe("set_contains", COLL, {"s": "set<i64>"}, "input.s.contains(3i64)",
+          [({"s": [1, 3]}, True), ({"s": []}, False)]),
+    Probe("map_guarded_index", COLL, {"m": "map<i64, i64>"},
+          "input.m.dom().contains(1i64) && input.m[1i64] == 2",
+          [({"m": [[1, 2]]}, True), ({"m": [[1, 3]]}, False), ({"m": []}, False)]),
+    Probe("map_missing_key", COLL, {"m": "map<i64, i64>"}, "input.m[1i64] == 2",
+          [({"m": [[1, 2]]}, True), ({"m": [[5, 2]]}, None)]),
+    Probe("multiset_count", COLL, {"ms": "multiset<i64>"}, "input.ms.count(2i64) == 2",
+          [({"ms": [2, 2, 3]}, True), ({"ms": [2]}, False)]),
+    Probe("seq_push_len", SEQ, {"s": "seq<i64>"}, "input.s.push(1i64).len() == input.s.len() + 1",
+          [({"s": []}, True), ({"s": [5]}, True)]),
+    Probe("seq_first_of_empty", SEQ, {"s": "seq<i64>"}, "input.s.first() == 1",
+          [({"s": []}, None), ({"s": [1, 2]}, True), ({"s": [2]}, False)]),
+    Probe("match_option", REC, {"o": "option<i64>"},
+          "match input.o {\n        Some(v) => v > 0,\n        None => false,\n    }",
+          [({"o": {"some": 1}}, True), ({"o": {"some": -1}}, False), ({"o": None}, False)]),
+    Probe("recursive_sum", REC, {"s": "seq<i64>"}, "sum(input.s) == 6",
+          [({"s": [1, 2, 3]}, True), ({"s": [1]}, False), ({"s": [-4, 10]}, True)],
+          helpers="spec fn sum(s: Seq<i64>) -> int\n    decreases s.len(),\n{\n"
+                  "    if s.len() == 0 { 0 } else { s.last() + sum(s.drop_last()) }\n}\n\n"),
     Probe("vstd_pow", POW, {"b": "i64", "e": "u32", "r": "i64"},
           "pow(input.b as int, input.e as nat) == input.r as int",
           [({"b": 2, "e": 10, "r": 1024}, True), ({"b": -3, "e": 3, "r": -27}, True),

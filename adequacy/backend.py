@@ -30,6 +30,10 @@ class EngineInfo(BaseModel):
     """Why unavailable (what to install), or a note on what the engine is."""
     default: bool = False
     """Part of the backend's default chain."""
+    fidelity: int = 0
+    """How faithfully the engine follows the language's semantics (higher is closer; the
+    language's own verifier ranks highest). With ``--cross-check`` the final verdict of a case
+    comes from the highest-ranked engine that decided it (ties: chain order)."""
 
 
 class Limits(BaseModel):

@@ -41,18 +41,19 @@ class VerusBackend:
                 raise ImportError("adequacy.backends.verus.interp has no evaluate_cases yet")
             version = getattr(interp, "VERSION", "") or _package_version()
             out.append(EngineInfo(name="interp", available=True, default=True,
-                                  version=f"interp {version}",
+                                  version=f"interp {version}", fidelity=20,
                                   reason="embedded evaluator of Verus spec code (Python only)"))
         except ImportError as e:
-            out.append(EngineInfo(name="interp", available=False, default=True,
+            out.append(EngineInfo(name="interp", available=False, default=True, fidelity=20,
                                   reason=f"interpreter not importable: {e}"))
         from adequacy.backends.verus.exec_spec import availability as exec_avail
         ok, version, reason = exec_avail()
         out.append(EngineInfo(name="exec_spec", available=ok, version=version, reason=reason,
-                              default=True))
+                              default=True, fidelity=10))
         from adequacy.backends.verus.verus_driver import availability as verus_avail
         ok, version, reason = verus_avail()
-        out.append(EngineInfo(name="verus", available=ok, version=version, reason=reason))
+        out.append(EngineInfo(name="verus", available=ok, version=version, reason=reason,
+                              fidelity=30))
         return out
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
@@ -117,7 +118,7 @@ class VerusBackend:
             return list(evaluate_cases(spec.data, task, list(cases), limits))
         if engine == "exec_spec":
             from adequacy.backends.verus.exec_spec import check as exec_check
-            return exec_check(spec.text, task, cases, limits, path=spec.path)
+            return exec_check(spec.text, task, cases, limits, path=spec.path, module=spec.data)
         if engine == "verus":
             from adequacy.backends.verus.verus_driver import check as verus_check
             return verus_check(spec.text, task, cases, limits, path=spec.path)

@@ -66,6 +66,8 @@ class Binary(Expr):
     op: str
     l: Expr  # noqa: E741
     r: Expr
+    span: tuple[int, int, int] | None = None
+    """Token indices (start, operator, end) in the module's tokens, when parsed from text."""
 
 
 @dataclass(slots=True)
@@ -74,12 +76,16 @@ class Chain(Expr):
 
     ops: list[str]
     operands: list[Expr]
+    spans: list[tuple[int, int]] | None = None
+    """Token index range of each operand, when parsed from text."""
 
 
 @dataclass(slots=True)
 class Cast(Expr):
     e: Expr
     ty: TypeRef
+    span: tuple[int, int, int] | None = None
+    """Token indices (start, ``as``, end) in the module's tokens, when parsed from text."""
 
 
 @dataclass(slots=True)

@@ -625,6 +625,7 @@ class Parser:
         return self.parse_binary(1, no_struct)
 
     def parse_binary(self, min_prec: int, no_struct: bool) -> A.Expr:
+        start = self.pos
         left = self.parse_cast_level(no_struct)
         while True:
             t = self.tok
@@ -636,32 +637,40 @@ class Parser:
                     break
                 ops: list[str] = []
                 operands = [left]
+                spans = [(start, self.pos)]
                 while self.tok.kind == "punct" and self.tok.value in CMP_OPS:
                     ops.append(str(self.tok.value))
                     self.pos += 1
+                    first = self.pos
                     operands.append(self.parse_binary(CMP_PREC + 1, no_struct))
+                    spans.append((first, self.pos))
                 if len(ops) == 1:
-                    left = A.Binary(t.line, ops[0], operands[0], operands[1])
+                    left = A.Binary(t.line, ops[0], operands[0], operands[1],
+                                    (start, spans[0][1], self.pos))
                 else:
-                    left = A.Chain(t.line, ops, operands)
+                    left = A.Chain(t.line, ops, operands, spans)
                 continue
             if op not in BINOPS:
                 break
             prec, right = BINOPS[op]
             if prec < min_prec:
                 break
+            op_at = self.pos
             self.pos += 1
             rhs = self.parse_binary(prec if right else prec + 1, no_struct)
-            left = A.Binary(t.line, op, left, rhs)
+            left = A.Binary(t.line, op, left, rhs, (start, op_at, self.pos))
         return left
 
     def parse_cast_level(self, no_struct: bool) -> A.Expr:
+        start = self.pos
         e = self.parse_unary(no_struct)
         while True:
             if self.at_kw("as"):
                 line = self.tok.line
+                as_at = self.pos
                 self.pos += 1
-                e = A.Cast(line, e, self.parse_type())
+                ty = self.parse_type()
+                e = A.Cast(line, e, ty, (start, as_at, self.pos))
             elif self.at_kw("is"):
                 line = self.tok.line
                 self.pos += 1

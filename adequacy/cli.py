@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from adequacy import plugins
 from adequacy.backend import Limits
@@ -40,8 +41,15 @@ out = Console()
 err = Console(stderr=True)
 
 
+def _say_error(msg: str, prefix: str = "error: ") -> None:
+    """One line on stderr: no wrapping at the terminal's width, no rich markup in the message
+    (``[jml]`` in a message is text, not a style)."""
+    text = "; ".join(ln.strip() for ln in msg.splitlines() if ln.strip())
+    err.print(Text(prefix, style="bold red") + Text(text), soft_wrap=True, highlight=False)
+
+
 def _fail(msg: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {msg}", highlight=False)
+    _say_error(msg)
     return typer.Exit(code)
 
 
@@ -134,7 +142,7 @@ def setup(
             out.print(f"{b.name}: {prepare()}", highlight=False)
         except AdequacyError as e:
             failed += 1
-            err.print(f"[bold red]{b.name}: {e}[/]", highlight=False)
+            err.print(Text(f"{b.name}: {e}", style="bold red"), soft_wrap=True, highlight=False)
     if failed:
         raise typer.Exit(2)
 
@@ -157,7 +165,7 @@ def task_validate(
         if errors:
             bad += 1
             for e in errors:
-                err.print(f"[red]{e}[/]", highlight=False)
+                err.print(Text(str(e), style="red"), soft_wrap=True, highlight=False)
         else:
             assert task is not None
             n = {b.value: len(c) for b, c in task.cases.items()}
@@ -404,7 +412,8 @@ def _mutate_imported(dest: Path) -> None:
             r = mutate_task(d, per_case=3, seed=0)
         except AdequacyError as e:
             failed += 1
-            err.print(f"[yellow]mutate {d.name}:[/] {str(e).splitlines()[0]}", highlight=False)
+            err.print(Text(f"mutate {d.name}: {str(e).splitlines()[0]}", style="yellow"),
+                      soft_wrap=True, highlight=False)
             continue
         post += r.post_sound_added
         pre += r.pre_sound_added
@@ -451,7 +460,7 @@ def main() -> None:  # pragma: no cover - console entry (tested through subproce
     try:
         app(prog_name="adequacy")
     except AdequacyError as e:
-        err.print(f"[bold red]error:[/] {e}", highlight=False)
+        _say_error(str(e))
         sys.exit(2)
     except KeyboardInterrupt:
         err.print("interrupted", highlight=False)
@@ -460,6 +469,6 @@ def main() -> None:  # pragma: no cover - console entry (tested through subproce
         if os.environ.get("ADEQUACY_DEBUG") == "1":
             raise
         msg = str(e).splitlines()[0] if str(e) else ""
-        err.print(f"[bold red]internal error:[/] {type(e).__name__}: {msg} (please report; "
-                  "ADEQUACY_DEBUG=1 shows the traceback)", highlight=False)
+        _say_error(f"{type(e).__name__}: {msg} (please report; ADEQUACY_DEBUG=1 shows the "
+                   "traceback)", prefix="internal error: ")
         sys.exit(2)

@@ -453,7 +453,7 @@ def cache_clear(cache: Annotated[Path | None, typer.Option(help="Verdict cache f
         clear_cache(path)
     except OSError as e:
         raise _fail(f"{path}: cannot recreate the cache ({e.strerror or e})") from None
-    out.print(f"cleared {path}", highlight=False)
+    out.print(f"cleared {path}", highlight=False, soft_wrap=True)
 
 
 def main() -> None:  # pragma: no cover - console entry (tested through subprocess)

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -23,6 +23,9 @@ from adequacy import plugins
 from adequacy.backend import Limits
 from adequacy.errors import AdequacyError
 from adequacy.tasks import check_task, load_task
+
+if TYPE_CHECKING:
+    from adequacy.cache import VerdictCache
 
 # Plain (click) help: typer's rich help shows every flag as `--json <bool>`, which reads as if
 # it took a value. `-h` is accepted everywhere.
@@ -60,7 +63,7 @@ def _default_cache(no_cache: bool, cache: Path | None) -> str | None:
     return str(cache or default_cache_dir() / "verdicts.sqlite")
 
 
-def _open_cache(path: str | None) -> tuple[object | None, str | None]:
+def _open_cache(path: str | None) -> tuple[VerdictCache | None, str | None]:
     """The cache and its path, or (None, None) after one warning when it is unusable: a cache
     is an optimisation and never stops scoring."""
     if path is None:
@@ -202,7 +205,7 @@ def score(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
-    max_spec_bytes: Annotated[int | None, typer.Option(
+    max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
 ) -> None:
     """Score one spec against its task's four buckets."""
@@ -219,7 +222,7 @@ def score(
     rep = score_spec(t, text, str(spec), backend=backend, engines=engine,
                      cross_check=cross_check, strict=strict,
                      limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
-                     cache=vc, cases=cases)  # type: ignore[arg-type]
+                     cache=vc, cases=cases)
     if as_json:
         print(rep.model_dump_json(indent=2))
     elif rep.status == "error":
@@ -283,7 +286,10 @@ def run(
                     dirs += sorted(d for d in p.iterdir() if (d / "task.toml").exists())
                 else:
                     raise _fail(f"{p}: not a task folder or a folder of tasks")
-            jobs = jobs_from_glob(dirs, spec_glob)
+            try:
+                jobs = jobs_from_glob(dirs, spec_glob)
+            except (ValueError, NotImplementedError) as e:  # e.g. an absolute pattern
+                raise _fail(f"--spec-glob {spec_glob!r}: {e}") from None
         else:
             raise _fail("give a jobs file or --tasks")
     except AdequacyError as e:

@@ -186,3 +186,16 @@ def test_main_last_resort_is_one_line(tmp_path: Path) -> None:
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        timeout=120, env={**os.environ, "ADEQUACY_DEBUG": "1"})
     assert "Traceback" in p.stderr and p.returncode == 1
+
+
+def test_run_bad_tasks_and_glob(tmp_path: Path) -> None:
+    line = one_line_error(*cli("run", "--tasks", tmp_path / "nowhere", "-o", tmp_path / "r"))
+    assert "nowhere: not a task folder" in line
+    line = one_line_error(*cli("run", "--tasks", EUCLID, "--spec-glob", "/abs/*.rs",
+                               "-o", tmp_path / "r"))
+    assert "--spec-glob" in line
+
+
+def test_results_path_is_a_folder(tmp_path: Path, gold: Path) -> None:
+    line = one_line_error(*cli("run", "--tasks", EUCLID, "-o", tmp_path))
+    assert "is a folder" in line

@@ -389,6 +389,9 @@ def import_(
         raise _fail(str(e)) from None
     except OSError as e:
         raise _fail(f"{e.filename or src}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise _fail(f"{src}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset "
+                    f"{e.start})") from None
     except (ValueError, KeyError, TypeError) as e:  # a file of the wrong shape
         raise _fail(f"{src}: not a {name} dataset ({type(e).__name__}: "
                     f"{str(e).splitlines()[0] if str(e) else ''})") from None

@@ -199,3 +199,10 @@ def test_run_bad_tasks_and_glob(tmp_path: Path) -> None:
 def test_results_path_is_a_folder(tmp_path: Path, gold: Path) -> None:
     line = one_line_error(*cli("run", "--tasks", EUCLID, "-o", tmp_path))
     assert "is a folder" in line
+
+
+def test_import_non_utf8_dataset(tmp_path: Path) -> None:
+    src = tmp_path / "fb.jsonl"
+    src.write_bytes(b"\xff\xfe{}\n")
+    line = one_line_error(*cli("import", "formalbench", src, tmp_path / "out"))
+    assert str(src) in line and "not UTF-8" in line

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from adequacy.errors import InputError, Located, TaskError, TypeSyntaxError, ValueTypeError
 from adequacy.textfiles import JsonError, parse_json, read_text
 from adequacy.types import Type, parse_type
-from adequacy.values import validate
+from adequacy.values import MAX_INT_DIGITS, validate
 from adequacy.verdicts import BUCKETS, Bucket
 
 Origin = Literal["official", "hack", "mutant", "generated", "sample"]
@@ -162,19 +162,33 @@ def _read_header(task_dir: Path, errors: list[Located]) -> dict[str, Any] | None
         return None
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        # tomllib's message ends with "(at line L, column C)"
-        msg = str(e)
-        line = None
-        if "at line " in msg:
-            try:
-                line = int(msg.split("at line ")[1].split(",")[0])
-            except ValueError:
-                line = None
-        errors.append(TaskError(f"TOML syntax error: {msg}", file=fname, line=line))
+    except RecursionError:
+        errors.append(TaskError("TOML nested too deeply", file=fname))
+        return None
+    except ValueError as e:
+        if isinstance(e, tomllib.TOMLDecodeError):
+            _toml_syntax_error(e, fname, errors)
+            return None
+        # e.g. an integer beyond Python's digit limit (values.MAX_INT_DIGITS)
+        why = str(e).split(";")[0]
+        if "integer string conversion" in why:
+            why = f"an integer has more than {MAX_INT_DIGITS} digits"
+        errors.append(TaskError(f"TOML value refused: {why}", file=fname))
         return None
     data["__text__"] = text
     return data
+
+
+def _toml_syntax_error(e: tomllib.TOMLDecodeError, fname: str, errors: list[Located]) -> None:
+    # tomllib's message ends with "(at line L, column C)"
+    msg = str(e)
+    line = None
+    if "at line " in msg:
+        try:
+            line = int(msg.split("at line ")[1].split(",")[0])
+        except ValueError:
+            line = None
+    errors.append(TaskError(f"TOML syntax error: {msg}", file=fname, line=line))
 
 
 def _parse_signature(

@@ -99,3 +99,14 @@ def test_examples_still_valid() -> None:
     r = CliRunner().invoke(app, ["task", "validate", str(ROOT / "examples" / "verus"),
                                  str(ROOT / "examples" / "jml")])
     assert r.exit_code == 0, r.stdout + r.stderr
+
+
+def test_hostile_toml_is_a_located_error(tmp_path: Path) -> None:
+    d = copy(EUCLID, tmp_path)
+    base = (d / "task.toml").read_text()
+    (d / "task.toml").write_text(base + "\n[constraints]\nx = " + "[" * 100_000
+                                 + "]" * 100_000 + "\n")
+    assert messages(d) == [f"{d.name}/task.toml: TOML nested too deeply"]
+    (d / "task.toml").write_text(base + "\n[constraints]\ny = " + "9" * 20_000 + "\n")
+    assert messages(d) == [f"{d.name}/task.toml: TOML value refused: an integer has more than "
+                           "10000 digits"]

@@ -237,6 +237,9 @@ def _parse_signature(
                 out[part].append(Param(name=name, type=parse_type(ty, structs), type_text=ty))
             except TypeSyntaxError as e:
                 errors.append(TaskError(e.message, file=fname, line=line, field=where))
+            except RecursionError:
+                errors.append(TaskError("type nested too deeply", file=fname, line=line,
+                                        field=where))
     if not out["output"] and isinstance(sig.get("output"), dict):
         errors.append(TaskError("a task needs at least one output", file=fname,
                                 field="signature.output"))

@@ -110,3 +110,8 @@ def test_hostile_toml_is_a_located_error(tmp_path: Path) -> None:
     (d / "task.toml").write_text(base + "\n[constraints]\ny = " + "9" * 20_000 + "\n")
     assert messages(d) == [f"{d.name}/task.toml: TOML value refused: an integer has more than "
                            "10000 digits"]
+    text = base.replace('a = "int"', 'a = "' + "seq<" * 5000 + "int" + ">" * 5000 + '"')
+    (d / "task.toml").write_text(text)
+    line = text.splitlines().index(next(x for x in text.splitlines() if x.startswith("a = "))) + 1
+    assert messages(d)[0] == f"{d.name}/task.toml:{line}: signature.input.a: type nested too " \
+                             "deeply"

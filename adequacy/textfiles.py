@@ -45,6 +45,8 @@ def read_text(path: str | Path, what: str = "file", max_bytes: int | None = None
         raise InputError(f"is a folder, expected a {what}", file=name)
     if not p.exists():
         raise InputError(f"{what} does not exist", file=name)
+    if p.is_fifo() or p.is_socket():  # opening one would wait for a writer forever
+        raise InputError(f"is a pipe or socket, expected a {what}", file=name)
     try:
         with p.open("rb") as f:
             data = f.read() if max_bytes is None else f.read(max_bytes + 1)

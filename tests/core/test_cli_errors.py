@@ -206,3 +206,10 @@ def test_import_non_utf8_dataset(tmp_path: Path) -> None:
     src.write_bytes(b"\xff\xfe{}\n")
     line = one_line_error(*cli("import", "formalbench", src, tmp_path / "out"))
     assert str(src) in line and "not UTF-8" in line
+
+
+def test_spec_that_is_a_pipe(task: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "spec.rs"
+    os.mkfifo(fifo)
+    line = one_line_error(*cli("score", task, fifo, "--no-cache"))
+    assert str(fifo) in line and "pipe" in line

@@ -109,9 +109,11 @@ def verdict_line(rep: SpecReport) -> Text:
     if failed:
         words.append(f"({failed} case{'s' if failed != 1 else ''} not passed)")
     if untested:
-        how = "no decided case" if not rep.strict and all(
-            rep.buckets[b].total for b in untested) else "no cases"
-        words.append(f"untested: {', '.join(b.value for b in untested)} ({how})")
+        empty = [b.value for b in untested if rep.buckets[b].total == 0]
+        undecided = [b.value for b in untested if rep.buckets[b].total > 0]
+        said = ([f"{', '.join(empty)} (no cases)"] if empty else []) + (
+            [f"{', '.join(undecided)} (no decided case)"] if undecided else [])
+        words.append("untested: " + "; ".join(said))
         if any(not b.expects for b in untested if rep.buckets[b].total == 0):
             words.append(f"- `adequacy mutate {rep.task_path}` fills the sound buckets")
     return Text(" ".join(words), style="bold red")

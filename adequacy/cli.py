@@ -179,7 +179,7 @@ def task_validate(
         raise typer.Exit(2)
 
 
-EngineOpt = Annotated[list[str] | None, typer.Option("--engine", "-e",
+EngineOpt = Annotated[list[str] | None, typer.Option("--engine", "-e", metavar="ENGINE",
                       help="Engine(s) to chain, in order (default: the backend's default).")]
 
 
@@ -238,7 +238,7 @@ def run(
     jobs_file: Annotated[Path | None, typer.Argument(help=
                          "JSONL of {\"task\": PATH, \"spec\": PATH} lines.", show_default=False)
                          ] = None,
-    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help=
+    tasks: Annotated[list[Path] | None, typer.Option("--tasks", metavar="DIR", help=
                      "Task folders or folders of tasks (with --spec-glob).")] = None,
     spec_glob: Annotated[str, typer.Option(help="Specs of each task, relative to it.")]
     = "specs/*",
@@ -371,9 +371,9 @@ def import_(
     src: Annotated[Path, typer.Argument(help="The dataset as downloaded (file or folder).")],
     dest: Annotated[Path, typer.Argument(help="Folder to write task folders into.")],
     mutate_after: Annotated[bool, typer.Option("--mutate/--no-mutate", help=
-                            "Fill the sound buckets of each imported task with `adequacy "
-                            "mutate` (3 per case, seed 0), so it is scoreable on all four "
-                            "buckets.")] = True,
+                            "Then add wrong outputs (post_sound) and, where a task's "
+                            "constraints or validator allow, invalid inputs (pre_sound) with "
+                            "`adequacy mutate` (3 per case, seed 0).")] = True,
 ) -> None:
     """Convert a public dataset into task folders (then fill their sound buckets)."""
     found = plugins.importers()

@@ -81,13 +81,6 @@ class JsonError(ValueError):
     """A JSON text that does not parse or breaks a limit; the message is one line."""
 
 
-def _parse_int(s: str) -> int:
-    if len(s) - s.startswith("-") > MAX_INT_DIGITS:
-        raise JsonError(f"integer of {len(s) - s.startswith('-')} digits (at most "
-                        f"{MAX_INT_DIGITS} are accepted)")
-    return int(s)
-
-
 def _depth(value: Any) -> int:
     """Nesting depth, without recursion (the value may be deep)."""
     deepest = 0
@@ -105,17 +98,25 @@ def _depth(value: Any) -> int:
 
 def parse_json(text: str) -> Any:
     """``json.loads`` with integers of up to ``MAX_INT_DIGITS`` digits and nesting of up to
-    ``MAX_JSON_DEPTH``; any failure is a one-line ``JsonError``."""
+    ``MAX_JSON_DEPTH``; any failure is a one-line ``JsonError``.
+
+    Both guards cost little: the digit cap is Python's own conversion limit (raised to
+    ``MAX_INT_DIGITS`` by ``adequacy.values``), and the depth is walked only when the text has
+    more opening brackets than the cap (depth can never exceed their count).
+    """
     try:
-        value = json.loads(text, parse_int=_parse_int)
-    except JsonError:
-        raise
+        value = json.loads(text)
     except json.JSONDecodeError as e:
         raise JsonError(f"not valid JSON: {e.msg} (column {e.colno})") from None
     except RecursionError:
         raise JsonError(f"JSON nested too deeply (at most {MAX_JSON_DEPTH} levels)") from None
-    except ValueError as e:  # e.g. a float literal Python cannot convert
-        raise JsonError(f"not valid JSON: {str(e).splitlines()[0]}") from None
-    if _depth(value) > MAX_JSON_DEPTH:
+    except ValueError as e:
+        msg = str(e)
+        if "integer string conversion" in msg:  # Python's digit limit
+            digits = msg.split("value has ")[-1].split(" ")[0]
+            raise JsonError(f"integer of {digits} digits (at most {MAX_INT_DIGITS} are "
+                            "accepted)") from None
+        raise JsonError(f"not valid JSON: {msg.splitlines()[0]}") from None
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
         raise JsonError(f"JSON nested too deeply (at most {MAX_JSON_DEPTH} levels)")
     return value

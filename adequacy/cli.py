@@ -260,6 +260,8 @@ def run(
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help=
                         "A progress bar on stderr.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
+    max_spec_bytes: Annotated[int | None, typer.Option(min=1,
+        help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
 ) -> None:
     """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file.
 
@@ -299,6 +301,8 @@ def run(
     if results.is_dir():
         raise _fail(f"{results}: is a folder, expected a results file (JSONL)")
     _, cache_path = _open_cache(_default_cache(no_cache, cache))
+    if max_spec_bytes is not None:  # read by the pool workers, which inherit the environment
+        os.environ["ADEQUACY_MAX_SPEC_BYTES"] = str(max_spec_bytes)
     opts = BatchOptions(backend=backend, engines=engine, cross_check=cross_check, strict=strict,
                         limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
                         cache_path=cache_path)

@@ -213,3 +213,23 @@ def test_spec_that_is_a_pipe(task: Path, tmp_path: Path) -> None:
     os.mkfifo(fifo)
     line = one_line_error(*cli("score", task, fifo, "--no-cache"))
     assert str(fifo) in line and "pipe" in line
+
+
+def test_batch_spec_cap_and_dev_zero(task: Path, gold: Path, tmp_path: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ADEQUACY_MAX_SPEC_BYTES", raising=False)
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text(json.dumps({"task": str(task), "spec": "/dev/zero"}) + "\n"
+                    + json.dumps({"task": str(task), "spec": str(gold)}) + "\n")
+    results = tmp_path / "results.jsonl"
+    code, out, err = cli("run", jobs, "-o", results, "--workers", "1", "--no-progress",
+                         "--no-cache", "--max-spec-bytes", "100")
+    assert code == 2 and "Traceback" not in out + err
+    recs = [json.loads(x) for x in results.read_text().splitlines()]
+    assert [r["status"] for r in recs] == ["error", "error"]
+    assert all("larger than 100 bytes" in r["error"] for r in recs)
+
+
+def test_run_on_a_folder(tmp_path: Path) -> None:
+    line = one_line_error(*cli("run", tmp_path, "-o", tmp_path / "r.jsonl"))
+    assert "is a folder, expected a jobs file" in line

@@ -217,7 +217,8 @@ def test_spec_that_is_a_pipe(task: Path, tmp_path: Path) -> None:
 
 def test_batch_spec_cap_and_dev_zero(task: Path, gold: Path, tmp_path: Path,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("ADEQUACY_MAX_SPEC_BYTES", raising=False)
+    # the CLI hands the cap to its workers through the environment: let monkeypatch undo it
+    monkeypatch.setenv("ADEQUACY_MAX_SPEC_BYTES", "1048576")
     jobs = tmp_path / "jobs.jsonl"
     jobs.write_text(json.dumps({"task": str(task), "spec": "/dev/zero"}) + "\n"
                     + json.dumps({"task": str(task), "spec": str(gold)}) + "\n")

@@ -234,3 +234,10 @@ def test_batch_spec_cap_and_dev_zero(task: Path, gold: Path, tmp_path: Path,
 def test_run_on_a_folder(tmp_path: Path) -> None:
     line = one_line_error(*cli("run", tmp_path, "-o", tmp_path / "r.jsonl"))
     assert "is a folder, expected a jobs file" in line
+
+
+def test_jobs_file_nested_100000_deep(tmp_path: Path) -> None:
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text('{"task": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    line = one_line_error(*cli("run", jobs, "-o", tmp_path / "r.jsonl"))
+    assert f"{jobs}:1:" in line

@@ -20,10 +20,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from adequacy.backend import Limits
 from adequacy.cache import VerdictCache
-from adequacy.errors import TaskError
+from adequacy.errors import AdequacyError, TaskError, validation_message
 from adequacy.results import SpecReport
 from adequacy.runner import job_key, score_spec
 from adequacy.tasks import Task, load_task
+from adequacy.textfiles import read_spec, read_text
 
 
 class Job(BaseModel):
@@ -105,13 +106,12 @@ def _score_job(job: Job, opts: BatchOptions) -> SpecReport:
                           spec_path=job.spec, spec_sha="", language="?", status="error",
                           error=str(e)).finish()
     try:
-        text = job.spec_text if job.spec_text is not None else Path(job.spec).read_text(
-            encoding="utf-8")
-    except OSError as e:
+        text = job.spec_text if job.spec_text is not None else read_spec(job.spec)
+    except AdequacyError as e:  # missing, a folder, not UTF-8, too large: one line with file
         return SpecReport(key=f"error:{job.task}:{job.spec}", task_id=task.id,
                           task_path=job.task, spec_path=job.spec, spec_sha="",
                           language=task.language, status="error",
-                          error=f"cannot read spec: {e}").finish()
+                          error=str(e)).finish()
     return score_spec(task, text, job.spec, backend=opts.backend, engines=opts.engines,
                       cross_check=opts.cross_check, strict=opts.strict, limits=opts.limits,
                       cache=cache)
@@ -127,9 +127,8 @@ def _key_of(job: Job, opts: BatchOptions, tasks: dict[str, Task | None]) -> str 
     if task is None:
         return None
     try:
-        text = job.spec_text if job.spec_text is not None else Path(job.spec).read_text(
-            encoding="utf-8")
-    except OSError:
+        text = job.spec_text if job.spec_text is not None else read_spec(job.spec)
+    except AdequacyError:
         return None
     return job_key(task, text, opts.engines, opts.cross_check, opts.strict, opts.backend,
                    opts.limits)
@@ -258,14 +257,16 @@ def jobs_from_file(path: Path) -> list[Job]:
     """A JSONL file of ``{"task": ..., "spec": ...}`` lines; relative paths are taken from the
     file's folder. Errors name the file and line."""
     jobs: list[Job] = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(read_text(path, "jobs file").splitlines(), 1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
             job = Job.model_validate(obj)
-        except (json.JSONDecodeError, ValidationError) as e:
-            raise TaskError(f"not a job line ({{\"task\": PATH, \"spec\": PATH}}): {e}",
+        except (ValueError, RecursionError) as e:  # bad JSON, or pydantic's ValidationError
+            why = validation_message(e) if isinstance(e, ValidationError) else (
+                str(e).splitlines()[0] if str(e) else type(e).__name__)
+            raise TaskError(f"not a job line ({{\"task\": PATH, \"spec\": PATH}}): {why}",
                             file=str(path), line=n) from None
         base = path.parent
         jobs.append(Job(task=str((base / job.task) if not Path(job.task).is_absolute()

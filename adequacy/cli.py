@@ -207,10 +207,11 @@ def run(
 ) -> None:
     """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file."""
     from adequacy.batch import (
+        BatchInterrupted,
         BatchOptions,
+        ResultsLocked,
         jobs_from_file,
         jobs_from_glob,
-        read_done,
         run_batch,
     )
     from adequacy.report import batch_table
@@ -236,15 +237,16 @@ def run(
                         cache_path=_default_cache(no_cache, cache))
     try:
         summary = run_batch(jobs, results, opts, workers=workers, progress=progress)
+    except ResultsLocked as e:
+        raise _fail(str(e)) from None
+    except BatchInterrupted as e:
+        raise _fail(str(e), 130) from None
     except (AdequacyError, OSError) as e:
         raise _fail(f"batch stopped: {e} (finished pairs are kept in {results}; rerun to "
                     "resume)") from None
     if not quiet:
-        done = list(read_done(results).values())
-        out.print(batch_table(done))
-    out.print(f"{summary.total} pairs: {summary.computed} scored now, {summary.skipped_done} "
-              f"already in {results}; invalid {summary.invalid}, errors {summary.errors}",
-              highlight=False)
+        out.print(batch_table(summary.reports))
+    out.print(summary.footer(results), highlight=False)
     raise typer.Exit(2 if summary.errors else 0)
 
 

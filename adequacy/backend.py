@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Verdict
@@ -45,6 +45,33 @@ class Limits(BaseModel):
     """Address-space limit of child processes."""
     steps: int = 2_000_000
     """Evaluation step limit for embedded interpreters (per case)."""
+    timeout_streak: int = Field(default=3, ge=0)
+    """After this many consecutive case timeouts of one predicate (pre or post), an engine
+    stops evaluating that predicate: its remaining cases are unknown (0: never stop)."""
+
+
+class TimeoutStreak:
+    """Stop paying for a predicate that keeps running out of time.
+
+    A spec whose helper loops forever costs the full case timeout on every case (206 cases x
+    10 s on one SpecGenBench task); after ``Limits.timeout_streak`` timeouts in a row on one
+    predicate, the rest of that predicate's cases are not run and say why. Engines call
+    ``note`` after each case they ran and ``skip_reason`` before each case."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.run: dict[str, int] = {}
+
+    def note(self, predicate: str, timed_out: bool) -> None:
+        self.run[predicate] = self.run.get(predicate, 0) + 1 if timed_out else 0
+
+    def skip_reason(self, predicate: str) -> str | None:
+        n = self.run.get(predicate, 0)
+        if self.limit <= 0 or n < self.limit:
+            return None
+        return (f"not evaluated: the {predicate}condition ran out of its case budget (time or "
+                f"steps) on {n} cases in a row, so its remaining cases are skipped "
+                f"(--timeout-streak {self.limit})")
 
 
 class LoadedSpec(BaseModel):

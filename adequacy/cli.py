@@ -153,6 +153,9 @@ def score(
                             help="Score only cases marked visible.")] = False,
     case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
     spec_timeout: Annotated[float, typer.Option(help="Seconds per spec and engine.")] = 600.0,
+    timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
+                              "case timeouts in a row (its other cases: unknown); 0: never.")]
+    = 3,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
@@ -172,7 +175,8 @@ def score(
     cases = [c for c in t.all_cases() if c.visible] if visible_only else None
     rep = score_spec(t, text, str(spec), backend=backend, engines=engine,
                      cross_check=cross_check, strict=strict,
-                     limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
+                     limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
+                                   timeout_streak=timeout_streak),
                      cache=VerdictCache(cpath) if cpath else None, cases=cases)
     if as_json:
         print(rep.model_dump_json(indent=2))
@@ -200,6 +204,9 @@ def run(
     strict: Annotated[bool, typer.Option("--strict/--lenient")] = True,
     case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
     spec_timeout: Annotated[float, typer.Option(help="Seconds per spec and engine.")] = 600.0,
+    timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
+                              "case timeouts in a row (its other cases: unknown); 0: never.")]
+    = 3,
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
@@ -233,7 +240,8 @@ def run(
     if not jobs:
         raise _fail("no (task, spec) pairs found")
     opts = BatchOptions(backend=backend, engines=engine, cross_check=cross_check, strict=strict,
-                        limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
+                        limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
+                                      timeout_streak=timeout_streak),
                         cache_path=_default_cache(no_cache, cache))
     try:
         summary = run_batch(jobs, results, opts, workers=workers, progress=progress)

@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from adequacy import plugins
+from adequacy import plugins, progress
 from adequacy.backend import Limits
 from adequacy.errors import AdequacyError
 from adequacy.tasks import check_task, load_task
@@ -173,11 +173,12 @@ def score(
         raise _fail(f"cannot read spec {spec}: {e.strerror}") from None
     cpath = _default_cache(no_cache, cache)
     cases = [c for c in t.all_cases() if c.visible] if visible_only else None
-    rep = score_spec(t, text, str(spec), backend=backend, engines=engine,
-                     cross_check=cross_check, strict=strict,
-                     limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
-                                   timeout_streak=timeout_streak),
-                     cache=VerdictCache(cpath) if cpath else None, cases=cases)
+    with progress.terminal():
+        rep = score_spec(t, text, str(spec), backend=backend, engines=engine,
+                         cross_check=cross_check, strict=strict,
+                         limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
+                                       timeout_streak=timeout_streak),
+                         cache=VerdictCache(cpath) if cpath else None, cases=cases)
     if as_json:
         print(rep.model_dump_json(indent=2))
     else:
@@ -274,8 +275,9 @@ def verify(
     try:
         t = load_task(task)
         text = spec.read_text(encoding="utf-8")
-        rep = verify_with_metrics(t, text, str(spec),
-                                  Limits(case_seconds=case_timeout, spec_seconds=spec_timeout))
+        with progress.terminal(), progress.phase("verify (KeY proof, then adequacy)"):
+            rep = verify_with_metrics(t, text, str(spec),
+                                      Limits(case_seconds=case_timeout, spec_seconds=spec_timeout))
     except OSError as e:
         raise _fail(f"cannot read spec {spec}: {e.strerror}") from None
     except AdequacyError as e:

@@ -11,6 +11,7 @@ from typing import Any
 from adequacy.backends.openjml.rac.build import Unit, compile_errors
 from adequacy.backends.openjml.rac.worker import POOL, Worker, WorkerDied
 
+from adequacy import progress
 from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import BackendError
 from adequacy.tasks import Case, Task
@@ -86,6 +87,7 @@ def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
                                 _case_limits(limits, deadline - t0), t0)
             streak.note(case.bucket.predicate, timed_out)
             verdicts.append(v)
+            progress.advance()
     finally:
         POOL.release(worker)
     return verdicts

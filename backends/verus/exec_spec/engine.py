@@ -30,6 +30,7 @@ import jinja2
 from adequacy.backends.verus.exec_spec.diagnostics import classify, parse_cargo_messages
 from adequacy.backends.verus.render import encode_tokens, struct_decoder
 
+from adequacy import progress
 from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
@@ -347,6 +348,7 @@ def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
                                 reason=f"timeout after {limits.case_seconds:g}s")
                 results[idx] = v
                 done.add(j)
+                progress.advance()
             rest = [j for j in range(len(batch)) if j not in done]
             if rest and timed_out_case:
                 # The harness reported a runaway case and exited on purpose: nothing else was

@@ -20,6 +20,7 @@ from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError,
 from adequacy.backends.verus.interp.values import StructVal, Undef, from_json
 from adequacy.backends.verus.syntax.ast import SpecModule
 
+from adequacy import progress
 from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import SpecInvalid
 from adequacy.tasks import Case, Task
@@ -133,6 +134,7 @@ def _evaluate(spec: SpecModule, task: Task, cases: Sequence[Case],
         except Exception as e:  # noqa: BLE001 - one case's surprise must not sink its batch
             value, reason = Truth.unknown, f"interp internal error: {type(e).__name__}: {e}"
         streak.note(c.bucket.predicate, exhausted)
+        progress.advance()
         out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=ENGINE,
                            reason=reason, seconds=round(time.perf_counter() - t0, 6)))
     return out

@@ -15,6 +15,7 @@ from adequacy.backends.key.client import WORKER, WorkerDied
 from adequacy.backends.key.stubs import KeyStubFile, render_key_stubs
 from adequacy.backends.openjml.jml.load import JmlSpec
 
+from adequacy import progress
 from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import SpecInvalid
 from adequacy.sandbox import make_workdir, remove_tree
@@ -120,6 +121,8 @@ def check(spec: JmlSpec, task: Task, cases: Sequence[Case], limits: Limits,
             results.update(got)
             warnings += [str(w) for w in reply.get("warnings", []) if str(w) not in warnings]
             given_up.update(_timed_out_predicates(part, got, cases, limits.timeout_streak))
+            if r == 0:
+                progress.advance(len({s.index for s in part}))
         if failure:
             break
     out: list[Verdict] = []

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from adequacy import plugins
+from adequacy import plugins, progress
 from adequacy.backend import Limits
 from adequacy.errors import AdequacyError
 from adequacy.tasks import check_task, load_task
@@ -202,6 +202,9 @@ def score(
                             help="Score only cases marked visible.")] = False,
     case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
     spec_timeout: Annotated[float, typer.Option(help="Seconds per spec and engine.")] = 600.0,
+    timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
+                              "case timeouts in a row (its other cases: unknown); 0: never.")]
+    = 3,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
@@ -219,10 +222,12 @@ def score(
         raise _fail(str(e)) from None
     vc, _ = _open_cache(_default_cache(no_cache, cache))
     cases = [c for c in t.all_cases() if c.visible] if visible_only else None
-    rep = score_spec(t, text, str(spec), backend=backend, engines=engine,
-                     cross_check=cross_check, strict=strict,
-                     limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
-                     cache=vc, cases=cases)
+    with progress.terminal():
+        rep = score_spec(t, text, str(spec), backend=backend, engines=engine,
+                         cross_check=cross_check, strict=strict,
+                         limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
+                                       timeout_streak=timeout_streak),
+                         cache=vc, cases=cases)
     if as_json:
         print(rep.model_dump_json(indent=2))
     elif rep.status == "error":
@@ -254,6 +259,9 @@ def run(
                       "Strict: unknown counts as failed. Lenient: unknown left out.")] = True,
     case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
     spec_timeout: Annotated[float, typer.Option(help="Seconds per spec and engine.")] = 600.0,
+    timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
+                              "case timeouts in a row (its other cases: unknown); 0: never.")]
+    = 3,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
@@ -269,10 +277,11 @@ def run(
     error or when some pair ended as an error record.
     """
     from adequacy.batch import (
+        BatchInterrupted,
         BatchOptions,
+        ResultsLocked,
         jobs_from_file,
         jobs_from_glob,
-        read_done,
         run_batch,
     )
     from adequacy.report import batch_table
@@ -304,19 +313,21 @@ def run(
     if max_spec_bytes is not None:  # read by the pool workers, which inherit the environment
         os.environ["ADEQUACY_MAX_SPEC_BYTES"] = str(max_spec_bytes)
     opts = BatchOptions(backend=backend, engines=engine, cross_check=cross_check, strict=strict,
-                        limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
+                        limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
+                                      timeout_streak=timeout_streak),
                         cache_path=cache_path)
     try:
         summary = run_batch(jobs, results, opts, workers=workers, progress=progress)
+    except ResultsLocked as e:
+        raise _fail(str(e)) from None
+    except BatchInterrupted as e:
+        raise _fail(str(e), 130) from None
     except (AdequacyError, OSError) as e:
         raise _fail(f"batch stopped: {e} (finished pairs are kept in {results}; rerun to "
                     "resume)") from None
     if not quiet:
-        done = list(read_done(results).values())
-        out.print(batch_table(done))
-    out.print(f"{summary.total} pairs: {summary.computed} scored now, {summary.skipped_done} "
-              f"already in {results}; invalid {summary.invalid}, errors {summary.errors}",
-              highlight=False)
+        out.print(batch_table(summary.reports))
+    out.print(summary.footer(results), highlight=False)
     raise typer.Exit(2 if summary.errors else 0)
 
 
@@ -340,8 +351,9 @@ def verify(
                         "specs with KeY; score a Verus spec with `adequacy score`)")
         text = read_spec(spec)
         from adequacy.backends.key.verify import render_text, verify_with_metrics
-        rep = verify_with_metrics(t, text, str(spec),
-                                  Limits(case_seconds=case_timeout, spec_seconds=spec_timeout))
+        with progress.terminal(), progress.phase("verify (KeY proof, then adequacy)"):
+            rep = verify_with_metrics(t, text, str(spec),
+                                      Limits(case_seconds=case_timeout, spec_seconds=spec_timeout))
     except AdequacyError as e:
         raise _fail(str(e), 3 if type(e).__name__ == "SpecInvalid" else 2) from None
     if as_json:

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adequacy.metrics import passed_all, summarize, untested_buckets
-from adequacy.results import SpecReport
+from adequacy.results import SpecReport, totals
 from adequacy.tasks import Task
 from adequacy.verdicts import BUCKETS, Bucket
 
@@ -139,6 +139,7 @@ def _short(inp: object, out: object) -> str:
 
 
 def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -> Group:
+    """One row per report; give exactly one report per job of the batch (``BatchSummary``)."""
     t = Table(title="batch", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
               pad_edge=False, collapse_padding=True)
     # names fold rather than end in "...": two specs differing only at the end must not read
@@ -159,8 +160,9 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -
         t.add_row(r.task_id, spec, r.status, *cells, "yes" if _passed(r) else "no")
     summ = summarize([(r.task_id, _passed(r), r.buckets if r.status == "scored" else None)
                       for r in reports], ks=ks)
-    lines = [f"specs {summ.specs}, tasks {summ.tasks}, invalid {summ.invalid}, "
-             f"Pass@1 {_pct(summ.pass_at_1)}"]
+    # every count comes from ``totals`` (as the run's footer does), so the two cannot disagree
+    lines = [f"{totals(reports).line()}; tasks {summ.tasks}, Pass@1 {_pct(summ.pass_at_1)}"
+             " (an error counts as not passed)"]
     if summ.pass_at_k:
         lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items())
                      + "   pass^k " + ", ".join(f"k={k}: {v:.3f}"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -46,6 +46,10 @@ class BatchOptions(BaseModel):
     limits: Limits = Limits()
     cache_path: str | None = None
     """SQLite verdict cache; None disables caching."""
+    executor: Literal["local", "ray"] = "local"
+    """Where pairs are scored; the results file, keys and resume are the same for both."""
+    ray_address: str | None = None
+    """``auto``, ``ray://host:10001``, or None to start a local Ray instance."""
 
 
 class BatchSummary(BaseModel):
@@ -169,7 +173,18 @@ def run_batch(
 
     with results.open("a", encoding="utf-8") as out, _progress(progress, len(todo),
                                                                skipped) as advance:
-        if workers == 1 or len(todo) <= 1:
+        if opts.executor == "ray":
+            from adequacy.ray_executor import score_on_ray
+
+            def ray_one(rep: SpecReport) -> None:
+                record(rep, out)
+                advance()
+
+            for j in score_on_ray(todo, opts, _score_job, ray_one, address=opts.ray_address,
+                                  num_cpus=workers):
+                record(_died(j), out)
+                advance()
+        elif workers == 1 or len(todo) <= 1:
             for j in todo:
                 record(_score_job(j, opts), out)
                 advance()

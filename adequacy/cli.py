@@ -204,6 +204,9 @@ def run(
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
+    executor: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster: auto or ray://HOST:PORT "
+                                                "(default: a local Ray instance).")] = None,
 ) -> None:
     """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file."""
     from adequacy.batch import (
@@ -234,6 +237,10 @@ def run(
     opts = BatchOptions(backend=backend, engines=engine, cross_check=cross_check, strict=strict,
                         limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
                         cache_path=_default_cache(no_cache, cache))
+    if executor not in ("local", "ray"):
+        raise _fail(f"--executor must be local or ray, not {executor!r}")
+    opts.executor = executor  # type: ignore[assignment]
+    opts.ray_address = address
     try:
         summary = run_batch(jobs, results, opts, workers=workers, progress=progress)
     except (AdequacyError, OSError) as e:
@@ -335,3 +342,8 @@ def main() -> None:  # pragma: no cover - console entry
     except AdequacyError as e:
         err.print(f"[bold red]error:[/] {e}")
         sys.exit(2)
+
+
+from adequacy import cli_report  # noqa: E402  (commands in their own module)
+
+cli_report.register(app)

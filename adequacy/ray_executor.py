@@ -20,6 +20,9 @@ from typing import Any
 from adequacy.errors import AdequacyError
 
 RETRIES = 2
+MAX_CHUNK = 8
+"""Pairs per Ray task at most: a task's fixed cost is shared by its pairs, while enough tasks
+remain to keep every CPU busy and a lost worker costs little."""
 
 
 class RayUnavailable(AdequacyError):
@@ -46,21 +49,29 @@ def score_on_ray(jobs: Sequence[Any], opts: Any, score: Callable[[Any, Any], Any
         except (ConnectionError, RuntimeError, ValueError) as e:
             where = address or "a local instance"
             raise RayUnavailable(f"cannot start or reach Ray at {where}: {e}") from None
-    remote = ray.remote(max_retries=RETRIES, retry_exceptions=False)(score)
+    remote = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_score_chunk)
     opts_ref = ray.put(opts)
-    by_ref = {remote.remote(j, opts_ref): j for j in jobs}
+    cpus = int(ray.cluster_resources().get("CPU", 1)) or 1
+    size = max(1, min(MAX_CHUNK, len(jobs) // (4 * cpus)))
+    chunks = [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+    by_ref = {remote.remote(score, c, opts_ref): c for c in chunks}
     pending = list(by_ref)
     lost: list[Any] = []
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
         for ref in done:
             try:
-                rep = ray.get(ref)
+                reports = ray.get(ref)
             except RayError:
-                lost.append(by_ref[ref])
+                lost.extend(by_ref[ref])
                 continue
-            on_report(rep)
+            for rep in reports:
+                on_report(rep)
     return lost
+
+
+def _score_chunk(score: Callable[[Any, Any], Any], jobs: list[Any], opts: Any) -> list[Any]:
+    return [score(j, opts) for j in jobs]
 
 
 def _forwarded_env() -> dict[str, str]:

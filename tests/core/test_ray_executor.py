@@ -42,7 +42,7 @@ def _ray_workers() -> list[int]:
                 cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ")
             except OSError:
                 continue
-            if cmd.startswith(b"ray::_score_job"):
+            if cmd.startswith(b"ray::_score_chunk"):
                 pids.append(int(d.name))
     return pids
 

@@ -31,7 +31,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -64,6 +64,10 @@ class BatchOptions(BaseModel):
     limits: Limits = Limits()
     cache_path: str | None = None
     """SQLite verdict cache; None disables caching."""
+    executor: Literal["local", "ray"] = "local"
+    """Where pairs are scored; the results file, keys and resume are the same for both."""
+    ray_address: str | None = None
+    """``auto``, ``ray://host:10001``, or None to start a local Ray instance."""
 
 
 class BatchSummary(BaseModel):
@@ -255,14 +259,24 @@ def _run_locked(
                 record(key, rep, out)
                 advance()
 
-            suspects = _run_pool(first, opts, n_workers, done_one, lock_fd)
-            # A worker process that died (killed for memory, a crash in native code) breaks
-            # the pool and fails every job in flight; rerun those one per fresh process so
-            # that only the job that really kills its process is reported as an error.
-            for k in suspects:
-                broken = _run_pool({k: first[k]}, opts, 1, done_one, lock_fd)
-                for b in broken:
-                    done_one(b, _died(first[b], b))
+            if opts.executor == "ray":
+                # Same keys, log and resume: only where a pair is scored changes.
+                from adequacy.ray_executor import score_on_ray
+
+                lost = score_on_ray(list(first.items()), opts, _score_keyed,
+                                    lambda kr: done_one(*kr), address=opts.ray_address,
+                                    num_cpus=workers)
+                for k, job in lost:
+                    done_one(k, _died(job, k))
+            else:
+                suspects = _run_pool(first, opts, n_workers, done_one, lock_fd)
+                # A worker process that died (killed for memory, a crash in native code)
+                # breaks the pool and fails every job in flight; rerun those one per fresh
+                # process so that only the job that really kills its process is an error.
+                for k in suspects:
+                    broken = _run_pool({k: first[k]}, opts, 1, done_one, lock_fd)
+                    for b in broken:
+                        done_one(b, _died(first[b], b))
     except KeyboardInterrupt:
         raise BatchInterrupted(results, sum(r is not None for r in reports),
                                len(jobs)) from None
@@ -387,6 +401,11 @@ def _run_pool(jobs: dict[str, Job], opts: BatchOptions, workers: int,
         raise
     pool.shutdown(wait=True)
     return lost
+
+
+def _score_keyed(item: tuple[str, Job], opts: BatchOptions) -> tuple[str, SpecReport]:
+    """A Ray task's unit: the job's key travels with it, so the driver files the report."""
+    return item[0], _score_job(item[1], opts)
 
 
 def _died(job: Job, key: str) -> SpecReport:

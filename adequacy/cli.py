@@ -270,6 +270,9 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
     max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
+    executor: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster: auto or ray://HOST:PORT "
+                                                "(default: a local Ray instance).")] = None,
 ) -> None:
     """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file.
 
@@ -316,6 +319,10 @@ def run(
                         limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
                                       timeout_streak=timeout_streak),
                         cache_path=cache_path)
+    if executor not in ("local", "ray"):
+        raise _fail(f"--executor must be local or ray, not {executor!r}")
+    opts.executor = executor  # type: ignore[assignment]
+    opts.ray_address = address
     try:
         summary = run_batch(jobs, results, opts, workers=workers, progress=progress)
     except ResultsLocked as e:
@@ -502,3 +509,8 @@ def main() -> None:  # pragma: no cover - console entry (tested through subproce
         _say_error(f"{type(e).__name__}: {msg} (please report; ADEQUACY_DEBUG=1 shows the "
                    "traceback)", prefix="internal error: ")
         sys.exit(2)
+
+
+from adequacy import cli_report  # noqa: E402  (commands in their own module)
+
+cli_report.register(app)

@@ -1,0 +1,128 @@
+"""``adequacy report`` and ``adequacy compare``: thin wrappers over ``adequacy.reporting``."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from adequacy.errors import AdequacyError
+
+out = Console()
+err = Console(stderr=True)
+
+
+class Format(StrEnum):
+    html = "html"
+    md = "md"
+    json = "json"
+
+
+class GroupBy(StrEnum):
+    auto = "auto"
+    file = "file"
+    writer = "writer"
+    model = "model"
+
+
+def _fail(msg: str) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {msg}", highlight=False)
+    return typer.Exit(2)
+
+
+def report(
+    results: Annotated[list[Path], typer.Argument(help="Results JSONL files (run, synthesize, "
+                                                  "optimize, agent rollouts).")],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write "
+                                                "(default: stdout for md/json, report.html).")
+                      ] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="html, md or json.")
+                   ] = Format.html,
+    by: Annotated[GroupBy, typer.Option("--by", help="What one approach is: auto (writer/model "
+                                        "fields, else the file), file, writer or model.")
+                  ] = GroupBy.auto,
+    title: Annotated[str, typer.Option(help="Report title.")] = "spec-adequacy report",
+) -> None:
+    """Render results as one self-contained HTML file (or markdown / JSON) with plots."""
+    from adequacy.reporting import (
+        build_study,
+        read_records,
+        render_html,
+        render_json,
+        render_markdown,
+    )
+    try:
+        records = read_records(results, group_by=by.value)
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    study = build_study(records, [str(p) for p in results])
+    text = (render_html(study, title) if fmt is Format.html else
+            render_markdown(study) if fmt is Format.md else render_json(study))
+    if output is None and fmt is not Format.html:
+        print(text, end="")
+        return
+    dest = output or Path("report.html")
+    try:
+        dest.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise _fail(f"{dest}: cannot write report: {e.strerror or e}") from None
+    err.print(f"wrote {dest} ({len(study.rows)} specs, {len(study.approaches)} approaches)",
+              highlight=False)
+
+
+def compare(
+    a: Annotated[Path, typer.Argument(help="Results JSONL of approach A (the baseline).")],
+    b: Annotated[Path, typer.Argument(help="Results JSONL of approach B.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+) -> None:
+    """Per task and bucket, what got better or worse from A to B, with a sign test and a
+    bootstrap confidence interval of the difference."""
+    from adequacy.reporting import compare as do_compare
+    from adequacy.reporting import read_records
+    try:
+        ra, rb = read_records([a], "file"), read_records([b], "file")
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    cmp = do_compare(ra, rb, a.stem, b.stem, resamples=resamples, seed=seed)
+    if as_json:
+        print(cmp.model_dump_json(indent=2))
+        return
+    t = Table(title=f"{cmp.a} (A) -> {cmp.b} (B): paired over tasks in both", title_justify="left")
+    for col in ("measure", "tasks", "A", "B", "B-A", "95% CI", "better", "worse", "same",
+                "sign p"):
+        t.add_column(col, justify="left" if col == "measure" else "right")
+
+    def f(v: float | None) -> str:
+        return "n/a" if v is None else f"{v:.3f}"
+
+    for d in cmp.deltas:
+        t.add_row(d.measure, str(d.tasks), f(d.mean_a), f(d.mean_b),
+                  "n/a" if d.mean_diff is None else f"{d.mean_diff:+.3f}",
+                  "n/a" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]",
+                  str(d.better), str(d.worse), str(d.same),
+                  "n/a" if d.sign_p is None else f"{d.sign_p:.3g}")
+    out.print(t)
+    if cmp.only_a or cmp.only_b:
+        out.print(f"not paired: {cmp.only_a} tasks only in A, {cmp.only_b} only in B")
+    for label, rows in (("better in B", cmp.improved), ("worse in B", cmp.worsened)):
+        if rows:
+            out.print(f"{label}: " + ", ".join(f"{c.task_id} ({c.a:.2f}->{c.b:.2f})"
+                                               for c in rows), highlight=False)
+    for c in cmp.specs_flipped:
+        out.print(f"spec {c.task_id}/{c.spec}: {c.a} -> {c.b}", highlight=False)
+    p1 = cmp.deltas[0]
+    if p1.sign_p is not None:
+        verdict = ("a difference unlikely to be chance (p < 0.05)" if p1.sign_p < 0.05 else
+                   "no difference you can rely on (p >= 0.05)")
+        out.print(f"Pass@1: {verdict}", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(report)
+    app.command()(compare)

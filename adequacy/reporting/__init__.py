@@ -1,0 +1,14 @@
+"""Reports a person reads: results files -> a study -> HTML, markdown or JSON, and comparisons.
+
+Data flows one way: ``read_records`` (latest record per job) -> ``build_study`` (figures per
+approach, per-spec rows) -> a renderer. Nothing here scores a spec; it reads what was scored.
+"""
+
+from adequacy.reporting._compare import Comparison, compare
+from adequacy.reporting._load import Record, ResultsError, read_records
+from adequacy.reporting._outcomes import Outcome, outcome
+from adequacy.reporting._render import render_html, render_json, render_markdown
+from adequacy.reporting._study import Study, build_study
+
+__all__ = ["Comparison", "Outcome", "Record", "ResultsError", "Study", "build_study", "compare",
+           "outcome", "read_records", "render_html", "render_json", "render_markdown"]

@@ -1,0 +1,159 @@
+"""Charts as inline SVG text: a report must draw with no network and no script library.
+
+Each chart is an ``<svg class="chart">`` whose marks carry ``class="mark"`` and a ``<title>``
+(the browser's tooltip), so a test can count what was drawn and a reader can hover for values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+
+PALETTE = ["#3b6fb6", "#e07b39", "#3a9a5b", "#c23b3b", "#8a63b8", "#8c6d46", "#d16aa8",
+           "#6b6b6b", "#b5a642", "#2fa3b5"]
+W, H = 540, 290
+LEFT, RIGHT, TOP, BOTTOM = 48, 12, 28, 84
+
+
+def color(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def _frame(title: str, body: list[str], legend: Sequence[str], height: int = H,
+           width: int = W) -> str:
+    """Title, marks, and a legend that wraps onto as many rows as it needs below the plot."""
+    rows: list[list[tuple[int, str, int]]] = [[]]
+    x = LEFT
+    for i, name in enumerate(legend):
+        item = 24 + 6 * len(name)
+        if rows[-1] and x + item > width - RIGHT:
+            rows.append([])
+            x = LEFT
+        rows[-1].append((i, name, x))
+        x += item
+    height += 16 * (len(rows) - 1)
+    leg = []
+    for r, row in enumerate(rows):
+        y = height - 14 - 16 * (len(rows) - 1 - r)
+        for i, name, lx in row:
+            leg.append(f'<rect x="{lx}" y="{y}" width="10" height="10" fill="{color(i)}"/>'
+                       f'<text x="{lx + 14}" y="{y + 9}" class="legend">{escape(name)}</text>')
+    return (f'<svg class="chart" role="img" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
+            f'<title>{escape(title)}</title>'
+            f'<text x="{width / 2}" y="16" text-anchor="middle" class="ctitle">{escape(title)}</text>'
+            + "".join(body) + "".join(leg) + "</svg>")
+
+
+def _y_axis(ymax: float, percent: bool, width: int = W) -> list[str]:
+    out = []
+    plot_h = H - TOP - BOTTOM
+    for i in range(5):
+        v = ymax * i / 4
+        y = TOP + plot_h - plot_h * i / 4
+        label = f"{v * 100:.0f}%" if percent else f"{v:g}"
+        out.append(f'<line x1="{LEFT}" x2="{width - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" '
+                   f'class="grid"/><text x="{LEFT - 4}" y="{y + 4:.1f}" text-anchor="end" '
+                   f'class="tick">{label}</text>')
+    return out
+
+
+def bars(title: str, categories: Sequence[str], series: Mapping[str, Sequence[float | None]],
+         ymax: float = 1.0, percent: bool = True, show_na: bool = True) -> str:
+    """Grouped bars: one group per category, one bar per series; ``None`` draws "n/a" (or
+    nothing, where a missing value is expected, as for a tag one approach never met).
+    Many categories widen the chart rather than crush the bars."""
+    width = max(W, LEFT + RIGHT + len(categories) * (12 + 10 * len(series)))
+    body = _y_axis(ymax, percent, width)
+    plot_w, plot_h = width - LEFT - RIGHT, H - TOP - BOTTOM
+    n_series = max(1, len(series))
+    gw = plot_w / max(1, len(categories))
+    bw = min(36.0, (gw - 10) / n_series)
+    for ci, cat in enumerate(categories):
+        gx = LEFT + gw * ci + (gw - bw * n_series) / 2
+        for si, (name, values) in enumerate(series.items()):
+            v = values[ci]
+            x = gx + si * bw
+            if v is None:
+                if not show_na:
+                    continue
+                body.append(f'<text x="{x + bw / 2:.1f}" y="{TOP + plot_h - 3}" '
+                            f'text-anchor="middle" class="na">n/a</text>')
+                continue
+            h = max(1.0, plot_h * min(v, ymax) / ymax)
+            label = f"{v * 100:.1f}%" if percent else f"{v:g}"
+            body.append(f'<rect class="mark" x="{x:.1f}" y="{TOP + plot_h - h:.1f}" '
+                        f'width="{bw - 2:.1f}" height="{h:.1f}" fill="{color(si)}">'
+                        f'<title>{escape(name)} · {escape(cat)}: {label}</title></rect>')
+        body.append(_category_label(LEFT + gw * ci + gw / 2, TOP + plot_h + 14, cat, gw))
+    return _frame(title, body, list(series), width=width)
+
+
+def _category_label(x: float, y: float, text: str, room: float) -> str:
+    """A label under a bar group, turned when it would run into its neighbours."""
+    if len(text) * 6 <= room:
+        return f'<text x="{x:.1f}" y="{y}" text-anchor="middle" class="tick">{escape(text)}</text>'
+    head, sep, tail = text.partition(" (")
+    if sep and max(len(head), len(tail) + 1) * 6 <= room:
+        return (f'<text x="{x:.1f}" y="{y}" text-anchor="middle" class="tick">{escape(head)}'
+                f'<tspan x="{x:.1f}" dy="13">({escape(tail)}</tspan></text>')
+    short = text if len(text) <= 26 else text[:25] + "…"
+    return (f'<text x="{x:.1f}" y="{y - 4}" text-anchor="end" class="tick" '
+            f'transform="rotate(-25 {x:.1f} {y - 4})">{escape(short)}</text>')
+
+
+def lines(title: str, xs: Sequence[float], series: Mapping[str, Sequence[float | None]],
+          xlabel: str, ymax: float = 1.0, percent: bool = True, x_is_index: bool = False) -> str:
+    """One polyline per series over ``xs`` (gaps where a value is None), with point marks."""
+    body = _y_axis(ymax, percent)
+    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
+    lo, hi = (0, max(1, len(xs) - 1)) if x_is_index else (min(xs), max(xs))
+    span = (hi - lo) or 1
+
+    def px(i: int, x: float) -> float:
+        return LEFT + plot_w * (((i if x_is_index else x) - lo) / span)
+
+    for i, x in enumerate(xs):
+        if len(xs) <= 12 or i % max(1, len(xs) // 10) == 0:
+            body.append(f'<text x="{px(i, x):.1f}" y="{TOP + plot_h + 14}" text-anchor="middle" '
+                        f'class="tick">{x:g}</text>')
+    body.append(f'<text x="{LEFT + plot_w / 2}" y="{TOP + plot_h + 30}" text-anchor="middle" '
+                f'class="axis">{escape(xlabel)}</text>')
+    for si, (name, values) in enumerate(series.items()):
+        pts = [(px(i, x), TOP + plot_h - plot_h * min(v, ymax) / ymax, x, v)
+               for i, (x, v) in enumerate(zip(xs, values, strict=True)) if v is not None]
+        if not pts:
+            continue
+        d = " ".join(f"{'M' if j == 0 else 'L'}{x:.1f},{y:.1f}" for j, (x, y, _, _) in
+                     enumerate(pts))
+        body.append(f'<path class="mark line" d="{d}" stroke="{color(si)}" fill="none" '
+                    f'stroke-width="2"/>')
+        for x, y, xv, v in pts:
+            label = f"{v * 100:.1f}%" if percent else f"{v:g}"
+            body.append(f'<circle class="mark" cx="{x:.1f}" cy="{y:.1f}" r="3" '
+                        f'fill="{color(si)}"><title>{escape(name)} · {xlabel} {xv:g}: '
+                        f'{label}</title></circle>')
+    return _frame(title, body, list(series))
+
+
+def stacked(title: str, categories: Sequence[str], parts: Mapping[str, Sequence[int]]) -> str:
+    """One horizontal bar per category, split into parts (counts), drawn as shares."""
+    n = max(1, len(categories))
+    row_h = 22
+    height = TOP + n * (row_h + 8) + 40
+    body = []
+    plot_w = W - 140 - RIGHT
+    for ci, cat in enumerate(categories):
+        y = TOP + ci * (row_h + 8)
+        total = sum(vals[ci] for vals in parts.values()) or 1
+        x = 140.0
+        body.append(f'<text x="134" y="{y + 15}" text-anchor="end" class="tick">'
+                    f'{escape(cat[:22])}</text>')
+        for si, (name, vals) in enumerate(parts.items()):
+            w = plot_w * vals[ci] / total
+            if vals[ci]:
+                body.append(f'<rect class="mark" x="{x:.1f}" y="{y}" width="{max(w, 1):.1f}" '
+                            f'height="{row_h}" fill="{color(si)}"><title>{escape(cat)} · '
+                            f'{escape(name)}: {vals[ci]} of {total}</title></rect>')
+            x += w
+    return _frame(title, body, list(parts), height=height)

@@ -1,0 +1,93 @@
+"""Report figures against arithmetic done by hand on hand-built records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adequacy.reporting import (
+    Outcome,
+    ResultsError,
+    build_study,
+    outcome,
+    read_records,
+    render_markdown,
+)
+from adequacy.verdicts import Bucket
+
+from .conftest import ALL, full, spec_report, write
+
+
+def test_latest_record_of_a_job_wins(tmp_path: Path) -> None:
+    stale = spec_report("t1", "a.rs", full(False), key="k1")
+    fresh = spec_report("t1", "a.rs", full(True), key="k1")
+    other = spec_report("t2", "b.rs", full(False), key="k2")
+    path = write(tmp_path / "r.jsonl", [stale, other, fresh])
+    with path.open("a") as f:
+        f.write('{"torn": \n')  # a killed writer's last line is skipped, not fatal
+    recs = read_records([path])
+    assert [(r.report.key, r.report.passed_all) for r in recs] == [("k2", False), ("k1", True)]
+
+
+def test_pass_at_k_and_bucket_means_by_hand(tmp_path: Path) -> None:
+    # t1: 2 specs, 1 passes -> pass@1 = 1/2, pass@2 = 1, pass^2 = 0
+    # t2: 1 spec, fails     -> pass@1 = 0 (not eligible for k=2)
+    reps = [spec_report("t1", "a.rs", full(True)), spec_report("t1", "b.rs", full(False)),
+            spec_report("t2", "c.rs", full(False))]
+    study = build_study(read_records([write(tmp_path / "r.jsonl", reps)]), ["r.jsonl"])
+    (a,) = study.approaches
+    assert a.summary.pass_at_1 == pytest.approx(0.25)
+    assert a.summary.pass_at_k[2] == pytest.approx(1.0)
+    assert a.summary.pass_hat_k[2] == pytest.approx(0.0)
+    # post_sound: passing spec 2/2, failing ones 2/3 each -> (1 + 2/3 + 2/3) / 3
+    assert a.summary.bucket_means["post_sound"] == pytest.approx((1 + 4 / 3) / 3)
+    assert a.summary.bucket_means["pre_complete"] == pytest.approx(1.0)
+    # Harness@0.75: every metric of every spec is >= 2/3; only the passing one reaches 1
+    assert a.harness_at["0.5"] == pytest.approx(1.0)
+    assert a.harness_at["1"] == pytest.approx(1 / 3)
+    assert a.outcomes == {"passed": 1, "failed on completeness": 0, "failed on soundness": 2,
+                          "invalid": 0, "unknown-dominated": 0, "error": 0}
+
+
+def test_outcome_categories() -> None:
+    assert outcome(spec_report("t", "s", full(True))) is Outcome.passed
+    too_strong = {b: (2, 1 if b is Bucket.pre_complete else 0, 0) for b in ALL}
+    assert outcome(spec_report("t", "s", too_strong)) is Outcome.failed_completeness
+    both = {b: (2, 1, 0) for b in ALL}  # rejects valid cases and accepts wrong ones
+    assert outcome(spec_report("t", "s", both)) is Outcome.failed_completeness
+    only_unknown = {b: (2, 0, 1 if b is Bucket.post_sound else 0) for b in ALL}
+    assert outcome(spec_report("t", "s", only_unknown)) is Outcome.unknown_dominated
+    assert outcome(spec_report("t", "s", {}, status="invalid")) is Outcome.invalid
+    assert outcome(spec_report("t", "s", {}, status="error")) is Outcome.error
+
+
+def test_approaches_from_writer_and_model_fields(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.jsonl", [spec_report("t1", "x", full(True), key="a")],
+              {"writer": "templates"})
+    b = write(tmp_path / "b.jsonl", [spec_report("t1", "y", full(False), key="b")],
+              {"writer": "dspy", "family": "zs", "model": "openai/m", "verified": True})
+    recs = read_records([a, b])
+    assert [r.approach for r in recs] == ["templates", "dspy-zs / openai/m"]
+    assert [r.approach for r in read_records([a, b], "file")] == ["a", "b"]
+    study = build_study(recs, ["a", "b"])
+    vr = {ap.name: (ap.vr, ap.vr_measured) for ap in study.approaches}
+    assert vr == {"templates": (None, 0), "dspy-zs / openai/m": (1.0, 1)}
+
+
+def test_markdown_carries_the_figures(tmp_path: Path) -> None:
+    reps = [spec_report("t1", "a.rs", full(True)), spec_report("t2", "b.rs", full(False))]
+    md = render_markdown(build_study(read_records([write(tmp_path / "run.jsonl", reps)]),
+                                     ["run.jsonl"]))
+    assert "| run | 2 | 2 | 50.0% |" in md
+    assert "| t2 | run | b.rs | failed on soundness | 2/2 | 2/2 | 2/2 | 2/3 |" in md
+
+
+def test_a_file_without_records_is_an_error(tmp_path: Path) -> None:
+    p = tmp_path / "notes.jsonl"
+    p.write_text("hello\n" + json.dumps({"a": 1}) + "\n")
+    with pytest.raises(ResultsError, match="no result records"):
+        read_records([p])
+    with pytest.raises(ResultsError, match="cannot read"):
+        read_records([tmp_path / "missing.jsonl"])

@@ -155,6 +155,12 @@ def jdk(java: str, classpath: Iterable[str | Path] = ()) -> View:
     return View(ro=(*_jdk_view(home), *(str(Path(p).resolve()) for p in classpath)))
 
 
+def real_java(java: str) -> str:
+    """Start the launcher by its real path: it finds its libraries relative to it, and a
+    symlink such as /usr/bin/java is not in the sandbox."""
+    return os.path.realpath(java)
+
+
 def toolchain(*ro: str | Path, rw: Iterable[str | Path] = ()) -> View:
     """A trusted tool chain (cargo): all of /usr read-only plus the given folders."""
     return View(ro=tuple(str(p) for p in ro), rw=tuple(str(p) for p in rw), system=True)

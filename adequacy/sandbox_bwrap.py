@@ -75,8 +75,9 @@ def command(cmd: Sequence[str], *, cwd: str | None, view: View, network: bool, t
             "--die-with-parent", "--new-session", "--hostname", "sandbox"]
     if network:
         args.append("--share-net")
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb * 1024 * 1024),
-             "--tmpfs", "/tmp"]
+    size = str(tmp_mb * 1024 * 1024)
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", size, "--tmpfs", "/tmp",
+             "--size", size, "--tmpfs", "/dev/shm"]
     if view.system:
         args += _system_args()
     for p in view.tmpfs:

@@ -113,6 +113,14 @@ def build_dir() -> Path:
     return out
 
 
+def jvm_sandbox(java: str, classes: Path) -> tuple[SandboxLimits, sandbox_view.View]:
+    """The worker's sandbox: its JDK and class folder read-only, nothing else of ours.
+    (The heap is capped by -Xmx: a JVM reserves far more address space than it uses.)"""
+    return (SandboxLimits(memory_mb=None, cpu_seconds=24 * 3600, processes=512,
+                          file_size_mb=16),
+            sandbox_view.jdk(java, classpath=[classes]))
+
+
 class Worker:
     """One JVM; not thread-safe (the pool hands it to one caller at a time)."""
 
@@ -133,12 +141,9 @@ class Worker:
                "-XX:CICompilerCount=2", "-XX:-UsePerfData", "-Xshare:auto",
                "-Djava.security.manager=allow", "-Djava.awt.headless=true",
                "-cp", str(classes), MAIN]
-        self.proc = popen_limited(
-            cmd, cwd=self.workdir, stderr=subprocess.DEVNULL,
-            limits=SandboxLimits(memory_mb=None, cpu_seconds=24 * 3600, processes=512,
-                                 file_size_mb=16),
-            view=sandbox_view.jdk(java, classpath=[classes]),
-        )
+        limits, view = jvm_sandbox(java, classes)
+        self.proc = popen_limited(cmd, cwd=self.workdir, stderr=subprocess.DEVNULL,
+                                  limits=limits, view=view)
         self.lines = queue.Queue()
         self.loaded = set()
         self.starts += 1

@@ -308,6 +308,12 @@ def missing() -> list[Protection]:
     return [p for p in protections() if not p.ok]
 
 
+def report_lines() -> list[str]:
+    """What ``adequacy backends`` prints: each protection, and how, or why it is missing."""
+    return [f"sandbox: {'yes' if p.ok else 'MISSING'}  {p.name}: {p.how}"
+            for p in protections()]
+
+
 def describe() -> str:
     """One line on how contained children will be on this machine (for ``adequacy backends``)."""
     lacking = missing()

@@ -1,0 +1,78 @@
+"""The sandbox reports what it cannot give, and still runs children without bubblewrap."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+
+import pytest
+from typer.testing import CliRunner
+
+from adequacy import sandbox, sandbox_bwrap, sandbox_view
+from adequacy.cli import app
+
+BWRAP_NAMED = ["private temporary folder", "no read access outside what the child needs",
+               "no executing other programs", "no process outlives the run"]
+
+
+@pytest.fixture
+def fresh_probe() -> Iterator[None]:
+    sandbox_bwrap.probe.cache_clear()
+    sandbox._fallback_network_private.cache_clear()
+    yield
+    sandbox_bwrap.probe.cache_clear()
+    sandbox._fallback_network_private.cache_clear()
+
+
+def test_without_bubblewrap_each_missing_protection_is_named(
+        monkeypatch: pytest.MonkeyPatch, fresh_probe: None) -> None:
+    monkeypatch.setenv("ADEQUACY_BWRAP", "")
+    missing = {p.name: p.how for p in sandbox.missing()}
+    assert sorted(missing) == sorted(BWRAP_NAMED)
+    assert all("apt-get install -y bubblewrap" in how for how in missing.values())
+    assert "setsid child escapes" in missing["no process outlives the run"]
+    # children still run (the old layer: rlimits, own group, uid drop)
+    work = sandbox.make_workdir()
+    try:
+        r = sandbox.run_limited(["echo", "hi"], cwd=work, timeout=30)
+    finally:
+        sandbox.remove_tree(work)
+    assert (r.returncode, r.stdout) == (0, b"hi\n")
+
+
+def test_a_bubblewrap_that_refuses_is_reported(monkeypatch: pytest.MonkeyPatch,
+                                               fresh_probe: None) -> None:
+    monkeypatch.setenv("ADEQUACY_BWRAP", shutil.which("false") or "/bin/false")
+    missing = sandbox.missing()
+    assert [p.name for p in missing] == BWRAP_NAMED
+    assert all("bwrap refused to start a sandbox" in p.how for p in missing)
+
+
+def test_cli_backends_says_which_protection_is_missing(monkeypatch: pytest.MonkeyPatch,
+                                                      fresh_probe: None) -> None:
+    monkeypatch.setenv("ADEQUACY_BWRAP", "")
+    r = CliRunner().invoke(app, ["backends"], env={"COLUMNS": "300"})
+    assert r.exit_code == 0, r.output
+    missing = [ln for ln in r.output.splitlines() if ln.startswith("sandbox: MISSING")]
+    assert len(missing) == 4 and "no process outlives the run" in r.output
+    r = CliRunner().invoke(app, ["backends", "--json"])
+    import json
+    rows = json.loads(r.output)["sandbox"]
+    assert {row["name"] for row in rows if not row["ok"]} == set(BWRAP_NAMED)
+
+
+@pytest.mark.skipif(not sandbox_bwrap.probe(False).ok, reason="bubblewrap cannot run here")
+def test_with_bubblewrap_nothing_is_missing_and_the_view_is_narrow(fresh_probe: None) -> None:
+    assert sandbox.missing() == []
+    ls = shutil.which("ls") or "/bin/ls"
+    view = sandbox_view.native(ls)
+    assert any("libc.so" in p for p in view.ro)
+    assert not any(p.startswith("/etc") or p in ("/usr", "/usr/bin", "/") for p in view.ro)
+    work = sandbox.make_workdir()
+    try:
+        r = sandbox.run_limited([ls, "/", "/usr/bin"], cwd=work, timeout=30)
+    finally:
+        sandbox.remove_tree(work)
+    listing = r.stdout.decode()
+    assert "etc" not in listing.split() and "home" not in listing.split()
+    assert listing.split("/usr/bin:")[1].split() in ([], [ls.rsplit("/", 1)[1]]), listing

@@ -124,8 +124,9 @@ def _preexec(limits: SandboxLimits, wrapped: bool, cwd: str) -> Callable[[], Non
         if limits.drop_privileges and os.geteuid() == 0:
             try:
                 uid = child_uid()
-                if os.stat(cwd).st_uid == NOBODY:  # a make_workdir folder: hand it over
-                    os.chown(cwd, uid, uid)
+                owner = os.stat(cwd).st_uid
+                if owner == NOBODY or owner in CHILD_UIDS:  # a make_workdir folder (maybe
+                    os.chown(cwd, uid, uid)  # reused by a restart): hand it over
                 os.setgroups([])
                 os.setgid(uid)
                 os.setuid(uid)
@@ -178,7 +179,9 @@ def wrap(cmd: Sequence[str], cwd: Path | str, limits: SandboxLimits,
     if bwrap is None or not sandbox_bwrap.probe(_as_root(limits)).ok:
         return list(cmd), False
     if view is None:
-        view = sandbox_view.native(cmd[0])
+        exe = shutil.which(cmd[0]) or cmd[0]
+        cmd = [exe, *cmd[1:]]
+        view = sandbox_view.native(exe)
     full = sandbox_bwrap.command(cmd, cwd=str(cwd), view=view, network=limits.network,
                                  tmp_mb=limits.tmp_mb, bwrap=bwrap)
     return full, True

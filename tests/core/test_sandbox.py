@@ -76,3 +76,14 @@ def test_with_bubblewrap_nothing_is_missing_and_the_view_is_narrow(fresh_probe: 
     listing = r.stdout.decode()
     assert "etc" not in listing.split() and "home" not in listing.split()
     assert listing.split("/usr/bin:")[1].split() in ([], [ls.rsplit("/", 1)[1]]), listing
+
+
+def test_a_workdir_reused_by_a_restarted_child_still_works() -> None:
+    """exec_spec restarts its harness in the same folder after a crash; under root every
+    child has its own uid, so the folder must be handed to the new one (it was not, once)."""
+    work = sandbox.make_workdir()
+    try:
+        runs = [sandbox.run_limited(["pwd"], cwd=work, timeout=30) for _ in range(3)]
+    finally:
+        sandbox.remove_tree(work)
+    assert [(r.returncode, r.stdout.decode().strip()) for r in runs] == [(0, str(work))] * 3

@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adequacy import sandbox_bwrap, sandbox_view
+from adequacy import sandbox_bwrap, sandbox_exec, sandbox_view
 from adequacy.sandbox_view import View
 
 CLONE_NEWNET = 0x40000000
@@ -178,10 +178,14 @@ def wrap(cmd: Sequence[str], cwd: Path | str, limits: SandboxLimits,
     bwrap = sandbox_bwrap.bwrap_path()
     if bwrap is None or not sandbox_bwrap.probe(_as_root(limits)).ok:
         return list(cmd), False
+    exe = shutil.which(cmd[0]) or cmd[0]
+    cmd = [exe, *cmd[1:]]
     if view is None:
-        exe = shutil.which(cmd[0]) or cmd[0]
-        cmd = [exe, *cmd[1:]]
         view = sandbox_view.native(exe)
+    if not view.system and sandbox_exec.available() is None:
+        prefix, needs = sandbox_exec.launcher(exe)
+        cmd = [*prefix, *cmd]
+        view = view.plus(ro=needs)
     full = sandbox_bwrap.command(cmd, cwd=str(cwd), view=view, network=limits.network,
                                  tmp_mb=limits.tmp_mb, bwrap=bwrap)
     return full, True
@@ -280,9 +284,7 @@ def protections(as_root: bool = False) -> list[Protection]:
         Protection("no read access outside what the child needs", p.ok,
                    "empty root with its binary, libraries or JDK bound read-only (bubblewrap)"
                    if p.ok else b),
-        Protection("no executing other programs", p.ok,
-                   "no other program is visible in its root (bubblewrap); JVM code also under "
-                   "a SecurityManager" if p.ok else b),
+        _exec_protection(p.ok, b),
         Protection("no network", net,
                    "new network namespace" + (" (bubblewrap)" if p.ok else "")
                    if net else "the kernel refused a network namespace"),
@@ -293,6 +295,18 @@ def protections(as_root: bool = False) -> list[Protection]:
                    "rlimits" + ("; process limit bites: an unused uid per child" if root else "")),
         Protection("capped output", True, "captured output truncated"),
     ]
+
+
+def _exec_protection(wrapped: bool, why_not: str) -> Protection:
+    name = "no executing other programs"
+    if not wrapped:
+        return Protection(name, False, why_not)
+    lacking = sandbox_exec.available()
+    if lacking:
+        return Protection(name, False, "partly: no other program is visible in its root, but "
+                          f"one it writes to its /tmp could run: {lacking}")
+    return Protection(name, True, "Landlock allows executing only its own program and the "
+                      "loader; nothing else is visible in its root (bubblewrap)")
 
 
 @functools.lru_cache(maxsize=1)

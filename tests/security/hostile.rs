@@ -41,6 +41,17 @@ fn main() {
                 }
             }
         }
+        "selfcopy" => {
+            // a program of its own, written to the private /tmp, then executed
+            let me = std::env::current_exe().unwrap();
+            let copy = format!("/tmp/{}", token);
+            std::fs::copy(&me, &copy).unwrap();
+            std::fs::set_permissions(&copy, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+            match Command::new(&copy).arg("read").arg(&token).output() {
+                Ok(o) => report("exec", true, format!("{} {:?}", copy, o.status)),
+                Err(e) => report("exec", false, format!("{} {}", copy, e)),
+            }
+        }
         "net" => {
             for addr in &args[3..] {
                 let a = addr.parse().unwrap();

@@ -21,7 +21,7 @@ import pytest
 from adequacy.backends.verus.exec_spec import engine
 from containment_support import alive, descendants, procs_with, wait_until
 
-from adequacy import sandbox, sandbox_view
+from adequacy import sandbox, sandbox_exec, sandbox_view
 from adequacy.backend import Limits
 
 pytestmark = [pytest.mark.slow,
@@ -87,6 +87,15 @@ def test_no_other_program_runs(hostile: Path) -> None:
     out = lines(r)
     assert len(out) == len(progs), r
     assert all(ln.startswith("DENIED") for ln in out), out
+
+
+@pytest.mark.skipif(sandbox_exec.available() is not None,
+                    reason=f"no Landlock here: {sandbox_exec.available()}")
+def test_a_program_written_to_its_own_tmp_cannot_run(hostile: Path) -> None:
+    r = run(hostile, "selfcopy", f"adequacy-copy-{uuid.uuid4().hex}")
+    out = lines(r)
+    assert len(out) == 1 and out[0].startswith("DENIED exec /tmp/"), r
+    assert "Permission denied" in out[0]
 
 
 def test_no_network_even_to_localhost(hostile: Path) -> None:
@@ -170,12 +179,13 @@ def test_sigkill_of_the_python_parent_leaves_no_process(hostile: Path) -> None:
     try:
         assert parent.stdout is not None
         parent.stdout.readline()
-        assert wait_until(lambda: len(procs_with(token)) >= 2, 30), "sandbox did not start"
+        assert wait_until(lambda: len(procs_with(token)) >= 2, 90), "sandbox did not start"
         tree = descendants(parent.pid)
         assert tree
         parent.kill()
         parent.wait()
-        assert wait_until(lambda: not alive(tree) and not procs_with(token), 5), alive(tree)
+        assert wait_until(lambda: not alive(tree) and not procs_with(token), 10), (
+            alive(tree), procs_with(token))
     finally:
         parent.kill()
         sandbox.remove_tree(exe.parent)

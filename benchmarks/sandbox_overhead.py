@@ -1,5 +1,5 @@
 """What the bubblewrap layer of the sandbox costs, measured in one run: each workload sandboxed
-(bubblewrap + rlimits + uid drop) against the same workload with only the inner layer
+(bubblewrap + the Landlock launcher + rlimits + uid drop) against the same workload with only the inner layer
 (``ADEQUACY_BWRAP=`` turns bubblewrap off), alternating the two to share the machine's load.
 
 Workloads: starting a trivial process (``true``); one exec_spec harness run evaluating every
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import time
@@ -38,20 +39,29 @@ def bubblewrap(on: bool) -> None:
     sandbox_bwrap.probe.cache_clear()
 
 
-def measure(work: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Median seconds (sandboxed, inner layer only), runs interleaved."""
+def child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def measure(work: Callable[[], object], repeat: int) -> tuple[float, float, float, float]:
+    """Median wall seconds and mean child CPU seconds (sandboxed, inner layer only), runs
+    interleaved. CPU time does not depend on how loaded the machine is; wall time does."""
     times: dict[bool, list[float]] = {True: [], False: []}
+    cpu: dict[bool, float] = {True: 0.0, False: 0.0}
     for on in (True, False):  # warm both paths (library lists, page cache)
         bubblewrap(on)
         work()
     for _ in range(repeat):
         for on in (True, False):
             bubblewrap(on)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), child_cpu()
             work()
             times[on].append(time.perf_counter() - t0)
+            cpu[on] += child_cpu() - c0
     bubblewrap(True)
-    return statistics.median(times[True]), statistics.median(times[False])
+    return (statistics.median(times[True]), statistics.median(times[False]),
+            cpu[True] / repeat, cpu[False] / repeat)
 
 
 def main() -> None:
@@ -60,7 +70,7 @@ def main() -> None:
     a = ap.parse_args()
     if not sandbox_bwrap.probe(False).ok:
         raise SystemExit(f"bubblewrap cannot run here: {sandbox_bwrap.probe(False).reason}")
-    rows: list[tuple[str, float, float]] = []
+    rows: list[tuple[str, float, float, float, float]] = []
 
     work = sandbox.make_workdir()
     true = shutil.which("true") or "/bin/true"
@@ -86,9 +96,17 @@ def main() -> None:
         w.stop()
     rows.append(("rac JVM worker start + first answer", *measure(jvm, max(3, a.repeat // 3))))
 
-    print(f"{'workload':44} {'sandboxed':>10} {'inner only':>10} {'ratio':>6}")
-    for name, on, off in rows:
-        print(f"{name:44} {on * 1000:8.1f}ms {off * 1000:8.1f}ms {on / off:6.2f}")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'workload':40} {'wall: sandboxed':>15} {'inner only':>10} {'ratio':>5}"
+          f" {'child CPU: sandboxed':>20} {'inner only':>10} {'ratio':>5}")
+    for name, on, off, con, coff in rows:
+        line = f"{name:40} {on * 1000:13.1f}ms {off * 1000:8.1f}ms {on / off:5.2f}"
+        if "JVM" in name:  # killed, not waited for: its CPU time never reaches our rusage
+            line += f" {'n/a (killed)':>20}"
+        else:
+            line += (f" {con * 1000:18.1f}ms {coff * 1000:8.1f}ms"
+                     f" {con / max(coff, 1e-6):5.2f}")
+        print(line)
 
 
 if __name__ == "__main__":

@@ -101,7 +101,8 @@ def _parent_death_signal() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-def _preexec(limits: SandboxLimits, wrapped: bool, cwd: str) -> Callable[[], None]:
+def _preexec(limits: SandboxLimits, wrapped: bool, cwd: str,
+             nproc_inside: bool) -> Callable[[], None]:
     """Runs in the child between fork and exec; must not raise for refusals we can live with."""
 
     def setup() -> None:
@@ -132,7 +133,8 @@ def _preexec(limits: SandboxLimits, wrapped: bool, cwd: str) -> Callable[[], Non
                 os.setuid(uid)
             except OSError:
                 pass
-        lim(resource.RLIMIT_NPROC, limits.processes)
+        if not nproc_inside:
+            lim(resource.RLIMIT_NPROC, limits.processes)
 
     return setup
 
@@ -169,26 +171,28 @@ def _as_root(limits: SandboxLimits) -> bool:
 
 
 def wrap(cmd: Sequence[str], cwd: Path | str, limits: SandboxLimits,
-         view: View | None) -> tuple[list[str], bool]:
-    """(the command to start, whether bubblewrap wraps it).
+         view: View | None) -> tuple[list[str], bool, bool]:
+    """(the command to start, whether bubblewrap wraps it, whether the launcher inside sets
+    the process limit).
 
     ``view`` is what the child may see besides its working folder; ``None`` means its own
     binary and the libraries that binary links.
     """
     bwrap = sandbox_bwrap.bwrap_path()
     if bwrap is None or not sandbox_bwrap.probe(_as_root(limits)).ok:
-        return list(cmd), False
+        return list(cmd), False, False
     exe = shutil.which(cmd[0]) or cmd[0]
     cmd = [exe, *cmd[1:]]
     if view is None:
         view = sandbox_view.native(exe)
-    if not view.system and sandbox_exec.available() is None:
-        prefix, needs = sandbox_exec.launcher(exe)
+    launched = not view.system and sandbox_exec.available() is None
+    if launched:
+        prefix, needs = sandbox_exec.launcher(exe, limits.processes)
         cmd = [*prefix, *cmd]
         view = view.plus(ro=needs)
     full = sandbox_bwrap.command(cmd, cwd=str(cwd), view=view, network=limits.network,
                                  tmp_mb=limits.tmp_mb, bwrap=bwrap)
-    return full, True
+    return full, True, launched
 
 
 def popen_limited(
@@ -197,11 +201,11 @@ def popen_limited(
     stderr: int | None = subprocess.PIPE, view: View | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start a limited child in its own session (for persistent workers)."""
-    argv, wrapped = wrap(cmd, cwd, limits, view)
+    argv, wrapped, launched = wrap(cmd, cwd, limits, view)
     return subprocess.Popen(
         argv, cwd=str(cwd), env=dict(env) if env is not None else clean_env(),
         stdin=stdin, stdout=subprocess.PIPE, stderr=stderr,
-        preexec_fn=_preexec(limits, wrapped, str(cwd)), start_new_session=True, close_fds=True,
+        preexec_fn=_preexec(limits, wrapped, str(cwd), launched), start_new_session=True, close_fds=True,
     )
 
 
@@ -292,7 +296,11 @@ def protections(as_root: bool = False) -> list[Protection]:
                    "PID namespace killed as a whole, --die-with-parent (bubblewrap)" if p.ok
                    else "only the process group is killed: a setsid child escapes; " + b),
         Protection("cpu, memory, process, file-size limits", True,
-                   "rlimits" + ("; process limit bites: an unused uid per child" if root else "")),
+                   "rlimits" + ("; the process limit is set inside the sandbox's user "
+                                "namespace, so it counts only the sandbox's processes"
+                                if p.ok and sandbox_exec.available() is None else
+                                "; process limit bites: an unused uid per child" if root else
+                                "; the process limit counts all of this user's processes")),
         Protection("capped output", True, "captured output truncated"),
     ]
 

@@ -26,7 +26,7 @@ from adequacy import sandbox_view
 
 LANDLOCK_CREATE_RULESET_VERSION = 1
 
-#: Runs as ``python -I -S -c LAUNCHER <may-exec>... -- <program> <args>...``; any failure
+#: Runs as ``python -I -S -c LAUNCHER <nproc|-> <may-exec>... -- <program> <args>...``; any failure
 #: ends with status 126 before the child runs (fail closed).
 LAUNCHER = r"""
 import ctypes, os, sys
@@ -34,7 +34,11 @@ def die(m):
     sys.stderr.write("sandbox launcher: " + m + "\n"); os._exit(126)
 a = sys.argv[1:]
 cut = a.index("--")
-allowed, target = a[:cut], a[cut + 1:]
+nproc, allowed, target = a[0], a[1:cut], a[cut + 1:]
+if nproc != "-":
+    # set inside the user namespace, the process limit counts only this sandbox's processes
+    import resource
+    resource.setrlimit(resource.RLIMIT_NPROC, (int(nproc), int(nproc)))
 libc = ctypes.CDLL(None, use_errno=True)
 sc = libc.syscall
 sc.restype = ctypes.c_long
@@ -117,8 +121,9 @@ def available() -> str | None:
     return None
 
 
-def launcher(program: str) -> tuple[list[str], tuple[str, ...]]:
-    """(command prefix, paths to bind) that let ``program`` run and nothing else execute."""
+def launcher(program: str, processes: int | None) -> tuple[list[str], tuple[str, ...]]:
+    """(command prefix, paths to bind) that let ``program`` run and nothing else execute, with
+    at most ``processes`` processes and threads in the sandbox."""
     found = python()
     assert found is not None
     exe, needs = found
@@ -126,4 +131,5 @@ def launcher(program: str) -> tuple[list[str], tuple[str, ...]]:
     ld = sandbox_view.loader()
     if ld:
         may += [ld, os.path.realpath(ld)]
-    return [exe, "-I", "-S", "-B", "-c", LAUNCHER, *dict.fromkeys(may), "--"], needs
+    nproc = "-" if processes is None else str(processes)
+    return [exe, "-I", "-S", "-B", "-c", LAUNCHER, nproc, *dict.fromkeys(may), "--"], needs

@@ -66,7 +66,9 @@ def test_reads_writes_exec_and_network_are_refused(classes: Path) -> None:
     out = run(classes, "read", token, *reads)
     assert len(out) == len(reads) and all(ln.startswith("DENIED") for ln in out), out
 
-    dirs = [str(REPO), str(Path.home()), "/", "/var/tmp", str(classes)]
+    dirs = [str(REPO), "/", "/var/tmp", str(classes)]
+    if not str(Path.home()).startswith("/tmp"):
+        dirs.append(str(Path.home()))
     out = run(classes, "write", token, *dirs)
     assert len(out) == len(dirs) and all(ln.startswith("DENIED") for ln in out), out
     for d in dirs + ["/tmp"]:

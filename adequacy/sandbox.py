@@ -343,6 +343,6 @@ def describe() -> str:
     """One line on how contained children will be on this machine (for ``adequacy backends``)."""
     lacking = missing()
     if not lacking:
-        return "sandbox: all protections (bubblewrap + rlimits" + (
+        return "sandbox: all protections (bubblewrap + Landlock + rlimits" + (
             ", own uid)" if os.geteuid() == 0 else ")")
     return "sandbox: missing " + "; ".join(f"{p.name} ({p.how})" for p in lacking)

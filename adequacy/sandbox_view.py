@@ -51,34 +51,39 @@ def loader() -> str | None:
     return None
 
 
-def linked_libraries(binary: str | Path) -> set[str]:
-    """Absolute paths of the loader and every library ``binary`` links (transitively).
+def linked_libraries(*binaries: str | Path) -> set[str]:
+    """Absolute paths of the loader and every library the binaries link (transitively).
 
     The loader's ``--list`` mode maps the libraries without running any of their code; the
     result names the paths the loader found, which is where the sandboxed loader will look.
+    Several binaries are listed in one (sandboxed) shell loop: one start instead of dozens.
     """
     ld = loader()
-    if ld is None:
+    sh = "/bin/sh" if os.path.exists("/bin/sh") else None
+    if ld is None or not binaries:
         return set()
-    cmd = [ld, "--list", str(binary)]
+    files = [str(b) for b in binaries]
+    if len(files) == 1 or sh is None:
+        cmds = [[ld, "--list", f] for f in files]
+    else:
+        cmds = [[sh, "-c", 'for f; do "$0" --list "$f"; done', ld, *files]]
     from adequacy import sandbox_bwrap  # the binary may be untrusted: list it contained too
 
     bwrap = sandbox_bwrap.bwrap_path()
-    if bwrap and sandbox_bwrap.probe(True).ok:
-        cmd = sandbox_bwrap.command(cmd, cwd=None, view=View(ro=(str(binary),), system=True),
-                                    network=False, tmp_mb=1, bwrap=bwrap)
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=30,
-                           env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
-    except (OSError, subprocess.SubprocessError):
-        return set()
-    if r.returncode != 0:
-        return set()
     found = {ld}
-    for line in r.stdout.splitlines():
-        m = _LIST_LINE.search(line)
-        if m:
-            found.add(os.path.normpath(m.group(1) or m.group(2)))
+    for cmd in cmds:
+        if bwrap and sandbox_bwrap.probe(True).ok:
+            cmd = sandbox_bwrap.command(cmd, cwd=None, view=View(ro=tuple(files), system=True),
+                                        network=False, tmp_mb=1, bwrap=bwrap)
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                               env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+        except (OSError, subprocess.SubprocessError):
+            continue
+        for line in r.stdout.splitlines():
+            m = _LIST_LINE.search(line)
+            if m:
+                found.add(os.path.normpath(m.group(1) or m.group(2)))
     return {p for p in found if os.path.exists(p)}
 
 
@@ -134,12 +139,9 @@ def _jdk_view(home: str) -> tuple[str, ...]:
     h = Path(home)
     paths: set[str] = {home}
     paths |= _outside_links(h, ("conf", "lib"))
-    libs: set[str] = set()
     natives = [h / "bin" / "java", *sorted((h / "lib").glob("*.so")),
                *sorted((h / "lib").glob("*/*.so"))]
-    for so in natives:
-        if so.is_file() and not so.is_symlink():
-            libs |= linked_libraries(so)
+    libs = linked_libraries(*(so for so in natives if so.is_file() and not so.is_symlink()))
     paths |= {p for p in _with_targets(libs) if not p.startswith(home + os.sep)}
     return tuple(sorted(paths))
 

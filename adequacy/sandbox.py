@@ -122,6 +122,12 @@ def _preexec(limits: SandboxLimits, wrapped: bool, cwd: str,
         _parent_death_signal()
         if not limits.network and not wrapped:
             _libc_unshare(CLONE_NEWNET)
+        if not limits.drop_privileges and os.geteuid() == 0:
+            # root keeps its uid but no capability in the sandbox: a make_workdir folder
+            # (handed to an unprivileged uid) must be its own again
+            with contextlib.suppress(OSError):
+                if os.stat(cwd).st_uid == NOBODY or os.stat(cwd).st_uid in CHILD_UIDS:
+                    os.chown(cwd, 0, 0)
         if limits.drop_privileges and os.geteuid() == 0:
             try:
                 uid = child_uid()

@@ -166,3 +166,13 @@ def real_java(java: str) -> str:
 def toolchain(*ro: str | Path, rw: Iterable[str | Path] = ()) -> View:
     """A trusted tool chain (cargo): all of /usr read-only plus the given folders."""
     return View(ro=tuple(str(p) for p in ro), rw=tuple(str(p) for p in rw), system=True)
+
+
+def tool(executable: str, *extra: str | Path) -> View:
+    """A trusted external verifier (verus, openjml) that checks spec text without running it:
+    all of /usr read-only, the folder it is installed in (its release bundles its solvers and
+    libraries) and ``extra`` folders (a rustup tool chain, a JDK outside /usr)."""
+    real = Path(os.path.realpath(executable))
+    install = real.parent.parent if real.parent.name == "bin" else real.parent
+    paths = [str(install), executable, *(str(p) for p in extra if p and os.path.exists(p))]
+    return View(ro=tuple(paths), system=True)

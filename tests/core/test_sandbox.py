@@ -93,3 +93,31 @@ def test_a_workdir_reused_by_a_restarted_child_still_works() -> None:
     finally:
         sandbox.remove_tree(work)
     assert [(r.returncode, r.stdout.decode().strip()) for r in runs] == [(0, str(work))] * 3
+
+
+@pytest.mark.skipif(not sandbox_bwrap.probe(False).ok, reason="bubblewrap cannot run here")
+def test_an_external_verifier_sees_its_install_folder_and_the_work_folder() -> None:
+    """verus and openjml are scripts or bundles with files beside them (solvers, jars): the
+    ``tool`` view shows their install folder, /usr and the work folder, not the home folder."""
+    install = sandbox.make_workdir("adequacy-fake-tool-")
+    install.chmod(0o755)
+    work = sandbox.make_workdir()
+    try:
+        (install / "bin").mkdir()
+        (install / "lib").mkdir()
+        (install / "lib" / "solver.txt").write_text("solver ok\n")
+        script = install / "bin" / "fake-verifier"
+        script.write_text('#!/bin/sh\ncat "$(dirname "$0")/../lib/solver.txt" "$1"\n'
+                          'cat /root/.bashrc 2>/dev/null && echo LEAK\n')
+        for p in (install / "bin", install / "lib"):
+            p.chmod(0o755)
+        script.chmod(0o755)
+        (install / "lib" / "solver.txt").chmod(0o644)
+        (work / "spec.rs").write_text("spec text\n")
+        (work / "spec.rs").chmod(0o644)
+        r = sandbox.run_limited([str(script), "spec.rs"], cwd=work, timeout=30,
+                                view=sandbox_view.tool(str(script)))
+    finally:
+        sandbox.remove_tree(install)
+        sandbox.remove_tree(work)
+    assert r.stdout == b"solver ok\nspec text\n", r

@@ -119,7 +119,6 @@ def _preexec(limits: SandboxLimits, wrapped: bool, cwd: str,
             lim(resource.RLIMIT_FSIZE, limits.file_size_mb * 1024 * 1024)
         lim(resource.RLIMIT_NOFILE, limits.open_files)
         lim(resource.RLIMIT_CORE, 0)
-        _parent_death_signal()
         if not limits.network and not wrapped:
             _libc_unshare(CLONE_NEWNET)
         if not limits.drop_privileges and os.geteuid() == 0:
@@ -141,7 +140,12 @@ def _preexec(limits: SandboxLimits, wrapped: bool, cwd: str,
                 pass
         if not nproc_inside:
             lim(resource.RLIMIT_NPROC, limits.processes)
+        # last: a change of uid clears the parent-death signal (prctl(2))
+        _parent_death_signal()
+        if os.getppid() != parent:
+            os._exit(1)  # our parent died before the signal was armed
 
+    parent = os.getpid()
     return setup
 
 

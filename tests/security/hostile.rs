@@ -95,6 +95,7 @@ fn main() {
         "hang" => {
             let me = std::env::current_exe().unwrap();
             let _ = Command::new(&me).arg("sleep").arg(&token).process_group(0).spawn();
+            report("running", true, String::new());
             loop { std::hint::black_box(0u64); }
         }
         "output" => {

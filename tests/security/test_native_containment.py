@@ -163,6 +163,7 @@ work = sandbox.make_workdir()
 p = sandbox.popen_limited([binary, "hang", token], cwd=work,
                           limits=engine.harness_limits(Limits(), 600), env=engine.HARNESS_ENV,
                           view=sandbox_view.native(binary))
+p.stdout.readline()  # the sandboxed program runs (bubblewrap's setup is over)
 print(p.pid, flush=True)
 time.sleep(600)
 """
@@ -178,8 +179,8 @@ def test_sigkill_of_the_python_parent_leaves_no_process(hostile: Path) -> None:
                               stdout=subprocess.PIPE, text=True)
     try:
         assert parent.stdout is not None
-        parent.stdout.readline()
-        assert wait_until(lambda: len(procs_with(token)) >= 2, 90), "sandbox did not start"
+        assert parent.stdout.readline().strip().isdigit(), "sandbox did not start"
+        assert wait_until(lambda: len(procs_with(token)) >= 2, 30), procs_with(token)
         tree = descendants(parent.pid)
         assert tree
         parent.kill()

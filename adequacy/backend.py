@@ -30,6 +30,10 @@ class EngineInfo(BaseModel):
     """Why unavailable (what to install), or a note on what the engine is."""
     default: bool = False
     """Part of the backend's default chain."""
+    fidelity: int = 0
+    """How faithfully the engine follows the language's semantics (higher is closer; the
+    language's own verifier ranks highest). With ``--cross-check`` the final verdict of a case
+    comes from the highest-ranked engine that decided it (ties: chain order)."""
 
 
 class Limits(BaseModel):
@@ -99,6 +103,9 @@ class Backend(Protocol):
 #       ``adequacy setup`` calls it.
 #   run_reference(self, task, inputs: list[dict]) -> list[dict | None]
 #       Run the task's reference implementation on inputs (mutator oracles use it).
+#   new_skeleton(self, task_dir: Path) -> tuple[str, str]
+#       (file name, text) of the skeleton a task's task.toml implies; ``adequacy task new``
+#       writes it. Raise TaskError (file:line) on a schema the language cannot express.
 #   verify(self, task, spec, engine, limits) -> dict
 #       Prove the spec against the method body (verification rate; KeY).
 

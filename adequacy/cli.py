@@ -335,6 +335,11 @@ def cache_clear(cache: Annotated[Path | None, typer.Option(help="Verdict cache f
     out.print(f"cleared {path}")
 
 
+from adequacy.cli_task import task_new  # noqa: E402
+
+task_app.command("new")(task_new)
+
+
 def main() -> None:  # pragma: no cover - console entry
     try:
         app()

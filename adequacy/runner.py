@@ -151,9 +151,11 @@ def score_spec(
     """Score one spec on its task's cases (or on ``cases``, e.g. only the visible ones).
 
     Engines run as a chain: each later engine sees only the cases still unknown, and the first
-    decisive verdict wins. With ``cross_check`` every engine sees every case and each pair of
-    decided, differing verdicts is reported as a disagreement. A spec that some engine finds
-    invalid is invalid; our own failures become ``status="error"`` and never raise.
+    decisive verdict wins. With ``cross_check`` every engine sees every case, each pair of
+    decided, differing verdicts is reported as a disagreement, and the final verdict comes from
+    the most faithful engine that decided (``EngineInfo.fidelity``). Only the front end
+    (``load_spec``) can make a spec invalid: an engine that fails to compile it leaves its cases
+    unknown. Our own failures become ``status="error"`` and never raise.
     """
     limits = limits or Limits()
     start = time.monotonic()
@@ -177,16 +179,35 @@ def score_spec(
         return report.finish()
     report.engines = list(skipped)
     loaded: dict[str, LoadedSpec] = {}
+    # Rule 4: with every engine seeing every case, the most faithful engine that decided wins.
+    rank = {ref.info.name: ref.info.fidelity for ref in chain}
+    failed: set[str] = set()
+    refused: dict[str, SpecInvalid] = {}
     final: dict[str, Verdict] = {}
     per_engine: dict[str, dict[str, Verdict]] = {}
     try:
         for ref in chain:
-            if ref.backend.name not in loaded:
-                loaded[ref.backend.name] = ref.backend.load_spec(task, spec_text, spec_path)
-            spec = loaded[ref.backend.name]
             pending = (todo_cases if cross_check else
                        [c for c in todo_cases if f"{c.bucket.value}/{c.id}" not in final
                         or not final[f"{c.bucket.value}/{c.id}"].decided])
+            if ref.backend.name not in loaded:
+                try:
+                    loaded[ref.backend.name] = ref.backend.load_spec(task, spec_text, spec_path)
+                except SpecInvalid as e:
+                    if not loaded:
+                        raise  # the language's front end rejected the spec
+                    failed.add(ref.backend.name)
+                    refused[ref.backend.name] = e
+            if ref.backend.name in failed:
+                # an add-on backend refused a spec the front end accepted: unknown, not invalid
+                verdicts, run = _engine_failed(ref, pending, refused[ref.backend.name])
+                report.engines.append(run)
+                per_engine.setdefault(ref.info.name, {}).update(
+                    {f"{c.bucket.value}/{c.id}": v for c, v in zip(pending, verdicts, strict=True)})
+                for c, v in zip(pending, verdicts, strict=True):
+                    final.setdefault(f"{c.bucket.value}/{c.id}", v)
+                continue
+            spec = loaded[ref.backend.name]
             if not pending:
                 report.engines.append(EngineRun(name=ref.info.name, version=ref.info.version,
                                                 backend=ref.backend.name,
@@ -198,13 +219,18 @@ def score_spec(
                 report.engines.append(EngineRun(name=ref.info.name, backend=ref.backend.name,
                                                 skipped=f"unavailable: {e}"))
                 continue
+            except SpecInvalid as e:
+                # Rule 1: only the front end (load_spec above) may call a spec invalid; an
+                # engine that cannot compile a spec the front end accepted decides nothing.
+                verdicts, run = _engine_failed(ref, pending, e)
             report.engines.append(run)
             mine = per_engine.setdefault(ref.info.name, {})
             for c, v in zip(pending, verdicts, strict=True):
                 k = f"{c.bucket.value}/{c.id}"
                 mine[k] = v
                 prev = final.get(k)
-                if prev is None or not prev.decided and v.decided:
+                if prev is None or not prev.decided and v.decided or (
+                        v.decided and rank[ref.info.name] > rank.get(prev.engine, 0)):
                     final[k] = v
                 elif not prev.decided and not v.decided:
                     final[k] = v.model_copy(update={
@@ -224,6 +250,18 @@ def score_spec(
         report.disagreements = _disagreements(todo_cases, per_engine)
     report.seconds = time.monotonic() - start
     return report.finish()
+
+
+def _engine_failed(ref: EngineRef, cases: list[Case], e: SpecInvalid
+                   ) -> tuple[list[Verdict], EngineRun]:
+    """Every case ``unknown``, the reason pointing at the spec's own line."""
+    where = f" (spec line {e.line})" if e.line else ""
+    first = e.message.strip().splitlines()[0] if e.message.strip() else "compile failure"
+    reason = f"outside {ref.info.name}'s fragment: {first[:300]}{where}"
+    run = EngineRun(name=ref.info.name, version=ref.info.version, backend=ref.backend.name,
+                    cases=len(cases))
+    return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ref.info.name,
+                    reason=reason) for c in cases], run
 
 
 def _disagreements(cases: Sequence[Case], per_engine: dict[str, dict[str, Verdict]]

@@ -330,6 +330,9 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
     if language in SKELETON_FILES and not (task_dir / SKELETON_FILES[language]).is_file():
         errors.append(TaskError(f"missing {SKELETON_FILES[language]} (a {language} task needs "
                                 "it)", file=_rel(task_dir, task_dir / SKELETON_FILES[language])))
+    elif language == "verus" and not (task_dir / "skeleton.rs").read_bytes().strip():
+        errors.append(TaskError("skeleton.rs is empty (`adequacy task new` writes it from "
+                                "task.toml)", file=_rel(task_dir, task_dir / "skeleton.rs")))
     cases = {b: _read_cases(task_dir, b, inputs, outputs, errors) for b in BUCKETS}
     if errors:
         return None, errors

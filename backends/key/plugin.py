@@ -32,7 +32,7 @@ class KeyBackend:
         java = build.java_binary()
         major = build.java_major(java) if java else None
         return [EngineInfo(
-            name="key", available=why is None, default=False,
+            name="key", available=why is None, default=False, fidelity=10,
             version=f"key-{KEY_VERSION}-{build.jar_path().stem.rsplit('-', 1)[-1]}",
             reason=why or f"KeY {KEY_VERSION} on Java {major}: stubs proved symbolically "
                           "(Java int semantics for code, mathematical spec arithmetic)")]

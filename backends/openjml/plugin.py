@@ -36,10 +36,10 @@ class OpenJmlBackend:
         oj = openjml_command()
         return [
             EngineInfo(name="rac", available=rac_ok, version=rac.VERSION, default=True,
-                       reason="JML runtime checking in a persistent JVM (bigint spec math)"
+                       fidelity=20, reason="JML runtime checking in a persistent JVM (bigint spec math)"
                        if rac_ok else "needs a JDK: java and javac on PATH or JAVA_HOME"),
             EngineInfo(name="openjml", available=oj is not None, version="openjml",
-                       reason=f"OpenJML ESC on Hoare-triple stubs ({oj})" if oj else
+                       fidelity=30, reason=f"OpenJML ESC on Hoare-triple stubs ({oj})" if oj else
                        "needs OpenJML: put `openjml` on PATH or set ADEQUACY_OPENJML"),
         ]
 

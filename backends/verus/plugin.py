@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.metadata
 from collections.abc import Sequence
+from pathlib import Path
 
 from adequacy.backend import EngineInfo, Limits, LoadedSpec
 from adequacy.errors import BackendError
@@ -40,18 +41,19 @@ class VerusBackend:
                 raise ImportError("adequacy.backends.verus.interp has no evaluate_cases yet")
             version = getattr(interp, "VERSION", "") or _package_version()
             out.append(EngineInfo(name="interp", available=True, default=True,
-                                  version=f"interp {version}",
+                                  version=f"interp {version}", fidelity=20,
                                   reason="embedded evaluator of Verus spec code (Python only)"))
         except ImportError as e:
-            out.append(EngineInfo(name="interp", available=False, default=True,
+            out.append(EngineInfo(name="interp", available=False, default=True, fidelity=20,
                                   reason=f"interpreter not importable: {e}"))
         from adequacy.backends.verus.exec_spec import availability as exec_avail
         ok, version, reason = exec_avail()
         out.append(EngineInfo(name="exec_spec", available=ok, version=version, reason=reason,
-                              default=True))
+                              default=True, fidelity=10))
         from adequacy.backends.verus.verus_driver import availability as verus_avail
         ok, version, reason = verus_avail()
-        out.append(EngineInfo(name="verus", available=ok, version=version, reason=reason))
+        out.append(EngineInfo(name="verus", available=ok, version=version, reason=reason,
+                              fidelity=30))
         return out
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
@@ -59,9 +61,7 @@ class VerusBackend:
 
         if task.language != "verus":
             raise BackendError(f"the verus backend scores verus tasks, not {task.language!r}")
-        spec = frontend.parse_spec(text, path)
-        skeleton = frontend.parse_spec(task.skeleton, str(task.skeleton_path))
-        frontend.check_spec(spec, skeleton, path)
+        spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
         # Resolve names now: a spec calling an undefined function is invalid (rustc would
         # reject it), not a spec whose every case is unknown.
         from adequacy.backends.verus.interp import compile_module
@@ -69,11 +69,17 @@ class VerusBackend:
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
                           normalized=frontend.normalize(text), path=path, data=spec)
 
+    def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
+        """(file name, text) of the skeleton the task's ``task.toml`` implies, for
+        ``adequacy task new``; raises ``TaskError`` (file:line) on a bad schema."""
+        from adequacy.backends.verus.skeleton import skeleton_for_folder
+
+        return "skeleton.rs", skeleton_for_folder(task_dir)
+
     def prepare(self) -> str:
         """Build vstd once into the shared cargo target directory (minutes cold, then cached),
         by compiling a one-case warm-up harness through the real exec_spec engine."""
         import tempfile
-        from pathlib import Path
 
         from adequacy.backends.verus.exec_spec import check as exec_check
         from adequacy.backends.verus.skeleton import skeleton_for
@@ -93,7 +99,7 @@ class VerusBackend:
                 '[signature.output]\nresult = "i64"\n')
             (root / "tests" / "pre_complete.jsonl").write_text(
                 '{"id": "a", "input": {"xs": [1, 2]}}\n')
-            (root / "skeleton.rs").write_text("")
+            (root / "skeleton.rs").write_text("// replaced below\n")
             task = load_task(root)
             (root / "skeleton.rs").write_text(skeleton_for(task))
             spec = skeleton_for(task).replace(
@@ -112,7 +118,7 @@ class VerusBackend:
             return list(evaluate_cases(spec.data, task, list(cases), limits))
         if engine == "exec_spec":
             from adequacy.backends.verus.exec_spec import check as exec_check
-            return exec_check(spec.text, task, cases, limits, path=spec.path)
+            return exec_check(spec.text, task, cases, limits, path=spec.path, module=spec.data)
         if engine == "verus":
             from adequacy.backends.verus.verus_driver import check as verus_check
             return verus_check(spec.text, task, cases, limits, path=spec.path)

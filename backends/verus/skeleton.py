@@ -10,8 +10,9 @@ writing it by hand, keeps the Rust field types and the JSON cases in step: the r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
-from adequacy.errors import TaskError
+from adequacy.errors import Located, TaskError
 from adequacy.tasks import Param, Task
 from adequacy.types import (
     BoolType,
@@ -43,6 +44,8 @@ _WORDS = (
     "forall exists choose int nat"
 )
 RUST_KEYWORDS = frozenset(_WORDS.split())
+#: Crate names a spec may not mention (see ``frontend.CRATE_NAMES``), nor ``vstd`` outside `use`.
+CRATE_NAMES = frozenset({"std", "core", "alloc", "proc_macro", "vstd"})
 RESERVED_STRUCTS = frozenset({"Input", "Output"})
 
 
@@ -58,6 +61,9 @@ def _check_ident(name: str, where: str) -> None:
     if name in RUST_KEYWORDS:
         raise SkeletonError(f"{name!r} is a Rust/Verus keyword and cannot name a field; rename it "
                             "in task.toml", field=where)
+    if name in CRATE_NAMES:
+        raise SkeletonError(f"{name!r} names a crate, which the front end refuses anywhere in a "
+                            "spec; rename it in task.toml", field=where)
 
 
 def verus_type(ty: Type, where: str = "type") -> str:
@@ -177,3 +183,30 @@ def struct_types(task: Task) -> Mapping[str, StructType]:
     """Named structs of the task's schema, by name (the renderers need their field order)."""
     return {s.name: s for s in _structs_in_order([p.type for p in (*task.inputs,
                                                                      *task.outputs)])}
+
+
+def skeleton_for_folder(task_dir: Path) -> str:
+    """The skeleton ``task.toml`` implies, before ``skeleton.rs`` (or any case) exists.
+
+    ``adequacy task new`` calls this: a new task has a schema but no skeleton yet, so the task
+    cannot be loaded whole; only its header and signature are read (with the same checks and
+    file:line messages as ``load_task``)."""
+    from adequacy.tasks import _parse_signature, _read_header
+
+    errors: list[Located] = []
+    head = _read_header(task_dir, errors)
+    inputs: list[Param] = []
+    outputs: list[Param] = []
+    if head is not None:
+        language = head.get("language")
+        if language != "verus":
+            raise TaskError(f"task new writes skeleton.rs for verus tasks; this task's language "
+                            f"is {language!r}", file=str(task_dir / "task.toml"),
+                            field="language")
+        inputs, outputs, _ = _parse_signature(task_dir, head, errors)
+    if errors:
+        first = errors[0]
+        raise TaskError(first.message, first.file, first.line, first.field)
+    assert head is not None
+    title = head.get("title", "")
+    return generate_skeleton(inputs, outputs, title if isinstance(title, str) else "")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Limits
+from adequacy.backend import EngineInfo, Limits
 from adequacy.cache import VerdictCache
-from adequacy.errors import BackendError
+from adequacy.errors import BackendError, SpecInvalid
 from adequacy.runner import resolve_engines, score_spec
 from adequacy.tasks import load_task
 from adequacy.verdicts import Bucket, Truth
@@ -147,3 +147,51 @@ def test_cache_key_depends_on_task_settings(toy_task: Path) -> None:
     pre = task.cases[Bucket.pre_sound][0]
     assert verdict_key("e", "1", "spec", task, pre) != verdict_key(
         "e", "1", "spec", task, pre.model_copy(update={"input": {"x": -2}}))
+
+
+def test_cross_check_takes_the_most_faithful_engine(toy: None, toy_task: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # Fidelity rule 4: the final verdict comes from the highest-ranked engine that decided,
+    # whatever the chain order; every disagreement is still reported.
+    import adequacy_toy.plugin as toy_plugin
+
+    real = toy_plugin.ToyBackend.engines
+
+    def ranked(self: object) -> list[EngineInfo]:
+        return [e.model_copy(update={"fidelity": {"exact": 2, "liar": 1}.get(e.name, 0)})
+                for e in real(self)]  # type: ignore[arg-type]
+    monkeypatch.setattr(toy_plugin.ToyBackend, "engines", ranked)
+    rep = score_spec(load_task(toy_task), GOLD, engines=["liar", "exact"], cross_check=True)
+    assert len(rep.disagreements) == 11
+    assert rep.passed_all and all(v.engine == "exact" for v in rep.verdicts)
+    # the other way round the liar outranks exact, and its answers are the final ones
+    monkeypatch.setattr(toy_plugin.ToyBackend, "engines", lambda self: [
+        e.model_copy(update={"fidelity": {"exact": 1, "liar": 2}.get(e.name, 0)})
+        for e in real(self)])
+    rep = score_spec(load_task(toy_task), GOLD, engines=["exact", "liar"], cross_check=True)
+    assert not rep.passed_all and {v.engine for v in rep.verdicts} == {"liar"}
+
+
+def test_engine_compile_failure_is_unknown_not_invalid(toy: None, toy_task: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # Fidelity rule 1: only the front end (load_spec) may call a spec invalid; an engine that
+    # raises SpecInvalid from check() leaves its cases unknown and keeps the others' verdicts.
+    import adequacy_toy.plugin as toy_plugin
+
+    real = toy_plugin.ToyBackend.check
+
+    def failing(self: object, spec: object, task: object, cases: object, engine: str,
+                limits: object) -> object:
+        if engine == "picky":
+            raise SpecInvalid("picky cannot compile this", file="s.toy", line=2)
+        return real(self, spec, task, cases, engine, limits)  # type: ignore[arg-type]
+    monkeypatch.setattr(toy_plugin.ToyBackend, "check", failing)
+    task = load_task(toy_task)
+    rep = score_spec(task, GOLD, "s.toy", engines=["picky", "exact"], cross_check=True)
+    assert rep.status == "scored" and rep.exit_code != 3 and rep.passed_all
+    assert all(v.engine == "exact" and v.decided for v in rep.verdicts)
+    only = score_spec(task, GOLD, "s.toy", engines=["picky"])
+    assert only.status == "scored" and only.invalid is None
+    assert all(v.value is Truth.unknown for v in only.verdicts)
+    assert "outside picky's fragment: picky cannot compile this (spec line 2)" in \
+        only.verdicts[0].reason

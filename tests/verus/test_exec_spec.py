@@ -11,7 +11,6 @@ from adequacy.backends.verus.exec_spec.diagnostics import Diagnostic, classify
 from adequacy.backends.verus.skeleton import skeleton_for
 
 from adequacy.backend import Limits
-from adequacy.errors import SpecInvalid
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Truth
 
@@ -117,15 +116,17 @@ def test_second_build_is_cached(tmp_path: Path) -> None:
 
 
 @needs_cargo
-def test_compile_error_is_invalid_at_the_spec_line(tmp_path: Path) -> None:
+def test_compile_error_is_unknown_at_the_spec_line(tmp_path: Path) -> None:
+    # Fidelity rule 1: only the front end calls a spec invalid; an engine that cannot compile
+    # a spec leaves its cases unknown, the reason naming the spec's line.
     task = make_task(tmp_path)
     spec = fill(task, "    no_such_helper(input.k)", POST)
     line = spec.splitlines().index("    no_such_helper(input.k)") + 1
     for _ in range(2):  # the second time the recorded outcome is replayed from the cache
-        with pytest.raises(SpecInvalid) as e:
-            engine.check(spec, task, task.all_cases(), Limits(), path="bad.rs")
-        assert e.value.engine == "exec_spec" and e.value.line == line
-        assert "no_such_helper" in e.value.message
+        verdicts = engine.check(spec, task, task.all_cases(), Limits(), path="bad.rs")
+        assert all(v.value == Truth.unknown for v in verdicts)
+        assert all("no_such_helper" in v.reason and f"spec line {line}" in v.reason
+                   for v in verdicts)
 
 
 @needs_cargo
@@ -134,7 +135,7 @@ def test_constructs_outside_the_fragment_make_every_case_unknown(tmp_path: Path)
     spec = fill(task, "    input.s.map_values(|c: char| c).len() == 2", POST)
     verdicts = engine.check(spec, task, task.all_cases(), Limits())
     assert {v.value for v in verdicts} == {Truth.unknown}
-    assert all(v.reason.startswith("outside exec_spec fragment:") for v in verdicts)
+    assert all(v.reason.startswith("outside exec_spec's fragment:") for v in verdicts)
 
 
 def test_classification_of_rustc_errors() -> None:
@@ -159,8 +160,9 @@ def test_classification_of_rustc_errors() -> None:
 def test_forbidden_tokens_are_refused_before_compiling(tmp_path: Path) -> None:
     task = make_task(tmp_path)
     spec = fill(task, '    include_str!("/etc/passwd").len() > 0', POST)
-    with pytest.raises(SpecInvalid) as e:
-        engine.build(spec, task, "evil.rs", Limits())
-    assert e.value.line is not None and "include_str" in e.value.message
+    b = engine.build(spec, task, "evil.rs", Limits())
+    assert b.binary is None and b.outside is not None
+    assert "include_str" in b.outside and "spec line" in b.outside
     # a comment mentioning the word is fine for the token check
-    engine.refuse_forbidden("// unsafe is not used here\nspec fn f() -> bool { true }", None)
+    assert engine.forbidden("// unsafe is not used here\n" + fill(task, "    true", POST), task,
+                            None) is None

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
 from adequacy.backends.verus.exec_spec import engine as exec_engine
+from adequacy.backends.verus.syntax.lexer import tokenize
 
 from adequacy.backend import Limits
 from adequacy.errors import SpecInvalid
@@ -14,6 +17,14 @@ from adequacy.tasks import load_task
 from adequacy.verdicts import Truth
 
 TASK = Path(__file__).resolve().parents[2] / "examples" / "verus" / "count_in_range"
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+#: name -> [line the front end must name, a word its message must contain]
+EXPECTED = tomllib.loads((HOSTILE / "expected.toml").read_text(encoding="utf-8"))
+ISSUE_ATTACK = "issue10_cr_string_alias_exec_fn"
+
+
+def hostile(name: str) -> str:
+    return (HOSTILE / f"{name}.rs").read_bytes().decode("utf-8")  # no newline translation
 GOLD_PRE = "spec fn pre_spec(input: Input) -> bool {\n    input.lo <= input.hi\n}"
 
 
@@ -57,10 +68,12 @@ def test_rejected_by_the_backend_with_a_line(name: str) -> None:
 @pytest.mark.parametrize("name", ["include", "include_str", "unsafe", "process", "env",
                                   "path_attr"])
 def test_exec_spec_refuses_them_even_without_the_front_end(name: str) -> None:
+    # Never compiled; by fidelity rule 1 the engine's refusal is unknown (the front end is
+    # what calls these specs invalid, test above), with the spec line in the reason.
     task = load_task(TASK)
-    with pytest.raises(SpecInvalid) as e:
-        exec_engine.check(REJECTED[name], task, task.all_cases(), Limits(), path="x.rs")
-    assert e.value.engine == "exec_spec" and e.value.line is not None
+    verdicts = exec_engine.check(REJECTED[name], task, task.all_cases(), Limits(), path="x.rs")
+    assert all(v.value is Truth.unknown and "spec line" in v.reason for v in verdicts)
+    assert all(v.reason.startswith("outside exec_spec's fragment:") for v in verdicts)
     assert not Path("/tmp/pwned").exists()
 
 
@@ -86,3 +99,74 @@ def test_runaway_specs_are_contained_and_the_batch_continues() -> None:
         assert all(any(w in v.reason for w in ("timeout", "stack overflow", "out of memory",
                                                "harness died", "cpu"))
                    for v in vs), [v.reason for v in vs]
+
+
+def test_the_corpus_template_itself_is_a_valid_spec() -> None:
+    """Control: the files differ from an accepted spec only by their attack."""
+    backends()["verus"].load_spec(load_task(TASK), hostile("_control"), "_control.rs")
+    assert len(EXPECTED) >= 50 and all((HOSTILE / f"{n}.rs").is_file() for n in EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_hostile_corpus_is_rejected_by_the_front_end_at_its_line(name: str) -> None:
+    line, word = EXPECTED[name]
+    with pytest.raises(SpecInvalid) as e:
+        backends()["verus"].load_spec(load_task(TASK), hostile(name), f"{name}.rs")
+    assert e.value.engine is None, "the front end, not an engine, must refuse it"
+    assert (e.value.file, e.value.line) == (f"{name}.rs", line), e.value
+    assert word.lower() in e.value.message.lower(), e.value
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="exec_spec needs cargo")
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_exec_spec_never_compiles_a_rejected_spec(name: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Called directly (as if the front end had been skipped), the engine still refuses, and
+    neither cargo nor a harness is ever started."""
+    started: list[object] = []
+    monkeypatch.setattr(exec_engine, "run_limited", lambda *a, **k: started.append(a))
+    task = load_task(TASK)
+    line, _ = EXPECTED[name]
+    with pytest.raises(SpecInvalid) as e:
+        exec_engine.check(hostile(name), task, task.all_cases(), Limits(), path=f"{name}.rs")
+    assert e.value.engine == "exec_spec" and e.value.line == line, e.value
+    assert started == []
+
+
+def test_the_issue_attack_is_visible_to_the_lexer() -> None:
+    """rustc closes ``cr"\\"`` at the second quote (no escapes in raw strings), so the alias
+    and the exec fn on the next lines are code, and the lexer must say so."""
+    toks = tokenize(hostile(ISSUE_ATTACK), "x.rs")
+    cstr = next(t for t in toks if t.kind == "cstr")
+    assert (cstr.text, cstr.value, cstr.line) == ('cr"\\"', b"\\", 5)
+    words = [(t.line, t.text) for t in toks if t.line in (6, 7)]
+    assert words[:4] == [(6, "use"), (6, "std"), (6, "as"), (6, "ss")]
+    assert (7, "fn") in words and (7, "exec_leak") in words
+
+
+def test_the_issue_attack_through_the_cli_exits_3_and_touches_nothing(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from adequacy.cli import app
+
+    pwned = Path("/tmp/adequacy-pwned")
+    pwned.unlink(missing_ok=True)
+    spec = tmp_path / "attack.rs"
+    spec.write_bytes(hostile(ISSUE_ATTACK).encode())
+    res = CliRunner().invoke(app, ["score", str(TASK), str(spec), "--no-cache"])
+    assert res.exit_code == 3, res.output
+    assert f"{spec}:5" in res.output.replace("\n", "")
+    assert not pwned.exists()
+
+
+def test_verus_driver_refuses_a_rejected_spec_before_running_the_verifier(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from adequacy.backends.verus.verus_driver import driver
+
+    started: list[object] = []
+    monkeypatch.setattr(driver, "verus_command", lambda: "/nonexistent/verus")
+    monkeypatch.setattr(driver, "run_limited", lambda *a, **k: started.append(a))
+    task = load_task(TASK)
+    with pytest.raises(SpecInvalid) as e:
+        driver.check(hostile(ISSUE_ATTACK), task, task.all_cases(), Limits(), path="x.rs")
+    assert e.value.line == EXPECTED[ISSUE_ATTACK][0] and started == []

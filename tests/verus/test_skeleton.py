@@ -50,6 +50,14 @@ def test_keyword_field_names_are_refused() -> None:
         generate_skeleton([P("type", "i32")], [P("result", "bool")])
 
 
+@pytest.mark.parametrize("name", ["core", "std", "alloc", "vstd"])
+def test_crate_names_are_refused_as_field_names(name: str) -> None:
+    """The front end refuses these names anywhere in a spec, so no spec could use the field."""
+    with pytest.raises(SkeletonError, match="crate") as e:
+        generate_skeleton([P(name, "i32")], [P("result", "bool")])
+    assert e.value.field == f"signature.input.{name}"
+
+
 def test_nullable_is_refused() -> None:
     with pytest.raises(SkeletonError, match="option"):
         generate_skeleton([P("x", "nullable<i32>")], [P("result", "bool")])
@@ -68,3 +76,65 @@ def test_generated_skeleton_passes_the_front_end() -> None:
                              [P("result", "option<usize>")])
     skel = frontend.parse_spec(text, "skeleton.rs")
     frontend.check_spec(frontend.parse_spec(text, "spec.rs"), skel, "spec.rs")
+
+
+# ---------------------------------------------------------------- adequacy task new
+
+def _new_task(root: Path, toml: str) -> Path:
+    d = root / "t"
+    d.mkdir()
+    (d / "task.toml").write_text(toml)
+    return d
+
+
+VERUS_TOML = ('id = "t"\nlanguage = "verus"\ntitle = "Sum"\n[signature.input]\nxs = "seq<i64>"\n'
+              '[signature.output]\nresult = "int"\n')
+
+
+def test_task_new_writes_the_skeleton_and_refuses_to_overwrite(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from adequacy.cli import app
+
+    d = _new_task(tmp_path, VERUS_TOML)
+    run = CliRunner().invoke
+    res = run(app, ["task", "new", str(d)])
+    assert res.exit_code == 0, res.output
+    text = (d / "skeleton.rs").read_text()
+    assert text == skeleton_for(load_task(d))  # the task now loads, with this skeleton
+    assert "pub xs: Seq<i64>," in text and "pub result: int," in text
+    (d / "skeleton.rs").write_text(text + "// edited\n")
+    res = run(app, ["task", "new", str(d)])
+    assert res.exit_code == 2 and "--force" in res.output
+    assert (d / "skeleton.rs").read_text().endswith("// edited\n")
+    res = run(app, ["task", "new", str(d), "--force"])
+    assert res.exit_code == 0 and (d / "skeleton.rs").read_text() == text
+
+
+@pytest.mark.parametrize(("toml", "needle"), [
+    ('id = "t"\nlanguage = "jml"\n[signature.input]\nx = "i32"\n[signature.output]\n'
+     'result = "i32"\n', "jml"),
+    ('id = "t"\nlanguage = "verus"\n[signature.input]\nx = "f64"\n[signature.output]\n'
+     'result = "i32"\n', "signature.input.x"),
+    ('id = "t"\nlanguage = "verus"\n[signature.input]\nx = "seq<"\n[signature.output]\n'
+     'result = "i32"\n', "task.toml:4"),
+])
+def test_task_new_errors_are_one_line_and_exit_2(tmp_path: Path, toml: str, needle: str) -> None:
+    from typer.testing import CliRunner
+
+    from adequacy.cli import app
+
+    d = _new_task(tmp_path, toml)
+    res = CliRunner().invoke(app, ["task", "new", str(d)])
+    assert res.exit_code == 2 and needle in res.output, res.output
+    assert "Traceback" not in res.output and not (d / "skeleton.rs").exists()
+
+
+def test_an_empty_skeleton_is_a_task_error(tmp_path: Path) -> None:
+    from adequacy.tasks import check_task
+
+    d = _new_task(tmp_path, VERUS_TOML)
+    (d / "tests").mkdir()
+    (d / "skeleton.rs").write_text("  \n")
+    _, errors = check_task(d)
+    assert any("skeleton.rs is empty" in str(e) and "task new" in str(e) for e in errors)

@@ -5,7 +5,7 @@ syntax error): the spec is invalid and the writer must hear the rustc message at
 line. Or the spec is fine Verus but uses something the erased ``exec_spec_unverified!`` macro
 cannot turn into Rust (``int`` fields, closures, ``=~=``, sets inside structs, mixed integer
 widths that Verus would widen to ``int``): then this engine simply cannot decide, every case is
-``unknown`` with reason "outside exec_spec fragment: ...", and the next engine in the chain gets
+``unknown`` with reason "outside exec_spec's fragment: ...", and the next engine in the chain gets
 its turn. Sorting the two apart is this module's one job.
 """
 
@@ -109,7 +109,7 @@ def classify(diags: list[Diagnostic], spec_line_count: int) -> CompileOutcome | 
         gap = fragment_gap(d)
         if gap is not None:
             where = f" (spec line {d.line})" if d.line and d.line <= spec_line_count else ""
-            return CompileOutcome("outside", f"outside exec_spec fragment: {gap}{where}", d.line)
+            return CompileOutcome("outside", f"outside exec_spec's fragment: {gap}{where}", d.line)
     d = errors[0]
     line = d.line if d.line and d.line <= spec_line_count else None
     msg = d.message if not d.code else f"{d.message} [{d.code}]"

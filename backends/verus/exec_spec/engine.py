@@ -29,7 +29,11 @@ from pathlib import Path
 
 import jinja2
 from adequacy.backends.verus.exec_spec.diagnostics import classify, parse_cargo_messages
+from adequacy.backends.verus.exec_spec.fidelity import divergences
+from adequacy.backends.verus.exec_spec.rewrite import rewrite
+from adequacy.backends.verus.exec_spec.split import only
 from adequacy.backends.verus.render import encode_tokens, struct_decoder
+from adequacy.backends.verus.syntax.ast import SpecModule
 
 from adequacy import sandbox_view
 from adequacy.backend import Limits
@@ -43,20 +47,19 @@ ENGINE = "exec_spec"
 #: The exact vstd release every harness depends on (crates.io, newest when this was written).
 VSTD_VERSION = "0.0.0-2026-11-01-0251"
 #: Bump when the harness template or its protocol changes: cached binaries are keyed on it.
-HARNESS_VERSION = "1"
+HARNESS_VERSION = "2"
+#: Bump when what the engine decides changes without the binary changing (fidelity rules):
+#: goes into the engine version, hence into verdict cache keys.
+RULES_VERSION = "2"
 STACK_BYTES = 256 * 1024 * 1024
+#: Processes and threads of one harness sandbox. The sandbox counts only its own (the limit is
+#: set inside its user namespace, and under root each child has its own uid); before, the
+#: count was per uid machine-wide and JVM workers' threads made 64 fail, hence 4096 then.
+HARNESS_PROCESSES = 64
 
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("adequacy.backends.verus.exec_spec", "templates"),
     autoescape=False, keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
-)
-
-#: Defence in depth: the front end's policy check rejects these first; this engine refuses to
-#: hand them to the compiler even if a front-end bug let one through.
-_FORBIDDEN = re.compile(
-    r"\b(include|include_str|include_bytes|env|option_env|concat_idents|asm|global_asm)\s*!|"
-    r"#\s*!?\s*\[\s*(path|link|no_mangle|export_name|link_section|proc_macro\w*)\b|"
-    r"\bunsafe\b|\bextern\b|\bstd\s*::\s*(process|fs|net|env|os)\b|\bmod\s+\w+\s*;"
 )
 
 
@@ -85,39 +88,27 @@ def availability() -> tuple[bool, str, str]:
         return (False, "", f"needs {' and '.join(missing)} on PATH (install Rust with rustup); "
                 "vstd is then fetched from crates.io on first use")
     rustc = _tool_version("rustc")
-    version = f"vstd {VSTD_VERSION}; {rustc}; harness {HARNESS_VERSION}"
+    version = (f"vstd {VSTD_VERSION}; {rustc}; harness {HARNESS_VERSION}; "
+               f"rules {RULES_VERSION}")
     return True, version, f"real vstd exec_spec_unverified! macro compiled by cargo ({rustc})"
 
 
-def _strip_comments(text: str) -> str:
-    """Blank out comments, keeping line structure, so forbidden-token lines stay accurate."""
-    out = []
-    i = 0
-    n = len(text)
-    while i < n:
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("".join(c if c == "\n" else " " for c in text[i:j]))
-            i = j
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
+def forbidden(spec_text: str, task: Task, path: str | None) -> str | None:
+    """Why this engine refuses to compile ``spec_text``, or None.
 
+    Defence in depth: the front end's policy runs again on the exact text about to be
+    compiled, so no path into this engine (a caller skipping ``load_spec``, a cached spec from
+    an older policy) hands rustc a spec the front end would refuse. By the fidelity rules an
+    engine's refusal makes the cases ``unknown``; only ``load_spec`` calls a spec invalid."""
+    from adequacy.backends.verus.frontend import check_source
 
-def refuse_forbidden(text: str, path: str | None) -> None:
-    m = _FORBIDDEN.search(_strip_comments(text))
-    if m:
-        line = text.count("\n", 0, m.start()) + 1
-        raise SpecInvalid(f"`{m.group(0).strip()}` is not allowed in a spec (the exec_spec engine "
-                          "compiles spec code to native code)", file=path, line=line,
-                          engine=ENGINE)
+    try:
+        check_source(spec_text, task.skeleton, path, str(task.skeleton_path))
+    except SpecInvalid as e:
+        where = f" (spec line {e.line})" if e.line else ""
+        return (f"outside exec_spec's fragment: the front end refuses this text, which the "
+                f"engine would compile to native code: {e.message}{where}")
+    return None
 
 
 def render_crate(spec_text: str, task: Task) -> tuple[str, str]:
@@ -132,6 +123,16 @@ def render_crate(spec_text: str, task: Task) -> tuple[str, str]:
     )
     key = content_hash(ENGINE, VSTD_VERSION, HARNESS_VERSION, main_rs)[:24]
     return main_rs, key
+
+
+def _outside(kind: str, message: str, line: int | None) -> str:
+    if kind == "invalid":
+        first = message.strip().splitlines()[0] if message.strip() else "compile error"
+        where = f" (spec line {line})" if line else ""
+        return (f"outside exec_spec's fragment: the macro's output does not compile: "
+                f"{first[:300]}{where}")
+    # records written before the fidelity rules say "exec_spec fragment"
+    return message.replace("outside exec_spec fragment:", "outside exec_spec's fragment:")
 
 
 @dataclass(frozen=True)
@@ -181,9 +182,12 @@ def cargo_sandbox(crate: Path, offline: bool) -> tuple[sandbox_view.View, dict[s
 def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build:
     """Compile (or fetch from cache) the harness of one spec.
 
-    Raises ``SpecInvalid(engine="exec_spec")`` for compile errors that are the spec's fault.
+    A compile failure of a spec the front end accepted leaves every case ``unknown`` (fidelity
+    rule 1: only the front end calls a spec invalid), with the rustc message and spec line.
     """
-    refuse_forbidden(spec_text, path)
+    refused = forbidden(spec_text, task, path)
+    if refused:
+        return Build(None, outside=refused)
     main_rs, key = render_crate(spec_text, task)
     spec_lines = spec_text.rstrip("\n").count("\n") + 1
     bins = cache_root() / "exec_spec" / "bin"
@@ -192,9 +196,8 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
     record = bins / f"{key}.json"
     if record.is_file():
         rec = json.loads(record.read_text())
-        if rec["kind"] == "invalid":
-            raise SpecInvalid(rec["message"], file=path, line=rec.get("line"), engine=ENGINE)
-        return Build(None, outside=rec["message"], cached=True)
+        return Build(None, outside=_outside(rec["kind"], rec["message"], rec.get("line")),
+                     cached=True)
     if binary.is_file():
         return Build(binary, cached=True)
 
@@ -205,7 +208,7 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
     name = f"spec_{key[:16]}"
     (crate / "Cargo.toml").write_text(_TEMPLATES.get_template("Cargo.toml.j2").render(
         crate_name=name, vstd_version=VSTD_VERSION))
-    (crate / "src" / "main.rs").write_text(main_rs)
+    (crate / "src" / "main.rs").write_text(main_rs, encoding="utf-8")  # what the lexer read
     lock = cache_root() / "exec_spec" / f"Cargo.lock.{VSTD_VERSION}"
     cmd = ["cargo", "build", "--release", "--message-format=json"]
     if lock.is_file():
@@ -237,9 +240,8 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
         record.write_text(json.dumps({"kind": outcome.kind, "message": outcome.message,
                                       "line": outcome.line}))
         remove_tree(crate)
-        if outcome.kind == "invalid":
-            raise SpecInvalid(outcome.message, file=path, line=outcome.line, engine=ENGINE)
-        return Build(None, outside=outcome.message, seconds=seconds)
+        return Build(None, outside=_outside(outcome.kind, outcome.message, outcome.line),
+                     seconds=seconds)
     if not lock.is_file() and (crate / "Cargo.lock").is_file():
         shutil.copy(crate / "Cargo.lock", lock)
     built = target_dir() / "release" / name
@@ -300,7 +302,8 @@ HARNESS_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "RUST_BACKTRACE": "0"
 def harness_limits(limits: Limits, left: float) -> SandboxLimits:
     """The harness's limits: the spec's memory plus the evaluation thread's stack."""
     return SandboxLimits(memory_mb=limits.memory_mb + STACK_BYTES // 2**20,
-                         cpu_seconds=int(min(left, 3600)) + 1, file_size_mb=16)
+                         cpu_seconds=int(min(left, 3600)) + 1, file_size_mb=16,
+                         processes=HARNESS_PROCESSES)
 
 
 def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
@@ -389,16 +392,72 @@ def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
 
 
 def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
-          path: str | None = None) -> list[Verdict]:
-    """One verdict per case; fragment gaps give ``unknown`` for all, compile errors raise."""
+          path: str | None = None, module: SpecModule | None = None) -> list[Verdict]:
+    """One verdict per case, never an exception for the spec's sake.
+
+    With the parsed ``module``, cases of a predicate that reaches a construct on which the
+    compiled code would diverge from Verus (``fidelity.divergences``) are ``unknown``, and
+    only the other cases run; compile failures make every case ``unknown``.
+    """
     ok, _, reason = availability()
     if not ok:
         raise EngineUnavailable(f"exec_spec engine: {reason}")
     if not cases:
         return []
-    b = build(spec_text, task, path, limits)
-    if b.binary is None:
-        return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
-                        reason=b.outside or "outside exec_spec fragment") for c in cases]
-    spec_lines = spec_text.rstrip("\n").count("\n") + 1
-    return run(b.binary, task, cases, limits, spec_lines)
+    rewritten = None
+    if module is not None:
+        try:
+            rewritten = rewrite(spec_text, module)
+        except Exception:  # noqa: BLE001 - a rewrite bug must cost decisions, not the batch
+            rewritten = None
+    try:
+        diverge = (divergences(module, rewritten=rewritten is not None)
+                   if module is not None else {})
+    except RecursionError:
+        why = "outside exec_spec's fragment: expression nested too deeply to check"
+        diverge = {"pre": why, "post": why}
+    skipped = {i: diverge[c.bucket.predicate] for i, c in enumerate(cases)
+               if c.bucket.predicate in diverge}
+    out: dict[int, Verdict] = {
+        i: Verdict(case_id=cases[i].id, bucket=cases[i].bucket, value=Truth.unknown,
+                   engine=ENGINE, reason=why) for i, why in skipped.items()}
+    todo = [i for i in range(len(cases)) if i not in skipped]
+    if todo:
+        text = rewritten if rewritten is not None else spec_text
+        spec_lines = spec_text.rstrip("\n").count("\n") + 1
+        b = build(text, task, path, limits)
+        if b.binary is None:
+            why = b.outside or "outside exec_spec's fragment"
+            for name, line in (module.wrappers if module is not None else []):
+                # rustc blames the whole macro for errors in code the macro generated
+                why = why.replace(f"(spec line {line})",
+                                  f"(rustc points at the {name}! block, spec line {line})")
+            for i in todo:
+                out[i] = Verdict(case_id=cases[i].id, bucket=cases[i].bucket,
+                                 value=Truth.unknown, engine=ENGINE, reason=why)
+            if module is not None:
+                _per_predicate(text, module, task, cases, todo, path, limits, spec_lines, out)
+        else:
+            got = run(b.binary, task, [cases[i] for i in todo], limits, spec_lines)
+            out.update(zip(todo, got, strict=True))
+    return [out[i] for i in range(len(cases))]
+
+
+def _per_predicate(text: str, module: SpecModule, task: Task, cases: Sequence[Case],
+                   todo: list[int], path: str | None, limits: Limits, spec_lines: int,
+                   out: dict[int, Verdict]) -> None:
+    """After a failed build: decide the cases of each predicate whose own part compiles."""
+    for pred in ("pre", "post"):
+        idx = [i for i in todo if cases[i].bucket.predicate == pred]
+        if not idx:
+            continue
+        try:
+            part = only(text, module, pred)
+        except Exception:  # noqa: BLE001 - our splitting bug: the cases just stay unknown
+            part = None
+        if part is None:
+            continue
+        b = build(part, task, path, limits)
+        if b.binary is not None:
+            got = run(b.binary, task, [cases[i] for i in idx], limits, spec_lines)
+            out.update(zip(idx, got, strict=True))

@@ -38,6 +38,8 @@ from adequacy.backends.verus.syntax import ast as A
 from adequacy.types import INT_WIDTHS
 
 Code = Callable[[list[Any]], Any]
+#: Spec-only types: vstd has no ``View`` impl for them, so ``x@`` does not type-check.
+SPEC_ONLY_TYPES = frozenset({"Seq", "Set", "Map", "Multiset", "SpecString"})
 
 
 class CompileError(Exception):
@@ -527,16 +529,31 @@ class Program:
         names = e.ops
 
         def chain(fr: list[Any]) -> Any:
-            # Verus: a <= b < c means a <= b && b < c, each operand evaluated once
-            vals = [c(fr) for c in codes]
-            for k, f in enumerate(ops):
+            # Verus guide, reference-chained-ineq.md: `a <= b < c` is `a <= b && b < c`, and
+            # spec-code `&&` is total: one false link makes the chain false even when another
+            # operand is undefined (`3 <= 2 <= s[2]` is false for any s).
+            vals: list[Any] = []
+            for c in codes:
                 try:
-                    r = f(vals[k], vals[k + 1])
+                    vals.append(c(fr))
+                except Undef as u:
+                    vals.append(u)
+            undef: Undef | None = None
+            for k, f in enumerate(ops):
+                a, b = vals[k], vals[k + 1]
+                if isinstance(a, Undef) or isinstance(b, Undef):
+                    undef = undef or (a if isinstance(a, Undef) else b)
+                    continue
+                try:
+                    r = f(a, b)
                 except TypeError:
-                    raise Undef(f"cannot compare {show(vals[k])} {names[k]} "
-                                f"{show(vals[k + 1])}", line) from None
+                    undef = undef or Undef(f"cannot compare {show(a)} {names[k]} {show(b)}",
+                                           line)
+                    continue
                 if not r:
                     return False
+            if undef is not None:
+                raise undef
             return True
         return chain
 
@@ -750,6 +767,12 @@ class Program:
         return index
 
     def c_View(self, e: A.View, sc: Scope) -> Code:
+        ty = self.static_type_ref(e.e, sc)
+        if ty is not None and ty.name in SPEC_ONLY_TYPES:
+            # vstd's view.rs implements View for exec types (Vec, slices, String, ...), never
+            # for the spec types themselves: rustc rejects `s@` on a Seq.
+            raise CompileError(f"`@` on a value of type {ty}: {ty.name} has no View (only exec "
+                               "types such as Vec have one; use the value itself)", e.line)
         return self.expr(e.e, sc)
 
     def c_Tuple(self, e: A.Tuple, sc: Scope) -> Code:

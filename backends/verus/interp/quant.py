@@ -284,6 +284,26 @@ def _bounded_side(ty: A.TypeRef, has_lo: bool, has_hi: bool) -> bool:
     return has_lo and hi is not None and False  # an upper type bound alone is too wide
 
 
+def _disjuncts(e: A.Expr) -> list[A.Expr]:
+    if isinstance(e, A.Binary) and e.op == "||":
+        return _disjuncts(e.l) + _disjuncts(e.r)
+    return [e]
+
+
+def _negated_guard(body: A.Expr | None) -> tuple[A.Expr, A.Expr] | None:
+    """``!(g) || b`` as ``(g, b)``: the guide's desugaring of ``g ==> b`` (reference-
+    spec-operators: ``forall|i| 0 <= i < n ==> f(i)`` is ``!(0 <= i && i < n) || f(i)``)."""
+    if body is None:
+        return None
+    parts = _disjuncts(body)
+    if len(parts) < 2 or not (isinstance(parts[0], A.Unary) and parts[0].op == "!"):
+        return None
+    rest = parts[1]
+    for p in parts[2:]:
+        rest = A.Binary(p.line, "||", rest, p)
+    return parts[0].e, rest
+
+
 def compile_quant(prog: Any, e: A.Quant, sc: Any) -> Callable[[list[Any]], Any]:
     from adequacy.backends.verus.interp.compiler import Abort, _truth
 
@@ -295,9 +315,16 @@ def compile_quant(prog: Any, e: A.Quant, sc: Any) -> Callable[[list[Any]], Any]:
     if kind == "forall":
         guard_parts: list[A.Expr] = []
         body: A.Expr | None = e.body
-        while isinstance(body, A.Binary) and body.op == "==>":
-            guard_parts += conjuncts(body.l)
-            body = body.r
+        while True:
+            if isinstance(body, A.Binary) and body.op == "==>":
+                guard_parts += conjuncts(body.l)
+                body = body.r
+                continue
+            negated = _negated_guard(body)
+            if negated is None:
+                break
+            guard, body = negated
+            guard_parts += conjuncts(guard)
         conjs = guard_parts
     else:
         conjs = conjuncts(e.body)

@@ -66,6 +66,8 @@ class Binary(Expr):
     op: str
     l: Expr  # noqa: E741
     r: Expr
+    span: tuple[int, int, int] | None = None
+    """Token indices (start, operator, end) in the module's tokens, when parsed from text."""
 
 
 @dataclass(slots=True)
@@ -74,12 +76,16 @@ class Chain(Expr):
 
     ops: list[str]
     operands: list[Expr]
+    spans: list[tuple[int, int]] | None = None
+    """Token index range of each operand, when parsed from text."""
 
 
 @dataclass(slots=True)
 class Cast(Expr):
     e: Expr
     ty: TypeRef
+    span: tuple[int, int, int] | None = None
+    """Token indices (start, ``as``, end) in the module's tokens, when parsed from text."""
 
 
 @dataclass(slots=True)
@@ -292,6 +298,8 @@ class Item:
 @dataclass(slots=True)
 class UseItem(Item):
     path: str
+    words: tuple[str, ...] = ()
+    """Token texts of the use tree (identifiers NFC-normalised), for the policy."""
 
 
 @dataclass(slots=True)
@@ -300,6 +308,8 @@ class StructItem(Item):
     fields: list[tuple[str, TypeRef]]
     tuple_struct: bool = False
     generics: list[str] = field(default_factory=list)
+    field_lines: list[int] = field(default_factory=list)
+    """Source line of each field (for messages about a changed skeleton struct)."""
 
 
 @dataclass(slots=True)
@@ -380,6 +390,8 @@ class SpecModule:
     """Item-level macro blocks seen (``verus``, ``exec_spec_unverified``) with lines."""
     tokens: list = field(default_factory=list)
     normalized: str = ""
+    skipped: list[tuple[str, int]] = field(default_factory=list)
+    """Constructs the parser read past without building a tree (what, line)."""
 
     @property
     def fns(self) -> dict[str, FnItem]:

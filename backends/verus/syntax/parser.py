@@ -40,6 +40,8 @@ class Parser:
         self.toks = toks
         self.pos = 0
         self.path = path
+        self.skipped: list[tuple[str, int]] = []
+        """Constructs read past without a tree (what, line): the policy refuses them."""
 
     # ------------------------------------------------------------ helpers
     @property
@@ -59,8 +61,7 @@ class Parser:
         return t.kind == "punct" and t.value == p
 
     def at_kw(self, k: str) -> bool:
-        t = self.toks[self.pos]
-        return t.kind == "ident" and t.value == k
+        return self.toks[self.pos].is_kw(k)
 
     def eat_p(self, p: str) -> bool:
         if self.at_p(p):
@@ -226,9 +227,11 @@ class Parser:
                     raise self.err("expected ';' after use")
                 self.pos += 1
             path = "".join(x.text for x in self.toks[ps:self.pos])
+            words = tuple(str(x.value) if x.kind == "ident" else x.text
+                          for x in self.toks[ps:self.pos])
             self.pos += 1
             return A.UseItem(line, t.line, attrs, normalize_tokens(self.toks[start:self.pos]),
-                             path)
+                             path, words)
         if t.is_kw("struct"):
             return self.parse_struct(start, attrs)
         if t.is_kw("enum"):
@@ -287,7 +290,9 @@ class Parser:
         return names
 
     def skip_where(self) -> None:
-        if self.eat_kw("where"):
+        if self.at_kw("where"):
+            self.skipped.append(("a where clause", self.tok.line))
+            self.pos += 1
             while not (self.at_p("{") or self.at_p(";") or self.tok.kind == "eof"
                        or (self.tok.kind == "ident" and self.tok.value in CLAUSE_KWS)):
                 self.pos += 1
@@ -299,10 +304,12 @@ class Parser:
         gens = self.parse_generic_params()
         self.skip_where()
         fields: list[tuple[str, A.TypeRef]] = []
+        field_lines: list[int] = []
         tuple_struct = False
         if self.eat_p("{"):
             while not self.at_p("}"):
                 self.parse_attrs()
+                field_lines.append(self.tok.line)
                 if self.eat_kw("pub") and self.at_p("("):
                     self.skip_delimited()
                 while self.tok.kind == "ident" and self.tok.value in ("ghost", "tracked"):
@@ -318,6 +325,7 @@ class Parser:
             k = 0
             while not self.at_p(")"):
                 self.parse_attrs()
+                field_lines.append(self.tok.line)
                 if self.eat_kw("pub") and self.at_p("("):
                     self.skip_delimited()
                 fields.append((str(k), self.parse_type()))
@@ -331,7 +339,7 @@ class Parser:
             self.expect_p(";")
         return A.StructItem(line, self.toks[self.pos - 1].line, attrs,
                             normalize_tokens(self.toks[start:self.pos]), name, fields,
-                            tuple_struct, gens)
+                            tuple_struct, gens, field_lines)
 
     def parse_enum(self, start: int, attrs: list[A.Attr]) -> A.EnumItem:
         line = self.tok.line
@@ -365,7 +373,9 @@ class Parser:
                     if not self.eat_p(","):
                         break
                 self.expect_p("}")
-            if self.eat_p("="):
+            if self.at_p("="):
+                self.skipped.append(("an enum discriminant", self.tok.line))
+                self.pos += 1
                 self.parse_expr()
             variants.append(A.Variant(vname, kind, fields, vline))
             if not self.eat_p(","):
@@ -472,6 +482,8 @@ class Parser:
         while self.tok.kind == "ident" and self.tok.value in CLAUSE_KWS:
             kw = str(self.tok.value)
             self.pos += 1
+            if kw in ("no_unwind", "via", "with", "opens_invariants"):
+                fn.unparsed_clauses.append(kw)
             if kw in ("no_unwind",):
                 if self.eat_kw("when"):
                     self.parse_expr(no_struct=True)
@@ -545,7 +557,9 @@ class Parser:
         if t.is_p("["):
             self.pos += 1
             el = self.parse_type()
-            if self.eat_p(";"):
+            if self.at_p(";"):
+                self.skipped.append(("an array length", self.tok.line))
+                self.pos += 1
                 self.parse_expr()
             self.expect_p("]")
             return A.TypeRef("Seq", [el], ("array",))
@@ -611,6 +625,7 @@ class Parser:
         return self.parse_binary(1, no_struct)
 
     def parse_binary(self, min_prec: int, no_struct: bool) -> A.Expr:
+        start = self.pos
         left = self.parse_cast_level(no_struct)
         while True:
             t = self.tok
@@ -622,32 +637,40 @@ class Parser:
                     break
                 ops: list[str] = []
                 operands = [left]
+                spans = [(start, self.pos)]
                 while self.tok.kind == "punct" and self.tok.value in CMP_OPS:
                     ops.append(str(self.tok.value))
                     self.pos += 1
+                    first = self.pos
                     operands.append(self.parse_binary(CMP_PREC + 1, no_struct))
+                    spans.append((first, self.pos))
                 if len(ops) == 1:
-                    left = A.Binary(t.line, ops[0], operands[0], operands[1])
+                    left = A.Binary(t.line, ops[0], operands[0], operands[1],
+                                    (start, spans[0][1], self.pos))
                 else:
-                    left = A.Chain(t.line, ops, operands)
+                    left = A.Chain(t.line, ops, operands, spans)
                 continue
             if op not in BINOPS:
                 break
             prec, right = BINOPS[op]
             if prec < min_prec:
                 break
+            op_at = self.pos
             self.pos += 1
             rhs = self.parse_binary(prec if right else prec + 1, no_struct)
-            left = A.Binary(t.line, op, left, rhs)
+            left = A.Binary(t.line, op, left, rhs, (start, op_at, self.pos))
         return left
 
     def parse_cast_level(self, no_struct: bool) -> A.Expr:
+        start = self.pos
         e = self.parse_unary(no_struct)
         while True:
             if self.at_kw("as"):
                 line = self.tok.line
+                as_at = self.pos
                 self.pos += 1
-                e = A.Cast(line, e, self.parse_type())
+                ty = self.parse_type()
+                e = A.Cast(line, e, ty, (start, as_at, self.pos))
             elif self.at_kw("is"):
                 line = self.tok.line
                 self.pos += 1
@@ -773,9 +796,9 @@ class Parser:
         if k == "str":
             self.pos += 1
             return A.Lit(line, t.value, "str")
-        if k == "bytestr":
+        if k in ("bytestr", "cstr"):
             self.pos += 1
-            return A.Lit(line, t.value, "bytestr")
+            return A.Lit(line, t.value, k)
         if k == "char":
             self.pos += 1
             return A.Lit(line, t.value, "char")
@@ -878,6 +901,7 @@ class Parser:
             blk = self.parse_block()
             return A.MacroCall(line, "unsafe", [blk])
         if w == "proof" and self.peek().is_p("{"):
+            self.skipped.append(("a proof block", line))
             self.pos += 1
             self.skip_delimited()
             return A.Lit(line, None, "unit")
@@ -1147,10 +1171,14 @@ class Parser:
 
 
 def parse_module(text: str, path: str | None = None) -> A.SpecModule:
-    toks = tokenize(text, path)
+    return parse_tokens(tokenize(text, path), path)
+
+
+def parse_tokens(toks: list[Token], path: str | None = None) -> A.SpecModule:
+    """Parse an already lexed file (the front end polices the tokens in between)."""
     p = Parser(toks, path)
     items, wrappers = p.parse_file()
-    return A.SpecModule(path, items, wrappers, toks, normalize_tokens(toks))
+    return A.SpecModule(path, items, wrappers, toks, normalize_tokens(toks), p.skipped)
 
 
 def parse_expression(text: str, path: str | None = None) -> A.Expr:

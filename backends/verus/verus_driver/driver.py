@@ -260,6 +260,11 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
     cmd = verus_command()
     if cmd is None:
         raise EngineUnavailable("verus engine: " + availability()[2])
+    # Defence in depth: the verifier expands macros (include_str!, proc macros) while reading
+    # the spec, so it gets only what the front end accepts, whoever calls this.
+    from adequacy.backends.verus.frontend import check_source
+
+    check_source(spec_text, task.skeleton, path, str(task.skeleton_path))
     rlimit = int(task.settings.get("rlimit", DEFAULT_RLIMIT))
     spec_lines = spec_text.rstrip("\n").count("\n") + 1
     verdicts: list[Verdict] = []
@@ -268,7 +273,7 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
         text, spans = build_file(spec_text, task, chunk, first_index=0)
         work = make_workdir("adequacy-verus-")
         try:
-            (work / "spec.rs").write_text(text)
+            (work / "spec.rs").write_text(text, encoding="utf-8")
             (work / "spec.rs").chmod(0o644)
             res = run_limited(
                 [cmd, "spec.rs", "--rlimit", str(rlimit), "--multiple-errors", "100000",

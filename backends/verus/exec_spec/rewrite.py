@@ -1,0 +1,142 @@
+"""Rewrite a spec's text so that the erased ``exec_spec_unverified!`` macro computes Verus's values.
+
+The macro emits Rust's operators on machine integers and deletes ``as int``/``as nat``
+(``verus_builtin_macros/src/contrib/exec_spec.rs``). Where Verus means something else, the spec
+text handed to cargo is rewritten into calls the macro renames to ``exec_<name>`` (its rule for
+every function call) and the harness defines (``templates/harness.rs.j2``):
+
+* ``a / b`` and ``a % b`` -> ``__ade_div(a, b)`` / ``__ade_rem(a, b)``: Euclidean, via Rust's
+  ``div_euclid``/``rem_euclid`` (guide ``reference-arithmetic.md``: ``-7 / 3 == -3``,
+  ``-7 % 3 == 2``); left alone where both operands are provably non-negative (then Rust's
+  ``/`` ``%`` already agree).
+* ``a <= b < c`` outside a quantifier guard -> ``(a <= b && b < c)`` (guide
+  ``reference-chained-ineq.md``); guards keep the chained form the macro's range analysis reads.
+* ``e as nat`` of a value that may be negative -> ``__ade_nat(e)``: the value itself when
+  non-negative, a panic (so ``unknown``) otherwise, since Verus only says the result is >= 0.
+* ``e as char`` -> ``__ade_char(e)``: the char when ``e`` is a Unicode scalar value, a panic
+  otherwise (Rust only casts ``u8`` to ``char``).
+
+Edits replace text within the operands' own lines, so line numbers in panics stay the spec's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from adequacy.backends.verus.exec_spec.fidelity import _Walker
+from adequacy.backends.verus.syntax import ast as A
+
+
+@dataclass
+class _Edit:
+    start: int
+    end: int
+    parts: list[str | tuple[int, int]]
+    """Literal text and (start, end) character ranges of the original to render recursively."""
+
+
+class RewriteError(ValueError):
+    """The token positions do not match the text (the engine then rewrites nothing)."""
+
+
+class _Offsets:
+    def __init__(self, text: str, module: A.SpecModule) -> None:
+        self.text = text
+        self.toks = module.tokens
+        self.line_start = [0, 0]
+        for i, c in enumerate(text):
+            if c == "\n":
+                self.line_start.append(i + 1)
+
+    def start(self, k: int) -> int:
+        t = self.toks[k]
+        at = self.line_start[t.line] + t.col - 1
+        if self.text[at:at + len(t.text)] != t.text:
+            # never edit text we have not located exactly: a shifted edit could compile into
+            # a different expression
+            raise RewriteError(f"token {t.text!r} is not at line {t.line}, column {t.col}")
+        return at
+
+    def end(self, k: int) -> int:
+        t = self.toks[k]
+        return self.start(k) + len(t.text)
+
+    def range(self, a: int, b: int) -> tuple[int, int]:
+        """Characters of tokens ``a`` up to (excluding) ``b``."""
+        return self.start(a), self.end(b - 1)
+
+
+class _Collector(_Walker):
+    def __init__(self, module: A.SpecModule, off: _Offsets) -> None:
+        super().__init__(module, module.structs, module.fns, {})
+        self.off = off
+        self.edits: list[_Edit] = []
+
+    def expr(self, e: object, env: dict[str, A.TypeRef | None], guard: bool) -> None:
+        if isinstance(e, A.Binary) and e.op in ("/", "%") and e.span is not None and not (
+                self.nonneg(e.l, env) and self.nonneg(e.r, env)):
+            s, op, t = e.span
+            name = "__ade_div" if e.op == "/" else "__ade_rem"
+            a, b = self.off.range(s, t)
+            self.edits.append(_Edit(a, b, [f"{name}(", self.off.range(s, op), ", ",
+                                           self.off.range(op + 1, t), ")"]))
+        elif isinstance(e, A.Cast) and e.span is not None and (
+                e.ty.name == "char" or e.ty.name == "nat" and not self.nonneg(e.e, env)):
+            s, as_at, t = e.span
+            name = "__ade_char" if e.ty.name == "char" else "__ade_nat"
+            a, b = self.off.range(s, t)
+            self.edits.append(_Edit(a, b, [f"{name}(", self.off.range(s, as_at), ")"]))
+        elif isinstance(e, A.Chain) and not guard and e.spans:
+            parts: list[str | tuple[int, int]] = ["("]
+            for k, op in enumerate(e.ops):
+                if k:
+                    parts.append(" && ")
+                parts += [self.off.range(*e.spans[k]), f" {op} ", self.off.range(*e.spans[k + 1])]
+            parts.append(")")
+            a, _ = self.off.range(*e.spans[0])
+            _, b = self.off.range(*e.spans[-1])
+            self.edits.append(_Edit(a, b, parts))
+        super().expr(e, env, guard)
+
+    def flag(self, line: int, what: str) -> None:
+        pass
+
+
+def rewrite(text: str, module: A.SpecModule) -> str:
+    """The spec text the macro should see (``text`` itself when nothing needs rewriting)."""
+    if not module.tokens:
+        return text
+    off = _Offsets(text, module)
+    col = _Collector(module, off)
+    for f in module.all_fns():
+        col.fn(f)
+    edits = col.edits
+    if not edits:
+        return text
+    # nested edits render inside their parent's operand ranges
+    edits.sort(key=lambda e: (e.start, -e.end))
+    return _render(text, 0, len(text), edits)
+
+
+def _render(text: str, a: int, b: int, edits: list[_Edit]) -> str:
+    out: list[str] = []
+    pos = a
+    inside = [e for e in edits if a <= e.start and e.end <= b]
+    top: list[_Edit] = []
+    for e in inside:
+        if top and e.start < top[-1].end:
+            continue  # nested in the previous top-level edit
+        top.append(e)
+    for e in top:
+        out.append(text[pos:e.start])
+        for p in e.parts:
+            if isinstance(p, str):
+                out.append(p)
+            else:
+                out.append(_render(text, p[0], p[1], [x for x in edits if x is not e]))
+        pos = e.end
+    out.append(text[pos:b])
+    return "".join(out)
+
+
+__all__ = ["rewrite"]

@@ -1,0 +1,69 @@
+"""Cost of the Verus front end (rustc-exact lexer + token/tree policy) against what it guards.
+
+Usage: python benchmarks/verus_frontend.py [DATASET_DIR]
+
+Prints, measured in this one run:
+- lexer throughput over every ``*.rs`` file of the datasets (MB/s) and lexing vs parsing time;
+- for the bundled example specs: front end (lex, parse, policy) vs scoring every case with the
+  default engine (interp), as a ratio, so the policy's share of a ``score`` is visible.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from adequacy.backends.verus.frontend import check_source
+from adequacy.backends.verus.syntax.lexer import tokenize
+from adequacy.backends.verus.syntax.parser import parse_tokens
+
+from adequacy.backend import Limits
+from adequacy.plugins import backends
+from adequacy.tasks import load_task
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    data = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO.parent / "shared" / "datasets"
+    texts = [p.read_text(encoding="utf-8") for p in sorted(data.rglob("*.rs"))]
+    size = sum(len(t) for t in texts)
+    t0 = time.perf_counter()
+    toks = [tokenize(t) for t in texts]
+    lex = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for k in toks:
+        parse_tokens(k)
+    parse = time.perf_counter() - t0
+    print(f"datasets: {len(texts)} files, {size / 1e6:.2f} MB")
+    if texts:
+        print(f"  lexing {lex:.2f}s ({size / 1e6 / lex:.2f} MB/s), parsing {parse:.2f}s, "
+              f"lex/parse ratio {lex / parse:.2f}")
+
+    verus = backends()["verus"]
+    front = score = 0.0
+    n_specs = n_cases = 0
+    for task_dir in sorted((REPO / "examples" / "verus").iterdir()):
+        if not (task_dir / "task.toml").is_file():
+            continue
+        task = load_task(task_dir)
+        cases = task.all_cases()
+        for spec_path in sorted((task_dir / "specs").glob("*.rs")):
+            text = spec_path.read_text(encoding="utf-8")
+            t0 = time.perf_counter()
+            check_source(text, task.skeleton, str(spec_path), str(task.skeleton_path))
+            front += time.perf_counter() - t0
+            loaded = verus.load_spec(task, text, str(spec_path))
+            t0 = time.perf_counter()
+            verus.check(loaded, task, cases, "interp", Limits())
+            score += time.perf_counter() - t0
+            n_specs += 1
+            n_cases += len(cases)
+    print(f"examples: {n_specs} specs, {n_cases} cases")
+    print(f"  front end {front * 1000 / n_specs:.1f} ms/spec; interp scoring "
+          f"{score * 1000 / n_specs:.1f} ms/spec; front end / scoring = {front / score:.2f}")
+
+
+if __name__ == "__main__":
+    main()

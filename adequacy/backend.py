@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Verdict
@@ -49,6 +49,44 @@ class Limits(BaseModel):
     """Address-space limit of child processes."""
     steps: int = 2_000_000
     """Evaluation step limit for embedded interpreters (per case)."""
+    timeout_streak: int = Field(default=3, ge=0)
+    """After this many consecutive case timeouts of one predicate (pre or post), an engine
+    stops evaluating that predicate: its remaining cases are unknown (0: never stop). Once
+    one predicate is given up, one timeout is enough for the other."""
+
+
+class TimeoutStreak:
+    """Stop paying for a predicate that keeps running out of time.
+
+    A spec whose helper loops forever costs the full case timeout on every case (206 cases x
+    10 s on one SpecGenBench task); after ``Limits.timeout_streak`` timeouts in a row on one
+    predicate, the rest of that predicate's cases are not run and say why. Engines call
+    ``note`` after each case they ran and ``skip_reason`` before each case."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.run: dict[str, int] = {}
+
+    def note(self, predicate: str, timed_out: bool) -> None:
+        self.run[predicate] = self.run.get(predicate, 0) + 1 if timed_out else 0
+
+    def skip_reason(self, predicate: str) -> str | None:
+        """Why this predicate's next case is not run, or None to run it.
+
+        Once one predicate has been given up, a single timeout is enough for the other: a
+        looping helper is usually shared by both (measured on SpecGenBench: a helper looping in
+        both clauses cost 74 s with 3 + 3 timeouts of 10 s, 3 + 1 keeps it under a minute)."""
+        n = self.run.get(predicate, 0)
+        if self.limit <= 0 or n == 0:
+            return None
+        other = any(k != predicate and v >= self.limit for k, v in self.run.items())
+        if n < self.limit and not other:
+            return None
+        also = ("; the other predicate was already given up" if other and n < self.limit
+                else "")
+        return (f"not evaluated: the {predicate}condition ran out of its case budget (time or "
+                f"steps) on {n} case{'s' if n > 1 else ''} in a row, so its remaining cases are "
+                f"skipped{also} (--timeout-streak {self.limit})")
 
 
 class LoadedSpec(BaseModel):

@@ -11,12 +11,16 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 import threading
 from pathlib import Path
 
 from adequacy.tasks import Case, Task
 from adequacy.values import content_hash, encode
 from adequacy.verdicts import Truth
+
+#: How long a writer waits for another process's transaction before giving up.
+BUSY_SECONDS = 30.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS verdicts (
@@ -65,23 +69,52 @@ def verdict_key(engine: str, engine_version: str, normalized_spec: str, task: Ta
                         case.bucket.predicate, case_key(task, case))
 
 
+_warned: set[str] = set()
+
+
+def _warn_once(path: Path, why: object) -> None:
+    """A cache fault must not stop scoring; say so once per file and process."""
+    key = str(path)
+    if key in _warned:
+        return
+    _warned.add(key)
+    print(f"warning: verdict cache {path} is unusable ({why}); scoring without it "
+          "(`adequacy cache clear` recreates it)", file=sys.stderr, flush=True)
+
+
 class VerdictCache:
-    """A SQLite file shared by processes (WAL mode); one connection per process and thread."""
+    """A SQLite file shared by processes (WAL mode, busy timeout); one connection per process
+    and thread.
+
+    A cache is an optimisation: any fault (a truncated or garbage file, a read-only folder, a
+    full disk) warns once, naming the file, and turns the cache off for this process; scoring
+    goes on without it. ``broken`` holds the reason.
+    """
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self.hits = 0
         self.misses = 0
-        with self._conn() as c:
-            c.execute(SCHEMA)
+        self.broken: str | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._conn() as c:
+                c.execute(SCHEMA)
+                c.execute("SELECT key FROM verdicts LIMIT 1").fetchall()
+        except (sqlite3.Error, OSError) as e:
+            self._disable(e)
+
+    def _disable(self, e: BaseException) -> None:
+        self.broken = str(e) or type(e).__name__
+        _warn_once(self.path, self.broken)
 
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         pid = getattr(self._local, "pid", None)
         if conn is None or pid != os.getpid():
-            conn = sqlite3.connect(self.path, timeout=30)
+            conn = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
+            conn.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             self._local.conn = conn
@@ -90,28 +123,61 @@ class VerdictCache:
 
     def get_many(self, keys: list[str]) -> dict[str, tuple[Truth, str, str]]:
         out: dict[str, tuple[Truth, str, str]] = {}
-        conn = self._conn()
-        for i in range(0, len(keys), 500):
-            chunk = keys[i:i + 500]
-            q = "SELECT key, value, reason, engine FROM verdicts WHERE key IN ({})".format(",".join(
-                "?" * len(chunk)))
-            for k, v, r, e in conn.execute(q, chunk):
-                out[k] = (Truth(v), r, e)
+        if self.broken is None:
+            try:
+                conn = self._conn()
+                for i in range(0, len(keys), 500):
+                    chunk = keys[i:i + 500]
+                    q = "SELECT key, value, reason, engine FROM verdicts WHERE key IN ({})".format(
+                        ",".join("?" * len(chunk)))
+                    for k, v, r, e in conn.execute(q, chunk):
+                        out[k] = (Truth(v), r, e)
+            except (sqlite3.Error, OSError, ValueError) as e:
+                self._disable(e)
+                out = {}
         self.hits += len(out)
         self.misses += len(keys) - len(out)
         return out
 
     def put_many(self, rows: list[tuple[str, Truth, str, str]]) -> None:
         rows = [r for r in rows if r[1] != Truth.unknown]
-        if not rows:
+        if not rows or self.broken is not None:
             return
-        conn = self._conn()
-        with conn:
-            conn.executemany(
-                "INSERT OR REPLACE INTO verdicts (key, value, reason, engine) VALUES (?,?,?,?)",
-                [(k, v.value, r, e) for k, v, r, e in rows])
+        try:
+            conn = self._conn()
+            with conn:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO verdicts (key, value, reason, engine) "
+                    "VALUES (?,?,?,?)", [(k, v.value, r, e) for k, v, r, e in rows])
+        except (sqlite3.Error, OSError) as e:
+            self._disable(e)
 
     def clear(self) -> None:
-        conn = self._conn()
-        with conn:
-            conn.execute("DELETE FROM verdicts")
+        """Remove the file and create it anew (see ``clear_cache``)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+        clear_cache(self.path)
+        self.broken = None
+
+
+def clear_cache(path: Path | str) -> None:
+    """Remove the cache file (and its WAL files) and create an empty one: works on a truncated
+    or garbage file, which no SQL statement could clear. Raises ``OSError`` when the folder does
+    not let us."""
+    path = Path(path)
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _warned.discard(str(path))
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_SECONDS)
+        try:
+            with conn:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute(SCHEMA)
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        raise OSError(f"cannot create {path}: {e}") from None

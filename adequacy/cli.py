@@ -1,29 +1,42 @@
 """The ``adequacy`` command: thin wrappers that parse arguments and call the library.
 
 Exit codes: 0 the spec passed every case, 1 it failed some case, 2 usage or input error (or our
-own failure), 3 the spec is invalid. Errors a user can fix print one line without a traceback.
+own failure), 3 the spec is invalid. Errors a user can fix print one line without a traceback;
+``main`` turns anything unexpected into one "internal error" line (``ADEQUACY_DEBUG=1`` shows the
+traceback), so bad input never ends in a traceback and exit 1 (which means "the spec failed").
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from adequacy import plugins
+from adequacy import plugins, progress
 from adequacy.backend import Limits
 from adequacy.errors import AdequacyError
 from adequacy.tasks import check_task, load_task
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+if TYPE_CHECKING:
+    from adequacy.cache import VerdictCache
+
+# Plain (click) help: typer's rich help shows every flag as `--json <bool>`, which reads as if
+# it took a value. `-h` is accepted everywhere.
+_CTX = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  context_settings=_CTX, pretty_exceptions_enable=False,
                   help="Measure whether a formal specification says what it should.")
-task_app = typer.Typer(no_args_is_help=True, help="Work with task folders.")
-cache_app = typer.Typer(no_args_is_help=True, help="The verdict cache.")
+task_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, context_settings=_CTX,
+                       help="Work with task folders.")
+cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, context_settings=_CTX,
+                        help="The verdict cache.")
 app.add_typer(task_app, name="task")
 app.add_typer(cache_app, name="cache")
 
@@ -31,8 +44,15 @@ out = Console()
 err = Console(stderr=True)
 
 
+def _say_error(msg: str, prefix: str = "error: ") -> None:
+    """One line on stderr: no wrapping at the terminal's width, no rich markup in the message
+    (``[jml]`` in a message is text, not a style)."""
+    text = "; ".join(ln.strip() for ln in msg.splitlines() if ln.strip())
+    err.print(Text(prefix, style="bold red") + Text(text), soft_wrap=True, highlight=False)
+
+
 def _fail(msg: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {msg}", highlight=False)
+    _say_error(msg)
     return typer.Exit(code)
 
 
@@ -41,6 +61,35 @@ def _default_cache(no_cache: bool, cache: Path | None) -> str | None:
         return None
     from adequacy.cache import default_cache_dir
     return str(cache or default_cache_dir() / "verdicts.sqlite")
+
+
+def _open_cache(path: str | None) -> tuple[VerdictCache | None, str | None]:
+    """The cache and its path, or (None, None) after one warning when it is unusable: a cache
+    is an optimisation and never stops scoring."""
+    if path is None:
+        return None, None
+    from adequacy.cache import VerdictCache
+    c = VerdictCache(path)
+    return (None, None) if c.broken else (c, path)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            v = version("spec-adequacy")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            from adequacy import __version__ as v
+        out.print(f"adequacy {v}", highlight=False)
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Measure whether a formal specification says what it should."""
 
 
 @app.command()
@@ -100,7 +149,7 @@ def setup(
             out.print(f"{b.name}: {prepare()}", highlight=False)
         except AdequacyError as e:
             failed += 1
-            err.print(f"[bold red]{b.name}: {e}[/]", highlight=False)
+            err.print(Text(f"{b.name}: {e}", style="bold red"), soft_wrap=True, highlight=False)
     from adequacy.sandbox import describe
     out.print(describe(), highlight=False)
     if failed:
@@ -125,7 +174,7 @@ def task_validate(
         if errors:
             bad += 1
             for e in errors:
-                err.print(f"[red]{e}[/]", highlight=False)
+                err.print(Text(str(e), style="red"), soft_wrap=True, highlight=False)
         else:
             assert task is not None
             n = {b.value: len(c) for b, c in task.cases.items()}
@@ -136,7 +185,7 @@ def task_validate(
         raise typer.Exit(2)
 
 
-EngineOpt = Annotated[list[str] | None, typer.Option("--engine", "-e",
+EngineOpt = Annotated[list[str] | None, typer.Option("--engine", "-e", metavar="ENGINE",
                       help="Engine(s) to chain, in order (default: the backend's default).")]
 
 
@@ -159,41 +208,48 @@ def score(
                             help="Score only cases marked visible.")] = False,
     case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
     spec_timeout: Annotated[float, typer.Option(help="Seconds per spec and engine.")] = 600.0,
+    timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
+                              "case timeouts in a row (its other cases: unknown); 0: never.")]
+    = 3,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
+    max_spec_bytes: Annotated[int | None, typer.Option(min=1,
+        help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
 ) -> None:
     """Score one spec against its task's four buckets."""
-    from adequacy.cache import VerdictCache
     from adequacy.report import spec_table
     from adequacy.runner import score_spec
+    from adequacy.textfiles import read_spec
     try:
         t = load_task(task)
-        text = spec.read_text(encoding="utf-8")
+        text = read_spec(spec, max_spec_bytes)
     except AdequacyError as e:
         raise _fail(str(e)) from None
-    except OSError as e:
-        raise _fail(f"cannot read spec {spec}: {e.strerror}") from None
-    cpath = _default_cache(no_cache, cache)
+    vc, _ = _open_cache(_default_cache(no_cache, cache))
     cases = [c for c in t.all_cases() if c.visible] if visible_only else None
-    rep = score_spec(t, text, str(spec), backend=backend, engines=engine,
-                     cross_check=cross_check, strict=strict,
-                     limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
-                     cache=VerdictCache(cpath) if cpath else None, cases=cases)
+    with progress.terminal():
+        rep = score_spec(t, text, str(spec), backend=backend, engines=engine,
+                         cross_check=cross_check, strict=strict,
+                         limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
+                                       timeout_streak=timeout_streak),
+                         cache=vc, cases=cases)
     if as_json:
         print(rep.model_dump_json(indent=2))
+    elif rep.status == "error":
+        # one line on stderr only (the table would say it a second time on stdout)
+        raise _fail(f"{spec}: {rep.error.splitlines()[0] if rep.error else 'scoring failed'}")
     else:
         out.print(spec_table(rep, harness_t=harness_t, task=t))
-    if rep.status == "error":
-        err.print(f"[bold red]error:[/] {rep.error.splitlines()[0] if rep.error else ''}")
     raise typer.Exit(rep.exit_code)
 
 
 @app.command()
 def run(
     jobs_file: Annotated[Path | None, typer.Argument(help=
-                         "JSONL of {\"task\": PATH, \"spec\": PATH} lines.")] = None,
-    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help=
+                         "JSONL of {\"task\": PATH, \"spec\": PATH} lines.", show_default=False)
+                         ] = None,
+    tasks: Annotated[list[Path] | None, typer.Option("--tasks", metavar="DIR", help=
                      "Task folders or folders of tasks (with --spec-glob).")] = None,
     spec_glob: Annotated[str, typer.Option(help="Specs of each task, relative to it.")]
     = "specs/*",
@@ -202,21 +258,36 @@ def run(
     workers: Annotated[int | None, typer.Option(help="Processes (default: cores).")] = None,
     backend: Annotated[str | None, typer.Option(help="Backend name.")] = None,
     engine: EngineOpt = None,
-    cross_check: Annotated[bool, typer.Option("--cross-check")] = False,
-    strict: Annotated[bool, typer.Option("--strict/--lenient")] = True,
+    cross_check: Annotated[bool, typer.Option("--cross-check", help=
+                           "Run every available engine on every case; report disagreements.")]
+    = False,
+    strict: Annotated[bool, typer.Option("--strict/--lenient", help=
+                      "Strict: unknown counts as failed. Lenient: unknown left out.")] = True,
     case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
     spec_timeout: Annotated[float, typer.Option(help="Seconds per spec and engine.")] = 600.0,
-    no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
+    timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
+                              "case timeouts in a row (its other cases: unknown); 0: never.")]
+    = 3,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
+                        "verdict cache.")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
-    progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress", help=
+                        "A progress bar on stderr.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
+    max_spec_bytes: Annotated[int | None, typer.Option(min=1,
+        help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
 ) -> None:
-    """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file."""
+    """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file.
+
+    Exit 0 when every pair was scored (whatever the specs' verdicts), 2 on a usage or input
+    error or when some pair ended as an error record.
+    """
     from adequacy.batch import (
+        BatchInterrupted,
         BatchOptions,
+        ResultsLocked,
         jobs_from_file,
         jobs_from_glob,
-        read_done,
         run_batch,
     )
     from adequacy.report import batch_table
@@ -228,29 +299,41 @@ def run(
             for p in tasks:
                 if (p / "task.toml").exists():
                     dirs.append(p)
-                else:
+                elif p.is_dir():
                     dirs += sorted(d for d in p.iterdir() if (d / "task.toml").exists())
-            jobs = jobs_from_glob(dirs, spec_glob)
+                else:
+                    raise _fail(f"{p}: not a task folder or a folder of tasks")
+            try:
+                jobs = jobs_from_glob(dirs, spec_glob)
+            except (ValueError, NotImplementedError) as e:  # e.g. an absolute pattern
+                raise _fail(f"--spec-glob {spec_glob!r}: {e}") from None
         else:
             raise _fail("give a jobs file or --tasks")
     except AdequacyError as e:
         raise _fail(str(e)) from None
     if not jobs:
         raise _fail("no (task, spec) pairs found")
+    if results.is_dir():
+        raise _fail(f"{results}: is a folder, expected a results file (JSONL)")
+    _, cache_path = _open_cache(_default_cache(no_cache, cache))
+    if max_spec_bytes is not None:  # read by the pool workers, which inherit the environment
+        os.environ["ADEQUACY_MAX_SPEC_BYTES"] = str(max_spec_bytes)
     opts = BatchOptions(backend=backend, engines=engine, cross_check=cross_check, strict=strict,
-                        limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
-                        cache_path=_default_cache(no_cache, cache))
+                        limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
+                                      timeout_streak=timeout_streak),
+                        cache_path=cache_path)
     try:
         summary = run_batch(jobs, results, opts, workers=workers, progress=progress)
+    except ResultsLocked as e:
+        raise _fail(str(e)) from None
+    except BatchInterrupted as e:
+        raise _fail(str(e), 130) from None
     except (AdequacyError, OSError) as e:
         raise _fail(f"batch stopped: {e} (finished pairs are kept in {results}; rerun to "
                     "resume)") from None
     if not quiet:
-        done = list(read_done(results).values())
-        out.print(batch_table(done))
-    out.print(f"{summary.total} pairs: {summary.computed} scored now, {summary.skipped_done} "
-              f"already in {results}; invalid {summary.invalid}, errors {summary.errors}",
-              highlight=False)
+        out.print(batch_table(summary.reports))
+    out.print(summary.footer(results), highlight=False)
     raise typer.Exit(2 if summary.errors else 0)
 
 
@@ -266,14 +349,17 @@ def verify(
     """Prove the spec against the method body (verification rate) beside its adequacy metrics."""
     if engine != "key":
         raise _fail(f"verify supports --engine key only, not {engine!r}")
-    from adequacy.backends.key.verify import render_text, verify_with_metrics
+    from adequacy.textfiles import read_spec
     try:
         t = load_task(task)
-        text = spec.read_text(encoding="utf-8")
-        rep = verify_with_metrics(t, text, str(spec),
-                                  Limits(case_seconds=case_timeout, spec_seconds=spec_timeout))
-    except OSError as e:
-        raise _fail(f"cannot read spec {spec}: {e.strerror}") from None
+        if t.language != "jml":
+            raise _fail(f"{task}: no verifier for language {t.language} (verify proves JML "
+                        "specs with KeY; score a Verus spec with `adequacy score`)")
+        text = read_spec(spec)
+        from adequacy.backends.key.verify import render_text, verify_with_metrics
+        with progress.terminal(), progress.phase("verify (KeY proof, then adequacy)"):
+            rep = verify_with_metrics(t, text, str(spec),
+                                      Limits(case_seconds=case_timeout, spec_seconds=spec_timeout))
     except AdequacyError as e:
         raise _fail(str(e), 3 if type(e).__name__ == "SpecInvalid" else 2) from None
     if as_json:
@@ -283,27 +369,88 @@ def verify(
     raise typer.Exit(0 if rep.verification.result == "verified" else 1)
 
 
+def _import_outcome(report: object) -> tuple[int | None, str]:
+    """How many tasks an importer wrote, and the first reason one was not (importers return
+    their own report models; these are the built-in ones' fields)."""
+    written = getattr(report, "tasks_written", None)
+    why = ""
+    if written is None and hasattr(report, "outcomes"):
+        outcomes = report.outcomes
+        written = sum(1 for o in outcomes if o.converted)
+        bad = [o for o in outcomes if not o.converted and o.problems]
+        if bad:
+            why = bad[0].problems[0].detail
+    failures = getattr(report, "failures", None)
+    if failures and not why:
+        why = str(failures[0].reason)
+    return written, why
+
+
 @app.command("import")
 def import_(
-    name: Annotated[str, typer.Argument(help="Dataset importer (see `adequacy import-list`).")],
+    name: Annotated[str, typer.Argument(help="Dataset importer: verina, specgenbench, "
+                                        "formalbench (plugins may add others).")],
     src: Annotated[Path, typer.Argument(help="The dataset as downloaded (file or folder).")],
     dest: Annotated[Path, typer.Argument(help="Folder to write task folders into.")],
+    mutate_after: Annotated[bool, typer.Option("--mutate/--no-mutate", help=
+                            "Then add wrong outputs (post_sound) and, where a task's "
+                            "constraints or validator allow, invalid inputs (pre_sound) with "
+                            "`adequacy mutate` (3 per case, seed 0).")] = True,
 ) -> None:
-    """Convert a public dataset into task folders."""
+    """Convert a public dataset into task folders (then fill their sound buckets)."""
     found = plugins.importers()
     if name not in found:
         raise _fail(f"no importer {name!r} (installed: {', '.join(sorted(found)) or 'none'})")
     if not src.exists():
-        raise _fail(f"{src} does not exist")
+        raise _fail(f"{src}: does not exist")
+    if dest.exists() and not dest.is_dir():
+        raise _fail(f"{dest}: is a file, expected a folder to write task folders into")
     try:
         report = found[name](src, dest)
     except AdequacyError as e:
         raise _fail(str(e)) from None
+    except OSError as e:
+        raise _fail(f"{e.filename or src}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise _fail(f"{src}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset "
+                    f"{e.start})") from None
+    except (ValueError, KeyError, TypeError) as e:  # a file of the wrong shape
+        raise _fail(f"{src}: not a {name} dataset ({type(e).__name__}: "
+                    f"{str(e).splitlines()[0] if str(e) else ''})") from None
     if hasattr(report, "model_dump_json"):
         summary = getattr(report, "summary", None)
-        out.print(summary() if callable(summary) else report.model_dump_json(indent=2))
+        out.print(summary() if callable(summary) else report.model_dump_json(indent=2),
+                  highlight=False, markup=False)
     elif report is not None:
         out.print(report)
+    written, why = _import_outcome(report)
+    if written == 0:
+        raise _fail(f"{src}: no task converted" + (f" ({why})" if why else ""))
+    if mutate_after and dest.is_dir():
+        _mutate_imported(dest)
+
+
+def _mutate_imported(dest: Path) -> None:
+    """Imported datasets carry only valid cases; without mutants and invalid inputs a spec that
+    says nothing would pass (see §6 of docs/cli.md)."""
+    from adequacy.mutators import mutate_task
+    folders = sorted(d for d in dest.iterdir() if (d / "task.toml").is_file())
+    post = pre = failed = 0
+    for i, d in enumerate(folders, 1):
+        if err.is_terminal:
+            err.print(f"mutate {i}/{len(folders)} {d.name}", end="\r", highlight=False)
+        try:
+            r = mutate_task(d, per_case=3, seed=0)
+        except AdequacyError as e:
+            failed += 1
+            err.print(Text(f"mutate {d.name}: {str(e).splitlines()[0]}", style="yellow"),
+                      soft_wrap=True, highlight=False)
+            continue
+        post += r.post_sound_added
+        pre += r.pre_sound_added
+    out.print(f"mutate: {post} post_sound and {pre} pre_sound cases added to "
+              f"{len(folders) - failed} of {len(folders)} tasks (--no-mutate skips this)",
+              highlight=False)
 
 
 @app.command()
@@ -327,12 +474,17 @@ def mutate(
 @cache_app.command("clear")
 def cache_clear(cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None
                 ) -> None:
-    """Forget every cached verdict."""
-    from adequacy.cache import VerdictCache
+    """Forget every cached verdict (removes the file and creates it anew, even a broken one)."""
+    from adequacy.cache import clear_cache
     path = _default_cache(False, cache)
     assert path is not None
-    VerdictCache(path).clear()
-    out.print(f"cleared {path}")
+    if Path(path).is_dir():
+        raise _fail(f"{path}: is a folder, expected the cache file")
+    try:
+        clear_cache(path)
+    except OSError as e:
+        raise _fail(f"{path}: cannot recreate the cache ({e.strerror or e})") from None
+    out.print(f"cleared {path}", highlight=False, soft_wrap=True)
 
 
 from adequacy.cli_task import task_new  # noqa: E402
@@ -340,9 +492,19 @@ from adequacy.cli_task import task_new  # noqa: E402
 task_app.command("new")(task_new)
 
 
-def main() -> None:  # pragma: no cover - console entry
+def main() -> None:  # pragma: no cover - console entry (tested through subprocess)
     try:
-        app()
+        app(prog_name="adequacy")
     except AdequacyError as e:
-        err.print(f"[bold red]error:[/] {e}")
+        _say_error(str(e))
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err.print("interrupted", highlight=False)
+        sys.exit(130)
+    except Exception as e:  # noqa: BLE001 - the last resort: one line, never a traceback
+        if os.environ.get("ADEQUACY_DEBUG") == "1":
+            raise
+        msg = str(e).splitlines()[0] if str(e) else ""
+        _say_error(f"{type(e).__name__}: {msg} (please report; ADEQUACY_DEBUG=1 shows the "
+                   "traceback)", prefix="internal error: ")
         sys.exit(2)

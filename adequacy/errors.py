@@ -73,3 +73,21 @@ class BackendError(AdequacyError):
 
 class EngineUnavailable(BackendError):
     """The engine cannot run here; the message says what to install or configure."""
+
+
+class InputError(Located):
+    """A file the user named cannot be read as what it should be (missing, a folder, not UTF-8,
+    too large, JSON too deep): the user's input is at fault, never a spec's verdict."""
+
+
+def validation_message(e: Exception) -> str:
+    """One clean line for a pydantic ``ValidationError`` (its ``str`` spans lines and ends with a
+    documentation URL, which is noise in a one-line error)."""
+    errors = getattr(e, "errors", None)
+    if not callable(errors):
+        return str(e).splitlines()[0]
+    parts = []
+    for err in errors():
+        loc = ".".join(str(x) for x in err.get("loc", ()))
+        parts.append(f"{loc}: {err.get('msg', '')}" if loc else str(err.get("msg", "")))
+    return "; ".join(parts) or str(e).splitlines()[0]

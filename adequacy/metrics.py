@@ -70,15 +70,29 @@ def bucket_stats(verdicts: Iterable[Verdict]) -> dict[Bucket, BucketStats]:
             for b, (t, p, f, u) in counts.items()}
 
 
-def passed_all(stats: dict[Bucket, BucketStats], strict: bool = True) -> bool:
-    """Every case of every bucket passed (Verus-SpecGym Pass@1 for one spec).
+def untested_buckets(stats: dict[Bucket, BucketStats], strict: bool = True) -> list[Bucket]:
+    """Buckets that say nothing about the spec: no cases, or (lenient) no decided case."""
+    out = []
+    for b in BUCKETS:
+        s = stats.get(b, BucketStats())
+        if s.total == 0 or (not strict and s.decided == 0):
+            out.append(b)
+    return out
 
-    Lenient scoring forgives unknowns but still needs at least one decided case.
+
+def passed_all(stats: dict[Bucket, BucketStats], strict: bool = True) -> bool:
+    """Every bucket was tested and no case failed (Verus-SpecGym Pass@1 for one spec).
+
+    A spec passes only when each of the four buckets has cases: an imported task with no sound
+    buckets would otherwise pass a spec with no annotations at all. Strict scoring needs every
+    case passed; lenient scoring forgives unknowns but needs a decided case in every bucket (a
+    spec undefined on every case has shown nothing).
     """
+    if untested_buckets(stats, strict):
+        return False
     if strict:
         return all(s.passed == s.total for s in stats.values())
-    return (all(s.failed == 0 for s in stats.values())
-            and any(s.passed > 0 for s in stats.values()))
+    return all(s.failed == 0 for s in stats.values())
 
 
 def harness_metrics(stats: dict[Bucket, BucketStats], strict: bool = True) -> HarnessMetrics:

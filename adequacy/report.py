@@ -10,8 +10,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from adequacy.metrics import summarize
-from adequacy.results import SpecReport
+from adequacy.metrics import passed_all, summarize, untested_buckets
+from adequacy.results import SpecReport, totals
 from adequacy.tasks import Task
 from adequacy.verdicts import BUCKETS, Bucket
 
@@ -60,13 +60,10 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
                 f"PostHarness@{harness_t:g} {'N/A' if ph is None else ph}  "
                 f"scoring {'strict (unknown = failed)' if rep.strict else 'lenient (unknown left out)'}")
         parts.append(Text(line))
-    verdict = Text("PASSED ALL" if rep.passed_all else "FAILED",
-                   style="bold green" if rep.passed_all else "bold red")
-    parts.append(verdict)
-    eng = [f"{e.name}" + (f" [{e.skipped}]" if e.skipped else
-                          f" decided {e.decided}/{e.cases}, cached {e.cached}, {e.seconds:.2f}s")
-           for e in rep.engines]
-    parts.append(Text("engines: " + "; ".join(eng), style="dim"))
+    parts.append(verdict_line(rep))
+    parts.append(Text("engines: " + "; ".join(_engine_note(e.name, e.skipped, e.decided,
+                                                           e.cases, e.cached, e.seconds)
+                                              for e in rep.engines), style="dim"))
     bad = [v for v in rep.verdicts if not v.passed]
     if bad:
         ft = Table(title=f"cases not passed ({len(bad)})", title_justify="left",
@@ -101,6 +98,38 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
     return Group(*parts)  # type: ignore[arg-type]
 
 
+def verdict_line(rep: SpecReport) -> Text:
+    """PASSED ALL only when every bucket was tested and nothing failed; otherwise say why not,
+    naming the untested buckets (an imported task has no sound cases until ``mutate`` runs)."""
+    if rep.passed_all:
+        return Text("PASSED ALL", style="bold green")
+    failed = sum(s.failed + (s.unknown if rep.strict else 0) for s in rep.buckets.values())
+    untested = untested_buckets(rep.buckets, rep.strict)
+    words = ["FAILED" if failed else "NOT PASSED"]
+    if failed:
+        words.append(f"({failed} case{'s' if failed != 1 else ''} not passed)")
+    if untested:
+        empty = [b.value for b in untested if rep.buckets[b].total == 0]
+        undecided = [b.value for b in untested if rep.buckets[b].total > 0]
+        said = ([f"{', '.join(empty)} (no cases)"] if empty else []) + (
+            [f"{', '.join(undecided)} (no decided case)"] if undecided else [])
+        words.append("untested: " + "; ".join(said))
+        if any(not b.expects for b in untested if rep.buckets[b].total == 0):
+            words.append(f"- `adequacy mutate {rep.task_path}` fills the sound buckets")
+    return Text(" ".join(words), style="bold red")
+
+
+def _engine_note(name: str, skipped: str, decided: int, cases: int, cached: int,
+                 seconds: float) -> str:
+    """One short note per engine; why an engine is unavailable is `adequacy backends`'s job
+    (repeating it on every score buried the scores)."""
+    if skipped.startswith("unavailable"):
+        return f"{name} unavailable (see `adequacy backends`)"
+    if skipped:
+        return f"{name} [{skipped}]"
+    return f"{name} decided {decided}/{cases}, cached {cached}, {seconds:.2f}s"
+
+
 def _short(inp: object, out: object) -> str:
     import json
     s = json.dumps(inp, ensure_ascii=False)
@@ -110,10 +139,13 @@ def _short(inp: object, out: object) -> str:
 
 
 def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -> Group:
+    """One row per report; give exactly one report per job of the batch (``BatchSummary``)."""
     t = Table(title="batch", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
               pad_edge=False, collapse_padding=True)
-    t.add_column("task")
-    t.add_column("spec")
+    # names fold rather than end in "...": two specs differing only at the end must not read
+    # the same in 80 columns
+    t.add_column("task", overflow="fold")
+    t.add_column("spec", overflow="fold")
     t.add_column("status")
     for b in BUCKETS:
         t.add_column(b.value.replace("_", "\n"), justify="right")
@@ -125,11 +157,12 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -
             cells.append("-" if s is None or s.total == 0 else f"{s.passed}/{s.total}"
                          + (f" ({s.unknown}?)" if s.unknown else ""))
         spec = Path(r.spec_path).name if r.spec_path else ""
-        t.add_row(r.task_id, spec, r.status, *cells, "yes" if r.passed_all else "no")
-    summ = summarize([(r.task_id, r.passed_all, r.buckets if r.status == "scored" else None)
+        t.add_row(r.task_id, spec, r.status, *cells, "yes" if _passed(r) else "no")
+    summ = summarize([(r.task_id, _passed(r), r.buckets if r.status == "scored" else None)
                       for r in reports], ks=ks)
-    lines = [f"specs {summ.specs}, tasks {summ.tasks}, invalid {summ.invalid}, "
-             f"Pass@1 {_pct(summ.pass_at_1)}"]
+    # every count comes from ``totals`` (as the run's footer does), so the two cannot disagree
+    lines = [f"{totals(reports).line()}; tasks {summ.tasks}, Pass@1 {_pct(summ.pass_at_1)}"
+             " (an error counts as not passed)"]
     if summ.pass_at_k:
         lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items())
                      + "   pass^k " + ", ".join(f"k={k}: {v:.3f}"
@@ -137,6 +170,12 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -
     lines.append("bucket means " + ", ".join(f"{b}: {_pct(v)}"
                                             for b, v in summ.bucket_means.items()))
     return Group(t, Text("\n".join(lines)))
+
+
+def _passed(r: SpecReport) -> bool:
+    """Recomputed from the bucket counts, so that records written before the rule "every bucket
+    tested" do not count an untested spec as a pass in Pass@1."""
+    return r.status == "scored" and bool(r.buckets) and passed_all(r.buckets, r.strict)
 
 
 def print_to(console: Console, renderable: object) -> None:

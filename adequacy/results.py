@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from adequacy.metrics import BucketStats, HarnessMetrics, bucket_stats, harness_metrics, passed_all
 from adequacy.verdicts import Bucket, InvalidSpec, Truth, Verdict
@@ -83,3 +85,58 @@ class SpecReport(BaseModel):
         if self.status == "error":
             return 2
         return 0 if self.passed_all else 1
+
+
+class BatchTotals(BaseModel):
+    """Counts over one list of reports: the single source of every batch total we print, so
+    the summary line and the footer cannot disagree."""
+
+    specs: int = 0
+    scored: int = 0
+    passed_all: int = 0
+    failed: int = 0
+    """Scored but some case not passed."""
+    invalid: int = 0
+    """The spec's fault (front end or an engine rejected it)."""
+    errors: int = 0
+    """Our fault (missing task, crashed engine): neither a pass nor the spec's failure."""
+
+    def line(self) -> str:
+        return (f"specs {self.specs}: passed {self.passed_all}, failed {self.failed}, "
+                f"invalid {self.invalid}, errors {self.errors}")
+
+
+def totals(reports: Sequence[SpecReport]) -> BatchTotals:
+    t = BatchTotals(specs=len(reports))
+    for r in reports:
+        if r.status == "scored":
+            t.scored += 1
+            if r.passed_all:
+                t.passed_all += 1
+            else:
+                t.failed += 1
+        elif r.status == "invalid":
+            t.invalid += 1
+        else:
+            t.errors += 1
+    return t
+
+
+def read_log(path: Path) -> dict[str, SpecReport]:
+    """The latest record of every key in a results log (later lines win); a torn or foreign
+    line is skipped. A results file is an append-only log: a key may appear many times (a
+    retried error, a rescored spec), and only its newest record is its report."""
+    latest: dict[str, SpecReport] = {}
+    if not path.exists():
+        return latest
+    with path.open("r", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                rep = SpecReport.model_validate_json(line)
+            except (ValidationError, ValueError):
+                continue
+            latest.pop(rep.key, None)  # keep insertion order = order of the newest record
+            latest[rep.key] = rep
+    return latest

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from adequacy import plugins
+from adequacy import plugins, progress
 from adequacy.backend import Backend, EngineInfo, Limits, LoadedSpec
 from adequacy.cache import VerdictCache, task_fingerprint, verdict_key
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
@@ -118,7 +118,8 @@ def _run_engine(
     todo = [c for c, k in zip(cases, keys, strict=True) if k not in hits]
     fresh: dict[str, Verdict] = {}
     if todo:
-        got = ref.backend.check(spec, task, todo, ref.info.name, limits)
+        with progress.engine_task(ref.info.name, len(todo)):
+            got = ref.backend.check(spec, task, todo, ref.info.name, limits)
         if len(got) != len(todo):
             raise BackendError(f"engine {ref.info.name} returned {len(got)} verdicts for "
                                f"{len(todo)} cases")

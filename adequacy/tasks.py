@@ -16,16 +16,19 @@ Loading collects every problem with file, line and field; ``load_task`` raises t
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adequacy.errors import Located, TaskError, TypeSyntaxError, ValueTypeError
+from adequacy.errors import InputError, Located, TaskError, TypeSyntaxError, ValueTypeError
+from adequacy.textfiles import JsonError, parse_json, read_text
 from adequacy.types import Type, parse_type
-from adequacy.values import validate
+from adequacy.values import MAX_INT_DIGITS, validate
 from adequacy.verdicts import BUCKETS, Bucket
 
 Origin = Literal["official", "hack", "mutant", "generated", "sample"]
@@ -33,6 +36,14 @@ ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample")
 #: Languages of the built-in backends; third-party backends may add others.
 LANGUAGES = ("verus", "jml")
 SKELETON_FILES = {"verus": "skeleton.rs", "jml": "Solution.java"}
+TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "signature",
+            "structs", "constraints")
+#: Keys of the built-in backends' settings tables; a typo there would silently change what a
+#: spec means (``[jml] clas`` falls back to the default class), so unknown keys are errors.
+SETTINGS_KEYS: dict[str, tuple[str, ...]] = {
+    "verus": ("rlimit", "lean_signature"),
+    "jml": ("class", "method", "static", "post_state", "java_params", "java_return"),
+}
 
 
 class Case(BaseModel):
@@ -88,7 +99,7 @@ class Task(BaseModel):
 
     @property
     def skeleton(self) -> str:
-        return self.skeleton_path.read_text(encoding="utf-8")
+        return read_text(self.skeleton_path, SKELETON_FILES[self.language])
 
     @property
     def reference_dir(self) -> Path:
@@ -108,12 +119,34 @@ def _rel(task_dir: Path, p: Path) -> str:
         return str(p)
 
 
-def _toml_line(text: str, key: str) -> int | None:
-    """Best-effort line of a key in a TOML file, since tomllib gives no positions."""
-    for i, line in enumerate(text.splitlines(), 1):
-        if line.strip().startswith(key):
-            return i
+def _toml_line(text: str, key: str, table: str | None = None) -> int | None:
+    """Best-effort line of a key (or of a ``[table]`` header when ``key`` starts with ``[``)
+    in a TOML file, since tomllib gives no positions; with ``table``, only inside that table."""
+    lines = text.splitlines()
+    start = 0
+    if table is not None:
+        head = re.compile(r"^\s*\[\s*" + re.escape(table) + r"\s*\]")
+        start = next((i + 1 for i, ln in enumerate(lines) if head.match(ln)), 0)
+        if start == 0:
+            return None
+    if key.startswith("["):
+        pat = re.compile(r"^\s*\[\s*" + re.escape(key.strip("[]")) + r"\s*[\].]")
+    else:
+        pat = re.compile(r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*[=.]")
+    for i in range(start, len(lines)):
+        if table is not None and lines[i].lstrip().startswith("["):
+            return None  # the next table began
+        if pat.match(lines[i]):
+            return i + 1
     return None
+
+
+def _unknown(key: str, allowed: list[str] | tuple[str, ...] | set[str], where: str) -> str:
+    """``unknown key 'clas' in [jml] (did you mean 'class'?)``."""
+    near = difflib.get_close_matches(key, sorted(allowed), n=1, cutoff=0.6)
+    hint = f" (did you mean {near[0]!r}?)" if near else (
+        f" (allowed: {', '.join(sorted(allowed))})" if allowed else "")
+    return f"unknown key {key!r}{' in ' + where if where else ''}{hint}"
 
 
 def _read_header(task_dir: Path, errors: list[Located]) -> dict[str, Any] | None:
@@ -122,22 +155,40 @@ def _read_header(task_dir: Path, errors: list[Located]) -> dict[str, Any] | None
     if not path.is_file():
         errors.append(TaskError("missing task.toml", file=fname))
         return None
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = read_text(path, "task.toml")
+    except InputError as e:
+        errors.append(TaskError(e.message, file=fname, line=e.line))
+        return None
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        # tomllib's message ends with "(at line L, column C)"
-        msg = str(e)
-        line = None
-        if "at line " in msg:
-            try:
-                line = int(msg.split("at line ")[1].split(",")[0])
-            except ValueError:
-                line = None
-        errors.append(TaskError(f"TOML syntax error: {msg}", file=fname, line=line))
+    except RecursionError:
+        errors.append(TaskError("TOML nested too deeply", file=fname))
+        return None
+    except ValueError as e:
+        if isinstance(e, tomllib.TOMLDecodeError):
+            _toml_syntax_error(e, fname, errors)
+            return None
+        # e.g. an integer beyond Python's digit limit (values.MAX_INT_DIGITS)
+        why = str(e).split(";")[0]
+        if "integer string conversion" in why:
+            why = f"an integer has more than {MAX_INT_DIGITS} digits"
+        errors.append(TaskError(f"TOML value refused: {why}", file=fname))
         return None
     data["__text__"] = text
     return data
+
+
+def _toml_syntax_error(e: tomllib.TOMLDecodeError, fname: str, errors: list[Located]) -> None:
+    # tomllib's message ends with "(at line L, column C)"
+    msg = str(e)
+    line = None
+    if "at line " in msg:
+        try:
+            line = int(msg.split("at line ")[1].split(",")[0])
+        except ValueError:
+            line = None
+    errors.append(TaskError(f"TOML syntax error: {msg}", file=fname, line=line))
 
 
 def _parse_signature(
@@ -162,6 +213,12 @@ def _parse_signature(
         errors.append(TaskError("missing [signature] table with input and output tables",
                                 file=fname, field="signature"))
         return [], [], structs
+    for k in sig:
+        if k not in ("input", "output"):
+            errors.append(TaskError(_unknown(k, ("input", "output"), "[signature]"), file=fname,
+                                    line=_toml_line(text, f"[signature.{k}]")
+                                    or _toml_line(text, k, "signature"),
+                                    field=f"signature.{k}"))
     out: dict[str, list[Param]] = {"input": [], "output": []}
     for part in ("input", "output"):
         table = sig.get(part, {})
@@ -171,7 +228,7 @@ def _parse_signature(
             continue
         for name, ty in table.items():
             where = f"signature.{part}.{name}"
-            line = _toml_line(text, f"{name} ") or _toml_line(text, f"{name}=")
+            line = _toml_line(text, name, f"signature.{part}") or _toml_line(text, name)
             if not isinstance(ty, str):
                 errors.append(TaskError(f"type must be a string, got {ty!r}", file=fname,
                                         line=line, field=where))
@@ -180,6 +237,9 @@ def _parse_signature(
                 out[part].append(Param(name=name, type=parse_type(ty, structs), type_text=ty))
             except TypeSyntaxError as e:
                 errors.append(TaskError(e.message, file=fname, line=line, field=where))
+            except RecursionError:
+                errors.append(TaskError("type nested too deeply", file=fname, line=line,
+                                        field=where))
     if not out["output"] and isinstance(sig.get("output"), dict):
         errors.append(TaskError("a task needs at least one output", file=fname,
                                 field="signature.output"))
@@ -194,11 +254,16 @@ def _read_cases(
     if not path.exists():
         return []
     fname = _rel(task_dir, path)
+    try:
+        text = read_text(path, "bucket file (JSON lines)")
+    except InputError as e:
+        errors.append(TaskError(e.message, file=fname, line=e.line))
+        return []
     cases: list[Case] = []
     seen: dict[str, int] = {}
     in_types = {p.name: p.type for p in inputs}
     out_types = {p.name: p.type for p in outputs}
-    for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for lineno, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue
 
@@ -206,9 +271,9 @@ def _read_cases(
             errors.append(TaskError(msg, file=fname, line=_l, field=field))
 
         try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as e:
-            err(f"not valid JSON: {e.msg} (column {e.colno})")
+            obj = parse_json(raw)
+        except JsonError as e:
+            err(str(e))
             continue
         if not isinstance(obj, dict):
             err("a case must be a JSON object")
@@ -287,6 +352,51 @@ def _read_cases(
     return cases
 
 
+def _check_skeleton(task_dir: Path, language: str, errors: list[Located]) -> None:
+    path = task_dir / SKELETON_FILES[language]
+    fname = _rel(task_dir, path)
+    if not path.is_file():
+        errors.append(TaskError(f"missing {SKELETON_FILES[language]} (a {language} task needs "
+                                "it)", file=fname))
+        return
+    try:
+        text = read_text(path, SKELETON_FILES[language])
+    except InputError as e:
+        errors.append(TaskError(e.message, file=fname, line=e.line))
+        return
+    if language == "verus" and not text.strip():
+        errors.append(TaskError("skeleton.rs is empty (`adequacy task new` writes it from "
+                                "task.toml)", file=fname))
+    if language == "jml" and not text.strip():
+        errors.append(TaskError("Solution.java is empty (it must hold the method the spec "
+                                "annotates)", file=fname))
+
+
+def _check_tests_folder(task_dir: Path, errors: list[Located]) -> None:
+    """A task needs ``tests/``; a file there that is not one of the four buckets is a typo
+    (``pre_sond.jsonl``) whose cases would silently not count."""
+    tests = task_dir / "tests"
+    fname = _rel(task_dir, tests)
+    if not tests.is_dir():
+        errors.append(TaskError("missing tests/ folder (it holds the bucket files "
+                                + ", ".join(f"{b.value}.jsonl" for b in BUCKETS) + ")",
+                                file=fname))
+        return
+    names = [f"{b.value}.jsonl" for b in BUCKETS]
+    for p in sorted(tests.iterdir()):
+        if p.name in names:
+            if not p.is_file():
+                errors.append(TaskError("is a folder, expected a JSON-lines file",
+                                        file=_rel(task_dir, p)))
+            continue
+        if p.name.startswith(".") or p.name.endswith(".tmp"):
+            continue
+        near = difflib.get_close_matches(p.name, names, n=1, cutoff=0.6)
+        hint = (f"did you mean {near[0]!r}?" if near else
+                f"bucket files are {', '.join(names)}")
+        errors.append(TaskError(f"not a bucket file ({hint})", file=_rel(task_dir, p)))
+
+
 def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
     """Load a task, collecting every problem; the task is None when any error was found."""
     task_dir = Path(path)
@@ -318,21 +428,33 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
         errors.append(TaskError(f"language must be a name such as {' or '.join(LANGUAGES)}, "
                                 f"got {language!r}", file=fname,
                                 line=_toml_line(text, "language"), field="language"))
-    allowed = {"id", "language", "title", "provenance", "tags", "difficulty", "signature",
-               "structs", "constraints", "__text__", language}
+    allowed = {*TOP_KEYS, language}
     for k in head:
-        if k not in allowed:
-            errors.append(TaskError(f"unknown key {k!r}", file=fname,
-                                    line=_toml_line(text, k), field=k))
+        if k not in allowed and k != "__text__":
+            errors.append(TaskError(_unknown(k, allowed, ""), file=fname,
+                                    line=_toml_line(text, f"[{k}]") or _toml_line(text, k),
+                                    field=k))
+    table = head.get(language)
+    if language in SETTINGS_KEYS and table is not None:
+        if not isinstance(table, dict):
+            errors.append(TaskError(f"[{language}] must be a table", file=fname, field=language))
+        else:
+            for k in table:
+                if k not in SETTINGS_KEYS[language]:
+                    errors.append(TaskError(_unknown(k, SETTINGS_KEYS[language], f"[{language}]"),
+                                            file=fname, line=_toml_line(text, k, language),
+                                            field=f"{language}.{k}"))
     inputs, outputs, structs = _parse_signature(task_dir, head, errors)
+    statement = ""
     statement_path = task_dir / "statement.md"
-    statement = statement_path.read_text(encoding="utf-8") if statement_path.is_file() else ""
-    if language in SKELETON_FILES and not (task_dir / SKELETON_FILES[language]).is_file():
-        errors.append(TaskError(f"missing {SKELETON_FILES[language]} (a {language} task needs "
-                                "it)", file=_rel(task_dir, task_dir / SKELETON_FILES[language])))
-    elif language == "verus" and not (task_dir / "skeleton.rs").read_bytes().strip():
-        errors.append(TaskError("skeleton.rs is empty (`adequacy task new` writes it from "
-                                "task.toml)", file=_rel(task_dir, task_dir / "skeleton.rs")))
+    if statement_path.exists():
+        try:
+            statement = read_text(statement_path, "statement")
+        except InputError as e:
+            errors.append(TaskError(e.message, file=_rel(task_dir, statement_path), line=e.line))
+    if language in SKELETON_FILES:
+        _check_skeleton(task_dir, language, errors)
+    _check_tests_folder(task_dir, errors)
     cases = {b: _read_cases(task_dir, b, inputs, outputs, errors) for b in BUCKETS}
     if errors:
         return None, errors

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import sys
 from typing import Any
 
 from adequacy.errors import ValueTypeError
@@ -34,6 +35,12 @@ from adequacy.types import (
 )
 
 F32_MAX = 3.4028234663852886e38
+#: Integers of any size are values (docs/tasks.md), up to this many decimal digits. Python refuses
+#: decimal conversions beyond 4,300 digits by default (they are quadratic); 10,000 digits take
+#: about 25 ms to print, so the process-wide limit is raised to this cap (never lowered).
+MAX_INT_DIGITS = 10_000
+if 0 < sys.get_int_max_str_digits() < MAX_INT_DIGITS:
+    sys.set_int_max_str_digits(MAX_INT_DIGITS)
 _SPECIAL_FLOATS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 

@@ -16,7 +16,8 @@ from adequacy.backends.key.client import WORKER, WorkerDied, units_root
 from adequacy.backends.key.stubs import KeyStubFile, render_key_stubs
 from adequacy.backends.openjml.jml.load import JmlSpec
 
-from adequacy.backend import Limits
+from adequacy import progress
+from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import SpecInvalid
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task
@@ -91,6 +92,7 @@ def check(spec: JmlSpec, task: Task, cases: Sequence[Case], limits: Limits,
     results: dict[str, dict[str, Any]] = {}
     warnings: list[str] = []
     failure: str | None = None
+    given_up: dict[str, str] = {}
     for r in range(2):
         todo = rounds[0] if r == 0 else [
             s for s in sf.stubs if s.direction != expected[s.index]
@@ -100,26 +102,46 @@ def check(spec: JmlSpec, task: Task, cases: Sequence[Case], limits: Limits,
             break
         if not todo:
             continue
-        left = deadline - time.monotonic()
-        if left < 5:
-            failure = failure or f"spec time limit ({limits.spec_seconds:.0f}s) reached"
+        todo = [s for s in todo if cases[s.index].bucket.predicate not in given_up]
+        for part in _probe_first(todo, cases, limits.timeout_streak):
+            part = [s for s in part if cases[s.index].bucket.predicate not in given_up]
+            if not part:
+                continue
+            left = deadline - time.monotonic()
+            if left < 5:
+                failure = failure or f"spec time limit ({limits.spec_seconds:.0f}s) reached"
+                break
+            reply = _request(sf, [s.name for s in part], proof_seconds, left)
+            if not reply.get("ok"):
+                err = str(reply.get("error", "KeY failed"))
+                bad = _load_error(err, spec)
+                if bad is not None:
+                    raise bad
+                failure = f"KeY: {err}"
+                break
+            got = {x["method"]: x for x in reply.get("results", [])}
+            results.update(got)
+            warnings += [str(w) for w in reply.get("warnings", []) if str(w) not in warnings]
+            given_up.update(_timed_out_predicates(part, got, cases, limits.timeout_streak))
+            if r == 0:
+                progress.advance(len({s.index for s in part}))
+        if failure:
             break
-        reply = _request(sf, [s.name for s in todo], proof_seconds, left)
-        if not reply.get("ok"):
-            err = str(reply.get("error", "KeY failed"))
-            bad = _load_error(err, spec)
-            if bad is not None:
-                raise bad
-            failure = f"KeY: {err}"
-            break
-        results.update({x["method"]: x for x in reply.get("results", [])})
-        warnings += [str(w) for w in reply.get("warnings", []) if str(w) not in warnings]
     out: list[Verdict] = []
     by_case: dict[int, dict[str, Any]] = {}
     for s in sf.stubs:
         if s.name in results:
             by_case.setdefault(s.index, {})[s.direction] = results[s.name]
     for k, c in enumerate(cases):
+        pred = c.bucket.predicate
+        if pred in given_up and not any(r.get("status") == "closed"
+                                        for r in by_case.get(k, {}).values()):
+            ran = any(r.get("status") == "timeout" for r in by_case.get(k, {}).values())
+            out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                               engine=ENGINE, seconds=0.0,
+                               reason=(f"timeout ({proof_seconds:g}s); " if ran else "")
+                               + given_up[pred]))
+            continue
         if k not in by_case and c.id in sf.skipped:
             out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
                                engine=ENGINE, reason=sf.skipped[c.id], seconds=0.0))
@@ -129,6 +151,48 @@ def check(spec: JmlSpec, task: Task, cases: Sequence[Case], limits: Limits,
             reason = f"{failure[:400]}; {reason}"
         out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=ENGINE,
                            reason=reason, seconds=secs))
+    return out
+
+
+def _probe_first(stubs: list[Any], cases: Sequence[Case], streak: int) -> list[list[Any]]:
+    """The stubs of one round as requests: when a predicate has many stubs, its first
+    ``streak`` go first on their own, so that a predicate whose proofs all time out is given
+    up before paying for the rest (one extra load of the file; small rounds stay one request)."""
+    if streak <= 0:
+        return [stubs]
+    probe: list[Any] = []
+    seen: dict[str, int] = {}
+    per_pred: dict[str, int] = {}
+    for s in stubs:
+        p = cases[s.index].bucket.predicate
+        per_pred[p] = per_pred.get(p, 0) + 1
+    for s in stubs:
+        p = cases[s.index].bucket.predicate
+        if per_pred[p] > 4 * streak and seen.get(p, 0) < streak:
+            seen[p] = seen.get(p, 0) + 1
+            probe.append(s)
+    if not probe:
+        return [stubs]
+    rest = [s for s in stubs if s not in probe]
+    return [probe, rest]
+
+
+def _timed_out_predicates(part: list[Any], got: dict[str, dict[str, Any]],
+                          cases: Sequence[Case], streak: int) -> dict[str, str]:
+    """Predicates whose last ``streak`` proofs in this request all ran out of time."""
+    if streak <= 0:
+        return {}
+    tracker = TimeoutStreak(streak)
+    out: dict[str, str] = {}
+    for s in part:
+        r = got.get(s.name)
+        if r is None:
+            continue
+        p = cases[s.index].bucket.predicate
+        tracker.note(p, r.get("status") == "timeout")
+        why = tracker.skip_reason(p)
+        if why is not None and p not in out:
+            out[p] = why
     return out
 
 

@@ -12,6 +12,7 @@ from adequacy.metrics import (
     pass_hat_k,
     passed_all,
     summarize,
+    untested_buckets,
 )
 from adequacy.verdicts import Bucket, Truth, Verdict
 
@@ -64,12 +65,32 @@ def test_lenient_leaves_unknown_out() -> None:
 
 
 def test_passed_all_with_unknown() -> None:
-    vs = [v(Bucket.pre_complete, Truth.true, 0), v(Bucket.pre_sound, Truth.unknown, 1)]
+    # one passed case per bucket (complete buckets expect true, sound ones false), plus one
+    # unknown in pre_sound: strict counts it as failed, lenient leaves it out
+    vs = [v(Bucket.pre_complete, Truth.true, 0), v(Bucket.pre_sound, Truth.false, 1),
+          v(Bucket.pre_sound, Truth.unknown, 2), v(Bucket.post_complete, Truth.true, 3),
+          v(Bucket.post_sound, Truth.false, 4)]
     st = bucket_stats(vs)
     assert passed_all(st, strict=True) is False
     assert passed_all(st, strict=False) is True
-    all_unknown = bucket_stats([v(Bucket.pre_sound, Truth.unknown)])
+    all_unknown = bucket_stats([v(b, Truth.unknown, i) for i, b in enumerate(Bucket)])
     assert passed_all(all_unknown, strict=False) is False
+
+
+def test_passed_all_needs_every_bucket_tested() -> None:
+    # issue 10 section 6: an imported task without sound cases must not let a spec pass
+    only_complete = bucket_stats([v(Bucket.pre_complete, Truth.true, 0),
+                                  v(Bucket.post_complete, Truth.true, 1)])
+    assert passed_all(only_complete, strict=True) is False
+    assert passed_all(only_complete, strict=False) is False
+    assert untested_buckets(only_complete) == [Bucket.pre_sound, Bucket.post_sound]
+    # lenient: a bucket whose cases are all unknown is untested too
+    lenient = bucket_stats([v(Bucket.pre_complete, Truth.true, 0),
+                            v(Bucket.pre_sound, Truth.unknown, 1),
+                            v(Bucket.post_complete, Truth.true, 2),
+                            v(Bucket.post_sound, Truth.false, 3)])
+    assert untested_buckets(lenient, strict=False) == [Bucket.pre_sound]
+    assert passed_all(lenient, strict=False) is False
 
 
 def test_empty_metrics_are_na() -> None:

@@ -31,7 +31,7 @@ def requires_jdk() -> pytest.MarkDecorator:
 def write_task(root: Path, code: str = TWO_INTS, inputs: dict[str, str] | None = None,
                output: str = "i32") -> Path:
     inputs = inputs or {"x": "i32", "y": "i32"}
-    root.mkdir(parents=True, exist_ok=True)
+    (root / "tests").mkdir(parents=True, exist_ok=True)  # a task folder holds tests/
     sig_in = "\n".join(f'{k} = "{v}"' for k, v in inputs.items())
     (root / "task.toml").write_text(
         f'id = "t"\nlanguage = "jml"\n\n[signature.input]\n{sig_in}\n\n'

@@ -52,7 +52,7 @@ INSTANCE = """public class Solution {
 
 
 def _task(root: Path, code: str, toml: str) -> Path:
-    root.mkdir(parents=True)
+    (root / "tests").mkdir(parents=True)  # a task folder holds tests/ (docs/tasks.md)
     (root / "Solution.java").write_text(code)
     (root / "task.toml").write_text('id = "t"\nlanguage = "jml"\n' + toml)
     return root

@@ -33,6 +33,9 @@ def test_verina_gold_cross_check_without_disagreement(datasets_dir: Path,
     bad = []
     for task, spec in specs:
         rep = score_spec(task, spec.read_text(), str(spec), cross_check=True)
-        if rep.status != "scored" or rep.disagreements or not rep.passed_all:
+        # every case decided and passed (a task without pre_sound cases cannot pass all
+        # buckets under the every-bucket-tested rule, so buckets are checked one by one)
+        missed = sum(b.failed + b.unknown for b in rep.buckets.values())
+        if rep.status != "scored" or rep.disagreements or missed:
             bad.append((task.id, rep.status, len(rep.disagreements), rep.error))
     assert bad == []

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adequacy.backends.verus.skeleton import skeleton_for
+from adequacy.backends.verus.skeleton import skeleton_for_folder
 
 from adequacy.backend import Limits
 from adequacy.plugins import backends
@@ -222,11 +222,10 @@ def build_task(probe: Probe, root: Path) -> Task:
     sig = "".join(f'{k} = "{t}"\n' for k, t in probe.inputs.items())
     (d / "task.toml").write_text(f'id = "{probe.name}"\nlanguage = "verus"\n'
                                  f'[signature.input]\n{sig}[signature.output]\nresult = "bool"\n')
-    (d / "skeleton.rs").write_text("")
     (d / "tests" / "pre_complete.jsonl").write_text("".join(
         json.dumps({"id": f"c{k}", "input": inp}) + "\n"
         for k, (inp, _) in enumerate(probe.cases)))
-    (d / "skeleton.rs").write_text(skeleton_for(load_task(d)))
+    (d / "skeleton.rs").write_text(skeleton_for_folder(d))
     return load_task(d)
 
 

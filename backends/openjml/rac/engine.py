@@ -11,7 +11,8 @@ from typing import Any
 from adequacy.backends.openjml.rac.build import Unit, compile_errors
 from adequacy.backends.openjml.rac.worker import POOL, Worker, WorkerDied
 
-from adequacy.backend import Limits
+from adequacy import progress
+from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import BackendError
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict
@@ -63,29 +64,48 @@ def _ensure(worker: Worker, unit: Unit, key: str, file: str | None, limits: Limi
 
 def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
           limits: Limits) -> list[Verdict]:
-    """One verdict per case; a hang or crash costs that case only (the worker restarts)."""
+    """One verdict per case; a hang or crash costs that case only (the worker restarts).
+
+    The spec's budget holds for the whole call, and a predicate that keeps timing out is
+    given up after ``limits.timeout_streak`` timeouts in a row (its other cases are unknown)."""
     key = unit_key(unit)
     verdicts: list[Verdict] = []
     deadline = time.monotonic() + limits.spec_seconds
+    streak = TimeoutStreak(limits.timeout_streak)
     worker = POOL.acquire(_heap(limits))
     try:
         for case in cases:
             t0 = time.monotonic()
-            if t0 > deadline:
+            skip = streak.skip_reason(case.bucket.predicate)
+            if skip is None and t0 > deadline:
+                skip = f"spec time limit ({limits.spec_seconds:g}s) reached"
+            if skip is not None:
                 verdicts.append(Verdict(case_id=case.id, bucket=case.bucket, value=Truth.unknown,
-                                        engine=ENGINE, reason="spec time limit reached"))
+                                        engine=ENGINE, reason=skip))
                 continue
-            verdicts.append(_one(worker, unit, key, file, task, case, limits, t0))
+            v, timed_out = _one(worker, unit, key, file, task, case,
+                                _case_limits(limits, deadline - t0), t0)
+            streak.note(case.bucket.predicate, timed_out)
+            verdicts.append(v)
+            progress.advance()
     finally:
         POOL.release(worker)
     return verdicts
 
 
+def _case_limits(limits: Limits, left: float) -> Limits:
+    """A case never runs past the spec's budget."""
+    if left >= limits.case_seconds:
+        return limits
+    return limits.model_copy(update={"case_seconds": max(0.5, left)})
+
+
 def _one(worker: Worker, unit: Unit, key: str, file: str | None, task: Task, case: Case,
-         limits: Limits, t0: float) -> Verdict:
-    def verdict(value: Truth, reason: str) -> Verdict:
+         limits: Limits, t0: float) -> tuple[Verdict, bool]:
+    """The case's verdict, and whether it ran out of time."""
+    def verdict(value: Truth, reason: str, timed_out: bool = False) -> tuple[Verdict, bool]:
         return Verdict(case_id=case.id, bucket=case.bucket, value=value, engine=ENGINE,
-                       reason=reason, seconds=time.monotonic() - t0)
+                       reason=reason, seconds=time.monotonic() - t0), timed_out
 
     try:
         args = ordered_args(task, unit, case.input)
@@ -98,9 +118,10 @@ def _one(worker: Worker, unit: Unit, key: str, file: str | None, task: Task, cas
             _ensure(worker, unit, key, file, limits)
             reply = worker.request(req, timeout=limits.case_seconds + 15)
         except WorkerDied as e:
-            if attempt == 0 and "did not answer" not in str(e):
+            hung = "did not answer" in str(e)
+            if attempt == 0 and not hung:
                 continue  # died between cases (e.g. killed by a limit): one retry
-            return verdict(Truth.unknown, f"worker crashed or hung: {e}; restarted")
+            return verdict(Truth.unknown, f"worker crashed or hung: {e}; restarted", hung)
         if reply.get("missing"):
             worker.loaded.discard(key)
             continue
@@ -111,7 +132,7 @@ def _one(worker: Worker, unit: Unit, key: str, file: str | None, task: Task, cas
         reason = str(reply.get("reason", ""))
         if reply.get("exit"):
             reason += "; worker restarted"
-        return verdict(value, reason)
+        return verdict(value, reason, bool(reply.get("timeout")))
     return verdict(Truth.unknown, "worker lost the spec twice")
 
 

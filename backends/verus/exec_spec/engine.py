@@ -35,8 +35,8 @@ from adequacy.backends.verus.exec_spec.split import only
 from adequacy.backends.verus.render import encode_tokens, struct_decoder
 from adequacy.backends.verus.syntax.ast import SpecModule
 
-from adequacy import sandbox_view
-from adequacy.backend import Limits
+from adequacy import progress, sandbox_view
+from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task
@@ -312,6 +312,7 @@ def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
     results: dict[int, Verdict] = {}
     pending = list(range(len(cases)))
     deadline = time.monotonic() + limits.spec_seconds
+    streak = TimeoutStreak(limits.timeout_streak)
     case_ms = max(1, int(limits.case_seconds * 1000))
     workdir = make_workdir("adequacy-exec-")
     try:
@@ -319,6 +320,18 @@ def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
         shutil.copy(binary, exe)
         exe.chmod(stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
         while pending:
+            # a predicate that timed out on too many cases in a row is given up
+            keep = []
+            for i in pending:
+                skip = streak.skip_reason(cases[i].bucket.predicate)
+                if skip is None:
+                    keep.append(i)
+                else:
+                    results[i] = Verdict(case_id=cases[i].id, bucket=cases[i].bucket,
+                                         value=Truth.unknown, engine=ENGINE, reason=skip)
+            pending = keep
+            if not pending:
+                break
             left = deadline - time.monotonic()
             if left <= 0:
                 for i in pending:
@@ -354,6 +367,7 @@ def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
                 idx = pending[j]
                 c = cases[idx]
                 secs = obj.get("us", 0) / 1e6
+                streak.note(c.bucket.predicate, "v" not in obj and "panic" not in obj)
                 if "v" in obj:
                     v = Verdict(case_id=c.id, bucket=c.bucket, value=Truth.of(bool(obj["v"])),
                                 engine=ENGINE, reason="executed", seconds=secs)
@@ -368,6 +382,7 @@ def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
                                 reason=f"timeout after {limits.case_seconds:g}s")
                 results[idx] = v
                 done.add(j)
+                progress.advance()
             rest = [j for j in range(len(batch)) if j not in done]
             if rest and timed_out_case:
                 # The harness reported a runaway case and exited on purpose: nothing else was
@@ -378,6 +393,8 @@ def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
                 j = rest[0]
                 idx = pending[j]
                 if idx not in results:
+                    streak.note(cases[idx].bucket.predicate,
+                                res.timed_out or res.signal_name == "SIGXCPU")
                     results[idx] = Verdict(
                         case_id=cases[idx].id, bucket=cases[idx].bucket, value=Truth.unknown,
                         engine=ENGINE,

@@ -20,7 +20,8 @@ from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError,
 from adequacy.backends.verus.interp.values import StructVal, Undef, from_json
 from adequacy.backends.verus.syntax.ast import SpecModule
 
-from adequacy.backend import Limits
+from adequacy import progress
+from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import SpecInvalid
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict
@@ -111,26 +112,42 @@ def _evaluate(spec: SpecModule, task: Task, cases: Sequence[Case],
     except SpecInvalid as e:
         prog_error = f"spec does not compile: {e}"
     out: list[Verdict] = []
+    deadline = time.monotonic() + limits.spec_seconds
+    streak = TimeoutStreak(limits.timeout_streak)
     for c in cases:
         t0 = time.perf_counter()
         if prog_error:
             out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
                                engine=ENGINE, reason=prog_error))
             continue
+        skip = streak.skip_reason(c.bucket.predicate)
+        left = deadline - time.monotonic()
+        if skip is None and left <= 0:
+            skip = f"spec time limit ({limits.spec_seconds:g}s) reached"
+        if skip is not None:
+            out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                               engine=ENGINE, reason=skip))
+            continue
+        exhausted = False
         try:
-            value, reason = _one(prog, task, c, limits)
+            value, reason, exhausted = _one(prog, task, c, limits, left)
         except Exception as e:  # noqa: BLE001 - one case's surprise must not sink its batch
             value, reason = Truth.unknown, f"interp internal error: {type(e).__name__}: {e}"
+        streak.note(c.bucket.predicate, exhausted)
+        progress.advance()
         out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=ENGINE,
                            reason=reason, seconds=round(time.perf_counter() - t0, 6)))
     return out
 
 
-def _one(prog: Program, task: Task, c: Case, limits: Limits) -> tuple[Truth, str]:
+def _one(prog: Program, task: Task, c: Case, limits: Limits,
+         left: float) -> tuple[Truth, str, bool]:
+    """The case's value and reason, and whether it ran out of its budget (time, steps or
+    depth), which counts towards giving the predicate up."""
     pred = c.bucket.predicate
     fname = "pre_spec" if pred == "pre" else "post_spec"
     if fname not in prog.fns:
-        return Truth.unknown, f"spec has no {fname}"
+        return Truth.unknown, f"spec has no {fname}", False
     try:
         inp = StructVal("Input", {p.name: from_json(c.input.get(p.name), p.type)
                                   for p in task.inputs})
@@ -140,21 +157,21 @@ def _one(prog: Program, task: Task, c: Case, limits: Limits) -> tuple[Truth, str
             args.append(StructVal("Output", {p.name: from_json(outv.get(p.name), p.type)
                                              for p in task.outputs}))
     except (ValueError, TypeError, KeyError) as e:
-        return Truth.unknown, f"cannot convert the case's values: {e}"
-    prog.budget = Budget(limits.steps, limits.case_seconds, MAX_DEPTH)
+        return Truth.unknown, f"cannot convert the case's values: {e}", False
+    prog.budget = Budget(limits.steps, min(limits.case_seconds, max(0.1, left)), MAX_DEPTH)
     try:
         r = prog.call_fn(fname, *args)
     except Undef as u:
         return Truth.unknown, "undefined: " + u.reason if not u.reason.startswith(
-            ("unsupported", "unbounded")) else u.reason
+            ("unsupported", "unbounded")) else u.reason, False
     except Abort as a:
-        return Truth.unknown, str(a)
+        return Truth.unknown, str(a), True
     except RecursionError:
-        return Truth.unknown, "recursion too deep for the evaluator"
+        return Truth.unknown, "recursion too deep for the evaluator", True
     except MemoryError:
-        return Truth.unknown, "out of memory"
+        return Truth.unknown, "out of memory", False
     if r is True:
-        return Truth.true, "evaluated"
+        return Truth.true, "evaluated", False
     if r is False:
-        return Truth.false, "evaluated"
-    return Truth.unknown, f"{fname} returned a non-bool value"
+        return Truth.false, "evaluated", False
+    return Truth.unknown, f"{fname} returned a non-bool value", False

@@ -108,8 +108,10 @@ def backends(
                          "available": info.available, "default": info.default,
                          "version": info.version, "reason": info.reason})
     broken = [{"plugin": p.name, "target": p.target, "error": p.error} for p in plugins.BROKEN]
+    from adequacy import sandbox
     if as_json:
-        print(json.dumps({"engines": rows, "broken_plugins": broken}, indent=2))
+        print(json.dumps({"engines": rows, "broken_plugins": broken, "sandbox": [
+            vars(p) for p in sandbox.protections()]}, indent=2))
         return
     t = Table(title="backends and engines", title_justify="left")
     for c in ("backend", "language", "engine", "available", "default", "version"):
@@ -124,6 +126,8 @@ def backends(
             out.print(f"[bold]{r['backend']}/{r['engine']}[/]: {r['reason']}", highlight=False)
     for p in broken:
         err.print(f"[yellow]plugin {p['plugin']} ({p['target']}) failed to load:[/] {p['error']}")
+    for line in sandbox.report_lines():
+        out.print(line, highlight=False)
 
 
 @app.command()
@@ -146,6 +150,8 @@ def setup(
         except AdequacyError as e:
             failed += 1
             err.print(Text(f"{b.name}: {e}", style="bold red"), soft_wrap=True, highlight=False)
+    from adequacy.sandbox import describe
+    out.print(describe(), highlight=False)
     if failed:
         raise typer.Exit(2)
 

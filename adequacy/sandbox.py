@@ -1,20 +1,28 @@
 """Limited child processes for untrusted code (DESIGN section 6).
 
 Spec code compiled to native harnesses or loaded into JVM workers came from a language model.
-It runs in a child process with: its own session (so a timeout kills the whole process group),
-CPU, address-space, file-size and open-file limits, an empty working directory, capped captured
-output, no network where the kernel lets us make a private network namespace, and, when we run
-as root (CI does), an unprivileged user id so that the process limit and file permissions bite.
+Two layers contain it:
 
-Every measure is best effort where the OS refuses it; what was applied is recorded in
-``SandboxInfo`` so that ``adequacy backends`` can say how contained engines are.
+1. bubblewrap (``adequacy.sandbox_bwrap``), when it runs here: an empty root holding only the
+   files the child needs, read-only (``adequacy.sandbox_view``: its binary and linked
+   libraries, or its JDK and class path) and its working folder; a private size-capped
+   ``/tmp``; new PID, network, IPC, UTS and user namespaces; no capabilities; killed with us.
+2. always, inside it: its own session (a timeout kills the process group), CPU, address-space,
+   file-size, open-file and process limits, a parent-death signal, captured output capped, and
+   under root an unprivileged user id so that the process limit and file permissions bite; when
+   bubblewrap is missing, a private network namespace where the kernel allows one.
+
+What could be applied is reported by ``protections()`` (``adequacy backends`` prints it), so a
+machine without bubblewrap or user namespaces says which protection it lacks.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import os
+import random
 import resource
 import shutil
 import signal
@@ -26,8 +34,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from adequacy import sandbox_bwrap, sandbox_exec, sandbox_view
+from adequacy.sandbox_view import View
+
 CLONE_NEWNET = 0x40000000
+PR_SET_PDEATHSIG = 1
 NOBODY = 65534
+#: Under root each child gets its own unused uid from this range, so that the process limit
+#: (counted per uid across the machine) is this child's alone, not shared by every sandbox.
+CHILD_UIDS = range(3_000_000, 3_900_000)
+_uids = random.SystemRandom()
+
+
+def child_uid() -> int:
+    return _uids.randrange(CHILD_UIDS.start, CHILD_UIDS.stop)
 
 
 @dataclass(frozen=True)
@@ -43,6 +63,8 @@ class SandboxLimits:
     """Only enforced for non-root users, hence the drop to an unprivileged uid under root."""
     network: bool = False
     drop_privileges: bool = True
+    tmp_mb: int = 64
+    """Size of the private ``/tmp`` (memory-backed) when bubblewrap runs."""
 
 
 @dataclass
@@ -73,7 +95,14 @@ def _libc_unshare(flags: int) -> bool:
         return False
 
 
-def _preexec(limits: SandboxLimits) -> Callable[[], None]:
+def _parent_death_signal() -> None:
+    """Die with the thread that started us (the outer layer when bubblewrap is missing)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _preexec(limits: SandboxLimits, wrapped: bool, cwd: str,
+             nproc_inside: bool) -> Callable[[], None]:
     """Runs in the child between fork and exec; must not raise for refusals we can live with."""
 
     def setup() -> None:
@@ -90,17 +119,33 @@ def _preexec(limits: SandboxLimits) -> Callable[[], None]:
             lim(resource.RLIMIT_FSIZE, limits.file_size_mb * 1024 * 1024)
         lim(resource.RLIMIT_NOFILE, limits.open_files)
         lim(resource.RLIMIT_CORE, 0)
-        if not limits.network:
+        if not limits.network and not wrapped:
             _libc_unshare(CLONE_NEWNET)
+        if not limits.drop_privileges and os.geteuid() == 0:
+            # root keeps its uid but no capability in the sandbox: a make_workdir folder
+            # (handed to an unprivileged uid) must be its own again
+            with contextlib.suppress(OSError):
+                if os.stat(cwd).st_uid == NOBODY or os.stat(cwd).st_uid in CHILD_UIDS:
+                    os.chown(cwd, 0, 0)
         if limits.drop_privileges and os.geteuid() == 0:
             try:
+                uid = child_uid()
+                owner = os.stat(cwd).st_uid
+                if owner == NOBODY or owner in CHILD_UIDS:  # a make_workdir folder (maybe
+                    os.chown(cwd, uid, uid)  # reused by a restart): hand it over
                 os.setgroups([])
-                os.setgid(NOBODY)
-                os.setuid(NOBODY)
+                os.setgid(uid)
+                os.setuid(uid)
             except OSError:
                 pass
-        lim(resource.RLIMIT_NPROC, limits.processes)
+        if not nproc_inside:
+            lim(resource.RLIMIT_NPROC, limits.processes)
+        # last: a change of uid clears the parent-death signal (prctl(2))
+        _parent_death_signal()
+        if os.getppid() != parent:
+            os._exit(1)  # our parent died before the signal was armed
 
+    parent = os.getpid()
     return setup
 
 
@@ -131,23 +176,53 @@ def kill_group(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()
 
 
+def _as_root(limits: SandboxLimits) -> bool:
+    return os.geteuid() == 0 and not limits.drop_privileges
+
+
+def wrap(cmd: Sequence[str], cwd: Path | str, limits: SandboxLimits,
+         view: View | None) -> tuple[list[str], bool, bool]:
+    """(the command to start, whether bubblewrap wraps it, whether the launcher inside sets
+    the process limit).
+
+    ``view`` is what the child may see besides its working folder; ``None`` means its own
+    binary and the libraries that binary links.
+    """
+    bwrap = sandbox_bwrap.bwrap_path()
+    if bwrap is None or not sandbox_bwrap.probe(_as_root(limits)).ok:
+        return list(cmd), False, False
+    exe = shutil.which(cmd[0]) or cmd[0]
+    cmd = [exe, *cmd[1:]]
+    if view is None:
+        view = sandbox_view.native(exe)
+    launched = not view.system and sandbox_exec.available() is None
+    if launched:
+        prefix, needs = sandbox_exec.launcher(exe, limits.processes)
+        cmd = [*prefix, *cmd]
+        view = view.plus(ro=needs)
+    full = sandbox_bwrap.command(cmd, cwd=str(cwd), view=view, network=limits.network,
+                                 tmp_mb=limits.tmp_mb, bwrap=bwrap)
+    return full, True, launched
+
+
 def popen_limited(
     cmd: Sequence[str], *, cwd: Path | str, limits: SandboxLimits = SandboxLimits(),
     env: Mapping[str, str] | None = None, stdin: int | None = subprocess.PIPE,
-    stderr: int | None = subprocess.PIPE,
+    stderr: int | None = subprocess.PIPE, view: View | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start a limited child in its own session (for persistent workers)."""
+    argv, wrapped, launched = wrap(cmd, cwd, limits, view)
     return subprocess.Popen(
-        list(cmd), cwd=str(cwd), env=dict(env) if env is not None else clean_env(),
+        argv, cwd=str(cwd), env=dict(env) if env is not None else clean_env(),
         stdin=stdin, stdout=subprocess.PIPE, stderr=stderr,
-        preexec_fn=_preexec(limits), start_new_session=True, close_fds=True,
+        preexec_fn=_preexec(limits, wrapped, str(cwd), launched), start_new_session=True, close_fds=True,
     )
 
 
 def run_limited(
     cmd: Sequence[str], *, cwd: Path | str, timeout: float, input: bytes | None = None,
     limits: SandboxLimits = SandboxLimits(), env: Mapping[str, str] | None = None,
-    max_output: int = 8 * 1024 * 1024,
+    max_output: int = 8 * 1024 * 1024, view: View | None = None,
 ) -> RunResult:
     """Run a limited child to completion; kill its process group at the wall-clock timeout.
 
@@ -155,7 +230,7 @@ def run_limited(
     chatty child cannot block on a full pipe nor fill our memory).
     """
     start = time.monotonic()
-    proc = popen_limited(cmd, cwd=cwd, limits=limits, env=env)
+    proc = popen_limited(cmd, cwd=cwd, limits=limits, env=env, view=view)
     bufs: dict[str, bytearray] = {"out": bytearray(), "err": bytearray()}
     truncated = {"flag": False}
 
@@ -202,16 +277,82 @@ def remove_tree(path: Path | str) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def describe() -> str:
-    """One line on how contained children will be on this machine (for ``adequacy backends``)."""
-    parts = ["own process group", "rlimits (cpu, memory, file size, files)"]
-    if os.geteuid() == 0:
-        parts.append(f"uid {NOBODY} (dropped from root)")
-    probe = run_limited(["readlink", "/proc/self/ns/net"], cwd="/", timeout=10)
+@dataclass(frozen=True)
+class Protection:
+    """One property of the sandbox and whether this machine gives it."""
+
+    name: str
+    ok: bool
+    how: str
+
+
+def protections(as_root: bool = False) -> list[Protection]:
+    """Each protection of a child started with default limits (``as_root``: cargo builds)."""
+    p = sandbox_bwrap.probe(as_root or os.geteuid() != 0)
+    b = p.reason
+    root = os.geteuid() == 0
+    net = p.ok or _fallback_network_private()
+    return [
+        Protection("private temporary folder", p.ok,
+                   "size-capped tmpfs /tmp (bubblewrap)" if p.ok else b),
+        Protection("no read access outside what the child needs", p.ok,
+                   "empty root with its binary, libraries or JDK bound read-only (bubblewrap)"
+                   if p.ok else b),
+        _exec_protection(p.ok, b),
+        Protection("no network", net,
+                   "new network namespace" + (" (bubblewrap)" if p.ok else "")
+                   if net else "the kernel refused a network namespace"),
+        Protection("no process outlives the run", p.ok,
+                   "PID namespace killed as a whole, --die-with-parent (bubblewrap)" if p.ok
+                   else "only the process group is killed: a setsid child escapes; " + b),
+        Protection("cpu, memory, process, file-size limits", True,
+                   "rlimits" + ("; the process limit is set inside the sandbox's user "
+                                "namespace, so it counts only the sandbox's processes"
+                                if p.ok and sandbox_exec.available() is None else
+                                "; process limit bites: an unused uid per child" if root else
+                                "; the process limit counts all of this user's processes")),
+        Protection("capped output", True, "captured output truncated"),
+    ]
+
+
+def _exec_protection(wrapped: bool, why_not: str) -> Protection:
+    name = "no executing other programs"
+    if not wrapped:
+        return Protection(name, False, why_not)
+    lacking = sandbox_exec.available()
+    if lacking:
+        return Protection(name, False, "partly: no other program is visible in its root, but "
+                          f"one it writes to its /tmp could run: {lacking}")
+    return Protection(name, True, "Landlock allows executing only its own program and the "
+                      "loader; nothing else is visible in its root (bubblewrap)")
+
+
+@functools.lru_cache(maxsize=1)
+def _fallback_network_private() -> bool:
+    probe = run_limited(["readlink", "/proc/self/ns/net"], cwd="/", timeout=10,
+                        limits=SandboxLimits(), view=View(system=True))
     try:
         ours = os.readlink("/proc/self/ns/net")
     except OSError:
         ours = ""
-    private = probe.returncode == 0 and probe.stdout.decode().strip() not in ("", ours)
-    parts.append("private network namespace (no network)" if private else "network not isolated")
-    return ", ".join(parts)
+    return probe.returncode == 0 and probe.stdout.decode().strip() not in ("", ours)
+
+
+def missing() -> list[Protection]:
+    """The protections this machine cannot give (empty when fully contained)."""
+    return [p for p in protections() if not p.ok]
+
+
+def report_lines() -> list[str]:
+    """What ``adequacy backends`` prints: each protection, and how, or why it is missing."""
+    return [f"sandbox: {'yes' if p.ok else 'MISSING'}  {p.name}: {p.how}"
+            for p in protections()]
+
+
+def describe() -> str:
+    """One line on how contained children will be on this machine (for ``adequacy backends``)."""
+    lacking = missing()
+    if not lacking:
+        return "sandbox: all protections (bubblewrap + Landlock + rlimits" + (
+            ", own uid)" if os.geteuid() == 0 else ")")
+    return "sandbox: missing " + "; ".join(f"{p.name} ({p.how})" for p in lacking)

@@ -14,6 +14,7 @@ import itertools
 import json
 import queue
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 
 from adequacy.backends.key import build
 
+from adequacy import sandbox_view
 from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.sandbox import SandboxLimits, kill_group, make_workdir, popen_limited, remove_tree
 
@@ -28,6 +30,20 @@ MAX_REQUESTS = 120
 """Well under the ~150 requests after which the leak would approach -Xmx1g."""
 HEAP = "-Xmx1g"
 START_SECONDS = 180.0
+
+
+_UNITS: list[Path] = []
+
+
+def units_root() -> Path:
+    """The folder (one per process) under which stubs for the worker are written: bound
+    read-only into the worker's sandbox, which sees nothing else of ours."""
+    if not _UNITS or not _UNITS[0].is_dir():
+        d = Path(tempfile.mkdtemp(prefix="adequacy-key-units-"))
+        d.chmod(0o755)
+        _UNITS[:] = [d]
+        atexit.register(remove_tree, d)
+    return _UNITS[0]
 
 
 class WorkerDied(BackendError):
@@ -55,12 +71,13 @@ class KeyWorker:
         assert java
         t0 = time.monotonic()
         self.workdir = make_workdir("adequacy-key-")
-        cmd = [java, HEAP, "-Xss8m", "-XX:+UseSerialGC", "-XX:-UsePerfData",
+        cmd = [sandbox_view.real_java(java), HEAP, "-Xss8m", "-XX:+UseSerialGC", "-XX:-UsePerfData",
                "-Djava.awt.headless=true", "-jar", str(build.jar_path())]
         self.proc = popen_limited(
             cmd, cwd=self.workdir, stderr=subprocess.DEVNULL,
             limits=SandboxLimits(memory_mb=None, cpu_seconds=24 * 3600, processes=512,
-                                 file_size_mb=64))
+                                 file_size_mb=64, tmp_mb=256),
+            view=sandbox_view.jdk(java, classpath=[build.jar_path()]).plus(ro=[units_root()]))
         self.lines = queue.Queue()
         self.served = 0
         self.starts += 1

@@ -6,19 +6,20 @@ unknown ("inconsistent"). KeY is incomplete, so an open goal never means false.
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from adequacy.backends.key.client import WORKER, WorkerDied
+from adequacy.backends.key.client import WORKER, WorkerDied, units_root
 from adequacy.backends.key.stubs import KeyStubFile, render_key_stubs
 from adequacy.backends.openjml.jml.load import JmlSpec
 
 from adequacy import progress
 from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import SpecInvalid
-from adequacy.sandbox import make_workdir, remove_tree
+from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict
 
@@ -49,7 +50,8 @@ def prove_file(directory: Path, file: str, methods: list[str], proof_seconds: fl
 
 def write_unit(class_name: str, text: str) -> tuple[Path, str]:
     """A fresh world-readable directory holding only this file (KeY loads every file there)."""
-    d = make_workdir("adequacy-key-unit-")
+    d = Path(tempfile.mkdtemp(prefix="unit-", dir=units_root()))
+    d.chmod(0o755)
     name = f"{class_name}.java"
     (d / name).write_text(text, encoding="utf-8")
     (d / name).chmod(0o644)

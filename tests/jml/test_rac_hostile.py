@@ -27,6 +27,12 @@ EVIL = {
               "x[i] = new long[100000]; return x.length > 0;", "out of memory|timeout"),
     "thread": ("new Thread(() -> { while (true) { } }).start(); return true;", "forbidden"),
     "recursion": ("return evil(s);", "stack overflow"),
+    # issue 10 section 7: catching the SecurityException must not turn a forbidden action
+    # into a decided verdict (before, this case was decided "true")
+    "caught-file": ("try { java.nio.file.Files.readAllBytes(java.nio.file.Path.of("
+                    "\"/etc/passwd\")); } catch (Throwable t) { } return true;", "forbidden"),
+    "caught-exec": ("try { new ProcessBuilder(\"/bin/sh\", \"-c\", \"true\").start(); } "
+                    "catch (Throwable t) { } return true;", "forbidden"),
 }
 
 

@@ -109,6 +109,11 @@ def test_unavailable_without_verus(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 
 def _fake_verus(tmp_path: Path, recording: Path) -> Path:
     exe = tmp_path / "verus"
+    # the stand-in's recording lives in its own folder: the sandbox shows verus only its
+    # install folder, not the project
+    copy = tmp_path / recording.name
+    copy.write_bytes(recording.read_bytes())
+    recording = copy
     exe.write_text("#!/bin/sh\n"
                    'if [ "$1" = "--version" ]; then echo "Verus"; echo "  Version: 0.2026.11.01.test";'
                    " exit 0; fi\n"

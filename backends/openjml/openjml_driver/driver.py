@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 
@@ -9,6 +10,7 @@ from adequacy.backends.openjml.jml.load import JmlSpec
 from adequacy.backends.openjml.openjml_driver.parse import EXIT_ERRORS, parse_output
 from adequacy.backends.openjml.stubs import StubFile, render_stubs
 
+from adequacy import sandbox_view
 from adequacy.backend import Limits
 from adequacy.errors import SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
@@ -68,7 +70,8 @@ def check(openjml: str, spec: JmlSpec, task: Task, cases: Sequence[Case],
         r = run_limited(command(openjml, path.name, stubs, limits), cwd=work,
                         timeout=limits.spec_seconds,
                         limits=SandboxLimits(memory_mb=None, cpu_seconds=int(limits.spec_seconds)
-                                             + 60, processes=512))
+                                             + 60, processes=512),
+                        view=sandbox_view.tool(openjml, os.environ.get("JAVA_HOME", "")))
         text = (r.stdout + r.stderr).decode("utf-8", "replace")
         if r.timed_out:
             return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,

@@ -18,7 +18,7 @@ from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict
 
 ENGINE = "rac"
-VERSION = "rac-2"
+VERSION = "rac-3"  # 3: a refused action makes the case unknown even when caught
 
 
 def unit_key(unit: Unit) -> str:

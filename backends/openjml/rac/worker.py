@@ -20,6 +20,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from adequacy import sandbox_view
 from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.sandbox import SandboxLimits, kill_group, make_workdir, popen_limited, remove_tree
 
@@ -48,7 +49,21 @@ def cache_root() -> Path:
     root = Path(env) if env else Path.home() / ".cache" / "spec-adequacy"
     if os.geteuid() == 0 and not _world_traversable(root):
         root = Path(tempfile.gettempdir()) / "spec-adequacy-cache-0"
+        _refuse_squatted(root)
     return root
+
+
+def _refuse_squatted(root: Path) -> None:
+    """The shared /tmp is writable by everyone: a cache folder there that another user made
+    (or may write to) could plant classes our workers load, so it must be ours and closed."""
+    try:
+        st = root.lstat()
+    except FileNotFoundError:
+        return
+    if (not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid()
+            or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        raise BackendError(f"{root} is not a folder owned by uid {os.geteuid()} and closed to "
+                           "other users' writes; remove it or set ADEQUACY_CACHE")
 
 
 def java_tools() -> tuple[str | None, str | None]:
@@ -98,6 +113,14 @@ def build_dir() -> Path:
     return out
 
 
+def jvm_sandbox(java: str, classes: Path) -> tuple[SandboxLimits, sandbox_view.View]:
+    """The worker's sandbox: its JDK and class folder read-only, nothing else of ours.
+    (The heap is capped by -Xmx: a JVM reserves far more address space than it uses.)"""
+    return (SandboxLimits(memory_mb=None, cpu_seconds=24 * 3600, processes=512,
+                          file_size_mb=16),
+            sandbox_view.jdk(java, classpath=[classes]))
+
+
 class Worker:
     """One JVM; not thread-safe (the pool hands it to one caller at a time)."""
 
@@ -114,15 +137,13 @@ class Worker:
         java, _ = java_tools()
         assert java
         self.workdir = make_workdir("adequacy-rac-")
-        cmd = [java, f"-Xmx{self.heap_mb}m", "-Xss16m", "-XX:+UseSerialGC",
+        cmd = [sandbox_view.real_java(java), f"-Xmx{self.heap_mb}m", "-Xss16m", "-XX:+UseSerialGC",
                "-XX:CICompilerCount=2", "-XX:-UsePerfData", "-Xshare:auto",
                "-Djava.security.manager=allow", "-Djava.awt.headless=true",
                "-cp", str(classes), MAIN]
-        self.proc = popen_limited(
-            cmd, cwd=self.workdir, stderr=subprocess.DEVNULL,
-            limits=SandboxLimits(memory_mb=None, cpu_seconds=24 * 3600, processes=512,
-                                 file_size_mb=16),
-        )
+        limits, view = jvm_sandbox(java, classes)
+        self.proc = popen_limited(cmd, cwd=self.workdir, stderr=subprocess.DEVNULL,
+                                  limits=limits, view=view)
         self.lines = queue.Queue()
         self.loaded = set()
         self.starts += 1

@@ -5,8 +5,9 @@ target directory (vstd compiles once per machine), one process evaluating every 
 compiled harness is cached by content hash, so a spec seen before costs no compilation, and it
 reads its cases from stdin, so the same binary serves any case set.
 
-Containment: the harness runs under ``adequacy.sandbox.run_limited`` (rlimits, own process
-group, unprivileged uid, no network). Inside, each case runs under ``catch_unwind`` on a
+Containment: the harness runs under ``adequacy.sandbox.run_limited`` (bubblewrap: an empty root
+with only the harness and its libraries, private /tmp, PID and network namespaces; inside it
+rlimits, own process group, unprivileged uid). Inside, each case runs under ``catch_unwind`` on a
 worker thread; a panic becomes that case's ``unknown``. What cannot be caught in-process (a
 runaway loop past the per-case limit, a stack overflow, an allocation failure, a kill by an
 rlimit) ends the process; the driver then marks the case in flight ``unknown`` and restarts the
@@ -34,7 +35,7 @@ from adequacy.backends.verus.exec_spec.split import only
 from adequacy.backends.verus.render import encode_tokens, struct_decoder
 from adequacy.backends.verus.syntax.ast import SpecModule
 
-from adequacy import progress
+from adequacy import progress, sandbox_view
 from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
@@ -51,8 +52,10 @@ HARNESS_VERSION = "2"
 #: goes into the engine version, hence into verdict cache keys.
 RULES_VERSION = "2"
 STACK_BYTES = 256 * 1024 * 1024
-#: RLIMIT_NPROC of the harness (per uid, so it must leave room for other sandboxed workers).
-HARNESS_PROCESSES = 4096
+#: Processes and threads of one harness sandbox. The sandbox counts only its own (the limit is
+#: set inside its user namespace, and under root each child has its own uid); before, the
+#: count was per uid machine-wide and JVM workers' threads made 64 fail, hence 4096 then.
+HARNESS_PROCESSES = 64
 
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("adequacy.backends.verus.exec_spec", "templates"),
@@ -159,6 +162,23 @@ def _cargo_env() -> dict[str, str]:
     return env
 
 
+def cargo_sandbox(crate: Path, offline: bool) -> tuple[sandbox_view.View, dict[str, str]]:
+    """What cargo may see: the tool chain and the vstd sources read-only, only the crate and
+    the shared target folder writable. Offline builds get a private CARGO_HOME at the real
+    path (cargo writes its lock and usage files there; the same path keeps the target
+    folder's fingerprints valid) with the registry bound read-only in it; the one online build
+    (first use, no lock file yet) writes the real registry."""
+    env = _cargo_env()
+    home = Path(env["CARGO_HOME"])
+    ro = [Path(env["RUSTUP_HOME"]), home / "bin", home / "config.toml", home / "config",
+          home / "registry"]
+    if offline:
+        return sandbox_view.View(ro=tuple(str(p) for p in ro),
+                                 rw=(str(crate), str(target_dir())), system=True,
+                                 tmpfs=(str(home),)), env
+    return sandbox_view.toolchain(*ro[:-1], rw=[crate, target_dir(), home / "registry"]), env
+
+
 def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build:
     """Compile (or fetch from cache) the harness of one spec.
 
@@ -196,11 +216,16 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
         cmd.append("--offline")
     # The compiler is trusted (vstd's proc macros, rustc); the spec text cannot run code at
     # build time (no build.rs, no proc-macro crate, include!/env! refused above), so the build
-    # keeps our uid (the target dir is ours) but still gets a wall clock and no stray children.
-    res = run_limited(cmd, cwd=crate, timeout=max(60.0, limits.spec_seconds), env=_cargo_env(),
+    # keeps our uid (the target dir is ours), but in case a front-end gap lets build-time code
+    # through it is still contained: no network once vstd is fetched, a private /tmp, writes
+    # only to the crate and the target folder, a wall clock and no stray children.
+    view, env = cargo_sandbox(crate, offline=lock.is_file())
+    res = run_limited(cmd, cwd=crate, timeout=max(60.0, limits.spec_seconds), env=env,
                       limits=SandboxLimits(memory_mb=None, cpu_seconds=1800, file_size_mb=2048,
                                            open_files=4096, processes=None,
-                                           network=not lock.is_file(), drop_privileges=False))
+                                           network=not lock.is_file(), drop_privileges=False,
+                                           tmp_mb=512),
+                      view=view)
     seconds = time.monotonic() - start
     stdout = res.stdout.decode("utf-8", "replace")
     if res.timed_out:
@@ -271,6 +296,16 @@ def _crash_reason(stderr: bytes, sig: str | None, timed_out: bool, seconds: floa
     return "harness died" + (f": {tail[0][:200]}" if tail else "")
 
 
+HARNESS_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "RUST_BACKTRACE": "0"}
+
+
+def harness_limits(limits: Limits, left: float) -> SandboxLimits:
+    """The harness's limits: the spec's memory plus the evaluation thread's stack."""
+    return SandboxLimits(memory_mb=limits.memory_mb + STACK_BYTES // 2**20,
+                         cpu_seconds=int(min(left, 3600)) + 1, file_size_mb=16,
+                         processes=HARNESS_PROCESSES)
+
+
 def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
         spec_lines: int) -> list[Verdict]:
     """Evaluate every case with the harness, restarting past anything that kills it."""
@@ -308,14 +343,8 @@ def run(binary: Path, task: Task, cases: Sequence[Case], limits: Limits,
             res = run_limited(
                 [str(exe), str(case_ms)], cwd=workdir, input=encode_cases(task, batch),
                 timeout=min(left, limits.case_seconds * len(batch) + 10.0),
-                # RLIMIT_NPROC counts every thread of the unprivileged uid machine-wide, and
-                # the persistent JVM workers (rac, KeY) run under the same uid with dozens of
-                # threads: the default 64 made the harness fail to spawn its case thread.
-                # Spec code cannot fork (no std::process; the macro only emits expressions).
-                limits=SandboxLimits(memory_mb=limits.memory_mb + STACK_BYTES // 2**20,
-                                     cpu_seconds=int(min(left, 3600)) + 1, file_size_mb=16,
-                                     processes=HARNESS_PROCESSES),
-                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "RUST_BACKTRACE": "0"},
+                limits=harness_limits(limits, left),
+                env=HARNESS_ENV, view=sandbox_view.libraries(binary),
             )
             done: set[int] = set()
             timed_out_case = False

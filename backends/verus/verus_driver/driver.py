@@ -27,6 +27,7 @@ from pathlib import Path
 
 from adequacy.backends.verus.render import spec_expr, struct_expr
 
+from adequacy import sandbox_view
 from adequacy.backend import Limits
 from adequacy.errors import EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
@@ -282,6 +283,8 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
                                      file_size_mb=256, open_files=4096, processes=None,
                                      drop_privileges=False),
                 env={**os.environ, "RUST_BACKTRACE": "0"},
+                view=sandbox_view.tool(cmd, os.environ.get("RUSTUP_HOME",
+                                                           Path.home() / ".rustup")),
             )
         finally:
             remove_tree(work)

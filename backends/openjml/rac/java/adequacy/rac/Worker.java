@@ -45,7 +45,7 @@ import javax.tools.ToolProvider;
  * thread with a time limit.
  */
 public final class Worker {
-    static final String VERSION = "rac-worker 1";
+    static final String VERSION = "rac-worker 2";
     static final int MAX_SPECS = 64;
     static PrintStream out;
     static JavaCompiler compiler;
@@ -53,6 +53,8 @@ public final class Worker {
     static final ProtectionDomain SPEC_DOMAIN = new ProtectionDomain(
             new CodeSource(null, (java.security.cert.Certificate[]) null), new Permissions());
     static final ThreadGroup EVAL_GROUP = new ThreadGroup("adequacy-eval");
+    /** The first permission spec code was refused during the current evaluation. */
+    static volatile String violation;
     static final Map<String, Compiled> specs = new LinkedHashMap<>(16, 0.75f, true) {
         @Override protected boolean removeEldestEntry(Map.Entry<String, Compiled> e) { return size() > MAX_SPECS; }
     };
@@ -98,6 +100,16 @@ public final class Worker {
         System.setSecurityManager(new SecurityManager() {
             @Override public void checkAccess(Thread t) { checkPermission(new RuntimePermission("modifyThread")); }
             @Override public void checkAccess(ThreadGroup g) { checkPermission(new RuntimePermission("modifyThreadGroup")); }
+            @Override public void checkPermission(Permission p) {
+                try {
+                    super.checkPermission(p);
+                } catch (SecurityException e) {
+                    // spec code may catch the exception: remember the attempt so the case
+                    // becomes unknown whatever the helper does with it
+                    if (violation == null) violation = String.valueOf(p);
+                    throw e;
+                }
+            }
         });
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
@@ -244,6 +256,7 @@ public final class Worker {
 
     static Map<String, Object> runGuarded(Compiled c, Map<String, Object> req, boolean run, long timeoutMs) throws Exception {
         Outcome res = new Outcome();
+        violation = null;
         Thread t = new Thread(EVAL_GROUP, () -> {
             try {
                 if (run) runReference(c, req, res);
@@ -264,6 +277,14 @@ public final class Worker {
             r.put("reason", "timeout after " + (timeoutMs / 1000.0) + "s");
             r.put("timeout", true);
             if (t.isAlive()) r.put("exit", true); // a runaway thread survives: restart the worker
+            return r;
+        }
+        String refused = violation;
+        if (refused != null) {
+            // a forbidden action makes the case unknown even when the helper caught it
+            if (run) { r.put("ok", false); r.put("reason", "forbidden: " + refused); return r; }
+            r.put("value", "unknown");
+            r.put("reason", "forbidden: " + refused);
             return r;
         }
         if (run) {

@@ -1,0 +1,135 @@
+"""No executing other programs: a Landlock rule set applied inside the bubblewrap sandbox.
+
+The empty root already hides every other program, but a native child could write one into its
+private ``/tmp`` and run it, and a JVM sees its JDK's launchers. Landlock (Linux 5.13+, an
+unprivileged kernel feature) closes that: once applied, ``execve`` is refused for every file
+except the child's own program and the dynamic loader. It cannot be applied before bubblewrap
+(a Landlock-restricted process may not mount), so a tiny launcher does it inside the sandbox
+and then executes the child: the system Python run with ``-I -S`` and the code below (no file
+of ours is needed in the sandbox, only the interpreter and its standard library, read-only).
+
+Where the kernel's Landlock ABI allows it the same rule set also refuses every TCP bind and
+connect (ABI 4) and signals or abstract UNIX sockets reaching outside the sandbox (ABI 6):
+defence in depth behind the network and PID namespaces.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import shutil
+import subprocess
+import sys
+
+from adequacy import sandbox_view
+
+LANDLOCK_CREATE_RULESET_VERSION = 1
+
+#: Runs as ``python -I -S -c LAUNCHER <nproc|-> <may-exec>... -- <program> <args>...``; any failure
+#: ends with status 126 before the child runs (fail closed).
+LAUNCHER = r"""
+import ctypes, os, sys
+def die(m):
+    sys.stderr.write("sandbox launcher: " + m + "\n"); os._exit(126)
+a = sys.argv[1:]
+cut = a.index("--")
+nproc, allowed, target = a[0], a[1:cut], a[cut + 1:]
+if nproc != "-":
+    # set inside the user namespace, the process limit counts only this sandbox's processes
+    import resource
+    resource.setrlimit(resource.RLIMIT_NPROC, (int(nproc), int(nproc)))
+libc = ctypes.CDLL(None, use_errno=True)
+sc = libc.syscall
+sc.restype = ctypes.c_long
+abi = sc(444, None, 0, 1)
+if abi < 1:
+    die("landlock unavailable")
+class Attr(ctypes.Structure):
+    _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+class Beneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed", ctypes.c_uint64), ("fd", ctypes.c_int32)]
+attr = Attr(1, 3 if abi >= 4 else 0, 3 if abi >= 6 else 0)
+size = 24 if abi >= 6 else 16 if abi >= 4 else 8
+rs = sc(444, ctypes.byref(attr), ctypes.c_size_t(size), 0)
+if rs < 0:
+    die("landlock_create_ruleset failed: errno %d" % ctypes.get_errno())
+for p in allowed:
+    try:
+        fd = os.open(p, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        continue
+    if sc(445, rs, 1, ctypes.byref(Beneath(1, fd)), 0) != 0:
+        die("landlock_add_rule %s failed: errno %d" % (p, ctypes.get_errno()))
+    os.close(fd)
+if libc.prctl(38, 1, 0, 0, 0) != 0:
+    die("no_new_privs failed")
+if sc(446, rs, 0) != 0:
+    die("landlock_restrict_self failed: errno %d" % ctypes.get_errno())
+os.close(rs)
+try:
+    os.execv(target[0], target)
+except OSError as e:
+    die("cannot execute %s: %s" % (target[0], e))
+"""
+
+
+@functools.lru_cache(maxsize=1)
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version (0: not available)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        v = int(libc.syscall(444, None, ctypes.c_size_t(0), LANDLOCK_CREATE_RULESET_VERSION))
+    except (OSError, AttributeError):
+        return 0
+    return max(v, 0)
+
+
+@functools.lru_cache(maxsize=1)
+def python() -> tuple[str, tuple[str, ...]] | None:
+    """(interpreter, paths it needs) for the launcher: the system Python when there is one
+    (nothing of a home folder), else the one running us."""
+    for cand in ("/usr/bin/python3", shutil.which("python3"), sys.executable):
+        if not cand or not os.path.exists(cand):
+            continue
+        exe = os.path.realpath(cand)
+        try:
+            r = subprocess.run([exe, "-I", "-S", "-c",
+                                "import sys, ctypes, os; print(sys.base_prefix); "
+                                "print(os.path.dirname(os.__file__)); "
+                                "import _ctypes; print(_ctypes.__file__)"],
+                               capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if r.returncode != 0:
+            continue
+        _prefix, stdlib, ctypes_so = r.stdout.split("\n")[:3]
+        needs = {exe, stdlib}
+        needs |= set(sandbox_view.libraries(exe).ro) | set(sandbox_view.libraries(ctypes_so).ro)
+        return exe, tuple(sorted(needs))
+    return None
+
+
+def available() -> str | None:
+    """None when the launcher can run, else why not."""
+    if landlock_abi() < 1:
+        return "the kernel has no Landlock (Linux 5.13+ with landlock in its LSM list)"
+    if python() is None:
+        return "no Python interpreter for the sandbox launcher"
+    return None
+
+
+def launcher(program: str, processes: int | None) -> tuple[list[str], tuple[str, ...]]:
+    """(command prefix, paths to bind) that let ``program`` run and nothing else execute, with
+    at most ``processes`` processes and threads in the sandbox."""
+    found = python()
+    assert found is not None
+    exe, needs = found
+    may = [program, os.path.realpath(program)]
+    ld = sandbox_view.loader()
+    if ld:
+        may += [ld, os.path.realpath(ld)]
+    nproc = "-" if processes is None else str(processes)
+    return [exe, "-I", "-S", "-B", "-c", LAUNCHER, nproc, *dict.fromkeys(may), "--"], needs

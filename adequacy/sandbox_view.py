@@ -1,0 +1,178 @@
+"""What a sandboxed child may see of the file system: exactly the files it needs, read-only.
+
+The bubblewrap sandbox (``adequacy.sandbox_bwrap``) starts from an empty root; these helpers list
+what to bind into it. A native harness gets its own binary and the shared libraries it links
+(found by the dynamic loader itself, so the list matches what the loader will open); a JVM gets
+its JDK, the JDK's configuration files that live elsewhere (Debian keeps ``conf/`` in
+``/etc/java-N-openjdk``), the libraries its native parts link, and its class path. Nothing
+else: no ``/etc``, no home folder, no project, no ``/usr/bin``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_LOADERS = ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1",
+            "/lib64/ld-linux-aarch64.so.1", "/lib/ld-linux.so.2")
+_LIST_LINE = re.compile(r"=>\s+(/\S+)\s+\(|^\s*(/\S+)\s+\(")
+
+
+@dataclass(frozen=True)
+class View:
+    """Paths bound into the sandbox at the same place (``ro`` read-only, ``rw`` writable).
+
+    ``system`` shows the whole of ``/usr`` (and the ``/lib*`` links) read-only: only for trusted
+    tool chains (cargo, rustc, the C linker) that run many programs of their own.
+    """
+
+    ro: tuple[str, ...] = ()
+    rw: tuple[str, ...] = ()
+    system: bool = False
+    tmpfs: tuple[str, ...] = field(default=())
+    """Private writable folders (memory-backed), mounted before the binds."""
+
+    def plus(self, ro: Iterable[str | Path] = (), rw: Iterable[str | Path] = ()) -> View:
+        return View(ro=self.ro + tuple(str(p) for p in ro),
+                    rw=self.rw + tuple(str(p) for p in rw), system=self.system,
+                    tmpfs=self.tmpfs)
+
+
+def loader() -> str | None:
+    """The system's dynamic loader (run with ``--list`` it names a binary's libraries)."""
+    for p in _LOADERS:
+        if os.path.exists(p):
+            return p
+    return None
+
+
+def linked_libraries(*binaries: str | Path) -> set[str]:
+    """Absolute paths of the loader and every library the binaries link (transitively).
+
+    The loader's ``--list`` mode maps the libraries without running any of their code; the
+    result names the paths the loader found, which is where the sandboxed loader will look.
+    Several binaries are listed in one (sandboxed) shell loop: one start instead of dozens.
+    """
+    ld = loader()
+    sh = "/bin/sh" if os.path.exists("/bin/sh") else None
+    if ld is None or not binaries:
+        return set()
+    files = [str(b) for b in binaries]
+    if len(files) == 1 or sh is None:
+        cmds = [[ld, "--list", f] for f in files]
+    else:
+        cmds = [[sh, "-c", 'for f; do "$0" --list "$f"; done', ld, *files]]
+    from adequacy import sandbox_bwrap  # the binary may be untrusted: list it contained too
+
+    bwrap = sandbox_bwrap.bwrap_path()
+    found = {ld}
+    for cmd in cmds:
+        if bwrap and sandbox_bwrap.probe(True).ok:
+            cmd = sandbox_bwrap.command(cmd, cwd=None, view=View(ro=tuple(files), system=True),
+                                        network=False, tmp_mb=1, bwrap=bwrap)
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                               env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+        except (OSError, subprocess.SubprocessError):
+            continue
+        for line in r.stdout.splitlines():
+            m = _LIST_LINE.search(line)
+            if m:
+                found.add(os.path.normpath(m.group(1) or m.group(2)))
+    return {p for p in found if os.path.exists(p)}
+
+
+def _with_targets(paths: Iterable[str]) -> set[str]:
+    """Each path plus the real file behind it (a symlinked library needs both)."""
+    out: set[str] = set()
+    for p in paths:
+        out.add(p)
+        real = os.path.realpath(p)
+        if real != p:
+            out.add(real)
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _native_view(binary: str, mtime: float) -> tuple[str, ...]:
+    return tuple(sorted(_with_targets(linked_libraries(binary))))
+
+
+def libraries(binary: str | Path) -> View:
+    """The libraries a native program links (not the program itself)."""
+    b = str(Path(binary).resolve())
+    try:
+        mtime = os.stat(b).st_mtime
+    except OSError:
+        mtime = 0.0
+    return View(ro=_native_view(b, mtime))
+
+
+def native(binary: str | Path) -> View:
+    """A native program: its binary and the libraries it links."""
+    return libraries(binary).plus(ro=[Path(binary).resolve()])
+
+
+def _outside_links(home: Path, subdirs: Iterable[str]) -> set[str]:
+    """Targets of symlinks inside the JDK that point outside it (its config in /etc...)."""
+    out: set[str] = set()
+    root = str(home)
+    for sub in subdirs:
+        for dirpath, dirnames, filenames in os.walk(home / sub):
+            for name in dirnames + filenames:
+                p = os.path.join(dirpath, name)
+                if not os.path.islink(p):
+                    continue
+                real = os.path.realpath(p)
+                if not real.startswith(root + os.sep) and os.path.exists(real):
+                    out.add(real)
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _jdk_view(home: str) -> tuple[str, ...]:
+    h = Path(home)
+    paths: set[str] = {home}
+    paths |= _outside_links(h, ("conf", "lib"))
+    natives = [h / "bin" / "java", *sorted((h / "lib").glob("*.so")),
+               *sorted((h / "lib").glob("*/*.so"))]
+    libs = linked_libraries(*(so for so in natives if so.is_file() and not so.is_symlink()))
+    paths |= {p for p in _with_targets(libs) if not p.startswith(home + os.sep)}
+    return tuple(sorted(paths))
+
+
+def java_home(java: str) -> Path:
+    """The JDK folder of a ``java`` binary (``.../bin/java`` through any symlinks)."""
+    return Path(os.path.realpath(java)).parent.parent
+
+
+def jdk(java: str, classpath: Iterable[str | Path] = ()) -> View:
+    """A JVM: its JDK (with its config and native libraries) and its class path."""
+    home = str(java_home(java))
+    return View(ro=(*_jdk_view(home), *(str(Path(p).resolve()) for p in classpath)))
+
+
+def real_java(java: str) -> str:
+    """Start the launcher by its real path: it finds its libraries relative to it, and a
+    symlink such as /usr/bin/java is not in the sandbox."""
+    return os.path.realpath(java)
+
+
+def toolchain(*ro: str | Path, rw: Iterable[str | Path] = ()) -> View:
+    """A trusted tool chain (cargo): all of /usr read-only plus the given folders."""
+    return View(ro=tuple(str(p) for p in ro), rw=tuple(str(p) for p in rw), system=True)
+
+
+def tool(executable: str, *extra: str | Path) -> View:
+    """A trusted external verifier (verus, openjml) that checks spec text without running it:
+    all of /usr read-only, the folder it is installed in (its release bundles its solvers and
+    libraries) and ``extra`` folders (a rustup tool chain, a JDK outside /usr)."""
+    real = Path(os.path.realpath(executable))
+    install = real.parent.parent if real.parent.name == "bin" else real.parent
+    paths = [str(install), executable, *(str(p) for p in extra if p and os.path.exists(p))]
+    return View(ro=tuple(paths), system=True)

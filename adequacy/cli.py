@@ -329,6 +329,11 @@ def cache_clear(cache: Annotated[Path | None, typer.Option(help="Verdict cache f
     out.print(f"cleared {path}")
 
 
+from adequacy.cli_optimize import register as _register_optimize  # noqa: E402
+
+_register_optimize(app)
+
+
 def main() -> None:  # pragma: no cover - console entry
     try:
         app()

@@ -21,7 +21,7 @@ from adequacy.tasks import Task
 
 from .demos import default_pool, demos_from
 from .extract import ExtractionError, spec_from_answer
-from .lm import usage_of
+from .lm import call_records, usage_of
 from .programs import SHOTS, SpecWriterProgram, task_inputs
 from .writer import WrittenSpec
 
@@ -46,6 +46,8 @@ class DSPyWriter:
                  program_path: Path | None = None) -> None:
         self.lm, self.family, self.pool, self.program_path = lm, family, list(pool), program_path
         self.name = f"dspy:{family}" + (":optimized" if program_path else "")
+        self.calls: list[dict[str, Any]] = []
+        """Every LM call made through this writer (model, tokens, cost, time)."""
 
     def write(self, task: Task, samples: int = 1) -> list[WrittenSpec]:
         program = build_program(task, self.family, self.pool, self.program_path)
@@ -66,5 +68,6 @@ class DSPyWriter:
         except Exception as e:  # noqa: BLE001 - a failed call is data, not a crash
             rec.error = f"{type(e).__name__}: {str(e)[:500]}"
         rec.usage = usage_of(lm.history)
+        self.calls += call_records(lm)
         rec.seconds = time.monotonic() - start
         return rec

@@ -16,7 +16,7 @@ from dspy.clients.engines.dummy_engine import AsyncDummyEngine, DummyEngine
 from dspy.lm15 import Message, Response, TextPart, Usage
 from dspy.utils.dummies import DummyLM
 
-Respond = Callable[[list[dict[str, Any]]], dict[str, str]]
+Respond = Callable[[list[dict[str, Any]]], dict[str, str] | str]
 
 
 class _Engine(DummyEngine):
@@ -25,7 +25,7 @@ class _Engine(DummyEngine):
         if owner.delay:
             time.sleep(owner.delay)
         fields = owner.respond(messages)
-        text = owner._format_answer_fields(fields)
+        text = fields if isinstance(fields, str) else owner._format_answer_fields(fields)
         owner.calls += 1
         words_in = sum(len(str(m.get("content", "")).split()) for m in messages)
         words_out = len(text.split())
@@ -36,7 +36,9 @@ class _Engine(DummyEngine):
 
 
 class ScriptedLM(DummyLM):
-    """``respond(messages) -> {output field: value}``; ``delay`` seconds per call."""
+    """``respond(messages)`` gives ``{output field: value}`` (formatted the chat adapter's way)
+    or the raw reply text (for callers that parse JSON, such as GEPA's proposer); ``delay``
+    seconds per call."""
 
     def __init__(self, respond: Respond, delay: float = 0.0) -> None:
         super().__init__({})

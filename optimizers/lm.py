@@ -8,12 +8,17 @@ the same prompt costs nothing), and litellm retries failed calls with exponentia
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any
 
 import dspy
 
 from .writer import Usage
+
+# litellm prices calls from a bundled table; by default it first tries to download a newer
+# one, which stalls for seconds on machines without internet. The user can set it to False.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 
 def make_lm(model: str, api_base: str | None = None, temperature: float | None = None,

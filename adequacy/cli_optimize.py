@@ -143,7 +143,9 @@ def optimize(
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except ValueError as e:
-        raise _fail(str(e).splitlines()[0]) from None
+        lines = str(e).splitlines()
+        raise _fail(f"bad option {lines[1] if len(lines) > 1 else ''}: "
+                    f"{lines[2].strip() if len(lines) > 2 else lines[0]}") from None
     try:
         loaded = _load_tasks(tasks)
         task_lm = _lm(lm, api_base, temperature, no_cache, retries)

@@ -7,7 +7,9 @@ all its cases (hidden included) with the default engine; Houdini (KeY, seconds t
 task) runs on a seeded sample of N SpecGenBench tasks (default 10; 0 skips it). Metrics are
 means over tasks of the per-bucket pass fractions (strict; empty buckets left out), with
 Harness@1 the share of tasks whose spec passes everything and "invalid" the specs the front end
-refused (a bug in the writer if not 0).
+refused (a bug in the writer if not 0). VR (the study's graduated verifier score, KeY) is
+measured on the sample only. SpecGenBench tasks as imported have no wrong outputs: run
+`adequacy mutate` on each task first to get PostComp.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import time
 from pathlib import Path
 
 from adequacy.optimizers.houdini import HoudiniWriter
+from adequacy.optimizers.metrics import vr_score
 from adequacy.optimizers.synthesize import task_dirs
 from adequacy.optimizers.templates import TemplateWriter
+from adequacy.optimizers.verifier import prove
 from adequacy.optimizers.writer import Writer
 
 from adequacy import plugins
@@ -33,12 +37,17 @@ NAMES = (("post_corr", "PostCorr"), ("post_comp", "PostComp"), ("pre_corr", "Pre
          ("pre_comp", "PreComp"))
 
 
-def run(writer: Writer, tasks: list[Task]) -> dict[str, float | int | None]:
+def run(writer: Writer, tasks: list[Task], with_vr: bool = False
+        ) -> dict[str, float | int | None]:
+    """Means over tasks; with ``with_vr`` also the study's graduated verifier score (KeY)."""
     sums = {k: [0.0, 0] for k, _ in NAMES}
     harness = invalid = 0
+    vrs: list[float] = []
     t0 = time.perf_counter()
     for t in tasks:
         [w] = writer.write(t)
+        if with_vr:
+            vrs.append(vr_score(prove(t, w.text)) if w.text is not None else 0.0)
         if w.text is None:
             invalid += 1
             for k, _ in NAMES:
@@ -59,6 +68,7 @@ def run(writer: Writer, tasks: list[Task]) -> dict[str, float | int | None]:
     out: dict[str, float | int | None] = {k: (s / n if n else None) for k, (s, n) in
                                           sums.items()}
     out.update(tasks=len(tasks), harness=harness / len(tasks) if tasks else None,
+               vr=sum(vrs) / len(vrs) if vrs else None,
                invalid=invalid, seconds=time.perf_counter() - t0)
     return out
 
@@ -94,15 +104,16 @@ def main(argv: list[str]) -> int:
             if n_houdini:
                 sample = random.Random(seed).sample(sgb, min(n_houdini, len(sgb)))
                 rows.append(("houdini", f"SGB sample of {len(sample)}",
-                             run(HoudiniWriter(proof_seconds=30), sample)))
+                             run(HoudiniWriter(proof_seconds=30), sample, with_vr=True)))
                 rows.append(("templates", f"same SGB sample of {len(sample)}",
-                             run(TemplateWriter(), sample)))
+                             run(TemplateWriter(), sample, with_vr=True)))
     print("| writer | dataset | tasks | " + " | ".join(n for _, n in NAMES)
-          + " | Harness@1 | invalid | seconds |")
-    print("|---" * 9 + "|")
+          + " | Harness@1 | VR | invalid | seconds |")
+    print("|---" * 11 + "|")
     for w, d, r in rows:
         print(f"| {w} | {d} | {r['tasks']} | " + " | ".join(_fmt(r[k]) for k, _ in NAMES)
-              + f" | {_fmt(r['harness'])} | {r['invalid']} | {_fmt(r['seconds'])} |")
+              + f" | {_fmt(r['harness'])} | {_fmt(r['vr'])} | {r['invalid']} "
+              f"| {_fmt(r['seconds'])} |")
     return 0
 
 

@@ -520,3 +520,7 @@ def main() -> None:  # pragma: no cover - console entry (tested through subproce
 from adequacy import cli_report  # noqa: E402  (commands in their own module)
 
 cli_report.register(app)
+
+from adequacy.cli_optimize import register as _register_optimize  # noqa: E402
+
+_register_optimize(app)

@@ -29,6 +29,22 @@ class EngineRef:
     info: EngineInfo
 
 
+_INFO_TTL = 60.0
+_infos: dict[str, tuple[float, list[EngineInfo]]] = {}
+
+
+def engine_infos(b: Backend) -> list[EngineInfo]:
+    """``b.engines()``, remembered for a minute: availability checks spawn ``rustc --version``
+    and ``java -version`` (50-150 ms each), far more than scoring a spec with interp, and an
+    optimizer scores thousands of specs in one process."""
+    now = time.monotonic()
+    hit = _infos.get(b.name)
+    if hit is None or now - hit[0] > _INFO_TTL:
+        hit = (now, b.engines())
+        _infos[b.name] = hit
+    return hit[1]
+
+
 def resolve_engines(
     language: str, backend: str | None = None, engines: Sequence[str] | None = None,
     all_available: bool = False,
@@ -51,9 +67,9 @@ def resolve_engines(
     skipped: list[EngineRun] = []
     if engines:
         for name in engines:
-            match = [EngineRef(b, e) for b in cands for e in b.engines() if e.name == name]
+            match = [EngineRef(b, e) for b in cands for e in engine_infos(b) if e.name == name]
             if not match:
-                known = sorted({e.name for b in cands for e in b.engines()})
+                known = sorted({e.name for b in cands for e in engine_infos(b)})
                 raise BackendError(f"no engine {name!r} for {language} tasks (known: "
                                    f"{', '.join(known)})")
             ref = match[0]
@@ -63,10 +79,10 @@ def resolve_engines(
         return chain, skipped
     # the language's main backend is the first one with a default engine (an add-on backend
     # such as key, whose engines are opt-in, must not take over a language's default chain)
-    main = next((b for b in cands if any(e.default for e in b.engines())), cands[0])
+    main = next((b for b in cands if any(e.default for e in engine_infos(b))), cands[0])
     pool = cands if all_available else [main]
     for b in pool:
-        for e in b.engines():
+        for e in engine_infos(b):
             if not e.available:
                 skipped.append(EngineRun(name=e.name, backend=b.name, version=e.version,
                                          skipped=f"unavailable: {e.reason}"))

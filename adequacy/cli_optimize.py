@@ -1,0 +1,214 @@
+"""``adequacy synthesize``, ``optimize`` and ``judge``: thin wrappers over ``adequacy.optimizers``.
+
+DSPy is an optional extra (``pip install 'spec-adequacy[optimize]'``), imported only when a
+command runs, so the rest of the CLI starts without it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from adequacy.errors import AdequacyError
+
+out = Console()
+err = Console(stderr=True)
+
+
+def _fail(msg: str, code: int = 2) -> typer.Exit:
+    err.print(f"error: {msg}", highlight=False, markup=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def _need_dspy() -> None:
+    try:
+        import dspy  # noqa: F401
+    except ImportError:
+        raise _fail("this command needs DSPy: pip install 'spec-adequacy[optimize]'") from None
+
+
+LmOpt = Annotated[str | None, typer.Option("--lm", help="litellm model string, e.g. "
+                  "openai/gpt-4o or openai/<name> with --api-base.")]
+ApiBaseOpt = Annotated[str | None, typer.Option("--api-base", help=
+                       "OpenAI-compatible endpoint (vLLM, llama.cpp, LM Studio).")]
+TempOpt = Annotated[float | None, typer.Option(help="Sampling temperature.")]
+FamilyOpt = Annotated[str, typer.Option("--family", help="Prompt family: zs 2s 4s zs-cot "
+                      "fs-cot fs-ltm.")]
+
+
+def _lm(model: str | None, api_base: str | None, temperature: float | None,
+        no_cache: bool = False, retries: int = 3, max_tokens: int | None = None) -> Any:
+    if model is None:
+        return None
+    from adequacy.optimizers.lm import make_lm
+    return make_lm(model, api_base=api_base, temperature=temperature, cache=not no_cache,
+                   retries=retries, max_tokens=max_tokens)
+
+
+def _load_tasks(paths: list[Path]) -> list[Any]:
+    from adequacy.optimizers.synthesize import task_dirs
+    from adequacy.tasks import load_task
+    return [load_task(d) for d in task_dirs(paths)]
+
+
+def synthesize(
+    tasks: Annotated[list[Path], typer.Argument(help="Task folders or folders of tasks.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Folder for spec files and "
+                      "jobs.jsonl.")],
+    writer: Annotated[str, typer.Option(help="templates | houdini | dspy")] = "templates",
+    family: FamilyOpt = "zs",
+    program: Annotated[Path | None, typer.Option(help="Optimized program JSON (from `adequacy "
+                       "optimize`).")] = None,
+    lm: LmOpt = None,
+    api_base: ApiBaseOpt = None,
+    temperature: TempOpt = None,
+    samples: Annotated[int, typer.Option(help="Specs per task.")] = 1,
+    demo_tasks: Annotated[list[Path] | None, typer.Option("--demo-tasks", help=
+                          "Training tasks whose gold specs may be few-shot examples.")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass DSPy's disk cache.")]
+    = False,
+    retries: Annotated[int, typer.Option(help="Retries per LM call (exponential backoff).")]
+    = 3,
+) -> None:
+    """Write spec files for tasks with a writer; score them with `adequacy run DIR/jobs.jsonl`."""
+    if samples < 1:
+        raise _fail(f"--samples must be at least 1, got {samples}")
+    if writer == "dspy":
+        _need_dspy()
+    from adequacy.optimizers.registry import make_writer
+    from adequacy.optimizers.synthesize import synthesize as run
+    try:
+        pool = _load_tasks(demo_tasks) if demo_tasks else []
+        w = make_writer(writer, family=family, lm=_lm(lm, api_base, temperature, no_cache,
+                                                      retries), pool=pool, program_path=program)
+        summary = run(tasks, output, w, samples=samples)
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    except OSError as e:
+        raise _fail(f"{e.filename or output}: {e.strerror}") from None
+    out.print(f"{summary.specs} specs for {summary.tasks} tasks in {output} ({summary.failed} "
+              f"without a usable spec); score them: adequacy run {summary.jobs}", highlight=False, soft_wrap=True)
+    if summary.prompt_tokens or summary.cost:
+        out.print(f"tokens: {summary.prompt_tokens} in, {summary.completion_tokens} out; cost "
+                  f"${summary.cost:.4f}", highlight=False, soft_wrap=True)
+
+
+def optimize(
+    tasks: Annotated[list[Path], typer.Argument(help="Task folders or folders of tasks (one "
+                     "language).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Output folder (reuse it to "
+                      "resume a killed run).")],
+    lm: LmOpt = None,
+    reflection_lm: Annotated[str | None, typer.Option("--reflection-lm", help=
+                             "litellm model string for GEPA's reflection (default: --lm).")]
+    = None,
+    api_base: ApiBaseOpt = None,
+    reflection_api_base: Annotated[str | None, typer.Option(help="Endpoint of the reflection "
+                                   "model (default: --api-base).")] = None,
+    temperature: TempOpt = None,
+    family: FamilyOpt = "zs",
+    metric: Annotated[str, typer.Option(help="adequacy | vr | verified_adequacy")] = "adequacy",
+    option: Annotated[str, typer.Option(help="adequacy option: mean | all4 | post")] = "mean",
+    harness_t: Annotated[float, typer.Option("--harness-t", help="Threshold t of Harness@t "
+                         "and PostHarness@t.")] = 1.0,
+    auto: Annotated[str, typer.Option(help="GEPA budget: light | medium | heavy.")] = "light",
+    max_metric_calls: Annotated[int | None, typer.Option(help="GEPA budget in metric calls "
+                                "(overrides --auto).")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the split and of GEPA.")] = 0,
+    split: Annotated[str, typer.Option(help="TRAIN/VAL/TEST proportions.")] = "100/50/512",
+    with_vr: Annotated[bool, typer.Option("--with-vr", help="Report VR in the final table "
+                       "(one proof per spec).")] = False,
+    threads: Annotated[int, typer.Option(help="GEPA evaluation threads.")] = 1,
+    no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
+    retries: Annotated[int, typer.Option(help="Retries per LM call.")] = 3,
+) -> None:
+    """Optimize a spec-writing prompt with GEPA against adequacy (or VR) on a training split."""
+    _need_dspy()
+    if lm is None:
+        raise _fail("--lm MODEL is required (a litellm model string)")
+    if auto not in ("light", "medium", "heavy"):
+        raise _fail(f"--auto {auto!r}: expected light, medium or heavy")
+    from adequacy.optimizers.optimize import OptimizeOptions
+    from adequacy.optimizers.optimize import optimize as run
+    from adequacy.optimizers.splits import parse_proportions
+    try:
+        opts = OptimizeOptions(family=family, metric=metric, option=option,
+                               harness_t=harness_t, auto=auto,
+                               max_metric_calls=max_metric_calls, seed=seed,
+                               proportions=parse_proportions(split), with_vr=with_vr,
+                               num_threads=threads)
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    except ValueError as e:
+        lines = str(e).splitlines()
+        raise _fail(f"bad option {lines[1] if len(lines) > 1 else ''}: "
+                    f"{lines[2].strip() if len(lines) > 2 else lines[0]}") from None
+    try:
+        loaded = _load_tasks(tasks)
+        task_lm = _lm(lm, api_base, temperature, no_cache, retries)
+        refl = _lm(reflection_lm or lm, reflection_api_base or api_base, 1.0, no_cache,
+                   retries)
+        res = run(loaded, output, task_lm, refl, opts)
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    out.print((output / "table.md").read_text(), highlight=False, markup=False)
+    out.print(f"{res.candidates} candidates, {res.metric_calls} metric calls, "
+              f"{res.seconds:.0f}s ({res.lm_seconds:.0f}s in the LMs); tokens "
+              f"{res.prompt_tokens} in, {res.completion_tokens} out; cost ${res.cost:.4f}; "
+              f"output in {output}", highlight=False, soft_wrap=True)
+
+
+def judge(
+    jobs: Annotated[Path, typer.Argument(help="jobs.jsonl (as `adequacy synthesize` writes).")],
+    lm: LmOpt = None,
+    api_base: ApiBaseOpt = None,
+    temperature: TempOpt = None,
+    results: Annotated[Path | None, typer.Option("--output", "-o", help=
+                       "Write one JSON line per spec here.")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
+    retries: Annotated[int, typer.Option(help="Retries per LM call.")] = 3,
+) -> None:
+    """Ask a model whether each spec is faithful and compare with the evaluator's verdict."""
+    _need_dspy()
+    if lm is None:
+        raise _fail("--lm MODEL is required (a litellm model string)")
+    from adequacy.batch import jobs_from_file
+    from adequacy.optimizers.judge import judge_one, summarize
+    from adequacy.tasks import load_task
+    try:
+        job_list = jobs_from_file(jobs)
+        model = _lm(lm, api_base, temperature, no_cache, retries)
+        records = []
+        for j in job_list:
+            task = load_task(j.task)
+            records.append(judge_one(task, Path(j.spec).read_text(encoding="utf-8"), j.spec,
+                                     model))
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    except OSError as e:
+        raise _fail(f"{e.filename}: {e.strerror}") from None
+    if results is not None:
+        results.write_text("".join(r.model_dump_json() + "\n" for r in records))
+    s = summarize(records)
+
+    def pct(x: float | None) -> str:
+        return "n/a" if x is None else f"{100 * x:.1f}%"
+
+    out.print(f"{s.specs} specs: evaluator rejects {s.evaluator_rejects}, accepts "
+              f"{s.evaluator_accepts}; judge unreadable {s.unreadable}", highlight=False, soft_wrap=True)
+    out.print(f"miss rate (judge accepts what the evaluator rejects): {pct(s.miss_rate)} "
+              f"({s.misses}/{s.evaluator_rejects})", highlight=False, soft_wrap=True)
+    out.print(f"false alarms (judge rejects what the evaluator accepts): "
+              f"{pct(s.false_alarm_rate)} ({s.false_alarms}/{s.evaluator_accepts})",
+              highlight=False, soft_wrap=True)
+    out.print(f"tokens {s.usage.prompt_tokens} in, {s.usage.completion_tokens} out; cost "
+              f"${s.usage.cost:.4f}", highlight=False, soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the main app."""
+    for fn in (synthesize, optimize, judge):
+        app.command()(fn)

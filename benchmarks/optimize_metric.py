@@ -1,0 +1,120 @@
+"""Cost of the optimizer's inner loop: one metric call, and the share of a GEPA run outside the LM.
+
+Usage: python benchmarks/optimize_metric.py [--calls N] [--gepa-calls M]
+1. Median and p95 latency of one ``SpecMetric`` call (adequacy, verdict cache off, engines
+   warmed by one call first) on a bundled Verus task (binary_search_first, interp) and a bundled
+   JML task (array_max, rac). Each call scores a *fresh* spec (the gold with a distinct,
+   trivially true extra clause), as GEPA's candidates are new text each time; a column with the
+   same spec repeated shows what per-spec work engines reuse.
+2. A scripted GEPA run (tests/optimizers/test_gepa_e2e.py's set-up) where the task and
+   reflection LMs sleep 1 s per call: the share of wall time spent outside the LMs.
+Goals (issue 12): < 50 ms Verus, < 150 ms JML, < 5% outside the LM.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import dspy
+from adequacy.optimizers.metrics import SpecMetric
+from adequacy.optimizers.optimize import OptimizeOptions, optimize
+from adequacy.optimizers.testing import ScriptedLM, prompt_text
+
+from adequacy.tasks import Task, load_task
+
+REPO = Path(__file__).resolve().parents[1]
+EX = REPO / "examples"
+
+
+def _variant(task: Task, gold: str, i: int) -> str:
+    if task.language == "verus":
+        return gold.replace("spec fn pre_spec(input: Input) -> bool {\n",
+                            f"spec fn pre_spec(input: Input) -> bool {{\n    {i} >= 0 &&\n", 1)
+    return gold.replace("    /*@ requires", f"    //@ requires {i} >= 0;\n    /*@ requires", 1) \
+        if "/*@" in gold else gold.replace("//@ requires", f"//@ requires {i} >= 0;\n    //@ "
+                                           "requires", 1)
+
+
+def latency(task: Task, gold: str, calls: int) -> tuple[float, float, float, float]:
+    metric = SpecMetric([task])
+    ex = dspy.Example(task_id=task.id)
+    first = metric(ex, dspy.Prediction(spec_text=gold))
+    assert first.score == 1.0, first.feedback
+    fresh, same = [], []
+    for i in range(calls):
+        text = _variant(task, gold, i + 1)
+        t0 = time.perf_counter()
+        r = metric(ex, dspy.Prediction(spec_text=text))
+        fresh.append(time.perf_counter() - t0)
+        assert r.score == 1.0, (r.feedback, text)
+        t0 = time.perf_counter()
+        metric(ex, dspy.Prediction(spec_text=gold))
+        same.append(time.perf_counter() - t0)
+
+    def p95(xs: list[float]) -> float:
+        return sorted(xs)[max(0, int(round(0.95 * len(xs))) - 1)]
+
+    return (statistics.median(fresh) * 1000, p95(fresh) * 1000,
+            statistics.median(same) * 1000, p95(same) * 1000)
+
+
+def gepa_share(max_calls: int, delay: float = 1.0) -> tuple[float, float, int]:
+    names = ["binary_search_first", "coprime_check", "count_in_range", "euclid_mod",
+             "is_palindrome", "remove_at", "smallest_divisor"]
+    tasks = [load_task(EX / "verus" / n) for n in names]
+    golds = {t.title: (EX / "verus" / n / "specs" / "gold.rs").read_text()
+             for t, n in zip(tasks, names, strict=True)}
+    skel = {t.title: t.skeleton for t in tasks}
+    key = "State every constraint of the statement, including which inputs are invalid."
+
+    def task_respond(messages):
+        system, user = str(messages[0].get("content", "")), str(messages[-1].get("content", ""))
+        title = next(t for t in golds if f"// {t}\n" in user)
+        return {"spec": "```rust\n" + (golds[title] if key in system else skel[title]) + "```"}
+
+    def refl_respond(messages):
+        prompt = prompt_text(messages).split("[[ ## current_instruction ## ]]")[-1]
+        cur, _, rest = prompt.partition("[[ ## examples_with_feedback ## ]]")
+        cur = cur.strip()
+        new = f"{cur}\n{key}" if "_sound (" in rest and key not in cur else cur
+        return json.dumps({"new_instruction": new})
+
+    t_lm, r_lm = ScriptedLM(task_respond, delay), ScriptedLM(refl_respond, delay)
+    with tempfile.TemporaryDirectory() as tmp:
+        res = optimize(tasks, Path(tmp) / "run", t_lm, r_lm,
+                       OptimizeOptions(family="zs", max_metric_calls=max_calls,
+                                       proportions=(3, 1, 3), seed=1))
+    return res.seconds, res.lm_seconds, t_lm.calls + r_lm.calls
+
+
+def main(argv: list[str]) -> int:
+    opts = dict(zip(argv[::2], argv[1::2], strict=False))
+    calls = int(opts.get("--calls", "30"))
+    gepa_calls = int(opts.get("--gepa-calls", "24"))
+    v = load_task(EX / "verus" / "binary_search_first")
+    j = load_task(EX / "jml" / "array_max")
+    print(f"one metric call (adequacy, cache off, warm engines), {calls} calls each:")
+    print("| task | engine | fresh spec median ms | fresh p95 ms | same spec median ms "
+          "| same p95 ms | goal |")
+    print("|---|---|---|---|---|---|---|")
+    for task, engine, goal in ((v, "interp", 50), (j, "rac", 150)):
+        gold = (task.root / "specs" / ("gold.rs" if task.language == "verus" else "gold.java")
+                ).read_text()
+        med, p95, smed, sp95 = latency(task, gold, calls)
+        print(f"| {task.id} | {engine} | {med:.1f} | {p95:.1f} | {smed:.1f} | {sp95:.1f} "
+              f"| < {goal} ms: {'met' if med < goal else 'MISSED'} |")
+    total, in_lm, n = gepa_share(gepa_calls)
+    outside = (total - in_lm) / total
+    print(f"\nscripted GEPA run (LMs sleep 1 s per call): {n} LM calls, wall {total:.1f} s, "
+          f"in the LMs {in_lm:.1f} s, outside {100 * outside:.1f}% "
+          f"(goal < 5%: {'met' if outside < 0.05 else 'MISSED'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

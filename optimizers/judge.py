@@ -1,0 +1,95 @@
+"""LLM-as-judge: ask a model whether a spec is faithful to the statement, and compare with the
+evaluator's verdict on the same spec.
+
+The evaluator "rejects" a spec that is invalid or fails any case of its task (strict: an
+undecided case counts as failed), and "accepts" one that passes every case. The judge's
+**miss rate** is the share of evaluator-rejected specs the judge called faithful (Verus-SpecGym
+measured 26% for its judge); its **false-alarm rate** is the share of evaluator-accepted specs
+it called unfaithful. A judge answer that cannot be read is counted apart, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import dspy
+from pydantic import BaseModel
+
+from adequacy.runner import score_spec
+from adequacy.tasks import Task
+
+from .lm import usage_of
+from .writer import Usage
+
+
+class JudgeSpec(dspy.Signature):
+    """You review formal specifications. Decide whether the specification says exactly what
+    the statement says: its precondition accepts every input the statement allows and rejects
+    the others, and its postcondition accepts every correct output and rejects every wrong
+    one. Answer faithful = true only if both hold."""
+
+    statement: str = dspy.InputField(desc="what the function should do, in prose")
+    spec: str = dspy.InputField(desc="the specification (Verus or Java with JML)")
+    faithful: bool = dspy.OutputField()
+    reason: str = dspy.OutputField(desc="one or two sentences")
+
+
+class JudgeRecord(BaseModel):
+    task_id: str
+    spec_path: str
+    evaluator: Literal["accept", "reject"]
+    evaluator_status: str
+    judge: Literal["accept", "reject", "unreadable"]
+    reason: str = ""
+    usage: Usage = Usage()
+
+
+class JudgeSummary(BaseModel):
+    specs: int
+    evaluator_rejects: int
+    evaluator_accepts: int
+    misses: int
+    """Judge accepted, evaluator rejected."""
+    false_alarms: int
+    """Judge rejected, evaluator accepted."""
+    unreadable: int
+    miss_rate: float | None
+    false_alarm_rate: float | None
+    usage: Usage
+
+
+def judge_one(task: Task, spec_text: str, spec_path: str, lm: Any) -> JudgeRecord:
+    rep = score_spec(task, spec_text, spec_path)
+    evaluator: Literal["accept", "reject"] = "accept" if rep.passed_all else "reject"
+    local = lm.copy()
+    verdict: Literal["accept", "reject", "unreadable"]
+    try:
+        with dspy.context(lm=local):
+            pred = dspy.Predict(JudgeSpec)(statement=task.statement or task.title,
+                                           spec=spec_text)
+        verdict = "accept" if bool(pred.faithful) else "reject"
+        reason = str(pred.reason)
+    except Exception as e:  # noqa: BLE001 - an unreadable answer is data
+        verdict, reason = "unreadable", f"{type(e).__name__}: {str(e)[:300]}"
+    return JudgeRecord(task_id=task.id, spec_path=spec_path, evaluator=evaluator,
+                       evaluator_status=rep.status, judge=verdict, reason=reason,
+                       usage=usage_of(local.history))
+
+
+def summarize(records: Sequence[JudgeRecord]) -> JudgeSummary:
+    rej = [r for r in records if r.evaluator == "reject" and r.judge != "unreadable"]
+    acc = [r for r in records if r.evaluator == "accept" and r.judge != "unreadable"]
+    misses = sum(1 for r in rej if r.judge == "accept")
+    alarms = sum(1 for r in acc if r.judge == "reject")
+    u = Usage()
+    for r in records:
+        u.calls += r.usage.calls
+        u.prompt_tokens += r.usage.prompt_tokens
+        u.completion_tokens += r.usage.completion_tokens
+        u.cost += r.usage.cost
+    return JudgeSummary(specs=len(records), evaluator_rejects=len(rej),
+                        evaluator_accepts=len(acc), misses=misses, false_alarms=alarms,
+                        unreadable=sum(1 for r in records if r.judge == "unreadable"),
+                        miss_rate=misses / len(rej) if rej else None,
+                        false_alarm_rate=alarms / len(acc) if acc else None, usage=u)

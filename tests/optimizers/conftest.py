@@ -1,0 +1,26 @@
+"""Shared helpers for the optimizer tests: bundled example tasks and the prover's availability."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adequacy.tasks import Task, load_task
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+
+
+def example(lang: str, name: str) -> Task:
+    return load_task(EXAMPLES / lang / name)
+
+
+def gold(lang: str, name: str) -> str:
+    ext = "rs" if lang == "verus" else "java"
+    return (EXAMPLES / lang / name / "specs" / f"gold.{ext}").read_text(encoding="utf-8")
+
+
+def requires_key() -> pytest.MarkDecorator:
+    from adequacy.optimizers.verifier import prover_for, why_no_prover
+    return pytest.mark.skipif(prover_for("jml") is None, reason=why_no_prover("jml"))

@@ -1,0 +1,48 @@
+"""LLM-as-judge bookkeeping with scripted judges on binary_search_first's bundled specs.
+
+Truth from examples/verus/binary_search_first/specs/expected.toml: gold.rs passes every case,
+the four flawed_*.rs specs each fail a bucket. So the evaluator accepts 1 and rejects 4; a judge
+that calls everything faithful misses 4/4 and raises no false alarm; one that calls nothing
+faithful misses 0/4 and raises 1/1 false alarm.
+"""
+
+from __future__ import annotations
+
+from adequacy.optimizers.judge import judge_one, summarize
+from adequacy.optimizers.testing import ScriptedLM
+from typer.testing import CliRunner
+
+from adequacy.cli import app
+
+from .conftest import EXAMPLES, example
+
+
+def _records(faithful: str):
+    task = example("verus", "binary_search_first")
+    lm = ScriptedLM(lambda m: {"faithful": faithful, "reason": "scripted"})
+    specs = sorted((EXAMPLES / "verus" / "binary_search_first" / "specs").glob("*.rs"))
+    return [judge_one(task, p.read_text(), str(p), lm) for p in specs]
+
+
+def test_always_accepting_judge_misses_every_rejected_spec():
+    s = summarize(_records("True"))
+    assert (s.evaluator_accepts, s.evaluator_rejects) == (1, 4)
+    assert s.misses == 4 and s.miss_rate == 1.0 and s.false_alarm_rate == 0.0
+    assert s.usage.calls == 5 and s.usage.prompt_tokens > 0
+
+
+def test_always_rejecting_judge_raises_false_alarms():
+    s = summarize(_records("False"))
+    assert s.miss_rate == 0.0 and s.false_alarms == 1 and s.false_alarm_rate == 1.0
+
+
+def test_unreadable_judge_answers_are_counted_apart():
+    s = summarize(_records("perhaps, who knows"))
+    assert s.unreadable == 5 and s.miss_rate is None
+
+
+def test_judge_cli_needs_a_model(tmp_path):
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("")
+    res = CliRunner().invoke(app, ["judge", str(jobs)])
+    assert res.exit_code == 2 and "--lm" in res.output

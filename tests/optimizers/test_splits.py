@@ -1,0 +1,35 @@
+"""Splits: seeded, disjoint, covering, proportional, stratified."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from adequacy.optimizers.splits import parse_proportions, split_tasks
+
+from adequacy.errors import AdequacyError
+from adequacy.tasks import Task
+
+
+def _task(i: int, tag: str) -> Task:
+    return Task(id=f"t{i:03d}", language="verus", tags=["ds", tag], inputs=[], outputs=[],
+                root=Path("/nonexistent"), cases={})
+
+
+def test_split_is_seeded_disjoint_proportional_and_stratified():
+    tasks = [_task(i, "a" if i % 3 else "b") for i in range(120)]
+    s = split_tasks(tasks, (0.5, 0.25, 0.25), seed=7)
+    assert s == split_tasks(list(reversed(tasks)), (0.5, 0.25, 0.25), seed=7)
+    assert s != split_tasks(tasks, (0.5, 0.25, 0.25), seed=8)
+    every = s.train + s.val + s.test
+    assert sorted(every) == sorted(t.id for t in tasks) and len(set(every)) == 120
+    assert len(s.train) == 60 and len(s.val) == 30 and len(s.test) == 30
+    b_ids = {t.id for t in tasks if t.tags[-1] == "b"}  # 40 tasks tagged b
+    assert 18 <= len(b_ids & set(s.train)) <= 22 and 8 <= len(b_ids & set(s.val)) <= 12
+
+
+def test_proportions_parse_and_reject_nonsense():
+    assert parse_proportions("100/50/512") == pytest.approx((100 / 662, 50 / 662, 512 / 662))
+    for bad in ("1/2", "a/b/c", "0/1/1", "-1/1/1"):
+        with pytest.raises(AdequacyError, match="--split"):
+            parse_proportions(bad)

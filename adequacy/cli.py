@@ -329,6 +329,11 @@ def cache_clear(cache: Annotated[Path | None, typer.Option(help="Verdict cache f
     out.print(f"cleared {path}")
 
 
+from adequacy.cli_gym import register as _register_gym  # noqa: E402
+
+_register_gym(app)
+
+
 def main() -> None:  # pragma: no cover - console entry
     try:
         app()

@@ -21,7 +21,7 @@ err = Console(stderr=True)
 
 
 def _fail(msg: str, code: int = 2) -> typer.Exit:
-    err.print(f"error: {msg}", highlight=False, markup=False, style="bold red")
+    err.print(f"error: {msg}", highlight=False, markup=False, style="bold red", soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -69,7 +69,7 @@ def check_cmd(
         raise _fail(str(e)) from None
     except OSError as e:
         raise _fail(f"cannot read {spec}: {e.strerror}") from None
-    out.print(res.text, highlight=False, markup=False)
+    out.print(res.text, highlight=False, markup=False, soft_wrap=True)
     if res.log:
         out.print(f"(log: {res.log})", style="dim", highlight=False)
     raise typer.Exit(res.report.exit_code)
@@ -95,7 +95,7 @@ def submit_cmd(
         raise _fail(str(e)) from None
     except OSError as e:
         raise _fail(f"cannot read {spec}: {e.strerror}") from None
-    out.print(grade_text(rec), highlight=False, markup=False)
+    out.print(grade_text(rec), highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(rec.exit_code)
 
 

@@ -91,7 +91,9 @@ def case_line(c: Case) -> str:
 def _write_visible_task(task: Task, cases: list[Case], dest: Path) -> None:
     """A loadable copy of the task with only ``cases``: what ``check`` scores against."""
     dest.mkdir(parents=True)
-    shutil.copyfile(task.root / "task.toml", dest / "task.toml")
+    (dest / "task.toml").write_text(
+        _without_constraints((task.root / "task.toml").read_text(encoding="utf-8")),
+        encoding="utf-8")
     (dest / "statement.md").write_text(task.statement, encoding="utf-8")
     shutil.copyfile(task.skeleton_path, dest / SKELETON_FILES[task.language])
     (dest / "tests").mkdir()
@@ -100,6 +102,20 @@ def _write_visible_task(task: Task, cases: list[Case], dest: Path) -> None:
         lines = [c.model_dump_json(exclude={"line", "bucket"}, exclude_none=True) for c in mine]
         (dest / "tests" / f"{b.value}.jsonl").write_text(
             "".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def _without_constraints(toml: str) -> str:
+    """task.toml minus its ``[constraints]`` tables: hints for mutators (value ranges, shapes of
+    invalid inputs) that a spec writer is not meant to read off."""
+    out, skip = [], False
+    for line in toml.splitlines(keepends=True):
+        head = line.strip()
+        if head.startswith("["):
+            name = head.strip("[]").strip()
+            skip = name == "constraints" or name.startswith("constraints.")
+        if not skip:
+            out.append(line)
+    return "".join(out)
 
 
 def _write_example(ex: Task, gold: Path, n: int, seed: int, dest: Path) -> None:

@@ -40,6 +40,10 @@ def verify_text(task: Task, spec_text: str, spec_path: str, limits: Limits) -> s
         return (f"verify: no prover for {task.language} specs is installed here "
                 "(KeY needs a JDK 17+ and `adequacy setup`).")
     backend, engine = provers[0]
+    if "@" not in spec_text:
+        # JML lives in comments that start with @: without one there is no contract to prove
+        # (and the prover would take half a minute to say so)
+        return "verify: the spec has no JML annotation (//@ requires ...; //@ ensures ...;)"
     try:
         loaded = backend.load_spec(task, spec_text, spec_path)
         res = backend.verify(task, loaded, engine, limits)

@@ -154,9 +154,9 @@ spec semantics); `verify` proves the contract against the method body with KeY.
 
 
 def instructions(language: str, spec_file: str, can_verify: bool) -> str:
-    verify_line = ("- `verify` (MCP tool; `adequacy verify` on the command line): proves your "
-                   "contract against the method body with KeY. A spec that verifies can still "
-                   "be too weak; one that does not may only need a loop invariant.\n"
+    verify_line = (f"- `adequacy verify .gym/task {spec_file}` (the `verify` tool over MCP): "
+                   "proves your contract against the method body with KeY. A spec that verifies "
+                   "can still be too weak; one that does not may only need a loop invariant.\n"
                    if can_verify else "")
     workflow = WORKFLOW_TEXT.format(spec_file=spec_file, verify_line=verify_line,
                                     verify_mcp="`verify`, " if can_verify else "")

@@ -51,6 +51,13 @@ def test_agent_checks_fixes_and_submits_verus(tmp_path: Path) -> None:
     assert "PASS: yes" in r.trajectory[2].observation
     assert r.checks == 2 and r.harness and r.step_budget == 6
     assert r.prompt_tokens == 0 and r.trajectory[0].prompt_tokens == 0  # DummyLM reports 0
+    # the records are SpecReports: the batch summaries read them as they are
+    from rich.console import Console
+
+    from adequacy.report import batch_table
+    con = Console(record=True, width=120)
+    con.print(batch_table(read_rollouts(out)))
+    assert "Pass@1 1.000" in con.export_text()
     assert "Pass@1 1.000" in summary_text(recs) and "Harness@0.75 1.000" in summary_text(recs)
 
 

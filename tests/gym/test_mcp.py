@@ -118,3 +118,37 @@ def test_every_tool_every_argument_shape_leaks_nothing(gym: Path, sources: Path,
     assert "no task" in read("../src/euclid_mod", "statement.md")
     assert "Euclid" in read("euclid_mod", "statement.md") or read("euclid_mod", "statement.md")
     assert not any("Traceback" in x for x in out)
+
+
+async def _http_session(url: str) -> tuple[list[str], str]:
+    from mcp.client.streamable_http import streamable_http_client
+    async with streamable_http_client(url) as (read, write), ClientSession(read, write) as s:
+        await s.initialize()
+        names = [t.name for t in (await s.list_tools()).tools]
+        res = await s.call_tool("check", {"task_id": "binary_search_first", "spec": NONE_ONLY})
+        return names, _text(res)
+
+
+def test_streamable_http_transport(gym: Path) -> None:
+    import socket
+    import subprocess
+    import time
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "adequacy", "mcp", "--gym", str(gym),
+                             "--transport", "streamable-http", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.3)
+        names, text = anyio.run(_http_session, f"http://127.0.0.1:{port}/mcp")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert "submit" in names and "FAIL post_complete/postc-1" in text

@@ -73,6 +73,9 @@ class AgentRollout(GymRecord):
     trajectory: list[AgentStep] = []
     submitted_by: str = ""
     """``agent`` (it called submit) or ``final answer`` (its last answer was submitted for it)."""
+    agent_error: str = ""
+    """Why the agent stopped early (LM unreachable, unparseable answers); then the skeleton or
+    its last answer was graded and this says so."""
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float | None = None
@@ -174,14 +177,14 @@ def run_rollout(folder: Path, opts: AgentOptions, lm: Any, rollout: int = 0) -> 
     start = len(getattr(lm, "history", []))
     trajectory: dict[str, Any] = {}
     final = ""
+    error = ""
     try:
         with dspy.context(lm=lm):
             pred = agent(task_files=task_files_text(folder, opts.harness))
         trajectory = dict(pred.trajectory)
         final = str(getattr(pred, "spec", "") or "")
     except Exception as e:  # noqa: BLE001 - an LM or adapter failure ends this rollout only
-        trajectory = {"thought_0": f"agent stopped: {type(e).__name__}: {str(e)[:300]}",
-                      "tool_name_0": "", "tool_args_0": {}, "observation_0": ""}
+        error = f"{type(e).__name__}: {str(e)[:500]}"
     history = list(getattr(lm, "history", []))[start:]
     by = "agent"
     if not state.get("submitted"):
@@ -197,6 +200,7 @@ def run_rollout(folder: Path, opts: AgentOptions, lm: Any, rollout: int = 0) -> 
     return AgentRollout.model_validate({
         **rec.model_dump(), "agent_model": opts.lm, "harness": opts.harness,
         "step_budget": opts.steps, "rollout": rollout, "trajectory": steps, "submitted_by": by,
+        "agent_error": error,
         "prompt_tokens": sum(p for p, _, _ in usage),
         "completion_tokens": sum(c for _, c, _ in usage),
         "cost": sum(costs) if costs else None})

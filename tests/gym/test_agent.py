@@ -92,3 +92,15 @@ def test_no_harness_removes_check(tmp_path: Path) -> None:
     # the tool list given to the model has no check tool
     prompt = json.dumps(lm.history[0]["messages"])
     assert "submit" in prompt and "(1) check" not in prompt and "check tool is not available" in prompt
+
+
+def test_unreachable_model_is_recorded_not_hidden(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # nothing listens on port 9: litellm fails; the rollout says so and grades the skeleton
+    opts = AgentOptions(lm="openai/none", api_base="http://127.0.0.1:9/v1", steps=2)
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    recs = run_agent([VERUS / "euclid_mod"], tmp_path / "r.jsonl", opts,
+                     workdir=tmp_path / "w")
+    r = recs[0]
+    assert r.agent_error and r.submitted_by == "final answer" and r.trajectory == []
+    assert not r.passed_all

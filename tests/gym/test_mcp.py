@@ -7,16 +7,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
-from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+pytest.importorskip("mcp", reason="the MCP server needs the gym extra: pip install -e '.[gym]'")
+import anyio  # noqa: E402
+from mcp import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
-from .conftest import JML, VERUS
-from .leaks import hidden_cases, leaks_in
+from adequacy.tasks import load_task  # noqa: E402
+from adequacy.verdicts import Bucket  # noqa: E402
+
+from .conftest import JML, VERUS  # noqa: E402
+from .leaks import hidden_cases, leaks_in  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

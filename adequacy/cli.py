@@ -524,3 +524,7 @@ cli_report.register(app)
 from adequacy.cli_optimize import register as _register_optimize  # noqa: E402
 
 _register_optimize(app)
+
+from adequacy.cli_gym import register as _register_gym  # noqa: E402
+
+_register_gym(app)

@@ -1,0 +1,164 @@
+"""Commands of the agent environment: ``gym make``, ``check``, ``submit``, ``mcp``, ``agent``.
+
+Thin wrappers over ``adequacy.gym`` and ``adequacy.optimizers.agent``; registered on the main
+app by ``register`` so cli.py grows by two lines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from adequacy.backend import Limits
+from adequacy.errors import AdequacyError
+
+gym_app = typer.Typer(no_args_is_help=True, help="Task folders for coding agents.")
+out = Console()
+err = Console(stderr=True)
+
+
+def _fail(msg: str, code: int = 2) -> typer.Exit:
+    err.print(f"error: {msg}", highlight=False, markup=False, style="bold red", soft_wrap=True)
+    return typer.Exit(code)
+
+
+@gym_app.command("make")
+def gym_make(
+    tasks: Annotated[list[Path], typer.Argument(help="Task folders or folders of tasks.")],
+    out_dir: Annotated[Path, typer.Argument(help="Folder to write gym folders into (one per "
+                                            "task).", show_default=False)],
+    visible: Annotated[int, typer.Option(help="Visible cases per task (completeness buckets "
+                                         "only).")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of the visible-case draw.")] = 0,
+    examples: Annotated[list[Path] | None, typer.Option(
+        "--examples", help="Tasks to take worked examples from (default: the other tasks).")]
+    = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace existing folders.")] = False,
+) -> None:
+    """Write one gym folder per task: instructions, statement, spec to complete, visible cases,
+    a worked example of another task, language notes. Hidden cases are never written."""
+    from adequacy.gym import make_gym
+    try:
+        made = make_gym(tasks, out_dir, visible=visible, seed=seed, force=force,
+                        examples=examples or [])
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    for m in made:
+        out.print(f"{m.folder}  ({m.visible} visible, example {m.example_task or '-'})"
+                  + (f"  [yellow]{m.warning}[/]" if m.warning else ""), highlight=False)
+    out.print(f"{len(made)} gym folder(s) in {out_dir}", highlight=False)
+
+
+def check_cmd(
+    folder: Annotated[Path | None, typer.Argument(help="Gym folder (default: the one you are "
+                                                  "in).")] = None,
+    spec: Annotated[Path | None, typer.Option(help="Spec file (default: the folder's).")]
+    = None,
+    case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
+) -> None:
+    """Score your spec on the folder's visible cases, with detailed feedback (also logged)."""
+    from adequacy.gym import check, find_folder
+    try:
+        d = find_folder(folder or Path.cwd())
+        text = spec.read_text(encoding="utf-8") if spec else None
+        res = check(d, text, Limits(case_seconds=case_timeout))
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    except OSError as e:
+        raise _fail(f"cannot read {spec}: {e.strerror}") from None
+    out.print(res.text, highlight=False, markup=False, soft_wrap=True)
+    if res.log:
+        out.print(f"(log: {res.log})", style="dim", highlight=False)
+    raise typer.Exit(res.report.exit_code)
+
+
+def submit_cmd(
+    folder: Annotated[Path | None, typer.Argument(help="Gym folder (default: the one you are "
+                                                  "in).")] = None,
+    spec: Annotated[Path | None, typer.Option(help="Spec file (default: the folder's).")]
+    = None,
+    again: Annotated[bool, typer.Option("--again", help="Submit a folder once more.")] = False,
+    source: Annotated[Path | None, typer.Option(help="Source task folder, when it moved since "
+                                                "`gym make` (its content must not change).")]
+    = None,
+) -> None:
+    """Grade your spec on all cases (visible and hidden) and record the grade."""
+    from adequacy.gym import find_folder, grade_text, submit
+    try:
+        d = find_folder(folder or Path.cwd())
+        text = spec.read_text(encoding="utf-8") if spec else None
+        rec = submit(d, text, again=again, source=source)
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    except OSError as e:
+        raise _fail(f"cannot read {spec}: {e.strerror}") from None
+    out.print(grade_text(rec), highlight=False, markup=False, soft_wrap=True)
+    raise typer.Exit(rec.exit_code)
+
+
+def mcp_cmd(
+    gym: Annotated[Path, typer.Option("--gym", help="Folder made by `adequacy gym make`.")],
+    transport: Annotated[str, typer.Option(help="stdio or streamable-http.")] = "stdio",
+    host: Annotated[str, typer.Option(help="streamable-http: address to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="streamable-http: port.")] = 8765,
+    again: Annotated[bool, typer.Option("--again", help="Let submit re-grade a folder.")]
+    = False,
+) -> None:
+    """Serve the gym's tools (list tasks, read files, check, verify, submit) over MCP."""
+    try:
+        from adequacy.gym.mcp_server import serve
+    except ImportError as e:
+        raise _fail(f"the MCP server needs the gym extra: pip install 'spec-adequacy[gym]' "
+                    f"({e})") from None
+    if transport not in ("stdio", "streamable-http"):
+        raise _fail(f"--transport must be stdio or streamable-http, not {transport!r}")
+    if not gym.is_dir():
+        raise _fail(f"{gym} is not a folder (make one with `adequacy gym make`)")
+    serve(gym, transport=transport, host=host, port=port, allow_again=again)
+
+
+def agent_cmd(
+    tasks: Annotated[list[Path], typer.Argument(help="Task folders or folders of tasks.")],
+    lm: Annotated[str, typer.Option("--lm", help="litellm model string, e.g. "
+                                    "openai/gpt-4o-mini.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Rollouts JSONL (appended).")]
+    = Path("rollouts.jsonl"),
+    api_base: Annotated[str | None, typer.Option("--api-base", help="OpenAI-compatible "
+                                                 "endpoint.")] = None,
+    steps: Annotated[int, typer.Option(help="Step budget (tool calls) per rollout.")] = 10,
+    no_harness: Annotated[bool, typer.Option("--no-harness", help="Remove the check tool "
+                                             "(ablation).")] = False,
+    threshold: Annotated[float, typer.Option(help="t of Harness@t / PostHarness@t in the "
+                                             "summary.")] = 0.75,
+    rollouts: Annotated[int, typer.Option(help="Rollouts per task (pass@k).")] = 1,
+    visible: Annotated[int, typer.Option(help="Visible cases per task.")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of the visible-case draw.")] = 0,
+    workdir: Annotated[Path | None, typer.Option(help="Where gym folders are made (default: "
+                                                 "a temporary folder).")] = None,
+    temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.7,
+) -> None:
+    """Run a DSPy ReAct spec-writing agent over the gym tools; one JSONL rollout per run."""
+    try:
+        from adequacy.optimizers.agent import AgentOptions, run_agent, summary_text
+    except ImportError as e:
+        raise _fail(f"the agent needs the optimize extra: pip install "
+                    f"'spec-adequacy[optimize]' ({e})") from None
+    opts = AgentOptions(lm=lm, api_base=api_base, steps=steps, harness=not no_harness,
+                        threshold=threshold, rollouts=rollouts, visible=visible, seed=seed,
+                        temperature=temperature)
+    try:
+        recs = run_agent(tasks, output, opts, workdir=workdir)
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    out.print(summary_text(recs, threshold), highlight=False, markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(gym_app, name="gym")
+    app.command("check")(check_cmd)
+    app.command("submit")(submit_cmd)
+    app.command("mcp")(mcp_cmd)
+    app.command("agent")(agent_cmd)

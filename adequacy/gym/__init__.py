@@ -1,0 +1,19 @@
+"""The agent environment (DESIGN section 8): task folders with only what an agent may see,
+``check`` on visible cases, ``submit`` graded on hidden ones, and the tools both share."""
+
+from adequacy.gym.make import MadeFolder, make_gym
+from adequacy.gym.manifest import GymManifest, read_manifest, task_content_hash
+from adequacy.gym.session import (
+    CheckResult,
+    GymError,
+    GymRecord,
+    check,
+    find_folder,
+    grade_text,
+    submit,
+)
+from adequacy.gym.tools import GymTools
+
+__all__ = ["CheckResult", "GymError", "GymManifest", "GymRecord", "GymTools", "MadeFolder",
+           "check", "find_folder", "grade_text", "make_gym", "read_manifest", "submit",
+           "task_content_hash"]

@@ -1,0 +1,198 @@
+"""``adequacy gym make``: one folder per task, holding nothing an agent may not see.
+
+Visible cases are drawn only from the completeness buckets and only among the cases the task
+marks ``visible`` (DESIGN section 5: the rest are for evaluation). The worked example comes
+from a different task and carries that task's gold spec and visible cases only. The folder's
+``.gym/task`` is a loadable task with the visible cases alone, so ``check`` needs nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from adequacy.errors import TaskError
+from adequacy.gym.manifest import PRIVATE, GymManifest, task_content_hash, write_manifest
+from adequacy.gym.texts import instructions, language_notes
+from adequacy.gym.verify import can_verify
+from adequacy.tasks import SKELETON_FILES, Case, Task, load_task
+from adequacy.verdicts import Bucket
+
+SPEC_NAMES = {"verus": "spec.rs", "jml": None}
+"""The file an agent completes; JML keeps the class's file name (javac wants it)."""
+GOLD_NAMES = ("specs/gold", "reference/gold")
+
+
+class MadeFolder(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    task_id: str
+    folder: str
+    visible: int
+    example_task: str | None
+    warning: str = ""
+
+
+def spec_file_name(task: Task) -> str:
+    return SPEC_NAMES.get(task.language) or SKELETON_FILES[task.language]
+
+
+def task_dirs(paths: Sequence[Path]) -> list[Path]:
+    """Task folders, or folders of task folders, in a stable order."""
+    out: list[Path] = []
+    for p in paths:
+        if (p / "task.toml").is_file():
+            out.append(p)
+        elif p.is_dir():
+            out += sorted(d for d in p.iterdir() if (d / "task.toml").is_file())
+        else:
+            raise TaskError("not a task folder or a folder of tasks", file=str(p))
+    return out
+
+
+def gold_spec(task: Task) -> Path | None:
+    ext = Path(SKELETON_FILES[task.language]).suffix
+    for stem in GOLD_NAMES:
+        p = task.root / f"{stem}{ext}"
+        if p.is_file():
+            return p
+    return None
+
+
+def draw_visible(task: Task, n: int, seed: int) -> list[Case]:
+    """Up to ``n`` cases from the completeness buckets that the task lets a writer see,
+    alternating post_complete and pre_complete (post cases show an output too)."""
+    rng = random.Random(f"{seed}/{task.id}")
+    pools = []
+    for b in (Bucket.post_complete, Bucket.pre_complete):
+        pool = [c for c in task.cases.get(b, []) if c.visible]
+        rng.shuffle(pool)
+        pools.append(pool)
+    picked: list[Case] = []
+    while len(picked) < n and any(pools):
+        for pool in pools:
+            if pool and len(picked) < n:
+                picked.append(pool.pop())
+    return picked
+
+
+def case_line(c: Case) -> str:
+    d: dict[str, object] = {"bucket": c.bucket.value, "id": c.id, "input": c.input}
+    if c.output is not None:
+        d["output"] = c.output
+    return json.dumps(d, ensure_ascii=False)
+
+
+def _write_visible_task(task: Task, cases: list[Case], dest: Path) -> None:
+    """A loadable copy of the task with only ``cases``: what ``check`` scores against."""
+    dest.mkdir(parents=True)
+    (dest / "task.toml").write_text(
+        _without_constraints((task.root / "task.toml").read_text(encoding="utf-8")),
+        encoding="utf-8")
+    (dest / "statement.md").write_text(task.statement, encoding="utf-8")
+    shutil.copyfile(task.skeleton_path, dest / SKELETON_FILES[task.language])
+    (dest / "tests").mkdir()
+    for b in Bucket:
+        mine = [c for c in cases if c.bucket == b]
+        lines = [c.model_dump_json(exclude={"line", "bucket"}, exclude_none=True) for c in mine]
+        (dest / "tests" / f"{b.value}.jsonl").write_text(
+            "".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def _without_constraints(toml: str) -> str:
+    """task.toml minus its ``[constraints]`` tables: hints for mutators (value ranges, shapes of
+    invalid inputs) that a spec writer is not meant to read off."""
+    out, skip = [], False
+    for line in toml.splitlines(keepends=True):
+        head = line.strip()
+        if head.startswith("["):
+            name = head.strip("[]").strip()
+            skip = name == "constraints" or name.startswith("constraints.")
+        if not skip:
+            out.append(line)
+    return "".join(out)
+
+
+def _write_example(ex: Task, gold: Path, n: int, seed: int, dest: Path) -> None:
+    dest.mkdir()
+    (dest / "statement.md").write_text(f"(task {ex.id})\n\n{ex.statement}", encoding="utf-8")
+    shutil.copyfile(gold, dest / spec_file_name(ex))
+    cases = draw_visible(ex, n, seed)
+    (dest / "visible_cases.jsonl").write_text("".join(case_line(c) + "\n" for c in cases),
+                                               encoding="utf-8")
+
+
+def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
+             force: bool = False, examples: Sequence[Path] = ()) -> list[MadeFolder]:
+    """Write ``out/<task id>/`` for every task; refuse to overwrite a folder unless ``force``.
+
+    Worked examples come from ``examples`` (tasks outside the batch) when given, else from the
+    other tasks of the batch: then an agent with a shell can read a neighbour's gold spec in
+    another folder's ``example/``, which the report warns about."""
+    if visible < 0:
+        raise TaskError(f"--visible must be >= 0, got {visible}")
+    loaded = [load_task(d) for d in task_dirs(tasks)]
+    if not loaded:
+        raise TaskError("no tasks found", file=", ".join(map(str, tasks)))
+    ids = [t.id for t in loaded]
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        raise TaskError(f"two tasks share the id {dup[0]!r}; gym folders are named by id")
+    for t in loaded:
+        if t.language not in SPEC_NAMES:
+            raise TaskError(f"the gym knows verus and jml tasks, not {t.language!r}",
+                            file=str(t.root / "task.toml"))
+    batch = set(ids)
+    extra = [e for e in (load_task(d) for d in task_dirs(examples)) if e.id not in batch]
+    out.mkdir(parents=True, exist_ok=True)
+    made: list[MadeFolder] = []
+    for t in loaded:
+        folder = out / t.id
+        if folder.exists():
+            if not force:
+                raise TaskError("gym folder exists (use --force to replace it)", file=str(folder))
+            shutil.rmtree(folder)
+        folder.mkdir()
+        cases = draw_visible(t, visible, seed)
+        spec_file = spec_file_name(t)
+        (folder / "INSTRUCTIONS.md").write_text(
+            instructions(t.language, spec_file, can_verify(t.language)), encoding="utf-8")
+        (folder / "LANGUAGE_NOTES.md").write_text(language_notes(t.language), encoding="utf-8")
+        (folder / "statement.md").write_text(t.statement, encoding="utf-8")
+        shutil.copyfile(t.skeleton_path, folder / spec_file)
+        (folder / "visible_cases.jsonl").write_text("".join(case_line(c) + "\n" for c in cases),
+                                                    encoding="utf-8")
+        pool = [e for e in extra if e.id != t.id] if extra else _rotated(loaded, t)
+        ex = next((o for o in pool if o.language == t.language
+                   and gold_spec(o) is not None), None)
+        if ex is not None:
+            gold = gold_spec(ex)
+            assert gold is not None
+            _write_example(ex, gold, visible, seed, folder / "example")
+        _write_visible_task(t, cases, folder / PRIVATE / "task")
+        write_manifest(folder, GymManifest(
+            task_id=t.id, language=t.language, task_hash=task_content_hash(t),
+            source=str(t.root.resolve()), spec_file=spec_file,
+            visible=[f"{c.bucket.value}/{c.id}" for c in cases], seed=seed,
+            example_task=ex.id if ex else None))
+        warn = []
+        if len(cases) < visible:
+            warn.append(f"only {len(cases)} visible completeness case(s) in the task")
+        if ex is not None and ex.id in batch:
+            warn.append(f"worked example from {ex.id}, also in this batch (see --examples)")
+        if ex is None:
+            warn.append(f"no other {t.language} task with a gold spec: no worked example")
+        made.append(MadeFolder(task_id=t.id, folder=str(folder), visible=len(cases),
+                               example_task=ex.id if ex else None, warning="; ".join(warn)))
+    return made
+
+
+def _rotated(tasks: list[Task], t: Task) -> list[Task]:
+    """The other tasks, starting after ``t``: neighbours get different examples."""
+    i = tasks.index(t)
+    return tasks[i + 1:] + tasks[:i]

@@ -1,0 +1,116 @@
+"""The gym's tools as plain functions over a folder of gym folders: what the MCP server and the
+spec-writing agent both call.
+
+Every tool returns text for a model and never raises: bad arguments (an unknown task, a path
+out of the folder, a huge spec) get one line saying what was wrong. Paths are resolved and must
+stay inside the task's gym folder, so neither ``../`` nor a symlink reaches a source task.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from adequacy.backend import Limits
+from adequacy.errors import AdequacyError
+from adequacy.gym.manifest import MANIFEST, read_manifest
+from adequacy.gym.session import (
+    GymRecord,
+    check,
+    grade_text,
+    spec_text_of,
+    submit,
+    visible_task,
+)
+from adequacy.gym.verify import verify_text
+
+MAX_READ_CHARS = 100_000
+
+
+class GymTools:
+    """Tools over ``root``, a folder made by ``adequacy gym make`` (or one gym folder)."""
+
+    def __init__(self, root: Path, limits: Limits | None = None, allow_again: bool = False):
+        self.root = root.resolve()
+        self.limits = limits
+        self.allow_again = allow_again
+        self.last_grade: GymRecord | None = None
+
+    def folders(self) -> dict[str, Path]:
+        if (self.root / MANIFEST).is_file():
+            return {read_manifest(self.root).task_id: self.root}
+        out = {}
+        for d in sorted(self.root.iterdir()) if self.root.is_dir() else []:
+            if (d / MANIFEST).is_file():
+                try:
+                    out[read_manifest(d).task_id] = d
+                except AdequacyError:
+                    continue
+        return out
+
+    def _folder(self, task_id: str) -> Path:
+        found = self.folders()
+        if not isinstance(task_id, str) or task_id not in found:
+            shown = ", ".join(list(found)[:20])
+            raise AdequacyError(f"no task {str(task_id)[:80]!r} here (tasks: {shown})")
+        return found[task_id]
+
+    def list_tasks(self) -> str:
+        from adequacy.gym.session import read_state
+        rows = []
+        for tid, d in self.folders().items():
+            m = read_manifest(d)
+            st = read_state(d)
+            title = visible_task(d).title
+            rows.append({"task_id": tid, "language": m.language, "title": title,
+                         "spec_file": m.spec_file, "visible_cases": len(m.visible),
+                         "checks": st.checks, "submitted": st.submissions > 0})
+        return json.dumps(rows, indent=1)
+
+    def read_file(self, task_id: str, path: str = "") -> str:
+        try:
+            folder = self._folder(task_id).resolve()
+            rel = path or "."
+            target = (folder / rel).resolve()
+            if Path(rel).is_absolute() or not target.is_relative_to(folder):
+                return f"error: {str(path)[:200]!r} is outside the task's folder; give a path " \
+                       "relative to it, e.g. statement.md"
+            if target.is_dir():
+                names = sorted(str(p.relative_to(folder)) + ("/" if p.is_dir() else "")
+                               for p in target.iterdir())
+                return "\n".join(names)
+            if not target.is_file():
+                return f"error: no file {str(path)[:200]!r} in {task_id}"
+            text = target.read_text(encoding="utf-8", errors="replace")
+            if len(text) > MAX_READ_CHARS:
+                text = text[:MAX_READ_CHARS] + f"\n... (cut at {MAX_READ_CHARS} characters)"
+            return text
+        except (AdequacyError, OSError, ValueError) as e:
+            return f"error: {str(e)[:300]}"
+
+    def check(self, task_id: str, spec: str | None = None) -> str:
+        try:
+            return check(self._folder(task_id), spec, self.limits).text
+        except AdequacyError as e:
+            return f"error: {str(e)[:500]}"
+
+    def verify(self, task_id: str, spec: str | None = None) -> str:
+        try:
+            folder = self._folder(task_id)
+            m = read_manifest(folder)
+            if m.language != "jml":
+                return f"error: verify is for JML tasks; {task_id} is a {m.language} task"
+            text = spec_text_of(folder, m, spec)
+            return verify_text(visible_task(folder), text, m.spec_file,
+                               self.limits or Limits(spec_seconds=120.0))
+        except AdequacyError as e:
+            return f"error: {str(e)[:500]}"
+
+    def submit(self, task_id: str, spec: str | None = None) -> str:
+        try:
+            rec = submit(self._folder(task_id), spec, again=self.allow_again,
+                         limits=self.limits)
+        except AdequacyError as e:
+            return f"error: {str(e)[:500]}"
+        self.last_grade = rec
+        return grade_text(rec)

@@ -70,17 +70,23 @@ def bucket_stats(verdicts: Iterable[Verdict]) -> dict[Bucket, BucketStats]:
             for b, (t, p, f, u) in counts.items()}
 
 
-def untested_buckets(stats: dict[Bucket, BucketStats], strict: bool = True) -> list[Bucket]:
-    """Buckets that say nothing about the spec: no cases, or (lenient) no decided case."""
+def untested_buckets(stats: dict[Bucket, BucketStats], strict: bool = True,
+                     empty_by_design: Sequence[Bucket] = ()) -> list[Bucket]:
+    """Buckets that say nothing about the spec: no cases, or (lenient) no decided case.
+    ``empty_by_design``: buckets the task declares empty (a total function has no invalid
+    input), which cannot be tested and so do not keep a spec from passing."""
     out = []
     for b in BUCKETS:
+        if b in empty_by_design and stats.get(b, BucketStats()).total == 0:
+            continue
         s = stats.get(b, BucketStats())
         if s.total == 0 or (not strict and s.decided == 0):
             out.append(b)
     return out
 
 
-def passed_all(stats: dict[Bucket, BucketStats], strict: bool = True) -> bool:
+def passed_all(stats: dict[Bucket, BucketStats], strict: bool = True,
+               empty_by_design: Sequence[Bucket] = ()) -> bool:
     """Every bucket was tested and no case failed (Verus-SpecGym Pass@1 for one spec).
 
     A spec passes only when each of the four buckets has cases: an imported task with no sound
@@ -88,7 +94,7 @@ def passed_all(stats: dict[Bucket, BucketStats], strict: bool = True) -> bool:
     case passed; lenient scoring forgives unknowns but needs a decided case in every bucket (a
     spec undefined on every case has shown nothing).
     """
-    if untested_buckets(stats, strict):
+    if untested_buckets(stats, strict, empty_by_design):
         return False
     if strict:
         return all(s.passed == s.total for s in stats.values())

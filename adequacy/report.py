@@ -104,7 +104,7 @@ def verdict_line(rep: SpecReport) -> Text:
     if rep.passed_all:
         return Text("PASSED ALL", style="bold green")
     failed = sum(s.failed + (s.unknown if rep.strict else 0) for s in rep.buckets.values())
-    untested = untested_buckets(rep.buckets, rep.strict)
+    untested = untested_buckets(rep.buckets, rep.strict, rep.empty_by_design)
     words = ["FAILED" if failed else "NOT PASSED"]
     if failed:
         words.append(f"({failed} case{'s' if failed != 1 else ''} not passed)")
@@ -175,7 +175,8 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -
 def _passed(r: SpecReport) -> bool:
     """Recomputed from the bucket counts, so that records written before the rule "every bucket
     tested" do not count an untested spec as a pass in Pass@1."""
-    return r.status == "scored" and bool(r.buckets) and passed_all(r.buckets, r.strict)
+    return (r.status == "scored" and bool(r.buckets)
+            and passed_all(r.buckets, r.strict, r.empty_by_design))
 
 
 def print_to(console: Console, renderable: object) -> None:

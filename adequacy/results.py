@@ -64,6 +64,8 @@ class SpecReport(BaseModel):
     metrics: HarnessMetrics | None = None
     passed_all: bool = False
     seconds: float = 0.0
+    empty_by_design: list[Bucket] = []
+    """Buckets the task declares empty (``every_input_valid``: no ``pre_sound`` cases)."""
 
     def finish(self) -> SpecReport:
         """Fill the derived scores from the verdicts."""
@@ -71,7 +73,7 @@ class SpecReport(BaseModel):
         self.buckets = stats
         if self.status == "scored":
             self.metrics = harness_metrics(stats, self.strict)
-            self.passed_all = passed_all(stats, self.strict)
+            self.passed_all = passed_all(stats, self.strict, self.empty_by_design)
         else:
             self.metrics = None
             self.passed_all = False

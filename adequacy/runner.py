@@ -20,7 +20,7 @@ from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.results import Disagreement, EngineRun, SpecReport
 from adequacy.tasks import Case, Task
 from adequacy.values import content_hash
-from adequacy.verdicts import InvalidSpec, Truth, Verdict
+from adequacy.verdicts import Bucket, InvalidSpec, Truth, Verdict
 
 
 @dataclass(frozen=True)
@@ -182,6 +182,7 @@ def score_spec(
         task_path=str(task.root), spec_path=spec_path,
         spec_sha=content_hash(spec_text), language=task.language, status="scored",
         strict=strict,
+        empty_by_design=[Bucket.pre_sound] if task.every_input_valid else [],
     )
     todo_cases = list(cases) if cases is not None else task.all_cases()
     if not todo_cases:

@@ -37,7 +37,7 @@ ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample")
 LANGUAGES = ("verus", "jml")
 SKELETON_FILES = {"verus": "skeleton.rs", "jml": "Solution.java"}
 TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "signature",
-            "structs", "constraints")
+            "structs", "constraints", "every_input_valid")
 #: Keys of the built-in backends' settings tables; a typo there would silently change what a
 #: spec means (``[jml] clas`` falls back to the default class), so unknown keys are errors.
 SETTINGS_KEYS: dict[str, tuple[str, ...]] = {
@@ -83,6 +83,9 @@ class Task(BaseModel):
     provenance: str = ""
     tags: list[str] = []
     difficulty: str | None = None
+    every_input_valid: bool = False
+    """The function is total: no input is invalid, so ``pre_sound`` is empty by design and a
+    spec can pass without it (any precondition beyond the types is a completeness failure)."""
     inputs: list[Param]
     outputs: list[Param]
     structs: dict[str, dict[str, str]] = {}
@@ -456,9 +459,15 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
         _check_skeleton(task_dir, language, errors)
     _check_tests_folder(task_dir, errors)
     cases = {b: _read_cases(task_dir, b, inputs, outputs, errors) for b in BUCKETS}
+    every_input_valid = field("every_input_valid", bool, False)
+    if every_input_valid and cases[Bucket.pre_sound]:
+        errors.append(TaskError("every_input_valid = true, yet tests/pre_sound.jsonl has invalid "
+                                "inputs (remove one or the other)", file=fname,
+                                line=_toml_line(text, "every_input_valid"),
+                                field="every_input_valid"))
     if errors:
         return None, errors
-    task = Task(
+    task = Task(every_input_valid=every_input_valid,
         id=tid, language=language, title=field("title", str, ""),
         provenance=field("provenance", str, ""), tags=field("tags", list, []),
         difficulty=field("difficulty", str, None), inputs=inputs, outputs=outputs,

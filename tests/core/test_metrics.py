@@ -125,3 +125,16 @@ def test_summarize_over_tasks() -> None:
     # pass^2: a 0.0, b 1.0 -> 0.5
     assert s.pass_hat_k[2] == pytest.approx(0.5)
     assert s.invalid == 1
+
+
+def test_a_bucket_empty_by_design_does_not_block_a_pass() -> None:
+    from adequacy.metrics import BucketStats, passed_all, untested_buckets
+    from adequacy.verdicts import Bucket
+
+    stats = {b: BucketStats(total=2, passed=2) for b in Bucket}
+    stats[Bucket.pre_sound] = BucketStats()
+    assert not passed_all(stats)  # an untested bucket keeps a spec from passing...
+    assert passed_all(stats, empty_by_design=[Bucket.pre_sound])  # ...unless it must be empty
+    assert untested_buckets(stats, empty_by_design=[Bucket.pre_sound]) == []
+    stats[Bucket.post_sound] = BucketStats()  # only the declared bucket is excused
+    assert not passed_all(stats, empty_by_design=[Bucket.pre_sound])

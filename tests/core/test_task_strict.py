@@ -115,3 +115,21 @@ def test_hostile_toml_is_a_located_error(tmp_path: Path) -> None:
     line = text.splitlines().index(next(x for x in text.splitlines() if x.startswith("a = "))) + 1
     assert messages(d)[0] == f"{d.name}/task.toml:{line}: signature.input.a: type nested too " \
                              "deeply"
+
+
+def test_every_input_valid_contradicted_by_pre_sound_cases(tmp_path: Path) -> None:
+    import shutil
+
+    from adequacy.errors import TaskError
+    from adequacy.tasks import load_task
+
+    src = Path(__file__).resolve().parents[2] / "examples" / "verus" / "euclid_mod"
+    task = tmp_path / "t"
+    shutil.copytree(src, task)
+    toml = task / "task.toml"
+    toml.write_text(toml.read_text().replace('language = "verus"',
+                                             'language = "verus"\nevery_input_valid = true'))
+    with pytest.raises(TaskError, match="every_input_valid"):
+        load_task(task)
+    (task / "tests" / "pre_sound.jsonl").write_text("")
+    assert load_task(task).every_input_valid

@@ -30,7 +30,7 @@ class EngineRef:
 
 
 _INFO_TTL = 60.0
-_infos: dict[str, tuple[float, list[EngineInfo]]] = {}
+_infos: dict[tuple[str, object], tuple[float, list[EngineInfo]]] = {}
 
 
 def engine_infos(b: Backend) -> list[EngineInfo]:
@@ -38,10 +38,13 @@ def engine_infos(b: Backend) -> list[EngineInfo]:
     and ``java -version`` (50-150 ms each), far more than scoring a spec with interp, and an
     optimizer scores thousands of specs in one process."""
     now = time.monotonic()
-    hit = _infos.get(b.name)
+    # keyed by the provider too: a backend re-registered or re-implemented under the same name
+    # (a plugin reloaded, a test's stand-in) must not be answered with the old engines
+    key = (b.name, getattr(type(b), "engines", None))
+    hit = _infos.get(key)
     if hit is None or now - hit[0] > _INFO_TTL:
         hit = (now, b.engines())
-        _infos[b.name] = hit
+        _infos[key] = hit
     return hit[1]
 
 
@@ -163,9 +166,12 @@ def score_spec(
     task: Task, spec_text: str, spec_path: str | None = None, *, backend: str | None = None,
     engines: Sequence[str] | None = None, cross_check: bool = False, strict: bool = True,
     limits: Limits | None = None, cache: VerdictCache | None = None,
-    cases: Sequence[Case] | None = None,
+    cases: Sequence[Case] | None = None, empty_by_design: Sequence[Bucket] = (),
 ) -> SpecReport:
     """Score one spec on its task's cases (or on ``cases``, e.g. only the visible ones).
+
+    ``empty_by_design``: buckets the caller leaves out on purpose (a check on the visible
+    completeness cases has no sound cases), which then do not keep the spec from passing.
 
     Engines run as a chain: each later engine sees only the cases still unknown, and the first
     decisive verdict wins. With ``cross_check`` every engine sees every case, each pair of
@@ -182,7 +188,8 @@ def score_spec(
         task_path=str(task.root), spec_path=spec_path,
         spec_sha=content_hash(spec_text), language=task.language, status="scored",
         strict=strict,
-        empty_by_design=[Bucket.pre_sound] if task.every_input_valid else [],
+        empty_by_design=sorted({*empty_by_design,
+                                *([Bucket.pre_sound] if task.every_input_valid else [])}),
     )
     todo_cases = list(cases) if cases is not None else task.all_cases()
     if not todo_cases:

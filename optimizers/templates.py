@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from adequacy.runner import score_spec
 from adequacy.tasks import Task
+from adequacy.verdicts import Bucket
 
 from .candidates import Clause, daikon_clauses
 from .render import renderable, spec_file
@@ -25,7 +26,8 @@ def _accepts_valid(task: Task, clauses: Sequence[Clause]) -> bool:
              if c.bucket.value in ("pre_complete", "post_complete")]
     if not valid:
         return True
-    rep = score_spec(task, spec_file(task, clauses), cases=valid)
+    rep = score_spec(task, spec_file(task, clauses), cases=valid,
+                     empty_by_design=[Bucket.pre_sound, Bucket.post_sound])
     return rep.status == "scored" and rep.passed_all
 
 

@@ -25,7 +25,7 @@ from adequacy.results import SpecReport
 from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
 from adequacy.values import content_hash
-from adequacy.verdicts import BUCKETS
+from adequacy.verdicts import BUCKETS, Bucket
 
 MAX_SPEC_CHARS = 200_000
 """A spec longer than this is refused before any engine sees it."""
@@ -150,7 +150,9 @@ def check(folder: Path, spec: str | None = None, limits: Limits | None = None,
     m = read_manifest(folder)
     text = spec_text_of(folder, m, spec)
     task = visible_task(folder)
-    rep = score_spec(task, text, m.spec_file, limits=limits, cache=_cache())
+    # visible cases come from the completeness buckets only: the sound ones are empty on purpose
+    rep = score_spec(task, text, m.spec_file, limits=limits, cache=_cache(),
+                     empty_by_design=[Bucket.pre_sound, Bucket.post_sound])
     fb = feedback(rep, task)
     st = read_state(folder)
     st.checks += 1

@@ -60,7 +60,7 @@ def cross_check(task: Task, spec_path: Path, limits: Limits | None = None) -> Sp
         rep.error = f"invalid: {e}"
         return rep
     cases = task.all_cases()
-    rac = rac_engine.check(spec.unit, spec.file, task, cases, limits)
+    rac = rac_engine.check(spec.unit, spec.file, task, cases, limits, gap=spec.math_gap)
     t0 = time.monotonic()
     try:
         key = key_engine.check(spec, task, cases, limits)

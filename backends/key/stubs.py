@@ -16,6 +16,7 @@ from pathlib import Path
 import jinja2
 from adequacy.backends.openjml.jml.load import JmlSpec
 from adequacy.backends.openjml.stubs import Stub, render_stubs
+from adequacy.backends.openjml.stubs.render import _spec_start
 
 from adequacy.tasks import Case, Task
 
@@ -61,8 +62,20 @@ def render_key_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> KeyStubFil
                              formula))
         stubs.append(KeyStub(f"__key_not_{k}", k, case.id, case.bucket.value, "not-phi", s.locals,
                              f"!{formula}"))
-    src = spec.source.text
+    src = _without_method_spec(spec)
     close = spec.cls.body_close
     text = _ENV.get_template("key_stubs.java.j2").render(
         head=src[:close].rstrip(), tail=src[close:], stubs=stubs, static=spec.method.is_static)
     return KeyStubFile(spec.cls.name, text, stubs, dict(base.skipped))
+
+
+def _without_method_spec(spec: JmlSpec) -> str:
+    """The spec's text with the target method's own JML blanked (lines kept): the stubs assert
+    the front end's formulas, so KeY need not parse clauses it cannot read (``old``,
+    ``assignable`` of array ranges, ...), whose load errors would cost every case."""
+    text = spec.source.text
+    start = _spec_start(spec)
+    if start is None:
+        return text
+    blank = "".join(ch if ch == "\n" else " " for ch in text[start:spec.method.start])
+    return text[:start] + blank + text[spec.method.start:]

@@ -60,7 +60,7 @@ class OpenJmlBackend:
         if engine == "rac":
             if not self.engines()[0].available:
                 raise EngineUnavailable(self.engines()[0].reason)
-            return rac.check(data.unit, data.file, task, cases, limits)
+            return rac.check(data.unit, data.file, task, cases, limits, gap=data.math_gap)
         if engine == "openjml":
             cmd = openjml_command()
             if cmd is None:

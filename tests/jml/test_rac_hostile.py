@@ -60,7 +60,8 @@ def test_hostile_helper_is_contained(name: str) -> None:
     assert by_id["mixed"].value.value == "true"
     assert by_id["empty"].value.value == "unknown"
     assert any(r in by_id["empty"].reason for r in reason.split("|"))
-    assert by_id["null"].value.value == "true"
+    # non-null by default: a null String fails the implicit precondition first
+    assert by_id["null"].value.value == "false"
     # the worker still serves the gold spec afterwards
     gold = b.load_spec(task, (TASK / "specs" / "gold.java").read_text(), "gold.java")
     assert all(v.passed for v in b.check(gold, task, cases, "rac", Limits()))

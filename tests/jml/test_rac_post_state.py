@@ -106,8 +106,11 @@ def test_post_state_and_returned_parameter(set_zero: Path) -> None:
     jml = (r"//@ ensures \result == a && \result[0] == 0 && \old(a[0]) == 5 && "
            r"(\forall int i; iBegin <= i && i < iEnd; a[i] == 0) && a[2] == \old(a[2]);")
     assert _post(set_zero, SET_ZERO, jml, [(inp, right), (inp, wrong)]) == ["true", "false"]
-    # \old(a) is the input, a distinct object from the post-state
-    assert _post(set_zero, SET_ZERO, r"//@ ensures \old(a) != a && \old(a[1]) == 6;",
+    # \old(a) is the same reference as a (JML: \old applies to the reference), whose
+    # contents are read in the post-state; \old(a[1]) reads the input's contents
+    assert _post(set_zero, SET_ZERO, r"//@ ensures \old(a) == a && \old(a[1]) == 6;",
+                 [(inp, right)]) == ["true"]
+    assert _post(set_zero, SET_ZERO, r"//@ ensures \old(a)[1] == a[1] && \old(a)[1] == 0;",
                  [(inp, right)]) == ["true"]
     assert _post(set_zero, SET_ZERO, r"//@ ensures \result.length == 3;",
                  [(inp, right)]) == ["true"]
@@ -141,9 +144,13 @@ def instance(tmp_path: Path) -> Path:
 @pytest.mark.slow
 @requires_jdk()
 def test_instance_method_sees_fields_and_instance_helpers(instance: Path) -> None:
-    jml = r"//@ ensures \result == x + base && \result == shifted(x) && \result == this.base + x;"
+    jml = (r"//@ ensures \result == x + \old(base) && \result == \old(shifted(x)) && "
+           r"\result == \old(this.base) + x;")
     assert _post(instance, INSTANCE, jml, [({"x": 1}, {"result": 11}),
                                            ({"x": 1}, {"result": 1})]) == ["true", "false"]
+    # outside \old a field is the object's post-state, which the case does not record
+    for jml in (r"//@ ensures \result == x + base;", r"//@ ensures \result == shifted(x);"):
+        assert _post(instance, INSTANCE, jml, [({"x": 1}, {"result": 11})]) == ["unknown"]
     task = load_task(instance)
     assert OpenJmlBackend().run_reference(task, [{"x": 5}]) == [{"result": 15}]
 

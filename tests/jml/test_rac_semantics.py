@@ -94,12 +94,13 @@ def test_precondition_is_disjunction_of_spec_cases(two_ints: Runner) -> None:
     assert values(post) == ["true", "false", "true", "true"]
 
 
-def test_exceptional_cases_do_not_constrain_results(two_ints: Runner) -> None:
+def test_exceptional_cases_forbid_normal_results(two_ints: Runner) -> None:
+    # JML RM 9.5: exceptional_behavior implies ensures false (no normal termination)
     jml = ("/*@ public normal_behavior\n  @ requires x >= 0;\n  @ ensures \\result == x;\n"
            "  @ also public exceptional_behavior\n  @ requires x < 0;\n"
            "  @ signals (IllegalArgumentException e) true;\n  @*/")
     assert values(two_ints.pre(jml, {"x": -1, "y": 0})) == ["true"]
-    assert values(two_ints.post(jml, ({"x": -1, "y": 0}, 99))) == ["true"]
+    assert values(two_ints.post(jml, ({"x": -1, "y": 0}, 99))) == ["false"]
 
 
 def test_library_calls(two_ints: Runner) -> None:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from adequacy.backends.openjml.jml.ast import Expr
-from adequacy.backends.openjml.jml.lexer import Token
-from adequacy.backends.openjml.jml.parser import parse_expression
+from adequacy.backends.openjml.jml.semantics import math_gap, spec_cases
 from adequacy.backends.openjml.jml.source import (
     JavaClass,
     JavaMethod,
@@ -32,7 +30,10 @@ class JmlSpec:
     cls: JavaClass
     method: JavaMethod
     cases: list[ParsedCase]
+    """Spec cases with JML's implicit clauses made explicit (``jml.semantics``)."""
     unit: Unit
+    math_gap: str | None = None
+    """Why the spec's arithmetic is outside what the engines compute (``math_gap``), or None."""
 
 
 def original_source(task: Task) -> SpecFile:
@@ -93,26 +94,11 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
     if check:
         check_code(src, original_source(task))
     cls, method = find_target(src, task, file)
-    cases: list[ParsedCase] = []
-    for sc in method.spec:
-        pc = ParsedCase(sc.kind, sc.line)
-        for cl in sc.requires:
-            pc.requires.append((_clause(cl.tokens, file, cl.line), cl.line))
-        for cl in sc.ensures:
-            pc.ensures.append((_clause(cl.tokens, file, cl.line), cl.line))
-        cases.append(pc)
+    explicit = spec_cases(cls, method, file)
+    cases = [ParsedCase(c.kind, c.line, c.requires, c.ensures) for c in explicit]
+    # translating resolves every name (unknown names, impure calls: language errors)
     unit = build_unit(src, cls, method, cases)
-    return JmlSpec(file, src, cls, method, cases, unit)
-
-
-def _clause(tokens: list[Token], file: str, line: int) -> Expr:
-    toks = list(tokens)
-    # ``requires P \else E;`` names the exception for a violated precondition: P is the clause
-    for k, t in enumerate(toks):
-        if t.kind == "backslash" and t.text == "\\else":
-            toks = toks[:k]
-            break
-    return parse_expression(toks, file, line)
+    return JmlSpec(file, src, cls, method, cases, unit, math_gap(cls, method, explicit))
 
 
 def reference_unit(task: Task) -> Unit:

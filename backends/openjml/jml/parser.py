@@ -24,6 +24,10 @@ class Parser:
             Token("eof", "", toks[-1].line if toks else 0)]
         self.i = 0
         self.file = file
+        self.parenthesised: set[int] = set()
+        self.unnegated: dict[int, tuple[A.Lit, Token]] = {}
+        """MIN_VALUE magnitudes (2147483648) not yet seen under a unary minus"""
+        """ids of sub-expressions written inside their own parentheses"""
 
     # -- helpers -------------------------------------------------------------------------
     @property
@@ -63,6 +67,9 @@ class Parser:
         e = self.expr()
         if self.t.kind != "eof":
             raise self.err(f"unexpected {self.t.text!r} after the expression")
+        for lit, tok in self.unnegated.values():
+            raise self.err(f"integer literal {lit.text} is too large (only -{lit.text} is a "
+                           "valid literal)", tok)
         return e
 
     def expr(self) -> A.Expr:
@@ -89,12 +96,21 @@ class Parser:
         if self.t.is_op("==>"):
             op = self.t
             self.i += 1
-            return A.Binary(op.line, "==>", e, self.implies())
+            right = self.implies()
+            if isinstance(right, A.Binary) and right.op == "<==" and not self._paren(right):
+                raise self.err(_MIXED, op)
+            e = A.Binary(op.line, "==>", e, right)
+            return e
         while self.t.is_op("<=="):
             op = self.t
             self.i += 1
             e = A.Binary(op.line, "<==", e, self.binary(0))
+            if self.t.is_op("==>"):
+                raise self.err(_MIXED)
         return e
+
+    def _paren(self, e: A.Expr) -> bool:
+        return id(e) in self.parenthesised
 
     LEVELS: tuple[tuple[str, ...], ...] = (
         ("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="),
@@ -168,7 +184,8 @@ class Parser:
             self.i += 1
             operand = self.unary()
             if t.text == "-" and isinstance(operand, A.Lit) and operand.kind in ("int", "long") \
-                    and isinstance(operand.value, int):
+                    and isinstance(operand.value, int) and not self._paren(operand):
+                self.unnegated.pop(id(operand), None)
                 return A.Lit(t.line, operand.kind, -operand.value, "-" + operand.text)
             return A.Unary(t.line, t.text, operand)
         if t.is_op("++", "--"):
@@ -292,8 +309,11 @@ class Parser:
         k = t.kind
         if k == "int":
             self.i += 1
-            return A.Lit(t.line, "long" if t.text[-1] in "lL" else "int", _int_value(t, self),
-                         t.text)
+            kind = "long" if t.text[-1] in "lL" else "int"
+            lit = A.Lit(t.line, kind, _int_value(t, self), t.text)
+            if lit.value == _MIN_MAGNITUDES[kind] and _is_decimal(t.text):
+                self.unnegated[id(lit)] = (lit, t)
+            return lit
         if k == "float":
             self.i += 1
             kind = "float" if t.text[-1] in "fF" else "double"
@@ -342,6 +362,7 @@ class Parser:
             self.i += 1
             inner = self.expr()
             self.expect_op(")", "closing the parenthesis")
+            self.parenthesised.add(id(inner))
             return inner
         if k == "eof":
             raise self.err("expression expected but the clause ends")
@@ -398,18 +419,47 @@ class Parser:
         return A.Quant(open_.line, kind, ty, tuple(names), rng, body)
 
 
+_MIXED = ("==> and <== mixed without parentheses (OpenJML: jml.mixed.implies); write "
+          "(a ==> b) <== c or a ==> (b <== c)")
+_MIN_MAGNITUDES = {"int": 2**31, "long": 2**63}
+
+
+def _is_decimal(text: str) -> bool:
+    s = text.replace("_", "").rstrip("lL")
+    return not (len(s) > 1 and s[0] == "0")
+
+
 def _int_value(t: Token, p: Parser) -> int:
-    s = t.text.replace("_", "").rstrip("lL")
+    """The literal's value as Java reads it (JLS 3.10.1): hex, octal and binary literals are
+    the two's-complement bits of an ``int`` (``long`` with an L suffix), so ``0xFFFFFFFF`` is
+    -1; a decimal literal must fit, except the magnitude of MIN_VALUE under a unary minus
+    (``unary`` checks that it is negated)."""
+    text = t.text
+    long_ = text[-1] in "lL"
+    s = text.rstrip("lL")
+    if s.endswith("_") or s[:2].lower() in ("0x", "0b") and s[2:3] == "_":
+        raise p.err(f"bad integer literal {text!r} (misplaced '_')")
+    s = s.replace("_", "")
+    bits = 64 if long_ else 32
     try:
         if s[:2].lower() == "0x":
-            return int(s[2:], 16)
-        if s[:2].lower() == "0b":
-            return int(s[2:], 2)
-        if len(s) > 1 and s[0] == "0":
-            return int(s, 8)
-        return int(s)
+            v, radix = int(s[2:], 16), 16
+        elif s[:2].lower() == "0b":
+            v, radix = int(s[2:], 2), 2
+        elif len(s) > 1 and s[0] == "0":
+            v, radix = int(s, 8), 8
+        else:
+            v, radix = int(s), 10
     except ValueError as e:
-        raise p.err(f"bad integer literal {t.text!r}") from e
+        raise p.err(f"bad integer literal {text!r}") from e
+    kind = "long" if long_ else "int"
+    if radix == 10:
+        if v > _MIN_MAGNITUDES[kind]:
+            raise p.err(f"integer literal {text} is out of range for {kind}")
+        return v
+    if v >= 2**bits:
+        raise p.err(f"integer literal {text} does not fit in {bits} bits")
+    return v - 2**bits if v >= 2**(bits - 1) else v
 
 
 _ESC = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "0": "\0", "s": " ",

@@ -27,14 +27,17 @@ RECORDED_CLAUSES = {
     "post_redundantly": "ensures",
     "signals": "signals", "exsures": "signals", "signals_redundantly": "signals",
     "signals_only": "signals_only",
+    "assignable": "assignable", "modifiable": "assignable", "modifies": "assignable",
+    "assigns": "assignable", "assignable_redundantly": "assignable",
+    "modifiable_redundantly": "assignable", "modifies_redundantly": "assignable",
+    "old": "old",
 }
 IGNORED_CLAUSES = {
-    "assignable", "modifiable", "modifies", "assigns", "assignable_redundantly",
-    "modifiable_redundantly", "modifies_redundantly", "accessible", "accessible_redundantly",
+    "accessible", "accessible_redundantly",
     "callable", "callable_redundantly", "diverges", "diverges_redundantly", "when",
     "when_redundantly", "measured_by", "measured_by_redundantly", "duration",
     "duration_redundantly", "working_space", "working_space_redundantly", "captures",
-    "captures_redundantly", "old", "forall", "reads", "writes", "decreases", "decreasing",
+    "captures_redundantly", "forall", "reads", "writes", "decreases", "decreasing",
 }
 CLASS_LEVEL_SKIPPED = {
     "invariant", "invariant_redundantly", "initially", "constraint", "constraint_redundantly",
@@ -58,7 +61,8 @@ TYPE_KEYWORDS = {"class", "interface", "enum", "record"}
 @dataclass
 class Clause:
     keyword: str
-    """Canonical keyword: ``requires``, ``ensures``, ``signals`` or ``signals_only``."""
+    """Canonical keyword: ``requires``, ``ensures``, ``signals``, ``signals_only``,
+    ``assignable`` or ``old``."""
     tokens: list[Token]
     line: int
     text: str
@@ -72,6 +76,9 @@ class SpecCase:
     requires: list[Clause] = field(default_factory=list)
     ensures: list[Clause] = field(default_factory=list)
     signals: list[Clause] = field(default_factory=list)
+    assignable: list[Clause] = field(default_factory=list)
+    old: list[Clause] = field(default_factory=list)
+    """``old T x = e;`` declarations, in order (JML RM 9.9.2)."""
 
     @property
     def normal(self) -> bool:
@@ -100,6 +107,8 @@ class JavaMethod:
     """Declared inside a JML annotation (``model`` method): its text is in ``source``."""
     source: str = ""
     has_body: bool = True
+    nullable_params: set[str] = field(default_factory=set)
+    """Parameters declared ``nullable`` (``/*@ nullable @*/ int[] a``)."""
 
     @property
     def is_static(self) -> bool:
@@ -129,6 +138,8 @@ class JavaClass:
     methods: list[JavaMethod] = field(default_factory=list)
     fields: list[JavaField] = field(default_factory=list)
     models: list[JavaMethod] = field(default_factory=list)
+    modifiers: set[str] = field(default_factory=set)
+    """JML modifiers written before the class (``nullable_by_default``, ``spec_java_math``...)."""
 
 
 @dataclass
@@ -288,17 +299,27 @@ class _Reader:
         classes: list[JavaClass] = []
         toks = self.toks
         i = 0
+        pending: list[Token] = []
         while toks[i].kind != "eof":
             t = toks[i]
             if t.kind == "ident" and t.text in TYPE_KEYWORDS and i + 1 < len(toks) \
                     and toks[i + 1].kind == "ident":
-                i = self._class(i, classes)
+                i = self._class(i, classes, self._modifiers(pending))
+                pending = []
             else:
+                if t.kind == "jml":
+                    pending.append(t)
+                elif t.is_op(";"):
+                    pending = []
                 i += 1
         return SpecFile(self.file, self.text, self.java_text, self.java_tokens,
                         self.jml_tokens, classes, self.ordered)
 
-    def _class(self, i: int, classes: list[JavaClass]) -> int:
+    def _modifiers(self, annotations: list[Token]) -> set[str]:
+        return {x.text for a in annotations for x in self.jml_of.get(a.pos, [])
+                if x.kind == "ident" and x.text in JML_MODIFIERS}
+
+    def _class(self, i: int, classes: list[JavaClass], mods: set[str] | None = None) -> int:
         toks = self.toks
         name_tok = toks[i + 1]
         j = i + 2
@@ -306,7 +327,7 @@ class _Reader:
             j += 1
         if toks[j].kind == "eof":
             raise self.err(f"class {name_tok.text} has no body", name_tok.line)
-        cls = JavaClass(name_tok.text, name_tok.line, toks[j].pos, -1)
+        cls = JavaClass(name_tok.text, name_tok.line, toks[j].pos, -1, modifiers=set(mods or ()))
         j += 1
         pending: list[Token] = []
         while True:
@@ -360,7 +381,7 @@ class _Reader:
         if t.kind == "ident" and t.text in TYPE_KEYWORDS:
             # nested type: parse it as a class of its own
             nested: list[JavaClass] = []
-            end = self._class(i, nested)
+            end = self._class(i, nested, self._modifiers(attached))
             return end
         # header tokens up to '(' (method), '=' or ';' (field)
         depth = 0
@@ -387,6 +408,7 @@ class _Reader:
             rtype = _join(header[:-1]) if len(header) > 1 else None
             close = _skip_balanced(toks, i, "(", ")")
             params = _params([x for x in toks[i + 1:close - 1] if x.kind != "jml"])
+            nullable = self._nullable_params(toks[i + 1:close - 1])
             j = close
             while toks[j].kind != "eof" and not toks[j].is_op("{", ";"):
                 if toks[j].kind == "jml":
@@ -402,6 +424,7 @@ class _Reader:
                                 toks[start].pos, toks[end - 1].pos + len(toks[end - 1].text),
                                 self._java_range(start, end), ann.cases, has_body=has_body)
             method.source = self.text[method.start:method.end]
+            method.nullable_params = nullable
             cls.methods.append(method)
             return end
         # field
@@ -417,6 +440,28 @@ class _Reader:
             cls.fields.append(JavaField(header[-1].text, _join(header[:-1]),
                                         mods | ann.modifiers, first_line))
         return j + 1
+
+    def _nullable_params(self, toks: list[Token]) -> set[str]:
+        """Names of parameters preceded (in their own comma-separated slot) by a JML
+        ``nullable`` annotation."""
+        out: set[str] = set()
+        marked = False
+        last: str | None = None
+        depth = 0
+        for t in toks + [Token("op", ",", 0)]:
+            if t.kind == "jml":
+                marked |= "nullable" in self._modifiers([t])
+            elif t.is_op("<"):
+                depth += 1
+            elif t.is_op(">"):
+                depth -= 1
+            elif t.is_op(",") and depth == 0:
+                if marked and last:
+                    out.add(last)
+                marked, last = False, None
+            elif t.kind == "ident":
+                last = t.text
+        return out
 
     def _java_range(self, a: int, b: int) -> tuple[int, int]:
         ks = [self.java_index[id(t)] for t in self.toks[a:b] if id(t) in self.java_index]
@@ -527,7 +572,8 @@ class _Annotations:
                         raise self.err(f"empty {t.text} clause", t.line)
                     clause = Clause(RECORDED_CLAUSES[t.text], body, t.line,
                                     " ".join(x.text for x in body))
-                    getattr(current, {"requires": "requires", "ensures": "ensures"}.get(
+                    getattr(current, {"requires": "requires", "ensures": "ensures",
+                                      "assignable": "assignable", "old": "old"}.get(
                         clause.keyword, "signals")).append(clause)
                 mods = []
                 i = end + 1

@@ -13,7 +13,7 @@ from adequacy.backends.openjml.rac.worker import POOL, Worker, WorkerDied
 
 from adequacy import progress
 from adequacy.backend import Limits, TimeoutStreak
-from adequacy.errors import BackendError
+from adequacy.errors import BackendError, SpecInvalid
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict
 
@@ -58,16 +58,29 @@ def _ensure(worker: Worker, unit: Unit, key: str, file: str | None, limits: Limi
         worker.loaded.add(key)
         return
     if "errors" in reply:
-        raise compile_errors(unit, reply["errors"], file)
+        raise CompileGap(compile_errors(unit, reply["errors"], file))
     raise BackendError(f"rac worker: {reply.get('error', reply)}")
 
 
+class CompileGap(Exception):
+    """javac refused the translated unit: a gap of this engine (its translation, or Java it
+    cannot host), not a verdict on the spec, which only the front end may call invalid."""
+
+    def __init__(self, error: SpecInvalid) -> None:
+        where = f"{error.file}:{error.line}: " if error.line else ""
+        super().__init__(f"rac cannot compile this spec: {where}{error.message}")
+
+
 def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
-          limits: Limits) -> list[Verdict]:
+          limits: Limits, gap: str | None = None) -> list[Verdict]:
     """One verdict per case; a hang or crash costs that case only (the worker restarts).
+    ``gap`` (``JmlSpec.math_gap``) or a compile failure makes every case unknown.
 
     The spec's budget holds for the whole call, and a predicate that keeps timing out is
     given up after ``limits.timeout_streak`` timeouts in a row (its other cases are unknown)."""
+    if gap is not None:
+        return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
+                        reason=f"outside rac's semantics: {gap}") for c in cases]
     key = unit_key(unit)
     verdicts: list[Verdict] = []
     deadline = time.monotonic() + limits.spec_seconds
@@ -83,8 +96,14 @@ def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
                 verdicts.append(Verdict(case_id=case.id, bucket=case.bucket, value=Truth.unknown,
                                         engine=ENGINE, reason=skip))
                 continue
-            v, timed_out = _one(worker, unit, key, file, task, case,
-                                _case_limits(limits, deadline - t0), t0)
+            try:
+                v, timed_out = _one(worker, unit, key, file, task, case,
+                                    _case_limits(limits, deadline - t0), t0)
+            except CompileGap as e:
+                verdicts += [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                                     engine=ENGINE, reason=str(e))
+                             for c in cases[len(verdicts):]]
+                break
             streak.note(case.bucket.predicate, timed_out)
             verdicts.append(v)
             progress.advance()
@@ -150,7 +169,7 @@ def run_reference(unit: Unit, task: Task, inputs: list[dict[str, Any]],
                 reply = worker.request({"op": "run", "key": key, "input": args,
                                         "timeout_ms": int(limits.case_seconds * 1000)},
                                        timeout=limits.case_seconds + 15)
-            except (WorkerDied, KeyError, BackendError):
+            except (WorkerDied, KeyError, BackendError, CompileGap):
                 out.append(None)
                 continue
             if reply.get("missing"):

@@ -90,13 +90,30 @@ def _lit(e: A.Lit) -> str:
     return f"((Object) Double.valueOf({e.text}))"
 
 
+def _escape(ch: str, quote: str) -> str:
+    """One character inside a Java literal. Never a ``\\uXXXX`` escape for a quote, a
+    backslash or a line break: javac replaces those before lexing (JLS 3.3), which would end
+    the literal; octal escapes are not pre-processed."""
+    o = ord(ch)
+    if ch in (quote, "\\"):
+        return "\\" + ch
+    if 32 <= o < 127:
+        return ch
+    if o < 256:
+        return f"\\{o:03o}"
+    return f"\\u{o:04x}"
+
+
 def _java_char(c: str) -> str:
-    return f"'\\u{ord(c):04x}'"
+    return "'" + "".join(_escape(ch, "'") for ch in c) + "'"
 
 
 def _java_string(s: str) -> str:
-    return '"' + "".join(ch if 32 <= ord(ch) < 127 and ch not in '"\\' else f"\\u{ord(ch):04x}"
-                         for ch in s) + '"'
+    return '"' + "".join(_escape(ch, '"') for ch in s) + '"'
+
+
+def _unsupported(what: str) -> str:
+    return f"{RT}.unsupported({_java_string(what)})"
 
 
 def translate(e: A.Expr, env: Env, ctx: Context) -> str:
@@ -139,7 +156,7 @@ class _Translator:
             if pname == e.id:
                 state = "__p" if env.clause == "requires" or env.old else "__q"
                 return f"{state}[{k}]"
-        f = self._field(e.id)
+        f = self._field(e.id, env)
         if f is not None:
             return f
         if e.id == "this":
@@ -151,16 +168,26 @@ class _Translator:
         raise self.ctx.err(f"unknown name {e.id!r} (not a parameter, quantified variable or "
                            f"field of {self.ctx.cls.name})", e.line)
 
-    def _field(self, name: str) -> str | None:
+    def _field(self, name: str, env: Env) -> str | None:
         cls = self.ctx.cls
         for f in cls.fields:
             if f.name == name:
+                if "static" not in f.modifiers and self.ctx.target.is_static:
+                    return None
+                if self._stale(f.modifiers, env):
+                    return _unsupported(f"field {name} after the call: the case has no "
+                                        "post-state of the object")
                 if "static" in f.modifiers:
                     return f"((Object) {cls.name}.{name})"
-                if self.ctx.target.is_static:
-                    return None
                 return f"((Object) (({cls.name}) __this).{name})"
         return None
+
+    def _stale(self, modifiers: set[str], env: Env) -> bool:
+        """A field read in ensures (outside ``\\old``) is the object's post-state, which no
+        case records: the method may have changed it, unless the field is final or the method
+        is pure."""
+        return env.clause == "ensures" and not env.old and "final" not in modifiers \
+            and not self.ctx.target.is_pure
 
     def _is_class(self, e: A.Expr, env: Env) -> str | None:
         if isinstance(e, A.Name) and not any(q[0] == e.id for q in env.quants) and \
@@ -177,14 +204,14 @@ class _Translator:
     def _Field(self, e: A.Field, env: Env) -> str:
         cls = self._is_class(e.obj, env)
         if cls == "self":
-            f = self._field(e.name)
+            f = self._field(e.name, env)
             if f is None:
                 raise self.ctx.err(f"{self.ctx.cls.name} has no field {e.name}", e.line)
             return f
         if cls is not None:
             return f'{RT}.staticField("{cls}", "{e.name}")'
         if isinstance(e.obj, A.Name) and e.obj.id == "this":
-            f = self._field(e.name)
+            f = self._field(e.name, env)
             if f is None:
                 raise self.ctx.err(f"{self.ctx.cls.name} has no field {e.name}", e.line)
             return f
@@ -200,14 +227,14 @@ class _Translator:
         args = [self.expr(a, env) for a in e.args]
         if e.target is None or self._is_class(e.target, env) == "self" or \
                 (isinstance(e.target, A.Name) and e.target.id == "this"):
-            return self._own_call(e, args)
+            return self._own_call(e, args, env)
         cls = self._is_class(e.target, env)
         if cls is not None:
             return f'{RT}.callStatic("{cls}", "{e.name}"' + "".join(", " + a for a in args) + ")"
         target = self.expr(e.target, env)
         return f'{RT}.call({target}, "{e.name}"' + "".join(", " + a for a in args) + ")"
 
-    def _own_call(self, e: A.Call, args: list[str]) -> str:
+    def _own_call(self, e: A.Call, args: list[str], env: Env) -> str:
         cands = [m for m in self.ctx.methods.get(e.name, []) if len(m.params) == len(args)]
         if not cands:
             raise self.ctx.err(f"unknown method {e.name}/{len(args)} (not a method of "
@@ -219,9 +246,8 @@ class _Translator:
         if m.return_type in (None, "void"):
             raise self.ctx.err(f"{e.name} returns nothing, so it cannot be used in an "
                                "expression", e.line)
-        if m is self.ctx.target:
-            raise self.ctx.err(f"the spec calls the method under specification ({e.name})",
-                               e.line)
+        if m is self.ctx.target:  # pure, so JML allows it; rac cannot evaluate recursion
+            return _unsupported(f"the spec calls the method under specification ({e.name})")
         conv = [self._convert(a, ty) for a, (ty, _n) in zip(args, m.params, strict=True)]
         recv = self.ctx.cls.name
         if not m.is_static:
@@ -229,6 +255,10 @@ class _Translator:
                 raise self.ctx.err(f"instance method {e.name} called from the spec of a static "
                                    "method", e.line)
             recv = f"(({self.ctx.cls.name}) __this)"
+            if any(not f.modifiers & {"static", "final"} for f in self.ctx.cls.fields) and \
+                    self._stale(set(), env):
+                return _unsupported(f"{e.name} reads the object after the call: the case has "
+                                    "no post-state of the object")
         return f"((Object) {recv}.{m.name}({', '.join(conv)}))"
 
     @staticmethod
@@ -251,7 +281,7 @@ class _Translator:
                     "<==": f"{a} || !{b}", "<==>": f"{a} == {b}", "<=!=>": f"{a} != {b}"}[op]
             return f"{RT}.bool({java})"
         if op == "<:":
-            return f'{RT}.unsupported("<:")'
+            return _unsupported("<:")
         return f"{RT}.{_BIN[op]}({self.expr(e.left, env)}, {self.expr(e.right, env)})"
 
     def _Chain(self, e: A.Chain, env: Env) -> str:
@@ -266,27 +296,27 @@ class _Translator:
                f"{self.expr(e.other, env)})"
 
     def _Cast(self, e: A.Cast, env: Env) -> str:
-        return f'{RT}.cast("{e.type}", {self.expr(e.expr, env)})'
+        return f"{RT}.cast({_java_string(e.type)}, {self.expr(e.expr, env)})"
 
     def _InstanceOf(self, e: A.InstanceOf, env: Env) -> str:
-        return f'{RT}.instanceOf({self.expr(e.expr, env)}, "{e.type}")'
+        return f"{RT}.instanceOf({self.expr(e.expr, env)}, {_java_string(e.type)})"
 
     def _Special(self, e: A.Special, env: Env) -> str:
         if e.name == "\\nonnullelements" and len(e.args) == 1:
             return f"{RT}.nonnullelements({self.expr(e.args[0], env)})"
         if e.name in ("\\nothing", "\\everything"):
             raise self.ctx.err(f"{e.name} is not an expression", e.line)
-        return f'{RT}.unsupported("{e.name}")'
+        return _unsupported(e.name)
 
     def _TypeRef(self, e: A.TypeRef, env: Env) -> str:
-        return f'{RT}.unsupported("type {e.name}")'
+        return _unsupported(f"type {e.name}")
 
     def _Quant(self, e: A.Quant, env: Env) -> str:
         ty = "\\bigint" if e.type in ("Integer", "Long", "BigInteger") else e.type
         if ty not in QUANT_TYPES and ty not in PRIMITIVES:
-            return f'{RT}.unsupported("quantifier over {e.type}")'
+            return _unsupported(f"quantifier over {e.type}")
         if ty in ("double", "float"):
-            return f'{RT}.unsupported("quantifier over {e.type}")'
+            return _unsupported(f"quantifier over {e.type}")
         inner = env
         vars_: list[str] = []
         for v in e.vars:
@@ -332,9 +362,9 @@ class _Translator:
                     outer = outer.bind(e.vars[j], vars_[j], ty)
                 lo = self._bound(b[0], outer, "max")
                 hi = self._bound(b[1], outer, "min")
-            out = f'{RT}.{folder}({lo}, {hi}, "{ty}", (Object {var}) -> {out})'
+            out = f"{RT}.{folder}({lo}, {hi}, {_java_string(ty)}, (Object {var}) -> {out})"
         if kind in ("max", "min"):
-            out = f'{RT}.some({out}, "\\\\{kind}")'
+            out = f"{RT}.some({out}, {_java_string(chr(92) + kind)})"
         return out
 
     def _bound(self, exprs: list[tuple[A.Expr, int]], env: Env, pick: str) -> str:
@@ -425,9 +455,10 @@ def _bounds(q: A.Quant, ty: str) -> dict[str, tuple[list[tuple[A.Expr, int]],
                 hi.append((A.Name(q.line, w), adj))
             else:
                 hi += [(b, a + adj) for b, a in usable(highs[w])]
-        if ty == "char":
-            lo = lo or [(A.Lit(q.line, "int", 0, "0"), 0)]
-            hi = hi or [(A.Lit(q.line, "int", 0xFFFF, "65535"), 0)]
+        small = {"char": (0, 0xFFFF), "byte": (-128, 127), "short": (-32768, 32767)}
+        if ty in small:  # the type bounds the variable (R.each clamps every range to it)
+            lo = lo or [(A.Lit(q.line, "int", small[ty][0], str(small[ty][0])), 0)]
+            hi = hi or [(A.Lit(q.line, "int", small[ty][1], str(small[ty][1])), 0)]
         if lo and hi:
             out[v] = (lo, hi)
     return out

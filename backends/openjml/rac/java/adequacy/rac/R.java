@@ -176,7 +176,12 @@ public final class R {
         if (a == null || b == null) return false;
         if (numeric(a) && numeric(b)) return cmp(a, b) == 0;
         if (a instanceof Boolean && b instanceof Boolean) return a.equals(b);
-        return false; // references: identity, as Java's == (and JML's) on objects
+        if (numeric(a) || numeric(b) || a instanceof Boolean || b instanceof Boolean)
+            throw new Undefined("type error: == between a " + kind(a) + " and a " + kind(b));
+        // references: JML's == is identity; two objects rebuilt from the case's JSON values
+        // say nothing about whether the method's objects were the same one
+        throw new Undefined("object identity (==) of two separately built " + kind(a)
+                + " values is not known from the case");
     }
 
     public static Object eq(Object a, Object b) { return bool(equal(a, b)); }
@@ -318,6 +323,13 @@ public final class R {
         }
     }
 
+    static final Map<String, BigInteger[]> TYPE_RANGES = Map.of(
+            "byte", new BigInteger[] {BigInteger.valueOf(Byte.MIN_VALUE), BigInteger.valueOf(Byte.MAX_VALUE)},
+            "short", new BigInteger[] {BigInteger.valueOf(Short.MIN_VALUE), BigInteger.valueOf(Short.MAX_VALUE)},
+            "char", new BigInteger[] {BigInteger.ZERO, BigInteger.valueOf(0xFFFF)},
+            "int", new BigInteger[] {BigInteger.valueOf(Integer.MIN_VALUE), BigInteger.valueOf(Integer.MAX_VALUE)},
+            "long", new BigInteger[] {BigInteger.valueOf(Long.MIN_VALUE), BigInteger.valueOf(Long.MAX_VALUE)});
+
     static long count(BigInteger lo, BigInteger hi) {
         BigInteger n = hi.subtract(lo).add(BigInteger.ONE);
         if (n.signum() <= 0) return 0;
@@ -335,6 +347,11 @@ public final class R {
             return;
         }
         BigInteger l = big(lo), h = big(hi);
+        BigInteger[] range = TYPE_RANGES.get(type);
+        if (range != null) {  // a byte/short/int/long/char variable only takes its type's values
+            if (l.compareTo(range[0]) < 0) l = range[0];
+            if (h.compareTo(range[1]) > 0) h = range[1];
+        }
         long n = count(l, h);
         if (n == 0) return;
         if (l.bitLength() < 63 && h.bitLength() < 63) {
@@ -423,7 +440,7 @@ public final class R {
         for (Object o : a) allInt &= integral(o) || o instanceof Character;
         if (!allInt) return null;
         switch (name) {
-            case "abs": if (a.length == 1) return big(a[0]).abs(); break;
+            case "abs": if (a.length == 1) return abs(a[0]); break;
             case "max": if (a.length == 2) return big(a[0]).max(big(a[1])); break;
             case "min": if (a.length == 2) return big(a[0]).min(big(a[1])); break;
             case "floorMod": if (a.length == 2) {
@@ -438,13 +455,56 @@ public final class R {
                 BigInteger[] qr = big(a[0]).divideAndRemainder(d);
                 return qr[1].signum() != 0 && (qr[1].signum() != d.signum()) ? qr[0].subtract(BigInteger.ONE) : qr[0];
             } break;
-            case "addExact": if (a.length == 2) return big(a[0]).add(big(a[1])); break;
-            case "subtractExact": if (a.length == 2) return big(a[0]).subtract(big(a[1])); break;
-            case "multiplyExact": if (a.length == 2) return big(a[0]).multiply(big(a[1])); break;
-            case "negateExact": if (a.length == 1) return big(a[0]).negate(); break;
+            case "addExact": if (a.length == 2) return exact(big(a[0]).add(big(a[1])), a); break;
+            case "subtractExact": if (a.length == 2) return exact(big(a[0]).subtract(big(a[1])), a); break;
+            case "multiplyExact": if (a.length == 2) return exact(big(a[0]).multiply(big(a[1])), a); break;
+            case "negateExact": if (a.length == 1) return exact(big(a[0]).negate(), a); break;
             default: return null;
         }
         return null;
+    }
+
+    static final BigInteger INT_MIN = BigInteger.valueOf(Integer.MIN_VALUE), INT_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
+    static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE), LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+
+    /** The Java type of an integral value: 32 (int-typed: a parameter, a field, a constant),
+     *  64 (long-typed) or 0 (computed with spec arithmetic: a \bigint whose Java type the
+     *  runtime no longer knows). */
+    static int width(Object o) {
+        if (o instanceof Integer || o instanceof Short || o instanceof Byte || o instanceof Character) return 32;
+        if (o instanceof Long) return 64;
+        return 0;
+    }
+
+    static boolean fits(BigInteger v, int bits) {
+        return bits == 32 ? v.compareTo(INT_MIN) >= 0 && v.compareTo(INT_MAX) <= 0
+                : v.compareTo(LONG_MIN) >= 0 && v.compareTo(LONG_MAX) <= 0;
+    }
+
+    /** Math.abs as OpenJML's Math spec (specs/java/lang/Math.jml) gives it: Java's value, so
+     *  abs(Integer.MIN_VALUE) is Integer.MIN_VALUE. A \bigint argument at a MIN_VALUE is
+     *  undefined (the overload, hence the value, depends on a Java type the runtime lost). */
+    static Object abs(Object x) {
+        BigInteger v = big(x);
+        int w = width(x);
+        if (w == 32 && v.equals(INT_MIN)) return v;
+        if (w == 64 && v.equals(LONG_MIN)) return v;
+        if (w == 0 && (v.equals(INT_MIN) || v.compareTo(LONG_MIN) <= 0))
+            throw new Undefined("Math.abs(" + v + "): the value depends on the argument's Java type");
+        return v.abs();
+    }
+
+    /** *Exact methods throw on overflow of their Java type (undefined in a spec). */
+    static Object exact(BigInteger r, Object[] args) {
+        int w = 0;
+        boolean computed = false;
+        for (Object o : args) { w = Math.max(w, width(o)); computed |= width(o) == 0; }
+        if (!computed) {
+            if (!fits(r, w)) throw new Undefined((w == 32 ? "int" : "long") + " overflow in an *Exact method");
+            return r;
+        }
+        if (fits(r, 32)) return r; // no overload overflows
+        throw new Undefined("*Exact result " + r + " depends on the arguments' Java types");
     }
 
     public static Object call(Object target, String name, Object... args) {

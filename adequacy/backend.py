@@ -1,20 +1,30 @@
-"""The surface every backend offers (DESIGN section 4), as a Protocol plus boundary models.
+"""The contract between core and a language backend (DESIGN section 4).
 
-A backend knows one specification language. It parses and checks a spec once (``load_spec``)
-and then evaluates the spec's predicates on many cases with one engine at a time (``check``).
-Chaining engines, caching, cross-checking and scoring are the runner's job, so that every backend
-gets them the same way.
+A backend is one specification language: a front end that parses and polices a spec once
+(``load_spec``, the only place a spec can be called invalid), the files a task of the language
+holds (``task_files``), and a list of ``Engine`` objects that evaluate the spec's predicates on
+cases, each deciding only what it computes with the language's semantics. A backend may add
+``Verifier`` objects that prove a spec against the method body. Chaining engines, caching,
+cross-checking and scoring are the runner's job, so every backend gets them the same way, and a
+backend for a new language is one package plus one entry point with no edit to core.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adequacy.tasks import Case, Task
+from adequacy.errors import BackendError
 from adequacy.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from adequacy.tasks import Case, Task, TaskFiles
+    from adequacy.verification import VerifyResult
+
+#: What an engine may declare it evaluates (``EngineInfo.capabilities``).
+CAPABILITIES = ("pre", "post", "post_state")
 
 
 class EngineInfo(BaseModel):
@@ -34,6 +44,13 @@ class EngineInfo(BaseModel):
     """How faithfully the engine follows the language's semantics (higher is closer; the
     language's own verifier ranks highest). With ``--cross-check`` the final verdict of a case
     comes from the highest-ranked engine that decided it (ties: chain order)."""
+    capabilities: tuple[str, ...] = ("pre", "post")
+    """What the engine evaluates: ``pre`` and ``post`` (the predicates), ``post_state`` (a
+    postcondition over the arguments' state after the call, e.g. JML's mutated arrays). The
+    runner does not hand an engine a case it cannot evaluate; the case stays unknown."""
+    decides: str = ""
+    """One line on what the engine decides and what it leaves unknown (``adequacy backends``
+    prints it; the engine's docs page has the full list)."""
 
 
 class Limits(BaseModel):
@@ -105,36 +122,72 @@ class LoadedSpec(BaseModel):
 
 
 @runtime_checkable
+class Engine(Protocol):
+    """One way of deciding a spec's predicates on concrete cases.
+
+    ``check`` returns one verdict per case, in order. Per-case trouble (panic, timeout,
+    undefined value, a construct outside the engine's fragment) is an ``unknown`` verdict with
+    a reason, never an exception. An engine that cannot compile a spec the front end accepted
+    raises ``SpecInvalid`` (``engine`` set, line of the spec's own text): the runner turns that
+    into ``unknown`` for the engine's cases, because only the front end may call a spec invalid.
+    ``EngineUnavailable`` means the engine cannot run here.
+    """
+
+    name: str
+
+    def info(self) -> EngineInfo:
+        """Name, version, availability with the reason, default-chain membership, fidelity
+        rank and capabilities."""
+        ...
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
+              ) -> list[Verdict]:
+        ...
+
+
+@runtime_checkable
+class Verifier(Protocol):
+    """Proves a spec's contracts against the method's real body (verification rate).
+
+    Verification says whether a body meets a contract, never whether the contract is strong
+    enough: ``adequacy verify`` prints it next to the adequacy metrics for that reason.
+    """
+
+    name: str
+
+    def info(self) -> EngineInfo:
+        ...
+
+    def verify(self, spec: LoadedSpec, task: Task, limits: Limits) -> VerifyResult:
+        """Never raises for the spec's own faults: a proof that cannot be attempted is a
+        result ``unknown`` with the reason in ``summary``."""
+        ...
+
+
+@runtime_checkable
 class Backend(Protocol):
     """What the plugin hook ``adequacy_backends`` returns, one per specification language."""
 
     name: str
     language: str
-    """Task language this backend scores (``verus`` or ``jml``)."""
+    """Task language this backend scores (``language`` key of task.toml)."""
+    task_files: TaskFiles
+    """The files a task of this language holds besides the common ones (its skeleton) and the
+    keys allowed in its ``[<language>]`` table of task.toml."""
 
-    def engines(self) -> list[EngineInfo]:
-        """All engines in default-chain order, each with its availability."""
+    def engines(self) -> list[Engine]:
+        """All engines in default-chain order (available or not: ``info()`` says)."""
         ...
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
         """Parse and check a spec against its task; raise ``SpecInvalid`` with file:line."""
         ...
 
-    def check(
-        self, spec: LoadedSpec, task: Task, cases: Sequence[Case], engine: str, limits: Limits
-    ) -> list[Verdict]:
-        """One verdict per case, in order, from one engine.
-
-        Per-case trouble (panic, timeout, undefined value, unsupported construct) is an
-        ``unknown`` verdict with a reason, never an exception. Raise ``SpecInvalid`` (with the
-        engine's name) when the engine finds the whole spec unusable (compile error), and
-        ``EngineUnavailable`` when the engine cannot run.
-        """
-        ...
-
 
 # Optional capabilities a backend may add (looked up with getattr, so a minimal third-party
 # backend needs only the Protocol above):
+#   verifiers(self) -> list[Verifier]
+#       Provers of the language (``adequacy verify``, the gym's ``verify`` tool, Houdini).
 #   prepare(self) -> str
 #       Build or fetch what the engines need (compile vstd, build Java workers) ahead of time;
 #       return a one-line summary; raise BackendError saying what to install on failure.
@@ -144,6 +197,29 @@ class Backend(Protocol):
 #   new_skeleton(self, task_dir: Path) -> tuple[str, str]
 #       (file name, text) of the skeleton a task's task.toml implies; ``adequacy task new``
 #       writes it. Raise TaskError (file:line) on a schema the language cannot express.
-#   verify(self, task, spec, engine, limits) -> dict
-#       Prove the spec against the method body (verification rate; KeY).
+
+
+def optional(backend: Backend, capability: str) -> Any:
+    """The backend's optional capability (a bound method), or None when it has none."""
+    fn = getattr(backend, capability, None)
+    return fn if callable(fn) else None
+
+
+def engine_named(backend: Backend, name: str) -> Engine:
+    """The backend's engine called ``name`` (BackendError naming the known ones)."""
+    engines = backend.engines()
+    for e in engines:
+        if e.name == name:
+            return e
+    raise BackendError(f"backend {backend.name!r} has no engine {name!r} (engines: "
+                       f"{', '.join(e.name for e in engines)})")
+
+
+def verifiers_of(backend: Backend) -> list[Verifier]:
+    fn = optional(backend, "verifiers")
+    return list(fn()) if fn else []
+
+
+__all__ = ["Backend", "CAPABILITIES", "Engine", "EngineInfo", "Limits", "LoadedSpec",
+           "TimeoutStreak", "Verifier", "engine_named", "optional", "verifiers_of"]
 

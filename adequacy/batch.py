@@ -162,16 +162,14 @@ def _score_job(job: Job, opts: BatchOptions) -> SpecReport:
     try:
         task = load_task(job.task)
     except TaskError as e:
-        return SpecReport(key=_fallback_key(job), task_id="?", task_path=job.task,
-                          spec_path=job.spec, spec_sha="", language="?", status="error",
-                          error=str(e)).finish()
+        return SpecReport.failure(_fallback_key(job), str(e), task_path=job.task,
+                                  spec_path=job.spec)
     try:
         text = job.spec_text if job.spec_text is not None else read_spec(job.spec)
     except AdequacyError as e:  # missing, a folder, not UTF-8, too large: one line with file
-        return SpecReport(key=_fallback_key(job), task_id=task.id,
-                          task_path=job.task, spec_path=job.spec, spec_sha="",
-                          language=task.language, status="error",
-                          error=str(e)).finish()
+        return SpecReport.failure(_fallback_key(job), str(e), task_path=job.task,
+                                  spec_path=job.spec, task_id=task.id,
+                                  language=task.language)
     return score_spec(task, text, job.spec, backend=opts.backend, engines=opts.engines,
                       cross_check=opts.cross_check, strict=opts.strict, limits=opts.limits,
                       cache=cache)
@@ -409,10 +407,9 @@ def _score_keyed(item: tuple[str, Job], opts: BatchOptions) -> tuple[str, SpecRe
 
 
 def _died(job: Job, key: str) -> SpecReport:
-    return SpecReport(key=key, task_id="?", task_path=job.task,
-                      spec_path=job.spec, spec_sha="", language="?", status="error",
-                      error="the worker process scoring this pair died (killed by the OS for "
-                            "memory, or a crash); see the engines' limits").finish()
+    return SpecReport.failure(key, "the worker process scoring this pair died (killed by the "
+                              "OS for memory, or a crash); see the engines' limits",
+                              task_path=job.task, spec_path=job.spec)
 
 
 class _progress:

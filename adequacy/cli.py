@@ -101,12 +101,16 @@ def backends(
         found = plugins.backends()
     except AdequacyError as e:
         raise _fail(str(e)) from None
+    from adequacy.backend import verifiers_of
     rows = []
     for b in found.values():
-        for info in b.engines():
-            rows.append({"backend": b.name, "language": b.language, "engine": info.name,
-                         "available": info.available, "default": info.default,
-                         "version": info.version, "reason": info.reason})
+        for kind, things in (("engine", b.engines()), ("verifier", verifiers_of(b))):
+            for thing in things:
+                info = thing.info()
+                rows.append({"backend": b.name, "language": b.language, "engine": info.name,
+                             "kind": kind, "available": info.available,
+                             "default": info.default, "version": info.version,
+                             "reason": info.reason, "decides": info.decides})
     broken = [{"plugin": p.name, "target": p.target, "error": p.error} for p in plugins.BROKEN]
     from adequacy import sandbox
     if as_json:
@@ -346,27 +350,27 @@ def run(
 
 @app.command()
 def verify(
-    task: Annotated[Path, typer.Argument(help="Task folder (JML).")],
-    spec: Annotated[Path, typer.Argument(help="Spec file (Java with JML).")],
-    engine: Annotated[str, typer.Option("--engine", "-e", help="Prover (only key).")] = "key",
+    task: Annotated[Path, typer.Argument(help="Task folder.")],
+    spec: Annotated[Path, typer.Argument(help="Spec file.")],
+    engine: Annotated[str | None, typer.Option(
+        "--engine", "-e", help="Prover (default: the most faithful one installed; see "
+        "`adequacy backends`).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     case_timeout: Annotated[float, typer.Option(help="Seconds per case (adequacy).")] = 10.0,
     spec_timeout: Annotated[float, typer.Option(help="Seconds per proof.")] = 120.0,
 ) -> None:
     """Prove the spec against the method body (verification rate) beside its adequacy metrics."""
-    if engine != "key":
-        raise _fail(f"verify supports --engine key only, not {engine!r}")
     from adequacy.textfiles import read_spec
+    from adequacy.verification import provers, render_text, verify_with_metrics, why_no_prover
     try:
         t = load_task(task)
-        if t.language != "jml":
-            raise _fail(f"{task}: no verifier for language {t.language} (verify proves JML "
-                        "specs with KeY; score a Verus spec with `adequacy score`)")
+        if not provers(t.language, engine):
+            raise _fail(f"{task}: cannot verify: {why_no_prover(t.language, engine)}")
         text = read_spec(spec)
-        from adequacy.backends.key.verify import render_text, verify_with_metrics
-        with progress.terminal(), progress.phase("verify (KeY proof, then adequacy)"):
+        with progress.terminal(), progress.phase("verify (proof, then adequacy)"):
             rep = verify_with_metrics(t, text, str(spec),
-                                      Limits(case_seconds=case_timeout, spec_seconds=spec_timeout))
+                                      Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
+                                      engine)
     except AdequacyError as e:
         raise _fail(str(e), 3 if type(e).__name__ == "SpecInvalid" else 2) from None
     if as_json:

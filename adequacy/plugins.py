@@ -69,7 +69,8 @@ def collect_backends(pm: pluggy.PluginManager) -> dict[str, Backend]:
         for b in provided:
             if not isinstance(b, Backend):
                 raise BackendError(f"plugin {name_of_plugin!r} returned {b!r}, which lacks the "
-                                   "Backend surface (name, language, engines, load_spec, check)")
+                                   "Backend surface (name, language, task_files, engines, "
+                                   "load_spec)")
             if b.name in found:
                 raise BackendError(f"backend name {b.name!r} is provided twice: by plugin "
                                    f"{owners[b.name]!r} and by {name_of_plugin!r}")
@@ -102,8 +103,27 @@ def importers() -> dict[str, Any]:
     return collect_importers(default_manager())
 
 
+def language_backends(language: str) -> list[Backend]:
+    """The installed backends of a language, in registration order."""
+    return [b for b in backends().values() if b.language == language]
+
+
+def main_backend(language: str) -> Backend:
+    """The backend that owns a language: the first one with a default engine (an add-on
+    backend whose engines are all opt-in must not take over a language's default chain).
+    The one place this rule is written."""
+    same = language_backends(language)
+    for b in same:
+        if any(e.info().default for e in b.engines()):
+            return b
+    if same:
+        return same[0]
+    raise BackendError(f"no installed backend scores {language} tasks "
+                       f"(installed: {', '.join(f'{b.name} ({b.language})' for b in backends().values()) or 'none'})")
+
+
 def backend_for(language: str, name: str | None = None) -> Backend:
-    """The backend named ``name``, or the first one whose language is ``language``."""
+    """The backend named ``name``, or the language's main backend."""
     all_b = backends()
     if name is not None:
         if name not in all_b:
@@ -113,11 +133,4 @@ def backend_for(language: str, name: str | None = None) -> Backend:
             raise BackendError(f"backend {name!r} scores {b.language} specs, but the task is "
                                f"{language}")
         return b
-    same = [b for b in all_b.values() if b.language == language]
-    for b in same:  # prefer the backend with a default engine over opt-in add-ons (key)
-        if any(e.default for e in b.engines()):
-            return b
-    if same:
-        return same[0]
-    raise BackendError(f"no installed backend scores {language} tasks "
-                       f"(installed: {', '.join(all_b) or 'none'})")
+    return main_backend(language)

@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from adequacy.backend import Limits
 from adequacy.metrics import BucketStats, HarnessMetrics, bucket_stats, harness_metrics, passed_all
 from adequacy.verdicts import Bucket, InvalidSpec, Truth, Verdict
 
@@ -40,6 +41,22 @@ class EngineRun(BaseModel):
     """Why the engine did not run (unavailable, not needed)."""
 
 
+class RunOptions(BaseModel):
+    """How the spec was scored: a report read back months later says which engines and limits
+    produced its numbers."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    backend: str | None = None
+    engines: list[str] = []
+    """Engines asked for by name (empty: the language's default chain)."""
+    cross_check: bool = False
+    strict: bool = True
+    limits: Limits = Field(default_factory=Limits)
+    cases: Literal["all", "given"] = "all"
+    """``given``: a subset chosen by the caller (e.g. only the visible cases)."""
+
+
 class SpecReport(BaseModel):
     """Everything about one (task, spec) pair; one JSON line in a results file."""
 
@@ -66,6 +83,16 @@ class SpecReport(BaseModel):
     seconds: float = 0.0
     empty_by_design: list[Bucket] = []
     """Buckets the task declares empty (``every_input_valid``: no ``pre_sound`` cases)."""
+    options: RunOptions | None = None
+
+    @classmethod
+    def failure(cls, key: str, message: str, *, task_path: str, spec_path: str | None,
+                task_id: str = "?", language: str = "?", spec_sha: str = "") -> SpecReport:
+        """A pair we could not score through no fault of the spec (missing task, unreadable
+        file, a crashed worker): an ``error`` report, so the batch goes on and resume retries."""
+        return cls(key=key, task_id=task_id, task_path=task_path, spec_path=spec_path,
+                   spec_sha=spec_sha, language=language, status="error",
+                   error=message).finish()
 
     def finish(self) -> SpecReport:
         """Fill the derived scores from the verdicts."""

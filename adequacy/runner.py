@@ -14,10 +14,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from adequacy import plugins, progress
-from adequacy.backend import Backend, EngineInfo, Limits, LoadedSpec
+from adequacy.backend import Backend, Engine, EngineInfo, Limits, LoadedSpec
 from adequacy.cache import VerdictCache, task_fingerprint, verdict_key
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
-from adequacy.results import Disagreement, EngineRun, SpecReport
+from adequacy.results import Disagreement, EngineRun, RunOptions, SpecReport
 from adequacy.tasks import Case, Task
 from adequacy.values import content_hash
 from adequacy.verdicts import Bucket, InvalidSpec, Truth, Verdict
@@ -26,24 +26,30 @@ from adequacy.verdicts import Bucket, InvalidSpec, Truth, Verdict
 @dataclass(frozen=True)
 class EngineRef:
     backend: Backend
+    engine: Engine
     info: EngineInfo
 
 
 _INFO_TTL = 60.0
-_infos: dict[tuple[str, object], tuple[float, list[EngineInfo]]] = {}
+_infos: dict[tuple[str, object], tuple[float, list[tuple[Engine, EngineInfo]]]] = {}
 
 
-def engine_infos(b: Backend) -> list[EngineInfo]:
-    """``b.engines()``, remembered for a minute: availability checks spawn ``rustc --version``
-    and ``java -version`` (50-150 ms each), far more than scoring a spec with interp, and an
-    optimizer scores thousands of specs in one process."""
+def engine_infos(b: Backend) -> list[tuple[Engine, EngineInfo]]:
+    """Each engine of ``b`` with its ``info()``, remembered for a minute: availability checks
+    spawn ``rustc --version`` and ``java -version`` (50-150 ms each), far more than scoring a
+    spec with interp, and an optimizer scores thousands of specs in one process."""
     now = time.monotonic()
     # keyed by the provider too: a backend re-registered or re-implemented under the same name
     # (a plugin reloaded, a test's stand-in) must not be answered with the old engines
-    key = (b.name, getattr(type(b), "engines", None))
+    key = (b.name, type(b))
     hit = _infos.get(key)
     if hit is None or now - hit[0] > _INFO_TTL:
-        hit = (now, b.engines())
+        engines = list(b.engines())
+        for e in engines:
+            if not isinstance(e, Engine):
+                raise BackendError(f"backend {b.name!r} listed {e!r}, which lacks the Engine "
+                                   "surface (name, info, check)")
+        hit = (now, [(e, e.info()) for e in engines])
         _infos[key] = hit
     return hit[1]
 
@@ -54,9 +60,10 @@ def resolve_engines(
 ) -> tuple[list[EngineRef], list[EngineRun]]:
     """The engine chain for a task language, and the engines left out with the reason.
 
-    Without ``engines``: the default engines of the language's backend (or of ``backend``) that
-    are available; with ``all_available`` (cross-check): every available engine of every backend
-    of the language. Asking by name for an engine that cannot run is an error, not a silent skip.
+    Without ``engines``: the default engines of the language's main backend (or of
+    ``backend``) that are available; with ``all_available`` (cross-check): every available
+    engine of every backend of the language. Asking by name for an engine that cannot run is
+    an error, not a silent skip.
     """
     found = plugins.backends()
     cands = [b for b in found.values() if b.language == language
@@ -70,9 +77,10 @@ def resolve_engines(
     skipped: list[EngineRun] = []
     if engines:
         for name in engines:
-            match = [EngineRef(b, e) for b in cands for e in engine_infos(b) if e.name == name]
+            match = [EngineRef(b, e, i) for b in cands for e, i in engine_infos(b)
+                     if i.name == name]
             if not match:
-                known = sorted({e.name for b in cands for e in engine_infos(b)})
+                known = sorted({i.name for b in cands for _, i in engine_infos(b)})
                 raise BackendError(f"no engine {name!r} for {language} tasks (known: "
                                    f"{', '.join(known)})")
             ref = match[0]
@@ -80,17 +88,15 @@ def resolve_engines(
                 raise BackendError(f"engine {name!r} is unavailable: {ref.info.reason}")
             chain.append(ref)
         return chain, skipped
-    # the language's main backend is the first one with a default engine (an add-on backend
-    # such as key, whose engines are opt-in, must not take over a language's default chain)
-    main = next((b for b in cands if any(e.default for e in engine_infos(b))), cands[0])
-    pool = cands if all_available else [main]
+    pool = cands if all_available else [
+        plugins.main_backend(language) if backend is None else cands[0]]
     for b in pool:
-        for e in engine_infos(b):
-            if not e.available:
-                skipped.append(EngineRun(name=e.name, backend=b.name, version=e.version,
-                                         skipped=f"unavailable: {e.reason}"))
-            elif all_available or e.default:
-                chain.append(EngineRef(b, e))
+        for e, i in engine_infos(b):
+            if not i.available:
+                skipped.append(EngineRun(name=i.name, backend=b.name, version=i.version,
+                                         skipped=f"unavailable: {i.reason}"))
+            elif all_available or i.default:
+                chain.append(EngineRef(b, e, i))
     if not chain:
         raise BackendError(f"no available engine for {language} tasks: "
                            + "; ".join(f"{s.name}: {s.skipped}" for s in skipped))
@@ -104,7 +110,8 @@ def engine_fingerprint(language: str) -> str:
     parts = []
     for b in plugins.backends().values():
         if b.language == language:
-            parts += [f"{b.name}/{e.name}={e.version}:{e.available}" for e in b.engines()]
+            parts += [f"{b.name}/{i.name}={i.version}:{i.available}"
+                      for _, i in engine_infos(b)]
     return ";".join(parts)
 
 
@@ -136,18 +143,23 @@ def _run_engine(
     hits = cache.get_many(keys) if cache else {}
     todo = [c for c, k in zip(cases, keys, strict=True) if k not in hits]
     fresh: dict[str, Verdict] = {}
-    if todo:
-        with progress.engine_task(ref.info.name, len(todo)):
-            got = ref.backend.check(spec, task, todo, ref.info.name, limits)
-        if len(got) != len(todo):
+    able = [c for c in todo if c.bucket.predicate in ref.info.capabilities]
+    for c in todo:
+        if c.bucket.predicate not in ref.info.capabilities:
+            fresh[c.key] = Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                                   engine=ref.info.name, reason=f"{ref.info.name} does not "
+                                   f"evaluate {c.bucket.predicate}conditions")
+    if able:
+        with progress.engine_task(ref.info.name, len(able)):
+            got = ref.engine.check(spec, task, able, limits)
+        if len(got) != len(able):
             raise BackendError(f"engine {ref.info.name} returned {len(got)} verdicts for "
-                               f"{len(todo)} cases")
-        for c, v in zip(todo, got, strict=True):
-            fresh[f"{c.bucket.value}/{c.id}"] = v
-        if cache:
-            cache.put_many([(k, fresh[f"{c.bucket.value}/{c.id}"].value,
-                             fresh[f"{c.bucket.value}/{c.id}"].reason, ref.info.name)
-                            for c, k in zip(cases, keys, strict=True) if k not in hits])
+                               f"{len(able)} cases")
+        for c, v in zip(able, got, strict=True):
+            fresh[c.key] = v
+    if cache and todo:
+        cache.put_many([(k, fresh[c.key].value, fresh[c.key].reason, ref.info.name)
+                        for c, k in zip(cases, keys, strict=True) if k not in hits])
     out: list[Verdict] = []
     for c, k in zip(cases, keys, strict=True):
         if k in hits:
@@ -156,7 +168,7 @@ def _run_engine(
                                reason=reason, cached=True))
             run.cached += 1
         else:
-            out.append(fresh[f"{c.bucket.value}/{c.id}"])
+            out.append(fresh[c.key])
     run.decided = sum(1 for v in out if v.decided)
     run.seconds = time.monotonic() - start
     return out, run
@@ -188,6 +200,9 @@ def score_spec(
         task_path=str(task.root), spec_path=spec_path,
         spec_sha=content_hash(spec_text), language=task.language, status="scored",
         strict=strict,
+        options=RunOptions(backend=backend, engines=list(engines or []), cross_check=cross_check,
+                           strict=strict, limits=limits,
+                           cases="all" if cases is None else "given"),
         empty_by_design=sorted({*empty_by_design,
                                 *([Bucket.pre_sound] if task.every_input_valid else [])}),
     )
@@ -213,8 +228,8 @@ def score_spec(
     try:
         for ref in chain:
             pending = (todo_cases if cross_check else
-                       [c for c in todo_cases if f"{c.bucket.value}/{c.id}" not in final
-                        or not final[f"{c.bucket.value}/{c.id}"].decided])
+                       [c for c in todo_cases if c.key not in final
+                        or not final[c.key].decided])
             if ref.backend.name not in loaded:
                 try:
                     loaded[ref.backend.name] = ref.backend.load_spec(task, spec_text, spec_path)
@@ -228,9 +243,9 @@ def score_spec(
                 verdicts, run = _engine_failed(ref, pending, refused[ref.backend.name])
                 report.engines.append(run)
                 per_engine.setdefault(ref.info.name, {}).update(
-                    {f"{c.bucket.value}/{c.id}": v for c, v in zip(pending, verdicts, strict=True)})
+                    {c.key: v for c, v in zip(pending, verdicts, strict=True)})
                 for c, v in zip(pending, verdicts, strict=True):
-                    final.setdefault(f"{c.bucket.value}/{c.id}", v)
+                    final.setdefault(c.key, v)
                 continue
             spec = loaded[ref.backend.name]
             if not pending:
@@ -251,7 +266,7 @@ def score_spec(
             report.engines.append(run)
             mine = per_engine.setdefault(ref.info.name, {})
             for c, v in zip(pending, verdicts, strict=True):
-                k = f"{c.bucket.value}/{c.id}"
+                k = c.key
                 mine[k] = v
                 prev = final.get(k)
                 if prev is None or not prev.decided and v.decided or (
@@ -269,8 +284,7 @@ def score_spec(
         report.error = f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=6)}"
         report.seconds = time.monotonic() - start
         return report.finish()
-    report.verdicts = [final[f"{c.bucket.value}/{c.id}"] for c in todo_cases
-                       if f"{c.bucket.value}/{c.id}" in final]
+    report.verdicts = [final[c.key] for c in todo_cases if c.key in final]
     if cross_check:
         report.disagreements = _disagreements(todo_cases, per_engine)
     report.seconds = time.monotonic() - start
@@ -293,7 +307,7 @@ def _disagreements(cases: Sequence[Case], per_engine: dict[str, dict[str, Verdic
                    ) -> list[Disagreement]:
     out: list[Disagreement] = []
     for c in cases:
-        k = f"{c.bucket.value}/{c.id}"
+        k = c.key
         decided = {e: vs[k] for e, vs in per_engine.items() if k in vs and vs[k].decided}
         if len({v.value for v in decided.values()}) > 1:
             out.append(Disagreement(case_id=c.id, bucket=c.bucket,

@@ -6,7 +6,7 @@
                       [structs.NAME] field = "type", [constraints] (free-form, for mutators),
                       [verus] / [jml] (backend-specific settings)
 <task>/statement.md
-<task>/skeleton.rs | <task>/Solution.java
+<task>/<skeleton>      the file the language's backend declares (skeleton.rs, Solution.java)
 <task>/tests/{pre_complete,pre_sound,post_complete,post_sound}.jsonl
 <task>/reference/     optional
 ```
@@ -21,29 +21,56 @@ import json
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from adequacy import plugins
 from adequacy.errors import InputError, Located, TaskError, TypeSyntaxError, ValueTypeError
 from adequacy.textfiles import JsonError, parse_json, read_text
 from adequacy.types import Type, parse_type
 from adequacy.values import MAX_INT_DIGITS, validate
 from adequacy.verdicts import BUCKETS, Bucket
 
-Origin = Literal["official", "hack", "mutant", "generated", "sample"]
 ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample")
-#: Languages of the built-in backends; third-party backends may add others.
-LANGUAGES = ("verus", "jml")
-SKELETON_FILES = {"verus": "skeleton.rs", "jml": "Solution.java"}
 TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "signature",
             "structs", "constraints", "every_input_valid")
-#: Keys of the built-in backends' settings tables; a typo there would silently change what a
-#: spec means (``[jml] clas`` falls back to the default class), so unknown keys are errors.
-SETTINGS_KEYS: dict[str, tuple[str, ...]] = {
-    "verus": ("rlimit", "lean_signature"),
-    "jml": ("class", "method", "static", "post_state", "java_params", "java_return"),
-}
+
+
+class TaskFiles(BaseModel):
+    """What a language's backend declares about its task folders; core knows no language."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    skeleton: str
+    """File name of the skeleton the spec is written into (``skeleton.rs``)."""
+    spec_file: str | None = None
+    """File name a spec writer (an agent) completes, when not the skeleton's own name."""
+    settings: tuple[str, ...] = ()
+    """Keys allowed in the ``[<language>]`` table of task.toml. A typo there would silently
+    change what a spec means (``[jml] clas`` falls back to the default class), so any other key
+    is an error."""
+    empty_skeleton: str = "the spec is written into it"
+    """Why an empty skeleton is an error (said after "<file> is empty")."""
+
+
+def task_files(language: str) -> TaskFiles | None:
+    """The task files the installed backend of ``language`` declares; None without one."""
+    for b in plugins.backends().values():
+        if b.language == language:
+            files = getattr(b, "task_files", None)
+            if isinstance(files, TaskFiles):
+                return files
+    return None
+
+
+def _files_or_error(language: str) -> TaskFiles:
+    files = task_files(language)
+    if files is None:
+        known = sorted({b.language for b in plugins.backends().values()})
+        raise TaskError(f"no installed backend declares the task files of language "
+                        f"{language!r} (installed languages: {', '.join(known) or 'none'})")
+    return files
 
 
 class Case(BaseModel):
@@ -62,6 +89,11 @@ class Case(BaseModel):
     """May be shown to a spec writer; hidden cases are for evaluation only."""
     line: int | None = Field(default=None, exclude=True)
     """Line in the bucket's JSONL file (for error messages; not part of the case's identity)."""
+
+    @property
+    def key(self) -> str:
+        """``bucket/id``: unique within a task (ids are unique per bucket file)."""
+        return f"{self.bucket.value}/{self.id}"
 
 
 class Param(BaseModel):
@@ -97,12 +129,17 @@ class Task(BaseModel):
     cases: dict[Bucket, list[Case]]
 
     @property
+    def files(self) -> TaskFiles:
+        """The task files its language's backend declares (TaskError without a backend)."""
+        return _files_or_error(self.language)
+
+    @property
     def skeleton_path(self) -> Path:
-        return self.root / SKELETON_FILES[self.language]
+        return self.root / self.files.skeleton
 
     @property
     def skeleton(self) -> str:
-        return read_text(self.skeleton_path, SKELETON_FILES[self.language])
+        return read_text(self.skeleton_path, self.files.skeleton)
 
     @property
     def reference_dir(self) -> Path:
@@ -355,24 +392,22 @@ def _read_cases(
     return cases
 
 
-def _check_skeleton(task_dir: Path, language: str, errors: list[Located]) -> None:
-    path = task_dir / SKELETON_FILES[language]
+def _check_skeleton(task_dir: Path, language: str, files: TaskFiles,
+                    errors: list[Located]) -> None:
+    path = task_dir / files.skeleton
     fname = _rel(task_dir, path)
     if not path.is_file():
-        errors.append(TaskError(f"missing {SKELETON_FILES[language]} (a {language} task needs "
-                                "it)", file=fname))
+        errors.append(TaskError(f"missing {files.skeleton} (a {language} task needs it)",
+                                file=fname))
         return
     try:
-        text = read_text(path, SKELETON_FILES[language])
+        text = read_text(path, files.skeleton)
     except InputError as e:
         errors.append(TaskError(e.message, file=fname, line=e.line))
         return
-    if language == "verus" and not text.strip():
-        errors.append(TaskError("skeleton.rs is empty (`adequacy task new` writes it from "
-                                "task.toml)", file=fname))
-    if language == "jml" and not text.strip():
-        errors.append(TaskError("Solution.java is empty (it must hold the method the spec "
-                                "annotates)", file=fname))
+    if not text.strip():
+        errors.append(TaskError(f"{files.skeleton} is empty ({files.empty_skeleton})",
+                                file=fname))
 
 
 def _check_tests_folder(task_dir: Path, errors: list[Located]) -> None:
@@ -428,7 +463,7 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
     tid = field("id", str, "", required=True)
     language = field("language", str, "", required=True)
     if language and not language.replace("_", "").isalnum():
-        errors.append(TaskError(f"language must be a name such as {' or '.join(LANGUAGES)}, "
+        errors.append(TaskError(f"language must be a name such as verus or jml, "
                                 f"got {language!r}", file=fname,
                                 line=_toml_line(text, "language"), field="language"))
     allowed = {*TOP_KEYS, language}
@@ -438,13 +473,14 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
                                     line=_toml_line(text, f"[{k}]") or _toml_line(text, k),
                                     field=k))
     table = head.get(language)
-    if language in SETTINGS_KEYS and table is not None:
+    files = task_files(language) if language else None
+    if files is not None and table is not None:
         if not isinstance(table, dict):
             errors.append(TaskError(f"[{language}] must be a table", file=fname, field=language))
         else:
             for k in table:
-                if k not in SETTINGS_KEYS[language]:
-                    errors.append(TaskError(_unknown(k, SETTINGS_KEYS[language], f"[{language}]"),
+                if k not in files.settings:
+                    errors.append(TaskError(_unknown(k, files.settings, f"[{language}]"),
                                             file=fname, line=_toml_line(text, k, language),
                                             field=f"{language}.{k}"))
     inputs, outputs, structs = _parse_signature(task_dir, head, errors)
@@ -455,8 +491,8 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
             statement = read_text(statement_path, "statement")
         except InputError as e:
             errors.append(TaskError(e.message, file=_rel(task_dir, statement_path), line=e.line))
-    if language in SKELETON_FILES:
-        _check_skeleton(task_dir, language, errors)
+    if files is not None:
+        _check_skeleton(task_dir, language, files, errors)
     _check_tests_folder(task_dir, errors)
     cases = {b: _read_cases(task_dir, b, inputs, outputs, errors) for b in BUCKETS}
     every_input_valid = field("every_input_valid", bool, False)

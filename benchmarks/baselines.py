@@ -20,14 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from adequacy import plugins
 from adequacy.optimizers.houdini import HoudiniWriter
 from adequacy.optimizers.metrics import vr_score
 from adequacy.optimizers.synthesize import task_dirs
 from adequacy.optimizers.templates import TemplateWriter
 from adequacy.optimizers.verifier import prove
 from adequacy.optimizers.writer import Writer
-
-from adequacy import plugins
 from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
 

@@ -19,13 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from adequacy.backend import Limits
 from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
 from adequacy.backends.openjml.jml.load import annotated
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.backends.openjml.rac import worker as W
 from adequacy.backends.openjml.rac.engine import _ensure, ordered_args, unit_key
-
-from adequacy.backend import Limits
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task, load_task
 from adequacy.verdicts import Bucket

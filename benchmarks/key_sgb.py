@@ -17,10 +17,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from adequacy.backend import Limits
 from adequacy.backends.key import build
 from adequacy.backends.key.fidelity import cross_check, sgb_gold
-
-from adequacy.backend import Limits
 
 REPO = Path(__file__).resolve().parents[1]
 

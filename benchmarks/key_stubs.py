@@ -23,7 +23,6 @@ from adequacy.backends.key.client import WORKER, KeyWorker
 from adequacy.backends.key.engine import INTEGER_SEMANTICS, MAX_STEPS, prove_file, write_unit
 from adequacy.backends.key.stubs import KeyStubFile, render_key_stubs
 from adequacy.backends.openjml.jml.load import annotated, load
-
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task, load_task
 from adequacy.verdicts import Bucket

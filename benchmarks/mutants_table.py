@@ -20,9 +20,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from adequacy.mutators import output_mutants, params_key
-
 from adequacy.errors import ValueTypeError
+from adequacy.mutators import output_mutants, params_key
 from adequacy.tasks import load_task
 from adequacy.values import encode, validate
 from adequacy.verdicts import Bucket

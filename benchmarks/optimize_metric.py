@@ -21,10 +21,10 @@ import time
 from pathlib import Path
 
 import dspy
+
 from adequacy.optimizers.metrics import SpecMetric
 from adequacy.optimizers.optimize import OptimizeOptions, optimize
 from adequacy.optimizers.testing import ScriptedLM, prompt_text
-
 from adequacy.tasks import Task, load_task
 
 REPO = Path(__file__).resolve().parents[1]

@@ -19,12 +19,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from adequacy import sandbox, sandbox_bwrap
+from adequacy.backend import Limits
 from adequacy.backends.openjml.rac.worker import Worker
 from adequacy.backends.verus.exec_spec import engine
 from adequacy.backends.verus.plugin import VerusBackend
-
-from adequacy import sandbox, sandbox_bwrap
-from adequacy.backend import Limits
 from adequacy.tasks import load_task
 
 REPO = Path(__file__).resolve().parents[1]

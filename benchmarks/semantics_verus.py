@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO / "tests" / "semantics"))
 from verus_bundled_specs import example_specs, verina_gold_specs  # noqa: E402
 from verus_probe_data import PROBES, available_engines, run_probe  # noqa: E402
 
-from adequacy.backend import Limits  # noqa: E402
+from adequacy.backend import Limits, engine_named  # noqa: E402
 from adequacy.plugins import backends  # noqa: E402
 from adequacy.verdicts import Truth  # noqa: E402
 
@@ -65,7 +65,7 @@ def corpus_table(engines: list[str], specs: list, label: str) -> int:
         spec = backend.load_spec(task, path.read_text(), str(path))
         cases = task.all_cases()
         cases_total += len(cases)
-        got = {e: backend.check(spec, task, cases, e, Limits()) for e in engines}
+        got = {e: engine_named(backend, e).check(spec, task, cases, Limits()) for e in engines}
         for e, vs in got.items():
             decided[e] += sum(1 for v in vs if v.decided)
         for (a, b), cnt in pairs.items():

@@ -18,9 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
-
 from adequacy.backend import Limits
+from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
 from adequacy.runner import score_spec
 from adequacy.tasks import load_task
 

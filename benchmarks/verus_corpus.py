@@ -26,7 +26,6 @@ from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError,
 from adequacy.backends.verus.interp.values import Undef, show
 from adequacy.backends.verus.syntax import ast as A
 from adequacy.backends.verus.syntax.parser import Parser, parse_module
-
 from adequacy.errors import SpecInvalid
 
 REPO = Path(__file__).resolve().parents[1]

@@ -21,9 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backends.verus.exec_spec import engine
-
 from adequacy.backend import Limits
+from adequacy.backends.verus.exec_spec import engine
 from adequacy.tasks import Case, load_task, write_cases
 from adequacy.verdicts import Bucket
 

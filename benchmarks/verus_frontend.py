@@ -14,11 +14,10 @@ import sys
 import time
 from pathlib import Path
 
+from adequacy.backend import Limits, engine_named
 from adequacy.backends.verus.frontend import check_source
 from adequacy.backends.verus.syntax.lexer import tokenize
 from adequacy.backends.verus.syntax.parser import parse_tokens
-
-from adequacy.backend import Limits
 from adequacy.plugins import backends
 from adequacy.tasks import load_task
 
@@ -56,7 +55,7 @@ def main() -> None:
             front += time.perf_counter() - t0
             loaded = verus.load_spec(task, text, str(spec_path))
             t0 = time.perf_counter()
-            verus.check(loaded, task, cases, "interp", Limits())
+            engine_named(verus, "interp").check(loaded, task, cases, Limits())
             score += time.perf_counter() - t0
             n_specs += 1
             n_cases += len(cases)

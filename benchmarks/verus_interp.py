@@ -17,9 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from adequacy.backends.verus.plugin import VerusBackend
-
 from adequacy.backend import Limits
+from adequacy.backends.verus.plugin import VerusBackend
 from adequacy.tasks import Case, load_task
 from adequacy.verdicts import Bucket
 

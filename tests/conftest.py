@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -25,3 +27,32 @@ def datasets_dir() -> Path:
     if d is None:
         pytest.skip("../shared/datasets is not present (set ADEQUACY_DATASETS to point at it)")
     return d
+
+
+@cache
+def tool_missing(tool: str) -> str | None:
+    """Why ``tool`` cannot be used here, or None. Engines are asked through the plugin
+    registry (their own availability check), so a test never imports a backend to skip."""
+    if tool == "javac":
+        from adequacy.toolchain import find_java
+
+        java = find_java()
+        return None if java and java.javac else "needs a JDK (javac on PATH or JAVA_HOME)"
+    if tool in ("cargo", "bwrap", "chromium"):
+        return None if shutil.which(tool) else f"needs {tool} on PATH"
+    from adequacy import plugins
+
+    for b in plugins.backends().values():
+        for e in b.engines():
+            info = e.info()
+            if info.name == tool:
+                return None if info.available else f"engine {tool} unavailable: {info.reason}"
+    return f"no engine named {tool} is installed"
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for mark in item.iter_markers(name="requires"):
+        for tool in mark.args:
+            why = tool_missing(tool)
+            if why:
+                pytest.skip(why)

@@ -20,11 +20,9 @@ from adequacy.errors import TaskError
 from adequacy.gym.manifest import PRIVATE, GymManifest, task_content_hash, write_manifest
 from adequacy.gym.texts import instructions, language_notes
 from adequacy.gym.verify import can_verify
-from adequacy.tasks import SKELETON_FILES, Case, Task, load_task
+from adequacy.tasks import Case, Task, load_task, task_files
 from adequacy.verdicts import Bucket
 
-SPEC_NAMES = {"verus": "spec.rs", "jml": None}
-"""The file an agent completes; JML keeps the class's file name (javac wants it)."""
 GOLD_NAMES = ("specs/gold", "reference/gold")
 
 
@@ -39,7 +37,9 @@ class MadeFolder(BaseModel):
 
 
 def spec_file_name(task: Task) -> str:
-    return SPEC_NAMES.get(task.language) or SKELETON_FILES[task.language]
+    """The file an agent completes (the backend's ``spec_file``, else the skeleton's name:
+    JML keeps the class's file name, javac wants it)."""
+    return task.files.spec_file or task.files.skeleton
 
 
 def task_dirs(paths: Sequence[Path]) -> list[Path]:
@@ -56,7 +56,7 @@ def task_dirs(paths: Sequence[Path]) -> list[Path]:
 
 
 def gold_spec(task: Task) -> Path | None:
-    ext = Path(SKELETON_FILES[task.language]).suffix
+    ext = Path(task.files.skeleton).suffix
     for stem in GOLD_NAMES:
         p = task.root / f"{stem}{ext}"
         if p.is_file():
@@ -95,7 +95,7 @@ def _write_visible_task(task: Task, cases: list[Case], dest: Path) -> None:
         _without_constraints((task.root / "task.toml").read_text(encoding="utf-8")),
         encoding="utf-8")
     (dest / "statement.md").write_text(task.statement, encoding="utf-8")
-    shutil.copyfile(task.skeleton_path, dest / SKELETON_FILES[task.language])
+    shutil.copyfile(task.skeleton_path, dest / task.files.skeleton)
     (dest / "tests").mkdir()
     for b in Bucket:
         mine = [c for c in cases if c.bucket == b]
@@ -144,8 +144,8 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
     if dup:
         raise TaskError(f"two tasks share the id {dup[0]!r}; gym folders are named by id")
     for t in loaded:
-        if t.language not in SPEC_NAMES:
-            raise TaskError(f"the gym knows verus and jml tasks, not {t.language!r}",
+        if task_files(t.language) is None:
+            raise TaskError(f"no installed backend serves {t.language!r} tasks",
                             file=str(t.root / "task.toml"))
     batch = set(ids)
     extra = [e for e in (load_task(d) for d in task_dirs(examples)) if e.id not in batch]

@@ -1,63 +1,40 @@
 """The gym's one adapter to verification (proving a spec against the method body).
 
-Verification has no Protocol yet: it is the optional ``verify(task, spec, engine, limits) ->
-dict`` capability of a backend (adequacy/backend.py), today offered by the key backend only
-(OpenJML would offer it the same way once its backend grows the method). Everything about it
-is isolated here, reached through the plugin manager, never by importing a backend module.
+Provers are found through ``adequacy.verification`` (the backends' ``Verifier`` objects), never
+by importing a backend module; the answer is text a model can read.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from adequacy import plugins
 from adequacy.backend import Limits
-from adequacy.errors import AdequacyError, SpecInvalid
+from adequacy.errors import AdequacyError
 from adequacy.tasks import Task
-
-
-def _provers(language: str) -> list[tuple[Any, str]]:
-    """(backend, engine name) pairs that can prove specs of ``language`` on this machine."""
-    out = []
-    for b in plugins.backends().values():
-        if b.language != language or not callable(getattr(b, "verify", None)):
-            continue
-        out += [(b, e.name) for e in b.engines() if e.available]
-    return out
+from adequacy.verification import VerifyResult, prove_quietly, provers, why_no_prover
 
 
 def can_verify(language: str) -> bool:
     try:
-        return bool(_provers(language))
+        return bool(provers(language))
     except AdequacyError:
         return False
 
 
 def verify_text(task: Task, spec_text: str, spec_path: str, limits: Limits) -> str:
     """A model-readable answer: verified / not verified / unknown, with the prover's summary."""
-    provers = _provers(task.language)
-    if not provers:
-        return (f"verify: no prover for {task.language} specs is installed here "
-                "(KeY needs a JDK 17+ and `adequacy setup`).")
-    backend, engine = provers[0]
-    if "@" not in spec_text:
+    if not can_verify(task.language):
+        return f"verify: no prover is installed here ({why_no_prover(task.language)})."
+    if task.language == "jml" and "@" not in spec_text:
         # JML lives in comments that start with @: without one there is no contract to prove
         # (and the prover would take half a minute to say so)
         return "verify: the spec has no JML annotation (//@ requires ...; //@ ensures ...;)"
-    try:
-        loaded = backend.load_spec(task, spec_text, spec_path)
-        res = backend.verify(task, loaded, engine, limits)
-    except SpecInvalid as e:
-        return f"verify: INVALID SPEC: {e.render()}"
-    except AdequacyError as e:
-        return f"verify: could not run {engine}: {str(e).splitlines()[0][:300]}"
-    lines = [f"verify ({engine}): {res.get('result', 'unknown')} - {res.get('summary', '')}"]
-    for c in res.get("contracts", [])[:5]:
-        lines.append(f"  {c.get('contract')}: {c.get('status')}, "
-                     f"{c.get('open_goals', 0)} open goal(s)")
-        for g in c.get("goals", [])[:3]:
-            lines.append(f"    open at {' / '.join(g.get('branch', [])) or '(root)'}: "
-                         f"{str(g.get('sequent', ''))[:400]}")
+    res = prove_quietly(task, spec_text, limits)
+    if not isinstance(res, VerifyResult):
+        return f"verify: {res}"
+    lines = [f"verify ({res.engine}): {res.result} - {res.summary}"]
+    for c in res.contracts[:5]:
+        lines.append(f"  {c.contract}: {c.status}, {c.open_goals} open goal(s)")
+        for g in c.goals[:3]:
+            lines.append(f"    open at {' / '.join(g.branch) or '(root)'}: {g.sequent[:400]}")
     lines.append("(verification says whether the body meets your contract; it says nothing "
                  "about whether the contract is strong enough: use check for that)")
     return "\n".join(lines)

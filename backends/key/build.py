@@ -16,7 +16,6 @@ import tempfile
 from pathlib import Path
 
 from adequacy.backends.openjml.rac.worker import cache_root
-
 from adequacy.errors import BackendError
 
 WORKER_DIR = Path(__file__).parent / "worker"

@@ -20,9 +20,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from adequacy.backends.key import build
-
 from adequacy import sandbox_view
+from adequacy.backends.key import build
 from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.sandbox import SandboxLimits, kill_group, make_workdir, popen_limited, remove_tree
 

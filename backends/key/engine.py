@@ -12,13 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from adequacy import progress
+from adequacy.backend import Limits, TimeoutStreak
 from adequacy.backends.key.client import WORKER, WorkerDied, units_root
 from adequacy.backends.key.stubs import KeyStubFile, render_key_stubs
 from adequacy.backends.openjml.jml.load import JmlSpec
 from adequacy.backends.openjml.jml.semantics import identity_comparison
-
-from adequacy import progress
-from adequacy.backend import Limits, TimeoutStreak
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict

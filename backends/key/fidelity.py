@@ -10,11 +10,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from adequacy.backend import Limits
 from adequacy.backends.key import engine as key_engine
 from adequacy.backends.openjml.jml.load import load
 from adequacy.backends.openjml.rac import engine as rac_engine
-
-from adequacy.backend import Limits
 from adequacy.errors import SpecInvalid
 from adequacy.tasks import Case, Task, load_task
 from adequacy.verdicts import Bucket, Truth

@@ -9,25 +9,52 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from adequacy.backend import Engine, EngineInfo, Limits, LoadedSpec, Verifier
 from adequacy.backends.key import build
 from adequacy.backends.key import engine as key_engine
-from adequacy.backends.key.verify import VerifyResult, verify
+from adequacy.backends.key.verify import verify
 from adequacy.backends.openjml.jml.load import JmlSpec, load
-
-from adequacy.backend import EngineInfo, Limits, LoadedSpec
+from adequacy.backends.openjml.plugin import JML_FILES
 from adequacy.errors import EngineUnavailable, SpecInvalid
 from adequacy.hookspecs import hookimpl
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Verdict
+from adequacy.verification import VerifyResult
 
 KEY_VERSION = "2.12.3"
+
+
+class _Engine:
+    name = "key"
+
+    def __init__(self, backend: KeyBackend) -> None:
+        self._backend = backend
+
+    def info(self) -> EngineInfo:
+        return self._backend.engine_infos()[0]
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
+              ) -> list[Verdict]:
+        return self._backend.check(spec, task, cases, "key", limits)
+
+
+class _Verifier(_Engine):
+    def verify(self, spec: LoadedSpec, task: Task, limits: Limits) -> VerifyResult:
+        return self._backend.verify_model(task, spec, limits)
 
 
 class KeyBackend:
     name = "key"
     language = "jml"
+    task_files = JML_FILES
 
-    def engines(self) -> list[EngineInfo]:
+    def engines(self) -> list[Engine]:
+        return [_Engine(self)]
+
+    def verifiers(self) -> list[Verifier]:
+        return [_Verifier(self)]
+
+    def engine_infos(self) -> list[EngineInfo]:
         why = build.why_unavailable()
         java = build.java_binary()
         major = build.java_major(java) if java else None
@@ -60,10 +87,6 @@ class KeyBackend:
         if not cases:
             return []
         return key_engine.check(self._spec(spec, task), task, cases, limits)
-
-    def verify(self, task: Task, spec: LoadedSpec, engine: str, limits: Limits) -> dict[str, Any]:
-        """The optional ``verify`` capability (adequacy/backend.py): a plain dict."""
-        return self.verify_model(task, spec, limits).model_dump()
 
     def verify_model(self, task: Task, spec: LoadedSpec, limits: Limits) -> VerifyResult:
         why = build.why_unavailable()

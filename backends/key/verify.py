@@ -11,45 +11,15 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
+from adequacy.backend import Limits
 from adequacy.backends.key.engine import prove_file, write_unit
 from adequacy.backends.openjml.jml.load import JmlSpec, load
-from pydantic import BaseModel
-
-from adequacy.backend import Limits
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Task
+from adequacy.verification import ContractResult, OpenGoal, VerifyResult
 
 GOALS_SHOWN = 3
 VERIFY_STEPS = 50_000
-
-
-class OpenGoal(BaseModel):
-    branch: list[str]
-    """KeY's branch labels from the root: what was being proved (e.g. "Post", "Body Preserves
-    Invariant")."""
-    sequent: str
-
-
-class ContractResult(BaseModel):
-    contract: str
-    status: str
-    """closed | open | timeout | error"""
-    steps: int = 0
-    seconds: float = 0.0
-    open_goals: int = 0
-    reason: str = ""
-    goals: list[OpenGoal] = []
-
-
-class VerifyResult(BaseModel):
-    task_id: str
-    method: str
-    engine: str = "key"
-    result: Literal["verified", "not verified", "unknown"]
-    summary: str
-    contracts: list[ContractResult] = []
-    has_loops: bool = False
-    loop_invariants: bool = False
 
 
 def verify(task: Task, spec_text: str, limits: Limits, path: str | None = None,
@@ -67,7 +37,8 @@ def verify(task: Task, spec_text: str, limits: Limits, path: str | None = None,
                            goal_details=GOALS_SHOWN)
     finally:
         remove_tree(d)
-    base: dict[str, Any] = {"task_id": task.id, "method": m.name, "has_loops": loops,
+    base: dict[str, Any] = {"task_id": task.id, "method": m.name, "engine": "key",
+                            "has_loops": loops,
                             "loop_invariants": invariants}
     if not reply.get("ok"):
         return VerifyResult(result="unknown", summary=f"KeY: {reply.get('error')}"[:500], **base)
@@ -115,51 +86,3 @@ def _summary(c: ContractResult) -> str:
     where = sorted({_where(g) for g in c.goals})
     text = f"{c.contract}: {c.status}, {c.open_goals} open goal(s) after {c.steps} steps"
     return text + (f" at {', '.join(where)}" if where else "")
-
-
-class VerifyReport(BaseModel):
-    """Verification next to adequacy: a spec can verify and still say little (or the wrong
-    thing); the four metrics from the default engine show how much it says."""
-
-    task_id: str
-    spec_path: str | None
-    verification: VerifyResult
-    adequacy_engine: str = ""
-    adequacy_status: str = ""
-    metrics: dict[str, float | None] = {}
-
-
-def verify_with_metrics(task: Task, spec_text: str, spec_path: str | None,
-                        limits: Limits) -> VerifyReport:
-    """Prove the spec (KeY) and score it with the JML default chain (rac)."""
-    from adequacy.backends.key.plugin import KeyBackend
-
-    from adequacy.runner import score_spec
-
-    backend = KeyBackend()
-    loaded = backend.load_spec(task, spec_text, spec_path)
-    result = backend.verify_model(task, loaded, limits)
-    rep = score_spec(task, spec_text, spec_path, limits=limits, cache=None)
-    metrics = rep.metrics.model_dump() if rep.metrics else {}
-    engines = ",".join(e.name for e in rep.engines if not e.skipped)
-    return VerifyReport(task_id=task.id, spec_path=spec_path, verification=result,
-                        adequacy_engine=engines, adequacy_status=rep.status, metrics=metrics)
-
-
-def render_text(rep: VerifyReport) -> str:
-    v = rep.verification
-    lines = [f"{rep.task_id}: {v.result} by KeY ({v.method}) - {v.summary}"]
-    for c in v.contracts:
-        lines.append(f"  {c.contract}: {c.status}, {c.steps} steps, {c.seconds:.1f}s"
-                     + (f", {c.open_goals} open goal(s)" if c.open_goals else ""))
-        for g in c.goals:
-            lines.append(f"    open at {' / '.join(g.branch) or '(root)'}: {g.sequent[:300]}")
-    names = {"post_corr": "PostCorr", "post_comp": "PostComp", "pre_corr": "PreCorr",
-             "pre_comp": "PreComp"}
-    if rep.metrics:
-        lines.append(f"adequacy ({rep.adequacy_engine}): " + "  ".join(
-            f"{names[k]} {'N/A' if val is None else f'{val:.2f}'}"
-            for k, val in rep.metrics.items() if k in names))
-    else:
-        lines.append(f"adequacy: {rep.adequacy_status}")
-    return "\n".join(lines)

@@ -7,14 +7,13 @@ import shutil
 from collections.abc import Sequence
 from typing import Any
 
+from adequacy.backend import Engine, EngineInfo, Limits, LoadedSpec
 from adequacy.backends.openjml.jml.load import JmlSpec, load, reference_unit
 from adequacy.backends.openjml.rac import engine as rac
 from adequacy.backends.openjml.rac.worker import build_dir, java_tools
-
-from adequacy.backend import EngineInfo, Limits, LoadedSpec
 from adequacy.errors import EngineUnavailable, SpecInvalid
 from adequacy.hookspecs import hookimpl
-from adequacy.tasks import Case, Task
+from adequacy.tasks import Case, Task, TaskFiles
 from adequacy.verdicts import Verdict
 
 
@@ -26,11 +25,34 @@ def openjml_command() -> str | None:
     return shutil.which("openjml")
 
 
+JML_FILES = TaskFiles(skeleton="Solution.java",
+                      settings=("class", "method", "static", "post_state", "java_params",
+                                "java_return"),
+                      empty_skeleton="it must hold the method the spec annotates")
+
+
+class _Engine:
+    def __init__(self, backend: OpenJmlBackend, name: str) -> None:
+        self.name = name
+        self._backend = backend
+
+    def info(self) -> EngineInfo:
+        return next(i for i in self._backend.engine_infos() if i.name == self.name)
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
+              ) -> list[Verdict]:
+        return self._backend.check(spec, task, cases, self.name, limits)
+
+
 class OpenJmlBackend:
     name = "openjml"
     language = "jml"
+    task_files = JML_FILES
 
-    def engines(self) -> list[EngineInfo]:
+    def engines(self) -> list[Engine]:
+        return [_Engine(self, "rac"), _Engine(self, "openjml")]
+
+    def engine_infos(self) -> list[EngineInfo]:
         java, javac = java_tools()
         rac_ok = bool(java and javac)
         oj = openjml_command()
@@ -58,13 +80,13 @@ class OpenJmlBackend:
         if not isinstance(data, JmlSpec):
             data = load(task, spec.text, spec.path)
         if engine == "rac":
-            if not self.engines()[0].available:
-                raise EngineUnavailable(self.engines()[0].reason)
+            if not self.engine_infos()[0].available:
+                raise EngineUnavailable(self.engine_infos()[0].reason)
             return rac.check(data.unit, data.file, task, cases, limits, gap=data.math_gap)
         if engine == "openjml":
             cmd = openjml_command()
             if cmd is None:
-                raise EngineUnavailable(self.engines()[1].reason)
+                raise EngineUnavailable(self.engine_infos()[1].reason)
             from adequacy.backends.openjml.openjml_driver.driver import check as oj_check
             return oj_check(cmd, data, task, cases, limits)
         raise SpecInvalid(f"unknown engine {engine!r} for backend openjml (rac, openjml)",

@@ -25,7 +25,6 @@ from adequacy.backends.verus.syntax import ast as A
 from adequacy.backends.verus.syntax.ast import SpecModule
 from adequacy.backends.verus.syntax.lexer import Token, normalize_tokens, tokenize
 from adequacy.backends.verus.syntax.parser import CLAUSE_KWS, parse_tokens
-
 from adequacy.errors import SpecInvalid
 
 ALLOWED_MACROS = frozenset({"seq", "set", "map"})

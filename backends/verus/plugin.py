@@ -11,10 +11,10 @@ import importlib.metadata
 from collections.abc import Sequence
 from pathlib import Path
 
-from adequacy.backend import EngineInfo, Limits, LoadedSpec
+from adequacy.backend import Engine, EngineInfo, Limits, LoadedSpec
 from adequacy.errors import BackendError
 from adequacy.hookspecs import hookimpl
-from adequacy.tasks import Case, Task
+from adequacy.tasks import Case, Task, TaskFiles
 from adequacy.verdicts import Verdict
 
 ENGINES = ("interp", "exec_spec", "verus")
@@ -27,13 +27,34 @@ def _package_version() -> str:
         return "0"
 
 
+class _Engine:
+    """One engine of the backend: its info and its own ``check``."""
+
+    def __init__(self, backend: VerusBackend, name: str) -> None:
+        self.name = name
+        self._backend = backend
+
+    def info(self) -> EngineInfo:
+        return next(i for i in self._backend.engine_infos() if i.name == self.name)
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
+              ) -> list[Verdict]:
+        return self._backend.check(spec, task, cases, self.name, limits)
+
+
 class VerusBackend:
     """Verus specs (``pre_spec``/``post_spec`` over a task's ``Input``/``Output`` structs)."""
 
     name = "verus"
     language = "verus"
+    task_files = TaskFiles(skeleton="skeleton.rs", spec_file="spec.rs",
+                           settings=("rlimit", "lean_signature"),
+                           empty_skeleton="`adequacy task new` writes it from task.toml")
 
-    def engines(self) -> list[EngineInfo]:
+    def engines(self) -> list[Engine]:
+        return [_Engine(self, n) for n in ENGINES]
+
+    def engine_infos(self) -> list[EngineInfo]:
         out: list[EngineInfo] = []
         try:
             from adequacy.backends.verus import interp
@@ -83,12 +104,11 @@ class VerusBackend:
 
         from adequacy.backends.verus.exec_spec import check as exec_check
         from adequacy.backends.verus.skeleton import skeleton_for
-
         from adequacy.tasks import load_task
         from adequacy.verdicts import Truth
 
-        ok, version, reason = next((e.available, e.version, e.reason) for e in self.engines()
-                                    if e.name == "exec_spec")
+        ok, version, reason = next((e.available, e.version, e.reason)
+                                   for e in self.engine_infos() if e.name == "exec_spec")
         if not ok:
             return f"exec_spec unavailable ({reason}); interp needs no preparation"
         with tempfile.TemporaryDirectory() as d:

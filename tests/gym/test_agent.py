@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 
 dspy = pytest.importorskip("dspy")
+from dspy.utils.dummies import DummyLM  # noqa: E402
+
 from adequacy.optimizers.agent import (  # noqa: E402
     AgentOptions,
     read_rollouts,
     run_agent,
     summary_text,
 )
-from dspy.utils.dummies import DummyLM  # noqa: E402
 
 from .conftest import JML, VERUS  # noqa: E402
 from .leaks import hidden_cases, leaks_in  # noqa: E402

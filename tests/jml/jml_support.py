@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from adequacy.backends.openjml.plugin import OpenJmlBackend
 
 from adequacy.backend import Limits
+from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.tasks import Case, load_task
 from adequacy.verdicts import Bucket, Verdict
 

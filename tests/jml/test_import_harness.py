@@ -6,6 +6,7 @@ Expected values are worked out by hand from what the Java statements do with the
 from __future__ import annotations
 
 import pytest
+
 from adequacy.backends.openjml.importers.harness import ReadError, build_harness
 from adequacy.backends.openjml.importers.javatext import double_to_string, split_ws
 from adequacy.backends.openjml.importers.readers import HarnessUnsupported

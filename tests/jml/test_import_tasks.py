@@ -7,9 +7,9 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
 from adequacy.backends.openjml.importers import import_formalbench, import_specgenbench
 from adequacy.backends.openjml.importers.plugin import adequacy_importers
-
 from adequacy.tasks import load_task
 from adequacy.verdicts import Bucket
 

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jml_support import EXAMPLES, requires_jdk
+
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.mutators import mutate_task, params_key, parse_constraints
 from adequacy.mutators._oracles import load_module_function
-from jml_support import EXAMPLES, requires_jdk
-
 from adequacy.tasks import Case, load_task
 from adequacy.verdicts import Bucket
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from adequacy.backends.openjml.jml import ast as A
 from adequacy.backends.openjml.jml.parser import parse_expression
-
 from adequacy.errors import SpecInvalid
 
 

@@ -4,6 +4,7 @@ a JVM: what every engine is handed."""
 from __future__ import annotations
 
 import pytest
+
 from adequacy.backends.openjml.jml import ast as A
 from adequacy.backends.openjml.jml.parser import parse_expression
 from adequacy.backends.openjml.jml.semantics import (
@@ -14,7 +15,6 @@ from adequacy.backends.openjml.jml.semantics import (
 from adequacy.backends.openjml.jml.source import read_source
 from adequacy.backends.openjml.rac.translate import _java_char, _java_string
 from adequacy.backends.openjml.stubs.render import render_jml
-
 from adequacy.errors import SpecInvalid
 
 

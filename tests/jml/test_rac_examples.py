@@ -6,10 +6,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from adequacy.backends.openjml.plugin import OpenJmlBackend
 from jml_support import EXAMPLES, requires_jdk
 
 from adequacy.backend import Limits
+from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.tasks import check_task, load_task
 from adequacy.verdicts import BUCKETS
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from adequacy.backends.openjml.plugin import OpenJmlBackend
 from jml_support import EXAMPLES, requires_jdk
 
 from adequacy.backend import Limits
+from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.tasks import load_task
 
 pytestmark = [pytest.mark.slow, requires_jdk()]

@@ -15,12 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from adequacy.backends.openjml.jml.source import read_source, returned_parameter
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.backends.openjml.stubs.render import render_stubs
 from jml_support import requires_jdk, values
 
 from adequacy.backend import Limits
+from adequacy.backends.openjml.jml.source import read_source, returned_parameter
+from adequacy.backends.openjml.plugin import OpenJmlBackend
+from adequacy.backends.openjml.stubs.render import render_stubs
 from adequacy.errors import TaskError
 from adequacy.tasks import Case, load_task
 from adequacy.verdicts import Bucket

@@ -14,10 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
-from adequacy.backends.openjml.jml.load import annotated
 from jml_support import requires_jdk
 
+from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
+from adequacy.backends.openjml.jml.load import annotated
 from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Bucket, Truth

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+
 from adequacy.backends.openjml.signature import (
     JavaSignatureError,
     java_type_to_schema,
     parse_signature,
 )
-
 from adequacy.types import parse_type
 
 

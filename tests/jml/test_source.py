@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from adequacy.backends.openjml.jml.source import check_code, read_source
 
+from adequacy.backends.openjml.jml.source import check_code, read_source
 from adequacy.errors import SpecInvalid
 
 TASK = """public class Solution {

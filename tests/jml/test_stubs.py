@@ -7,10 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.stubs import java_literal, render_stubs
 from jml_support import EXAMPLES
 
+from adequacy.backends.openjml.jml.load import load
+from adequacy.backends.openjml.stubs import java_literal, render_stubs
 from adequacy.plugins import collect_backends, make_manager
 from adequacy.tasks import load_task
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from adequacy.backends.key import build
 
 REPO = Path(__file__).resolve().parents[2]

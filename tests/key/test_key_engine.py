@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from adequacy.backends.key.fidelity import bundled, cross_check
-from adequacy.backends.key.plugin import KeyBackend
-from adequacy.backends.key.verify import verify_with_metrics
-from adequacy.backends.openjml.plugin import OpenJmlBackend
 from key_support import EXAMPLES, requires_key, with_spec, write_task
 from typer.testing import CliRunner
 
 from adequacy.backend import Limits
+from adequacy.backends.key.fidelity import bundled, cross_check
+from adequacy.backends.key.plugin import KeyBackend
+from adequacy.backends.key.verify import verify_with_metrics
+from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.cli import app
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Truth

@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from adequacy.backends.key.fidelity import cross_check, sgb_gold
-from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
 from key_support import REPO, requires_key
 
 from adequacy.backend import Limits
+from adequacy.backends.key.fidelity import cross_check, sgb_gold
+from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
 from adequacy.verdicts import Bucket
 
 pytestmark = [pytest.mark.slow, requires_key()]

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adequacy.backends.key import engine
-from adequacy.backends.openjml.jml.load import load
 from key_support import EXAMPLES
 
 from adequacy.backend import Limits
+from adequacy.backends.key import engine
+from adequacy.backends.openjml.jml.load import load
 from adequacy.tasks import load_task
 from adequacy.verdicts import Truth
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from key_support import EXAMPLES
+
 from adequacy.backends.key import build
 from adequacy.backends.key.engine import decide
 from adequacy.backends.key.plugin import KeyBackend
 from adequacy.backends.key.stubs import render_key_stubs
 from adequacy.backends.openjml.jml.load import load
-from key_support import EXAMPLES
-
 from adequacy.tasks import load_task
 from adequacy.verdicts import Truth
 

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from adequacy.mutators import mutate_task, params_key, parse_constraints
 from adequacy.mutators._oracles import load_module_function
-
 from adequacy.tasks import Case, load_task
 from adequacy.verdicts import Bucket
 

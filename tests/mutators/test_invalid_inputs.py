@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from adequacy.mutators import invalid_candidates, parse_constraints, strictly_valid
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from adequacy.errors import TaskError
+from adequacy.mutators import invalid_candidates, parse_constraints, strictly_valid
 from adequacy.tasks import Param
 from adequacy.types import parse_type
 

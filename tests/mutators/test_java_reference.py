@@ -7,9 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from adequacy.mutators import mutate_task, params_key
 
 from adequacy.errors import AdequacyError
+from adequacy.mutators import mutate_task, params_key
 from adequacy.plugins import backend_for
 from adequacy.tasks import load_task
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adequacy.mutators import mutate_task
 
+from adequacy.mutators import mutate_task
 from adequacy.tasks import load_task
 from adequacy.verdicts import Bucket
 

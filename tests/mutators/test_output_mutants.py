@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from adequacy.mutators import mutants, output_mutants, strictly_valid, value_key
-from adequacy.mutators.strategies import types, values
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from adequacy.mutators import mutants, output_mutants, strictly_valid, value_key
+from adequacy.mutators.strategies import types, values
 from adequacy.tasks import Param
 from adequacy.types import Type, parse_type
 from adequacy.values import encode, validate

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from adequacy.optimizers.extract import ExtractionError, code_blocks, spec_from_answer
 
+from adequacy.optimizers.extract import ExtractionError, code_blocks, spec_from_answer
 from adequacy.runner import score_spec
 
 from .conftest import example, gold

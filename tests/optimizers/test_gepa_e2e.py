@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 import dspy
+
 from adequacy.optimizers.optimize import OptimizeOptions, optimize
 from adequacy.optimizers.programs import SpecWriterProgram
 from adequacy.optimizers.testing import ScriptedLM, prompt_text

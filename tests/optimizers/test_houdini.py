@@ -9,6 +9,7 @@ dropped; whatever survives must be proved by KeY as a whole.
 from __future__ import annotations
 
 import pytest
+
 from adequacy.optimizers.houdini import HoudiniWriter
 from adequacy.optimizers.verifier import prove
 

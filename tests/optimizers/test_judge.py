@@ -8,11 +8,11 @@ faithful misses 0/4 and raises 1/1 false alarm.
 
 from __future__ import annotations
 
-from adequacy.optimizers.judge import judge_one, summarize
-from adequacy.optimizers.testing import ScriptedLM
 from typer.testing import CliRunner
 
 from adequacy.cli import app
+from adequacy.optimizers.judge import judge_one, summarize
+from adequacy.optimizers.testing import ScriptedLM
 
 from .conftest import EXAMPLES, example
 

@@ -11,8 +11,8 @@ import json
 
 import dspy
 import pytest
-from adequacy.optimizers.metrics import HeldOutTask, MetricUnavailable, SpecMetric
 
+from adequacy.optimizers.metrics import HeldOutTask, MetricUnavailable, SpecMetric
 from adequacy.tasks import Task
 
 from .conftest import example, gold, requires_key

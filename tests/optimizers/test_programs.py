@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from adequacy.optimizers.dspy_writer import DSPyWriter, build_program
 from adequacy.optimizers.programs import FAMILIES, SHOTS, samples_text
 from adequacy.optimizers.testing import ScriptedLM, prompt_text
-
 from adequacy.runner import score_spec
 
 from .conftest import example, gold

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from adequacy.optimizers.splits import parse_proportions, split_tasks
 
 from adequacy.errors import AdequacyError
+from adequacy.optimizers.splits import parse_proportions, split_tasks
 from adequacy.tasks import Task
 
 

@@ -11,6 +11,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from typer.testing import CliRunner
+
+from adequacy.batch import BatchOptions, jobs_from_file, run_batch
+from adequacy.cli import app
 from adequacy.optimizers.candidates import (
     AllElems,
     Const,
@@ -23,10 +27,6 @@ from adequacy.optimizers.candidates import (
 )
 from adequacy.optimizers.templates import TemplateWriter
 from adequacy.optimizers.writer import visible_cases
-from typer.testing import CliRunner
-
-from adequacy.batch import BatchOptions, jobs_from_file, run_batch
-from adequacy.cli import app
 from adequacy.runner import score_spec
 from adequacy.types import IntType, SeqType
 from adequacy.verdicts import Bucket

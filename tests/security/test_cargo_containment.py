@@ -14,9 +14,9 @@ import uuid
 from pathlib import Path
 
 import pytest
-from adequacy.backends.verus.exec_spec import engine
 
 from adequacy import sandbox
+from adequacy.backends.verus.exec_spec import engine
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo missing")]

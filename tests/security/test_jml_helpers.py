@@ -7,11 +7,11 @@ import uuid
 from pathlib import Path
 
 import pytest
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.backends.openjml.rac.worker import java_tools
 from containment_support import procs_with, wait_until
 
 from adequacy.backend import Limits
+from adequacy.backends.openjml.plugin import OpenJmlBackend
+from adequacy.backends.openjml.rac.worker import java_tools
 from adequacy.tasks import load_task
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(None in java_tools(), reason="no JDK")]

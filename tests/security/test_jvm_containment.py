@@ -16,10 +16,10 @@ import uuid
 from pathlib import Path
 
 import pytest
-from adequacy.backends.openjml.rac.worker import java_tools, jvm_sandbox
 from containment_support import alive, descendants, procs_with, wait_until, world_readable_dir
 
 from adequacy import sandbox, sandbox_exec, sandbox_view
+from adequacy.backends.openjml.rac.worker import java_tools, jvm_sandbox
 
 JAVA, JAVAC = java_tools()
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not JAVA or not JAVAC, reason="no JDK")]

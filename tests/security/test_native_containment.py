@@ -18,11 +18,11 @@ import uuid
 from pathlib import Path
 
 import pytest
-from adequacy.backends.verus.exec_spec import engine
 from containment_support import alive, descendants, procs_with, wait_until
 
 from adequacy import sandbox, sandbox_exec, sandbox_view
 from adequacy.backend import Limits
+from adequacy.backends.verus.exec_spec import engine
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("rustc") is None, reason="rustc missing")]

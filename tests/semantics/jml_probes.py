@@ -265,10 +265,9 @@ def spec_text(p: Probe) -> str:
 def run(p: Probe, engine: str, root: Path) -> list[tuple[bool | None, str, str]]:
     """(truth, verdict value, reason) per case of the probe under ``engine`` (rac or key).
     Raises ``SpecInvalid`` when the front end rejects the spec."""
+    from adequacy.backend import Limits
     from adequacy.backends.key.plugin import KeyBackend
     from adequacy.backends.openjml.plugin import OpenJmlBackend
-
-    from adequacy.backend import Limits
     from adequacy.tasks import Case, load_task
     from adequacy.verdicts import Bucket
 

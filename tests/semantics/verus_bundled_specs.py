@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from adequacy.backends.verus.verina.importer import import_verina
-
 from adequacy.tasks import Task, load_task
 
 REPO = Path(__file__).resolve().parents[2]

@@ -31,9 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adequacy.backends.verus.skeleton import skeleton_for_folder
-
 from adequacy.backend import Limits
+from adequacy.backends.verus.skeleton import skeleton_for_folder
 from adequacy.plugins import backends
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Truth, Verdict

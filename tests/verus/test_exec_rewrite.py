@@ -68,6 +68,7 @@ def test_misplaced_tokens_stop_the_rewrite() -> None:
     import dataclasses
 
     import pytest
+
     from adequacy.backends.verus.exec_spec.rewrite import RewriteError
 
     src = "verus! {\nspec fn pre_spec(a: i64) -> bool {\n    a % 2 == 1\n}\n}\n"

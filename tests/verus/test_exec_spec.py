@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+
+from adequacy.backend import Limits
 from adequacy.backends.verus.exec_spec import engine
 from adequacy.backends.verus.exec_spec.diagnostics import Diagnostic, classify
 from adequacy.backends.verus.skeleton import skeleton_for
-
-from adequacy.backend import Limits
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Truth
 

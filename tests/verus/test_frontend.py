@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from adequacy.backends.verus.frontend import check_spec, normalize, parse_spec
 
+from adequacy.backends.verus.frontend import check_spec, normalize, parse_spec
 from adequacy.errors import SpecInvalid
 
 SKELETON = """use vstd::prelude::*;

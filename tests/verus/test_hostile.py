@@ -7,10 +7,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from adequacy.backends.verus.exec_spec import engine as exec_engine
-from adequacy.backends.verus.syntax.lexer import tokenize
 
 from adequacy.backend import Limits
+from adequacy.backends.verus.exec_spec import engine as exec_engine
+from adequacy.backends.verus.syntax.lexer import tokenize
 from adequacy.errors import SpecInvalid
 from adequacy.plugins import backends
 from adequacy.tasks import load_task

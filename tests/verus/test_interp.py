@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from adequacy.backend import Limits
 from adequacy.backends.verus.frontend import parse_spec
 from adequacy.backends.verus.interp import _run_big_stack, compile_module, evaluate_cases
 from adequacy.backends.verus.interp.compiler import Abort, Budget
 from adequacy.backends.verus.interp.values import NONE, FMap, MSet, Tup, Undef, some
-
-from adequacy.backend import Limits
 from adequacy.tasks import Case, Param, Task
 from adequacy.types import parse_type
 from adequacy.verdicts import Bucket, Truth

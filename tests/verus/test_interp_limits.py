@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from adequacy.backend import Limits
 from adequacy.backends.verus import interp
 from adequacy.backends.verus.frontend import parse_spec
 from adequacy.backends.verus.interp import _run_big_stack, compile_module, evaluate_cases
 from adequacy.backends.verus.interp import builtins as B
 from adequacy.backends.verus.interp.compiler import Abort, Budget
 from adequacy.backends.verus.interp.values import FMap, Undef
-
-from adequacy.backend import Limits
 from adequacy.tasks import Case, Param, Task
 from adequacy.types import parse_type
 from adequacy.verdicts import Bucket, Truth

@@ -9,8 +9,8 @@ reserved forms follow the Reference's "Reserved prefixes" and the Rust 2024 guar
 from __future__ import annotations
 
 import pytest
-from adequacy.backends.verus.syntax.lexer import tokenize
 
+from adequacy.backends.verus.syntax.lexer import tokenize
 from adequacy.errors import SpecInvalid
 
 

@@ -15,8 +15,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from adequacy.backends.verus.syntax.lexer import Token, tokenize
 
+from adequacy.backends.verus.syntax.lexer import Token, tokenize
 from adequacy.errors import SpecInvalid
 
 pytestmark = [pytest.mark.slow,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+
 from adequacy.backends.verus.syntax import ast as A
 from adequacy.backends.verus.syntax.parser import parse_expression, parse_module
-
 from adequacy.errors import SpecInvalid
 
 

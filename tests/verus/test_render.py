@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from adequacy.backends.verus.render import (
     decode_tokens,
     encode_tokens,
     rust_decoder,
     spec_expr,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
 from adequacy.types import parse_type
 from adequacy.values import canonical
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from adequacy.backends.verus.skeleton import SkeletonError, generate_skeleton, skeleton_for
 
+from adequacy.backends.verus.skeleton import SkeletonError, generate_skeleton, skeleton_for
 from adequacy.tasks import Param, load_task
 from adequacy.types import parse_type
 

@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 
 import pytest
-from adequacy.backends.verus.exec_spec import engine as exec_engine
-from adequacy.backends.verus.skeleton import skeleton_for
 
 from adequacy.backend import Limits
+from adequacy.backends.verus.exec_spec import engine as exec_engine
+from adequacy.backends.verus.skeleton import skeleton_for
 from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Truth

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from adequacy.backends.verus.verina.importer import import_verina
 
 from adequacy.backend import Backend, Limits
+from adequacy.backends.verus.verina.importer import import_verina
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Truth
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adequacy.backends.verus.verina.importer import import_verina
 
+from adequacy.backends.verus.verina.importer import import_verina
 from adequacy.tasks import load_task
 from adequacy.verdicts import Bucket
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from adequacy.backends.verus.verina.lean_types import (
     LeanType,
     LeanTypeError,

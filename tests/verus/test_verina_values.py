@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from adequacy.backends.verus.verina.lean_types import LeanType, parse_lean_type
 from adequacy.backends.verus.verina.lean_values import (
     LeanValueError,
@@ -12,8 +15,6 @@ from adequacy.backends.verus.verina.lean_values import (
     parse_text,
     print_value,
 )
-from hypothesis import given
-from hypothesis import strategies as st
 
 
 def lt(text: str) -> LeanType:

@@ -13,14 +13,14 @@ import stat
 from pathlib import Path
 
 import pytest
+
+from adequacy.backend import Limits
 from adequacy.backends.verus.verus_driver import attribute, availability, build_file, check
 from adequacy.backends.verus.verus_driver.driver import (
     parse_json_diagnostics,
     parse_results_line,
     parse_text_diagnostics,
 )
-
-from adequacy.backend import Limits
 from adequacy.errors import EngineUnavailable, SpecInvalid
 from adequacy.tasks import Case, Task, load_task
 from adequacy.verdicts import Truth

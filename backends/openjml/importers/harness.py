@@ -24,7 +24,6 @@ from adequacy.backends.openjml.importers.readers import (
     parse_reader,
 )
 from adequacy.backends.openjml.signature import java_type_to_schema, parse_signature
-
 from adequacy.errors import ValueTypeError
 from adequacy.types import CharType, FloatType, MapType, SeqType, SetType, Type, parse_type
 from adequacy.values import validate

@@ -16,7 +16,6 @@ from typing import Any
 
 from adequacy.backends.openjml.importers import javatext as jt
 from adequacy.backends.openjml.importers.readers import HarnessUnsupported, ReadError, template
-
 from adequacy.types import (
     BoolType,
     CharType,

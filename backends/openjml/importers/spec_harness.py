@@ -19,7 +19,6 @@ from adequacy.backends.openjml.importers.harness import Harness, ReadError, buil
 from adequacy.backends.openjml.importers.readers import HarnessUnsupported
 from adequacy.backends.openjml.importers.report import ImportFailure, ImportReport
 from adequacy.backends.openjml.signature import JavaSignatureError
-
 from adequacy.errors import AdequacyError, TaskError
 from adequacy.tasks import Case, load_task, write_cases
 from adequacy.types import SeqType, Type

@@ -14,7 +14,6 @@ from adequacy.backends.openjml.jml.source import (
     read_source,
 )
 from adequacy.backends.openjml.rac.build import ParsedCase, Unit, build_unit
-
 from adequacy.errors import SpecInvalid, TaskError
 from adequacy.tasks import Task
 

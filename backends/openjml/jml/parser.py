@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from adequacy.backends.openjml.jml import ast as A
 from adequacy.backends.openjml.jml.lexer import Token, tokenize
-
 from adequacy.errors import SpecInvalid
 
 PRIMITIVES = {"int", "long", "short", "byte", "char", "boolean", "double", "float"}

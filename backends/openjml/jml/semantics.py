@@ -31,7 +31,6 @@ from adequacy.backends.openjml.jml import ast as A
 from adequacy.backends.openjml.jml.lexer import Token
 from adequacy.backends.openjml.jml.parser import PRIMITIVES, parse_expression
 from adequacy.backends.openjml.jml.source import Clause, JavaClass, JavaMethod, SpecCase
-
 from adequacy.errors import SpecInvalid
 
 FRAME_VAR = "__frame_i"

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from adequacy.backends.openjml.jml.lexer import Token, tokenize
-
 from adequacy.errors import SpecInvalid
 
 BEHAVIORS = {

@@ -6,12 +6,11 @@ import os
 import time
 from collections.abc import Sequence
 
+from adequacy import sandbox_view
+from adequacy.backend import Limits
 from adequacy.backends.openjml.jml.load import JmlSpec
 from adequacy.backends.openjml.openjml_driver.parse import EXIT_ERRORS, parse_output
 from adequacy.backends.openjml.stubs import StubFile, render_stubs
-
-from adequacy import sandbox_view
-from adequacy.backend import Limits
 from adequacy.errors import SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task

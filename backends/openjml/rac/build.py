@@ -13,7 +13,6 @@ from adequacy.backends.openjml.jml.source import (
     returned_parameter,
 )
 from adequacy.backends.openjml.rac.translate import Context, Env, translate
-
 from adequacy.errors import SpecInvalid
 
 SIGNATURE = "(Object[] __p, Object[] __q, Object __res, Object __this)"

@@ -8,11 +8,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from adequacy.backends.openjml.rac.build import Unit, compile_errors
-from adequacy.backends.openjml.rac.worker import POOL, Worker, WorkerDied
-
 from adequacy import progress
 from adequacy.backend import Limits, TimeoutStreak
+from adequacy.backends.openjml.rac.build import Unit, compile_errors
+from adequacy.backends.openjml.rac.worker import POOL, Worker, WorkerDied
 from adequacy.errors import BackendError, SpecInvalid
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict

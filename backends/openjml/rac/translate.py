@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from adequacy.backends.openjml.jml import ast as A
 from adequacy.backends.openjml.jml.parser import PRIMITIVES
 from adequacy.backends.openjml.jml.source import JavaClass, JavaMethod
-
 from adequacy.errors import SpecInvalid
 
 RT = "adequacy.rac.R"

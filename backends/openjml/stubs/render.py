@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+
 from adequacy.backends.openjml.jml import ast as A
 from adequacy.backends.openjml.jml.load import JmlSpec
-
 from adequacy.tasks import Case, Task
 
 _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),

@@ -28,15 +28,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
+
+from adequacy import progress, sandbox_view
+from adequacy.backend import Limits, TimeoutStreak
 from adequacy.backends.verus.exec_spec.diagnostics import classify, parse_cargo_messages
 from adequacy.backends.verus.exec_spec.fidelity import divergences
 from adequacy.backends.verus.exec_spec.rewrite import rewrite
 from adequacy.backends.verus.exec_spec.split import only
 from adequacy.backends.verus.render import encode_tokens, struct_decoder
 from adequacy.backends.verus.syntax.ast import SpecModule
-
-from adequacy import progress, sandbox_view
-from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task

@@ -16,12 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from adequacy import progress
+from adequacy.backend import Limits, TimeoutStreak
 from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError, Program
 from adequacy.backends.verus.interp.values import StructVal, Undef, from_json
 from adequacy.backends.verus.syntax.ast import SpecModule
-
-from adequacy import progress
-from adequacy.backend import Limits, TimeoutStreak
 from adequacy.errors import SpecInvalid
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict

@@ -34,7 +34,6 @@ from adequacy.backends.verus.interp.values import (
     some,
 )
 from adequacy.backends.verus.syntax import ast as A
-
 from adequacy.types import INT_WIDTHS
 
 Code = Callable[[list[Any]], Any]

@@ -23,7 +23,6 @@ from typing import Any
 
 from adequacy.backends.verus.interp.values import MSet, Undef, show
 from adequacy.backends.verus.syntax import ast as A
-
 from adequacy.types import INT_WIDTHS
 
 MAX_TYPE_DOMAIN = 1 << 16

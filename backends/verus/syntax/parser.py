@@ -13,7 +13,6 @@ from typing import TypeVar
 
 from adequacy.backends.verus.syntax import ast as A
 from adequacy.backends.verus.syntax.lexer import Token, normalize_tokens, tokenize
-
 from adequacy.errors import SpecInvalid
 
 T = TypeVar("T")

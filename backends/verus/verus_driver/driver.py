@@ -25,10 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adequacy.backends.verus.render import spec_expr, struct_expr
-
 from adequacy import sandbox_view
 from adequacy.backend import Limits
+from adequacy.backends.verus.render import spec_expr, struct_expr
 from adequacy.errors import EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task

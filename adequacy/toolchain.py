@@ -1,0 +1,120 @@
+"""Where built artefacts live, which JDK runs them, and when a build is stale.
+
+Every engine that compiles something (the rac worker, the KeY worker jar, exec_spec harnesses
+and the vstd target directory) needs the same three answers; one module gives them so that a
+user's ``XDG_CACHE_HOME`` or ``JAVA_HOME`` is honoured by all engines alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import stat
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from adequacy.errors import BackendError
+
+
+def cache_dir(shared_with_sandbox: bool = False) -> Path:
+    """``$ADEQUACY_CACHE``, else ``$XDG_CACHE_HOME/spec-adequacy``, else
+    ``~/.cache/spec-adequacy``.
+
+    ``shared_with_sandbox``: the folder will be read by sandboxed children that run as an
+    unprivileged user (the JVM workers under root). Such a user cannot enter ``/root``, so
+    under root a private folder in the temporary directory is used instead, and refused if
+    someone else made it (it would let them plant classes our workers load).
+    """
+    env = os.environ.get("ADEQUACY_CACHE")
+    if env:
+        root = Path(env)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        root = (Path(xdg) if xdg else Path.home() / ".cache") / "spec-adequacy"
+    if shared_with_sandbox and os.geteuid() == 0 and not _world_traversable(root):
+        root = Path(tempfile.gettempdir()) / "spec-adequacy-cache-0"
+        _refuse_squatted(root)
+    return root
+
+
+def _world_traversable(path: Path) -> bool:
+    for p in [path, *path.parents]:
+        try:
+            if p.exists() and not (p.stat().st_mode & stat.S_IXOTH):
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _refuse_squatted(root: Path) -> None:
+    try:
+        st = root.lstat()
+    except FileNotFoundError:
+        return
+    if (not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid()
+            or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)):
+        raise BackendError(f"{root} is not a folder owned by uid {os.geteuid()} and closed to "
+                           "other users' writes; remove it or set ADEQUACY_CACHE")
+
+
+@dataclass(frozen=True)
+class Java:
+    """A JDK found on this machine; ``javac`` is None for a runtime without a compiler."""
+
+    java: str
+    javac: str | None
+    major: int | None
+
+
+def find_java() -> Java | None:
+    """``$JAVA_HOME/bin`` when it holds ``java``, else ``java`` on PATH; None without one.
+
+    The major version costs a ``java -version`` (about 50 ms), so it is remembered per binary.
+    """
+    home = os.environ.get("JAVA_HOME")
+    java = javac = None
+    if home and (Path(home) / "bin" / "java").exists():
+        java = str(Path(home) / "bin" / "java")
+        c = Path(home) / "bin" / "javac"
+        javac = str(c) if c.exists() else None
+    else:
+        java, javac = shutil.which("java"), shutil.which("javac")
+    if java is None:
+        return None
+    return Java(java=java, javac=javac, major=java_major(java))
+
+
+@lru_cache(maxsize=8)
+def java_major(java: str) -> int | None:
+    """Major version from ``java -version`` (printed on stderr, e.g. ``"17.0.15"``)."""
+    try:
+        r = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r'version "(\d+)(?:\.(\d+))?', r.stderr + r.stdout)
+    if not m:
+        return None
+    major = int(m.group(1))
+    return int(m.group(2) or 0) if major == 1 else major
+
+
+def source_version(files: Iterable[Path], base: Path | None = None, *extra: str) -> str:
+    """16 hex digits naming the content of ``files`` (paths relative to ``base`` included, so a
+    rename counts) plus ``extra`` strings such as the compiler used: a build directory named by
+    it is rebuilt exactly when its sources change."""
+    h = hashlib.sha256()
+    for p in sorted(files):
+        h.update(str(p.relative_to(base) if base else p.name).encode())
+        h.update(b"\0")
+        h.update(p.read_bytes())
+    for e in extra:
+        h.update(b"\0")
+        h.update(e.encode())
+    return h.hexdigest()[:16]

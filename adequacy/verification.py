@@ -1,0 +1,155 @@
+"""Verification rate beside adequacy: prove a spec against the method body through whichever
+``Verifier`` the language's backend offers (KeY for JML, the ``verus`` binary for Verus).
+
+The Spec-Harness paper shows that verification alone is misleading (a weak spec verifies
+easily), so ``adequacy verify`` always prints the four adequacy metrics next to it. Provers are
+incomplete: "not verified" means open goals (a wrong spec, a missing loop invariant, or the
+prover giving up), never a refutation. Callers (CLI, gym, optimizers) reach provers only here,
+through the plugin manager, never by importing a backend.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from adequacy import plugins
+from adequacy.backend import Backend, Limits, Verifier, verifiers_of
+from adequacy.errors import AdequacyError, BackendError, SpecInvalid
+from adequacy.tasks import Task
+
+Result = Literal["verified", "not verified", "unknown"]
+
+
+class OpenGoal(BaseModel):
+    branch: list[str]
+    """The prover's branch labels from the root: what was being proved (e.g. "Post")."""
+    sequent: str
+
+
+class ContractResult(BaseModel):
+    contract: str
+    status: str
+    """closed | open | timeout | error"""
+    steps: int = 0
+    seconds: float = 0.0
+    open_goals: int = 0
+    reason: str = ""
+    goals: list[OpenGoal] = []
+
+
+class VerifyResult(BaseModel):
+    """What one prover said about one spec."""
+
+    task_id: str
+    method: str = ""
+    engine: str
+    result: Result
+    summary: str
+    contracts: list[ContractResult] = []
+    has_loops: bool = False
+    loop_invariants: bool = False
+
+    @property
+    def open_goals(self) -> int:
+        return sum(c.open_goals for c in self.contracts)
+
+
+class VerifyReport(BaseModel):
+    """Verification next to adequacy: a spec can verify and still say little (or the wrong
+    thing); the four metrics from the default engines show how much it says."""
+
+    task_id: str
+    spec_path: str | None
+    verification: VerifyResult
+    adequacy_engine: str = ""
+    adequacy_status: str = ""
+    metrics: dict[str, float | None] = {}
+
+
+def provers(language: str, name: str | None = None,
+            available_only: bool = True) -> list[tuple[Backend, Verifier]]:
+    """(backend, verifier) pairs for ``language`` (only ``name`` when given), most faithful
+    first."""
+    out: list[tuple[Backend, Verifier]] = []
+    for b in plugins.backends().values():
+        if b.language != language:
+            continue
+        for v in verifiers_of(b):
+            if name is not None and v.name != name:
+                continue
+            if available_only and not v.info().available:
+                continue
+            out.append((b, v))
+    out.sort(key=lambda bv: -bv[1].info().fidelity)
+    return out
+
+
+def why_no_prover(language: str, name: str | None = None) -> str:
+    """What to install (or which names exist) when ``provers`` comes back empty."""
+    known = provers(language, None, available_only=False)
+    if not known:
+        return (f"no installed backend can prove {language} specs against a body (score the "
+                "spec with `adequacy score` instead)")
+    if name is not None and not any(v.name == name for _, v in known):
+        return (f"no prover {name!r} for {language} specs (known: "
+                f"{', '.join(v.name for _, v in known)})")
+    return "; ".join(f"{v.name}: {v.info().reason}" for _, v in known
+                     if name is None or v.name == name)
+
+
+def prove(task: Task, spec_text: str, spec_path: str | None, limits: Limits,
+          name: str | None = None) -> VerifyResult:
+    """Run the task language's best available prover. Raises ``SpecInvalid`` when the front
+    end rejects the spec and ``BackendError`` when no prover can run."""
+    found = provers(task.language, name)
+    if not found:
+        raise BackendError(why_no_prover(task.language, name))
+    backend, verifier = found[0]
+    loaded = backend.load_spec(task, spec_text, spec_path)
+    return verifier.verify(loaded, task, limits)
+
+
+def verify_with_metrics(task: Task, spec_text: str, spec_path: str | None, limits: Limits,
+                        name: str | None = None) -> VerifyReport:
+    """Prove the spec, then score it with the language's default engines."""
+    from adequacy.runner import score_spec
+
+    result = prove(task, spec_text, spec_path, limits, name)
+    rep = score_spec(task, spec_text, spec_path, limits=limits, cache=None)
+    metrics = rep.metrics.model_dump() if rep.metrics else {}
+    engines = ",".join(e.name for e in rep.engines if not e.skipped)
+    return VerifyReport(task_id=task.id, spec_path=spec_path, verification=result,
+                        adequacy_engine=engines, adequacy_status=rep.status, metrics=metrics)
+
+
+def prove_quietly(task: Task, spec_text: str, limits: Limits) -> VerifyResult | str:
+    """For callers that must not stop (gym, optimizers): the result, or one line saying why
+    there is none (``INVALID SPEC: ...`` for the spec's own fault)."""
+    try:
+        return prove(task, spec_text, None, limits)
+    except SpecInvalid as e:
+        return f"INVALID SPEC: {e.render()}"
+    except AdequacyError as e:
+        return str(e).splitlines()[0][:300] if str(e) else type(e).__name__
+
+
+def render_text(rep: VerifyReport) -> str:
+    v = rep.verification
+    lines = [f"{rep.task_id}: {v.result} by {v.engine}"
+             + (f" ({v.method})" if v.method else "") + f" - {v.summary}"]
+    for c in v.contracts:
+        lines.append(f"  {c.contract}: {c.status}, {c.steps} steps, {c.seconds:.1f}s"
+                     + (f", {c.open_goals} open goal(s)" if c.open_goals else ""))
+        for g in c.goals:
+            lines.append(f"    open at {' / '.join(g.branch) or '(root)'}: {g.sequent[:300]}")
+    names = {"post_corr": "PostCorr", "post_comp": "PostComp", "pre_corr": "PreCorr",
+             "pre_comp": "PreComp"}
+    if rep.metrics:
+        lines.append(f"adequacy ({rep.adequacy_engine}): " + "  ".join(
+            f"{names[k]} {'N/A' if val is None else f'{val:.2f}'}"
+            for k, val in rep.metrics.items() if k in names))
+    else:
+        lines.append(f"adequacy: {rep.adequacy_status}")
+    return "\n".join(lines)

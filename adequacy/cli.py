@@ -380,23 +380,6 @@ def verify(
     raise typer.Exit(0 if rep.verification.result == "verified" else 1)
 
 
-def _import_outcome(report: object) -> tuple[int | None, str]:
-    """How many tasks an importer wrote, and the first reason one was not (importers return
-    their own report models; these are the built-in ones' fields)."""
-    written = getattr(report, "tasks_written", None)
-    why = ""
-    if written is None and hasattr(report, "outcomes"):
-        outcomes = report.outcomes
-        written = sum(1 for o in outcomes if o.converted)
-        bad = [o for o in outcomes if not o.converted and o.problems]
-        if bad:
-            why = bad[0].problems[0].detail
-    failures = getattr(report, "failures", None)
-    if failures and not why:
-        why = str(failures[0].reason)
-    return written, why
-
-
 @app.command("import")
 def import_(
     name: Annotated[str, typer.Argument(help="Dataset importer: verina, specgenbench, "
@@ -409,7 +392,11 @@ def import_(
                             "`adequacy mutate` (3 per case, seed 0).")] = True,
 ) -> None:
     """Convert a public dataset into task folders (then fill their sound buckets)."""
-    found = plugins.importers()
+    from adequacy.importing import importers
+    try:
+        found = importers()
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
     if name not in found:
         raise _fail(f"no importer {name!r} (installed: {', '.join(sorted(found)) or 'none'})")
     if not src.exists():
@@ -417,7 +404,7 @@ def import_(
     if dest.exists() and not dest.is_dir():
         raise _fail(f"{dest}: is a file, expected a folder to write task folders into")
     try:
-        report = found[name](src, dest)
+        report = found[name].run(src, dest)
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except OSError as e:
@@ -428,13 +415,8 @@ def import_(
     except (ValueError, KeyError, TypeError) as e:  # a file of the wrong shape
         raise _fail(f"{src}: not a {name} dataset ({type(e).__name__}: "
                     f"{str(e).splitlines()[0] if str(e) else ''})") from None
-    if hasattr(report, "model_dump_json"):
-        summary = getattr(report, "summary", None)
-        out.print(summary() if callable(summary) else report.model_dump_json(indent=2),
-                  highlight=False, markup=False)
-    elif report is not None:
-        out.print(report)
-    written, why = _import_outcome(report)
+    out.print(report.summary(), highlight=False, markup=False)
+    written, why = len(report.converted), report.first_reason()
     if written == 0:
         raise _fail(f"{src}: no task converted" + (f" ({why})" if why else ""))
     if mutate_after and dest.is_dir():

@@ -7,12 +7,13 @@ that way (see ``pyproject.toml``), so a third-party backend is a peer, not a spe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pluggy
 
 if TYPE_CHECKING:
     from adequacy.backend import Backend
+    from adequacy.importing import Importer
 
 PROJECT = "adequacy"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -31,11 +32,10 @@ def adequacy_backends() -> list[Backend]:
 
 
 @hookspec
-def adequacy_importers() -> dict[str, Any]:
-    """Return dataset importers as ``{name: callable(src: Path, dest: Path, **options)}``.
+def adequacy_importers() -> list[Importer]:
+    """Return the dataset importers this plugin provides (``adequacy.importing.Importer``).
 
-    ``adequacy import NAME SRC DEST`` calls the importer, which writes task folders under
-    ``dest`` and returns a pydantic report; when it has a ``summary()`` method the CLI prints
-    that, otherwise its JSON. Names must be unique.
+    ``adequacy import NAME SRC DEST`` runs the importer named NAME, which writes task folders
+    under ``dest`` and returns an ``adequacy.importing.ImportReport``. Names must be unique.
     """
     raise NotImplementedError

@@ -79,16 +79,6 @@ def collect_backends(pm: pluggy.PluginManager) -> dict[str, Backend]:
     return found
 
 
-def collect_importers(pm: pluggy.PluginManager) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for result in pm.hook.adequacy_importers():
-        for name, fn in (result or {}).items():
-            if name in found:
-                raise BackendError(f"importer {name!r} is provided twice")
-            found[name] = fn
-    return found
-
-
 @lru_cache(maxsize=1)
 def default_manager() -> pluggy.PluginManager:
     return make_manager(broken=BROKEN)
@@ -97,10 +87,6 @@ def default_manager() -> pluggy.PluginManager:
 def backends() -> dict[str, Backend]:
     """All installed backends by name."""
     return collect_backends(default_manager())
-
-
-def importers() -> dict[str, Any]:
-    return collect_importers(default_manager())
 
 
 def language_backends(language: str) -> list[Backend]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rich import box
-from rich.console import Console, Group
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -177,7 +177,3 @@ def _passed(r: SpecReport) -> bool:
     tested" do not count an untested spec as a pass in Pass@1."""
     return (r.status == "scored" and bool(r.buckets)
             and passed_all(r.buckets, r.strict, r.empty_by_design))
-
-
-def print_to(console: Console, renderable: object) -> None:
-    console.print(renderable)

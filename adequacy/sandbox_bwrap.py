@@ -18,7 +18,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from adequacy.sandbox_view import View
+from adequacy.sandbox_mounts import View
 
 NOBODY = 65534
 _SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")

@@ -15,32 +15,13 @@ import os
 import re
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from adequacy.sandbox_mounts import View
 
 _LOADERS = ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1",
             "/lib64/ld-linux-aarch64.so.1", "/lib/ld-linux.so.2")
 _LIST_LINE = re.compile(r"=>\s+(/\S+)\s+\(|^\s*(/\S+)\s+\(")
-
-
-@dataclass(frozen=True)
-class View:
-    """Paths bound into the sandbox at the same place (``ro`` read-only, ``rw`` writable).
-
-    ``system`` shows the whole of ``/usr`` (and the ``/lib*`` links) read-only: only for trusted
-    tool chains (cargo, rustc, the C linker) that run many programs of their own.
-    """
-
-    ro: tuple[str, ...] = ()
-    rw: tuple[str, ...] = ()
-    system: bool = False
-    tmpfs: tuple[str, ...] = field(default=())
-    """Private writable folders (memory-backed), mounted before the binds."""
-
-    def plus(self, ro: Iterable[str | Path] = (), rw: Iterable[str | Path] = ()) -> View:
-        return View(ro=self.ro + tuple(str(p) for p in ro),
-                    rw=self.rw + tuple(str(p) for p in rw), system=self.system,
-                    tmpfs=self.tmpfs)
 
 
 def loader() -> str | None:

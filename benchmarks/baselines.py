@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy import plugins
+from adequacy.importing import importers
 from adequacy.optimizers.houdini import HoudiniWriter
 from adequacy.optimizers.metrics import vr_score
 from adequacy.optimizers.synthesize import task_dirs
@@ -82,7 +82,7 @@ def _load(arg: str | None, importer: str, src: Path, tmp: Path) -> list[Task]:
     else:
         if not src.exists():
             return []
-        plugins.importers()[importer](src, tmp / importer)
+        importers()[importer].run(src, tmp / importer)
         dirs = task_dirs([tmp / importer])
     return [load_task(d) for d in dirs]
 

@@ -8,6 +8,17 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests take their example count from a profile, never from the test: the default lane
+# stays quick, the deep lane (HYPOTHESIS_PROFILE=deep pytest -m property) searches hard.
+settings.register_profile("default", max_examples=50, deadline=None,
+                          suppress_health_check=[HealthCheck.filter_too_much,
+                                                 HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("deep", max_examples=1000, deadline=None,
+                          suppress_health_check=[HealthCheck.filter_too_much,
+                                                 HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -56,3 +67,11 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             why = tool_missing(tool)
             if why:
                 pytest.skip(why)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Hypothesis tests carry the ``property`` marker, so ``-m property`` selects the lane."""
+    for item in items:
+        fn = getattr(item, "function", None)
+        if fn is not None and getattr(fn, "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.property)

@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict
 
 from adequacy.errors import TaskError
 from adequacy.gym.manifest import PRIVATE, GymManifest, task_content_hash, write_manifest
-from adequacy.gym.texts import instructions, language_notes
-from adequacy.gym.verify import can_verify
+from adequacy.gym.texts import instructions, texts_for
+from adequacy.gym.verify import prover_name
 from adequacy.tasks import Case, Task, load_task, task_files
 from adequacy.verdicts import Bucket
 
@@ -160,9 +160,10 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
         folder.mkdir()
         cases = draw_visible(t, visible, seed)
         spec_file = spec_file_name(t)
+        texts = texts_for(t.language)
         (folder / "INSTRUCTIONS.md").write_text(
-            instructions(t.language, spec_file, can_verify(t.language)), encoding="utf-8")
-        (folder / "LANGUAGE_NOTES.md").write_text(language_notes(t.language), encoding="utf-8")
+            instructions(texts, spec_file, prover_name(t.language)), encoding="utf-8")
+        (folder / "LANGUAGE_NOTES.md").write_text(texts.notes, encoding="utf-8")
         (folder / "statement.md").write_text(t.statement, encoding="utf-8")
         shutil.copyfile(t.skeleton_path, folder / spec_file)
         (folder / "visible_cases.jsonl").write_text("".join(case_line(c) + "\n" for c in cases),

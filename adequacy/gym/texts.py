@@ -1,11 +1,14 @@
-"""The texts a gym folder gives an agent: instructions and language notes, per language.
+"""The texts a gym folder gives an agent: instructions and language notes.
 
 Written for a model that has never seen this project: what the task is, what each bucket asks,
-how cases reach the spec, what the engines decide, and a strategy that works. Kept here (not in
-the task) so every folder of a language reads the same and an improvement reaches all of them.
+how cases reach the spec, what the engines decide, and a strategy that works. The parts that
+depend on the language come from its backend (``gym_texts``); the buckets, tools and strategy
+are the same for every language and live here.
 """
 
 from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
 
 BUCKETS_TEXT = """\
 Your spec is judged on four kinds of test case ("buckets"). A faithful spec passes all of them:
@@ -60,109 +63,46 @@ Over MCP the same tools are `check`, {verify_mcp}`submit`, plus `list_tasks` and
    outputs and invalid inputs and make sure your spec rejects them.
 """
 
-VERUS_TEXT = """\
-# Write a Verus specification
+class GymTexts(BaseModel):
+    """A backend's texts for its gym folders (the optional ``gym_texts`` capability)."""
 
-Complete `{spec_file}`: fill the bodies of `pre_spec` (which inputs the function promises to
-handle) and `post_spec` (which outputs are correct for such an input). The file is Rust with
-Verus; everything sits inside `exec_spec_unverified! {{ ... }}`.
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
-You may add helper `spec fn`s (and structs or enums) inside the block. You may not change the
-`Input` and `Output` structs, the two signatures, or add `exec`/`proof` code, `unsafe`,
-`extern`, `include!`, `env!`, `#[path]` or modules: such a spec is invalid.
+    intro: str
+    """INSTRUCTIONS.md, a template with ``{spec_file}``, ``{buckets}`` and ``{workflow}``."""
+    notes: str
+    """LANGUAGE_NOTES.md: what the spec language and the engines accept."""
 
-## How cases reach your spec
 
-Each case's input becomes an `Input` value and, for post buckets, its output an `Output` value
-(JSON in `visible_cases.jsonl`: integers of any size, sequences and sets as arrays, `option` as
-`null` or `{{"some": v}}`, `char` as a one-character string, maps as `[key, value]` pairs). Then
-`pre_spec(input)` is evaluated for pre buckets and `post_spec(input, output)` for post buckets.
-Post cases always hold valid inputs: `post_spec` does not need to repeat `pre_spec`.
+GENERIC = GymTexts(intro="""\
+# Write a specification
+
+Complete `{spec_file}`: write the precondition (which inputs the function promises to handle)
+and the postcondition (which outputs are correct for such an input).
 
 {buckets}
-{workflow}"""
+{workflow}""", notes="""\
+# Language notes
 
-JML_TEXT = """\
-# Write a JML specification
-
-Complete `{spec_file}`: annotate the method with JML contracts: `//@ requires ...;` (which inputs
-the method promises to handle) and `//@ ensures ...;` (what holds of `\\result` and the state
-afterwards). The Java code itself must stay exactly as it is (comments aside); you may add
-`/*@ pure @*/` helper methods or `model` methods for the spec, and `loop_invariant`s.
-
-## How cases reach your spec
-
-Each case is a Hoare triple `{{pre}} x := input; y := output {{post}}` on the method's contract,
-not a run of its body: the precondition is evaluated on the input (pre buckets) and the
-postcondition on the input and the given output (post buckets), with `\\result` = the output's
-`result` (JSON in `visible_cases.jsonl`; arrays as JSON arrays, `null` as null, `char` as a
-one-character string). For a method that modifies an array argument, the output holds the
-argument's final contents under its name and `\\old(a)` is the input's. Post cases always hold
-valid inputs.
-
-{buckets}
-{workflow}"""
-
-VERUS_NOTES = """\
-# Verus language notes (what the engines decide)
-
-Specs are scored by evaluating `pre_spec` and `post_spec` on concrete values, with Verus spec
-semantics (engine `interp`; the real `exec_spec_unverified!` macro of vstd where cargo is
-installed, engine `exec_spec`).
-
-- Integers in spec code are mathematical: `+ - *` never overflow; `/` and `%` on `int` are
-  Euclidean (`-7 / 2 == -4`, `-7 % 2 == 1`). Cast with `as int` before subtracting `usize`s.
-- `Seq<T>`: `s.len()`, `s[i]` (with `i: int`; out of range is undefined, so guard it),
-  `s.subrange(lo, hi)`, `s.push(x)`, `s + t`, `s.contains(x)`, `s.take(n)`, `s.skip(n)`,
-  `s.first()`, `s.last()`, `s.to_multiset()`, `seq![1, 2]`. Strings are `SpecString`
-  (`Seq<char>`).
-- `Set<T>`, `Multiset<T>`, `Map<K, V>`, `Option<T>` (`Some(x)`, `None`, `match`,
-  `is_some()`, `unwrap()` only when known `Some`), tuples, structs, enums, `if`/`else`,
-  `match`, `let`.
-- Quantifiers must be bounded by their guard: `forall|i: int| 0 <= i < s.len() ==> ...`,
-  `exists|i: int| 0 <= i < s.len() && ...`. An unbounded quantifier is undecidable here and
-  the case is unknown.
-- Recursive helper `spec fn`s are fine when they terminate on the case values (add a
-  `decreases` clause as Verus wants).
-- `choose` is unknown unless exactly one value satisfies it: prefer an explicit definition.
-- What the engines cannot decide is reported as `unknown` with a reason; unknown counts as failed.
-"""
-
-JML_NOTES = """\
-# JML language notes (the subset our engines decide)
-
-Contracts are evaluated on concrete values by runtime checking (engine `rac`, OpenJML's default
-spec semantics); `verify` proves the contract against the method body with KeY.
-
-- Clauses: `requires`, `ensures`, several of each (conjoined); spec cases with `also`,
-  `normal_behavior`, `exceptional_behavior` (exceptional cases do not constrain returned
-  values). The precondition is the disjunction over spec cases.
-- Expressions: Java expressions plus `==>`, `<==`, `<==>`, `<=!=>`, `\\result`, `\\old(e)`,
-  `\\forall`, `\\exists`, `\\num_of`, `\\sum`, `\\product`, `\\max`, `\\min` with a bounded range:
-  `(\\forall int i; 0 <= i && i < a.length; a[i] >= 0)`.
-- Arithmetic in specs is mathematical (bigint): `\\result == x + y` is false when Java's `x + y`
-  overflowed. `/` and `%` truncate toward zero as in Java.
-- Undefined values make a case unknown (counted as failed): null dereference, index out of
-  bounds, division by zero. Guard them in order: `a != null && a.length > 0 && a[0] == ...`
-  (clauses and `&&` short-circuit).
-- Calls: your own `/*@ pure @*/` helpers and pure library methods (`Math`, `String`,
-  `Integer`, `Character`, `Arrays`); mutating calls are refused.
-- `==` on objects (strings, arrays) is identity; compare contents with `.equals` or a quantifier.
-- Not supported (unknown): `\\fresh`, `\\typeof`, `<:`, quantifiers over reference or
-  floating-point types.
-"""
+The backend of this language gives no notes; `adequacy check` reports what its engines accept.
+""")
 
 
-def instructions(language: str, spec_file: str, can_verify: bool) -> str:
+def texts_for(language: str) -> GymTexts:
+    """The language's backend's texts, or the generic ones when it has none."""
+    from adequacy import plugins
+    from adequacy.backend import optional
+
+    fn = optional(plugins.main_backend(language), "gym_texts")
+    texts = fn() if fn else None
+    return texts if isinstance(texts, GymTexts) else GENERIC
+
+
+def instructions(texts: GymTexts, spec_file: str, prover: str | None) -> str:
     verify_line = (f"- `adequacy verify .gym/task {spec_file}` (the `verify` tool over MCP): "
-                   "proves your contract against the method body with KeY. A spec that verifies "
-                   "can still be too weak; one that does not may only need a loop invariant.\n"
-                   if can_verify else "")
+                   f"proves your contract against the method body with {prover}. A spec that "
+                   "verifies can still be too weak; one that does not may only need a loop "
+                   "invariant.\n" if prover else "")
     workflow = WORKFLOW_TEXT.format(spec_file=spec_file, verify_line=verify_line,
-                                    verify_mcp="`verify`, " if can_verify else "")
-    base = JML_TEXT if language == "jml" else VERUS_TEXT
-    return base.format(spec_file=spec_file, buckets=BUCKETS_TEXT, workflow=workflow)
-
-
-def language_notes(language: str) -> str:
-    return JML_NOTES if language == "jml" else VERUS_NOTES
+                                    verify_mcp="`verify`, " if prover else "")
+    return texts.intro.format(spec_file=spec_file, buckets=BUCKETS_TEXT, workflow=workflow)

@@ -22,7 +22,8 @@ from adequacy.gym.session import (
     submit,
     visible_task,
 )
-from adequacy.gym.verify import verify_text
+from adequacy.gym.verify import can_verify, verify_text
+from adequacy.verification import why_no_prover
 
 MAX_READ_CHARS = 100_000
 
@@ -98,8 +99,9 @@ class GymTools:
         try:
             folder = self._folder(task_id)
             m = read_manifest(folder)
-            if m.language != "jml":
-                return f"error: verify is for JML tasks; {task_id} is a {m.language} task"
+            if not can_verify(m.language):
+                return (f"error: no prover for {m.language} tasks is installed here "
+                        f"({why_no_prover(m.language)})")
             text = spec_text_of(folder, m, spec)
             return verify_text(visible_task(folder), text, m.spec_file,
                                self.limits or Limits(spec_seconds=120.0))

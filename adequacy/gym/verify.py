@@ -19,14 +19,21 @@ def can_verify(language: str) -> bool:
         return False
 
 
+def prover_name(language: str) -> str | None:
+    """The name an agent is told for the language's prover (None: no prover here)."""
+    try:
+        found = provers(language)
+    except AdequacyError:
+        return None
+    if not found:
+        return None
+    return found[0][1].name
+
+
 def verify_text(task: Task, spec_text: str, spec_path: str, limits: Limits) -> str:
     """A model-readable answer: verified / not verified / unknown, with the prover's summary."""
     if not can_verify(task.language):
         return f"verify: no prover is installed here ({why_no_prover(task.language)})."
-    if task.language == "jml" and "@" not in spec_text:
-        # JML lives in comments that start with @: without one there is no contract to prove
-        # (and the prover would take half a minute to say so)
-        return "verify: the spec has no JML annotation (//@ requires ...; //@ ensures ...;)"
     res = prove_quietly(task, spec_text, limits)
     if not isinstance(res, VerifyResult):
         return f"verify: {res}"

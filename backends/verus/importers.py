@@ -6,13 +6,23 @@ importers, and ``adequacy import`` never needs an engine.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from adequacy.hookspecs import hookimpl
+from adequacy.importing import Importer, ImportReport
+
+
+class VerinaImporter:
+    name = "verina"
+    description = "VERINA (Lean 4 benchmark): tasks with Lean-typed tests, as Verus tasks"
+
+    def run(self, src: Path, dest: Path, **options: Any) -> ImportReport:
+        from .verina.importer import import_verina
+
+        return import_verina(src, dest, **options)
 
 
 @hookimpl
-def adequacy_importers() -> dict[str, Any]:
-    from adequacy.backends.verus.verina.importer import import_verina
-
-    return {"verina": import_verina}
+def adequacy_importers() -> list[Importer]:
+    return [VerinaImporter()]

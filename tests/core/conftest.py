@@ -14,6 +14,15 @@ from adequacy import plugins
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
+@pytest.fixture(autouse=True)
+def _fresh_engine_infos() -> None:
+    """The runner remembers engine infos for a minute; a test that patches an engine must not
+    be answered with another test's."""
+    from adequacy import runner
+
+    runner._infos.clear()
+
+
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     sys.path.insert(0, str(FIXTURES / "toy_backend"))

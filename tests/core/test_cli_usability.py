@@ -128,9 +128,9 @@ def test_unavailable_engine_said_once_and_short() -> None:
 
 
 def test_verify_on_a_verus_task() -> None:
+    # no `verus` binary here: the answer says so (what to install), with no traceback
     code, out, err = invoke("verify", EUCLID, EUCLID / "specs" / "gold.rs")
-    assert code == 2 and "no verifier for language verus" in err and "JML" not in err.split(
-        "(")[0]
+    assert code == 2 and "cannot verify" in err and "Traceback" not in err + out
 
 
 def test_import_verina_wrong_file(tmp_path: Path) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from adequacy import runner
 from adequacy.backend import EngineInfo, Limits
 from adequacy.cache import VerdictCache
 from adequacy.errors import BackendError, SpecInvalid
@@ -124,15 +126,17 @@ def test_limits_are_passed_down(toy: None, toy_task: Path, monkeypatch: pytest.M
                                 ) -> None:
     import adequacy_toy.plugin as toy_plugin
     seen: list[Limits] = []
-    orig = toy_plugin.ToyBackend.check
+    orig = toy_plugin.ToyEngine.check
 
-    def spy(self, spec, task, cases, engine, limits):  # type: ignore[no-untyped-def]
+    def spy(self, spec, task, cases, limits):  # type: ignore[no-untyped-def]
         seen.append(limits)
-        return orig(self, spec, task, cases, engine, limits)
+        return orig(self, spec, task, cases, limits)
 
-    monkeypatch.setattr(toy_plugin.ToyBackend, "check", spy)
-    score_spec(load_task(toy_task), GOLD, limits=Limits(case_seconds=1.5, spec_seconds=7))
+    monkeypatch.setattr(toy_plugin.ToyEngine, "check", spy)
+    rep = score_spec(load_task(toy_task), GOLD, limits=Limits(case_seconds=1.5, spec_seconds=7))
+    assert rep.status == "scored", rep.error
     assert seen and seen[0].case_seconds == 1.5 and seen[0].spec_seconds == 7
+    assert rep.options is not None and rep.options.limits.case_seconds == 1.5
 
 
 def test_cache_key_depends_on_task_settings(toy_task: Path) -> None:
@@ -155,19 +159,19 @@ def test_cross_check_takes_the_most_faithful_engine(toy: None, toy_task: Path,
     # whatever the chain order; every disagreement is still reported.
     import adequacy_toy.plugin as toy_plugin
 
-    real = toy_plugin.ToyBackend.engines
+    real = toy_plugin.ToyEngine.info
 
-    def ranked(self: object) -> list[EngineInfo]:
-        return [e.model_copy(update={"fidelity": {"exact": 2, "liar": 1}.get(e.name, 0)})
-                for e in real(self)]  # type: ignore[arg-type]
-    monkeypatch.setattr(toy_plugin.ToyBackend, "engines", ranked)
+    def ranked(self: object) -> EngineInfo:
+        e = real(self)  # type: ignore[arg-type]
+        return e.model_copy(update={"fidelity": {"exact": 2, "liar": 1}.get(e.name, 0)})
+    monkeypatch.setattr(toy_plugin.ToyEngine, "info", ranked)
     rep = score_spec(load_task(toy_task), GOLD, engines=["liar", "exact"], cross_check=True)
     assert len(rep.disagreements) == 11
     assert rep.passed_all and all(v.engine == "exact" for v in rep.verdicts)
     # the other way round the liar outranks exact, and its answers are the final ones
-    monkeypatch.setattr(toy_plugin.ToyBackend, "engines", lambda self: [
-        e.model_copy(update={"fidelity": {"exact": 1, "liar": 2}.get(e.name, 0)})
-        for e in real(self)])
+    runner._infos.clear()  # engine infos are remembered for a minute
+    monkeypatch.setattr(toy_plugin.ToyEngine, "info", lambda self: real(self).model_copy(
+        update={"fidelity": {"exact": 1, "liar": 2}.get(real(self).name, 0)}))
     rep = score_spec(load_task(toy_task), GOLD, engines=["exact", "liar"], cross_check=True)
     assert not rep.passed_all and {v.engine for v in rep.verdicts} == {"liar"}
 
@@ -178,14 +182,14 @@ def test_engine_compile_failure_is_unknown_not_invalid(toy: None, toy_task: Path
     # raises SpecInvalid from check() leaves its cases unknown and keeps the others' verdicts.
     import adequacy_toy.plugin as toy_plugin
 
-    real = toy_plugin.ToyBackend.check
+    real = toy_plugin.ToyEngine.check
 
-    def failing(self: object, spec: object, task: object, cases: object, engine: str,
-                limits: object) -> object:
-        if engine == "picky":
+    def failing(self: Any, spec: object, task: object, cases: object, limits: object
+                ) -> object:
+        if self.name == "picky":
             raise SpecInvalid("picky cannot compile this", file="s.toy", line=2)
-        return real(self, spec, task, cases, engine, limits)  # type: ignore[arg-type]
-    monkeypatch.setattr(toy_plugin.ToyBackend, "check", failing)
+        return real(self, spec, task, cases, limits)
+    monkeypatch.setattr(toy_plugin.ToyEngine, "check", failing)
     task = load_task(toy_task)
     rep = score_spec(task, GOLD, "s.toy", engines=["picky", "exact"], cross_check=True)
     assert rep.status == "scored" and rep.exit_code != 3 and rep.passed_all

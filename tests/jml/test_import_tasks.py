@@ -53,13 +53,13 @@ def test_import_writes_loadable_tasks_and_reports_failures(tmp_path: Path) -> No
     ]
     src = write_jsonl(tmp_path / "sgb.jsonl", recs)
     report = import_specgenbench(src, tmp_path / "out")
-    assert (report.tasks_total, report.tasks_written) == (2, 1)
-    assert report.pairs_total == 11
+    assert (len(report.outcomes), len(report.converted)) == (2, 1)
+    assert report.figures["pairs_total"] == 11
     # converted: -4, 0, 4, 5 (official), 0, -7, -7/8 (generated): 7; the input "2" converts,
     # its output "two" does not; "x" and "3000000000" fail at the input.
-    assert report.pairs_converted == 7
-    assert report.inputs_converted == 8
-    stages = sorted((f.task_id, f.case, f.stage) for f in report.failures)
+    assert report.figures["pairs_converted"] == 7
+    assert report.figures["inputs_converted"] == 8
+    stages = sorted((tid, p.case, p.stage) for tid, p in report.problems)
     assert stages == [
         ("SGB_Abs", "generated-002", "duplicate"),
         ("SGB_Abs", "generated-003", "output"),
@@ -107,7 +107,7 @@ def test_folder_source_and_post_state_output(tmp_path: Path) -> None:
     write_jsonl(tmp_path / "fb" / "fb.jsonl",
                 [record("FB_SetZero", code, test, official=[("1 2 3\n0 2", "0 0 3")])])
     report = import_formalbench(tmp_path / "fb", tmp_path / "out")
-    assert report.tasks_written == 1 and report.pairs_converted == 1
+    assert len(report.converted) == 1 and report.figures["pairs_converted"] == 1
     task = load_task(tmp_path / "out" / "FB_SetZero")
     assert [(p.name, p.type_text) for p in task.outputs] == [("a", "seq<i32>")]
     assert task.settings["post_state"] == ["a"]
@@ -117,23 +117,27 @@ def test_folder_source_and_post_state_output(tmp_path: Path) -> None:
     assert case.output == {"a": [0, 0, 3]}
 
 
-def test_plugin_exposes_both_importers() -> None:
-    found = adequacy_importers()
-    assert found["specgenbench"] is import_specgenbench
-    assert found["formalbench"] is import_formalbench
+def test_plugin_exposes_both_importers(tmp_path: Path) -> None:
+    found = {i.name: i for i in adequacy_importers()}
+    assert set(found) == {"specgenbench", "formalbench"}
+    src = write_jsonl(tmp_path / "sgb.jsonl", [record(
+        "SGB_Abs", "public class Solution {\n\tpublic static int solve(int num) {\n"
+        "\t\treturn num < 0 ? -num : num;\n\t}\n}\n", ABS_TEST, official=[("-4", "4")])])
+    report = found["specgenbench"].run(src, tmp_path / "out")
+    assert report.importer == "specgenbench" and len(report.converted) == 1
 
 
 @pytest.mark.dataset
 def test_specgenbench_converts_every_task(datasets_dir: Path, tmp_path: Path) -> None:
     report = import_specgenbench(datasets_dir / "specgenbench" / "sgb.jsonl", tmp_path)
-    assert report.tasks_written == report.tasks_total == 120
+    assert len(report.converted) == len(report.outcomes) == 120
     # every input converts but one (a matrix row longer than its header, which Java truncates)
-    assert report.inputs_converted == report.pairs_total - 1
+    assert report.figures["inputs_converted"] == report.figures["pairs_total"] - 1
     # outputs that do not convert are those of the four void methods whose harness prints nothing
-    unconverted = {f.task_id for f in report.failures if f.stage == "output"}
+    unconverted = {tid for tid, p in report.problems if p.stage == "output"}
     assert unconverted == {"SGB_ReverseString", "SGB_SelectionSort", "SGB_SelectionSortDesc",
                            "SGB_SortLibrary"}
-    assert report.pairs_converted >= 23_700
+    assert report.figures["pairs_converted"] >= 23_700
     for d in sorted(tmp_path.iterdir()):
         task = load_task(d)
         assert task.cases[Bucket.pre_complete]
@@ -144,8 +148,8 @@ def test_specgenbench_converts_every_task(datasets_dir: Path, tmp_path: Path) ->
 @pytest.mark.dataset
 def test_formalbench_conversion_figures(datasets_dir: Path, tmp_path: Path) -> None:
     report = import_formalbench(datasets_dir / "formalbench", tmp_path)
-    assert report.tasks_total == 662
-    assert report.tasks_written >= 650
-    assert report.pairs_converted >= 1_950
+    assert len(report.outcomes) == 662
+    assert len(report.converted) >= 650
+    assert report.figures["pairs_converted"] >= 1_950
     for d in sorted(tmp_path.iterdir()):
         load_task(d)

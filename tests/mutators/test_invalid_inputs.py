@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from adequacy.errors import TaskError
@@ -97,7 +97,6 @@ def constrained(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     return table, {"nums": nums, "k": k}
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(tc=constrained(), seed=st.integers(0, 1000))
 def test_constraint_candidates_always_break_their_constraint(
         tc: tuple[dict[str, Any], dict[str, Any]], seed: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from adequacy.mutators import mutants, output_mutants, strictly_valid, value_key
@@ -14,9 +14,6 @@ from adequacy.tasks import Param
 from adequacy.types import Type, parse_type
 from adequacy.values import encode, validate
 
-SETTINGS = settings(max_examples=200, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
 
 @st.composite
 def typed_values(draw: st.DrawFn) -> tuple[Type, Any]:
@@ -24,7 +21,6 @@ def typed_values(draw: st.DrawFn) -> tuple[Type, Any]:
     return ty, draw(values(ty, max_size=3))
 
 
-@SETTINGS
 @given(tv=typed_values(), n=st.integers(1, 8), seed=st.integers(0, 2**32))
 def test_mutants_validate_differ_and_are_unique(tv: tuple[Type, Any], n: int, seed: int) -> None:
     ty, v = tv
@@ -41,14 +37,12 @@ def test_mutants_validate_differ_and_are_unique(tv: tuple[Type, Any], n: int, se
         keys.add(k)
 
 
-@SETTINGS
 @given(tv=typed_values(), seed=st.integers(0, 2**32))
 def test_mutants_are_deterministic_per_seed(tv: tuple[Type, Any], seed: int) -> None:
     ty, v = tv
     assert mutants(v, ty, 5, seed) == mutants(v, ty, 5, seed)
 
 
-@SETTINGS
 @given(a=typed_values(), b=typed_values(), n=st.integers(1, 6))
 def test_output_dict_mutants_change_one_field(a: tuple[Type, Any], b: tuple[Type, Any],
                                               n: int) -> None:

@@ -156,14 +156,17 @@ def test_unexpected_equal_to_expected_is_refused(tmp_path: Path) -> None:
     assert report.failed[0].problems[0].kind == "unexpected equals expected"
 
 
-def test_plugin_exposes_the_importer() -> None:
+def test_plugin_exposes_the_importer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from adequacy import importing, plugins
     from adequacy.backends.verus import importers
 
-    assert importers.adequacy_importers()["verina"] is import_verina
-    from adequacy.plugins import collect_importers, make_manager
-
-    pm = make_manager(load_entry_points=False, plugins=[importers])
-    assert collect_importers(pm) == {"verina": import_verina}
+    pm = plugins.make_manager(load_entry_points=False, plugins=[importers])
+    monkeypatch.setattr(plugins, "default_manager", lambda: pm)
+    found = importing.importers()
+    assert set(found) == {"verina"}
+    report = found["verina"].run(tmp_path / "nothing-here", tmp_path / "out")
+    assert report.importer == "verina" and not report.converted
+    assert report.failed[0].problems[0].kind == "bad task files"
 
 
 @pytest.mark.dataset

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from adequacy.hookspecs import hookimpl
+from adequacy.importing import Importer, ImportReport
+
+
+class SpecHarnessImporter:
+    def __init__(self, name: str, description: str) -> None:
+        self.name = name
+        self.description = description
+
+    def run(self, src: Path, dest: Path, **options: Any) -> ImportReport:
+        from .spec_harness import import_spec_harness
+
+        return import_spec_harness(src, dest, self.name, **options)
 
 
 @hookimpl
-def adequacy_importers() -> dict[str, Any]:
-    from adequacy.backends.openjml.importers.spec_harness import (
-        import_formalbench,
-        import_specgenbench,
-    )
-
-    return {"specgenbench": import_specgenbench, "formalbench": import_formalbench}
+def adequacy_importers() -> list[Importer]:
+    return [SpecHarnessImporter("specgenbench", "SpecGenBench: 120 Java methods with official "
+                                "and generated test pairs"),
+            SpecHarnessImporter("formalbench", "FormalBench (MBJP): 662 Java methods, 2-3 "
+                                "official test pairs each")]

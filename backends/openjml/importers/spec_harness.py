@@ -15,14 +15,15 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from adequacy.backends.openjml.importers.harness import Harness, ReadError, build_harness
-from adequacy.backends.openjml.importers.readers import HarnessUnsupported
-from adequacy.backends.openjml.importers.report import ImportFailure, ImportReport
-from adequacy.backends.openjml.signature import JavaSignatureError
 from adequacy.errors import AdequacyError, TaskError
+from adequacy.importing import ImportReport, Problem, reason_kind
 from adequacy.tasks import Case, load_task, write_cases
 from adequacy.types import SeqType, Type
 from adequacy.verdicts import Bucket
+
+from ..signature import JavaSignatureError
+from .harness import Harness, ReadError, build_harness
+from .readers import HarnessUnsupported
 
 DATASETS = {
     "specgenbench": {
@@ -143,10 +144,12 @@ def _convert_record(rec: dict[str, Any], dest: Path, dataset: str, report: Impor
     tid = _safe_id(str(rec.get("task_id") or ""))
     pairs = [(origin, i, p) for key, origin in PAIR_SOURCES
              for i, p in enumerate(rec.get(key) or [])]
-    report.pairs_total += len(pairs)
+    report.count("pairs_total", len(pairs))
+    outcome = report.outcome(tid)
 
     def fail(stage: str, reason: str, case: str | None = None) -> None:
-        report.failures.append(ImportFailure(task_id=tid, case=case, stage=stage, reason=reason))
+        outcome.problems.append(Problem(kind=reason_kind(reason), detail=reason, case=case,
+                                        stage=stage))
 
     try:
         h = build_harness(str(rec["code"]), str(rec["test_code"]))
@@ -165,7 +168,7 @@ def _convert_record(rec: dict[str, Any], dest: Path, dataset: str, report: Impor
         except ReadError as e:
             fail("input", str(e), cid)
             continue
-        report.inputs_converted += 1
+        report.count("inputs_converted")
         key = json.dumps(inp, sort_keys=True)
         try:
             out = h.read_output(str(pair.get("output", "")))
@@ -173,7 +176,7 @@ def _convert_record(rec: dict[str, Any], dest: Path, dataset: str, report: Impor
             out = None
             fail("output", str(e), cid)
         else:
-            report.pairs_converted += 1
+            report.count("pairs_converted")
         vis = origin == "official" and shown < visible
         if key not in seen_in:
             seen_in.add(key)
@@ -210,9 +213,8 @@ def _convert_record(rec: dict[str, Any], dest: Path, dataset: str, report: Impor
         fail("task", f"written task does not load: {e}")
         shutil.rmtree(task_dir)
         return
-    report.tasks_written += 1
-    report.pre_complete += len(pre)
-    report.post_complete += len(post)
+    outcome.converted, outcome.dest = True, str(task_dir)
+    outcome.counts = {Bucket.pre_complete.value: len(pre), Bucket.post_complete.value: len(post)}
 
 
 def import_spec_harness(src: Path, dest: Path, dataset: str, *, visible: int = 3,
@@ -224,7 +226,7 @@ def import_spec_harness(src: Path, dest: Path, dataset: str, *, visible: int = 3
     """
     src, dest = Path(src), Path(dest)
     path = _find_source(src, dataset)
-    report = ImportReport(dataset=dataset, source=str(path), dest=str(dest))
+    report = ImportReport(importer=dataset, src=str(path), dest=str(dest))
     dest.mkdir(parents=True, exist_ok=True)
     with path.open(encoding="utf-8") as f:
         for lineno, raw in enumerate(f, 1):
@@ -233,15 +235,13 @@ def import_spec_harness(src: Path, dest: Path, dataset: str, *, visible: int = 3
             try:
                 rec = json.loads(raw)
             except json.JSONDecodeError as e:
-                report.tasks_total += 1
-                report.failures.append(ImportFailure(task_id=f"line {lineno}", stage="task",
-                                                     reason=f"not valid JSON: {e.msg}"))
+                report.outcome(f"line {lineno}").problems.append(Problem(
+                    kind="not valid JSON", detail=f"not valid JSON: {e.msg}"))
                 continue
             if not isinstance(rec, dict):
                 continue
             if only is not None and rec.get("task_id") not in only:
                 continue
-            report.tasks_total += 1
             _convert_record(rec, dest, dataset, report, visible)
     return report
 

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from adequacy.importing import ImportReport, Problem, TaskOutcome
 from adequacy.tasks import Case, write_cases
 from adequacy.verdicts import Bucket
 
 from .lean_types import LeanType, LeanTypeError, parse_lean_type, schema_text
 from .lean_values import LeanValueError, convert
-from .report import ImportReport, Problem, TaskOutcome
 from .skeleton_bridge import NoSkeleton, make_skeleton
 
 #: Cases of each completeness bucket shown to a spec writer; the rest are for evaluation.
@@ -282,7 +282,7 @@ def import_verina(src: Path, dest: Path, *, strict: bool = True,
     recorded with its reason and nothing is written for it.
     """
     src, dest = Path(src), Path(dest)
-    report = ImportReport(src=str(src), dest=str(dest))
+    report = ImportReport(importer="verina", src=str(src), dest=str(dest))
     folders = find_task_folders(src)
     if not folders:
         report.outcomes.append(TaskOutcome(task_id=src.name, converted=False, problems=[Problem(

@@ -1,0 +1,137 @@
+"""Data flows one way (task -> spec -> engine -> verdicts -> metrics -> report): no module may
+import, directly or through others, a module that imports it.
+
+The graph is read from the source with ``ast`` (nothing is imported), over the installed
+layout (``backends/x`` is ``adequacy.backends.x``). Every import counts, also those inside
+functions: a lazy import that closes a cycle is a cycle postponed, not removed. Only imports
+under ``if TYPE_CHECKING:`` are left out, since they never run.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+ROOTS = {"adequacy": "adequacy", "backends": "adequacy.backends",
+         "mutators": "adequacy.mutators", "optimizers": "adequacy.optimizers"}
+
+
+def modules() -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    for folder, prefix in ROOTS.items():
+        for p in sorted((REPO / folder).rglob("*.py")):
+            parts = list(p.relative_to(REPO / folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join([prefix, *parts])] = p
+    return out
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    t = node.test
+    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
+        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_pkg = path.name == "__init__.py"
+    package = name if is_pkg else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+
+    def target(mod: str) -> str | None:
+        while mod and mod not in known:
+            mod = mod.rsplit(".", 1)[0] if "." in mod else ""
+        return mod or None
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                t = target(a.name)
+                if t:
+                    found.add(t)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            for a in node.names:
+                t = target(f"{mod}.{a.name}") if f"{mod}.{a.name}" in known else target(mod)
+                if t:
+                    found.add(t)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    found.discard(name)
+    return found
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = [0]
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = modules()
+    known = set(mods)
+    graph = {n: imports_of(n, p, known) for n, p in mods.items()}
+    # a package's __init__ re-exporting its submodules is not a dependency of the submodules
+    # on the package: drop edges from a module to its own ancestors' __init__
+    for n, deps in graph.items():
+        graph[n] = {d for d in deps if not n.startswith(d + ".")}
+    return graph
+
+
+def test_the_reader_sees_real_edges() -> None:
+    """The checker itself must find known edges (else an empty graph would pass)."""
+    g = _graph()
+    assert "adequacy.backend" in g["adequacy.runner"]
+    assert "adequacy.plugins" in g["adequacy.runner"]
+    assert any(d.startswith("adequacy.backends.verus.") for d in
+               g["adequacy.backends.verus.plugin"])
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_cycles() -> None:
+    found = cycles(_graph())
+    assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)

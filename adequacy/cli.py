@@ -118,10 +118,10 @@ def backends(
             vars(p) for p in sandbox.protections()]}, indent=2))
         return
     t = Table(title="backends and engines", title_justify="left")
-    for c in ("backend", "language", "engine", "available", "default", "version"):
+    for c in ("backend", "language", "engine", "kind", "available", "default", "version"):
         t.add_column(c)
     for r in rows:
-        t.add_row(str(r["backend"]), str(r["language"]), str(r["engine"]),
+        t.add_row(str(r["backend"]), str(r["language"]), str(r["engine"]), str(r["kind"]),
                   "[green]yes[/]" if r["available"] else "[red]no[/]",
                   "yes" if r["default"] else "", str(r["version"]))
     out.print(t)

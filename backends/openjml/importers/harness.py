@@ -13,20 +13,21 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from adequacy.backends.openjml.importers import javatext as jt
-from adequacy.backends.openjml.importers.javalex import main_body
-from adequacy.backends.openjml.importers.printers import Nothing, Printer, parse_printer
-from adequacy.backends.openjml.importers.readers import (
+from adequacy.errors import ValueTypeError
+from adequacy.types import CharType, FloatType, MapType, SeqType, SetType, Type, parse_type
+from adequacy.values import validate
+
+from ..signature import java_type_to_schema, parse_signature
+from . import javatext as jt
+from .javalex import main_body
+from .printers import Nothing, Printer, parse_printer
+from .readers import (
     HarnessUnsupported,
     ReaderModel,
     ReadError,
     TokenLine,
     parse_reader,
 )
-from adequacy.backends.openjml.signature import java_type_to_schema, parse_signature
-from adequacy.errors import ValueTypeError
-from adequacy.types import CharType, FloatType, MapType, SeqType, SetType, Type, parse_type
-from adequacy.values import validate
 
 __all__ = ["Harness", "HarnessUnsupported", "ReadError", "build_harness", "to_json"]
 

@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from adequacy.backends.openjml.importers import javatext as jt
-from adequacy.backends.openjml.importers.readers import HarnessUnsupported, ReadError, template
 from adequacy.types import (
     BoolType,
     CharType,
@@ -27,6 +25,9 @@ from adequacy.types import (
     StringType,
     Type,
 )
+
+from . import javatext as jt
+from .readers import HarnessUnsupported, ReadError, template
 
 
 def java_string(v: Any, t: Type) -> str:

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from adequacy.backends.openjml.importers import javatext as jt
-from adequacy.backends.openjml.importers.javalex import compact
+from . import javatext as jt
+from .javalex import compact
 
 
 class ReadError(ValueError):

@@ -30,7 +30,7 @@ from pathlib import Path
 import jinja2
 
 from adequacy import progress, sandbox_view
-from adequacy.backend import Limits, TimeoutStreak
+from adequacy.backend import EngineInfo, Limits, LoadedSpec, TimeoutStreak
 from adequacy.backends.verus.exec_spec.diagnostics import classify, parse_cargo_messages
 from adequacy.backends.verus.exec_spec.fidelity import divergences
 from adequacy.backends.verus.exec_spec.rewrite import rewrite
@@ -478,3 +478,24 @@ def _per_predicate(text: str, module: SpecModule, task: Task, cases: Sequence[Ca
         if b.binary is not None:
             got = run(b.binary, task, [cases[i] for i in idx], limits, spec_lines)
             out.update(zip(idx, got, strict=True))
+
+
+DECIDES = ("pre/post run as Rust compiled from vstd's exec_spec_unverified! macro; unknown "
+           "where machine code would diverge from Verus (int/nat types and casts, / and % on "
+           "negatives, choose-based functions), on panics, timeouts and outside the macro's "
+           "fragment")
+
+
+class ExecSpecEngine:
+    """The engine object the Verus backend lists: ``check`` above behind the Engine surface."""
+
+    name = ENGINE
+
+    def info(self) -> EngineInfo:
+        ok, version, reason = availability()
+        return EngineInfo(name=self.name, available=ok, version=version, reason=reason,
+                          default=True, fidelity=10, decides=DECIDES)
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
+              ) -> list[Verdict]:
+        return check(spec.text, task, cases, limits, path=spec.path, module=spec.data)

@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from adequacy.backend import Engine, EngineInfo, Limits, LoadedSpec
+from adequacy.backend import Engine, EngineInfo, Limits, LoadedSpec, Verifier
 from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.hookspecs import hookimpl
 from adequacy.tasks import Case, Task, TaskFiles
@@ -62,6 +62,13 @@ class VerusBackend:
     def engines(self) -> list[Engine]:
         return [_engine(module, cls, name, default, fidelity)
                 for name, module, cls, default, fidelity in ENGINES]
+
+    def verifiers(self) -> list[Verifier]:
+        """The ``verus`` binary proving the spec against the task's ``reference/reference.rs``
+        (listed even when not installed: its ``info()`` says what to install)."""
+        from .verus_driver.verifier import VerusVerifier
+
+        return [VerusVerifier()]
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
         from . import frontend

@@ -73,15 +73,17 @@ class VerusBackend:
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
         from . import frontend
         from .interp import compile_module
+        from .loaded import VerusSpec
 
         if task.language != "verus":
             raise BackendError(f"the verus backend scores verus tasks, not {task.language!r}")
         spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
         # Resolve names now: a spec calling an undefined function is invalid (rustc would
         # reject it), not a spec whose every case is unknown.
-        compile_module(spec, path)
+        program = compile_module(spec, path)
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
-                          normalized=frontend.normalize(text), path=path, data=spec)
+                          normalized=frontend.normalize(text), path=path,
+                          data=VerusSpec(spec, program))
 
     def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
         """(file name, text) of the skeleton the task's ``task.toml`` implies, for

@@ -498,4 +498,4 @@ class ExecSpecEngine:
 
     def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
               ) -> list[Verdict]:
-        return check(spec.text, task, cases, limits, path=spec.path, module=spec.data)
+        return check(spec.text, task, cases, limits, path=spec.path, module=spec.data.module)

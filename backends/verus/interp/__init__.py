@@ -92,9 +92,12 @@ def _run_big_stack(fn: Any) -> Any:
     return box.get("value")
 
 
-def evaluate_cases(spec: SpecModule, task: Task, cases: Sequence[Case],
+def evaluate_cases(spec: SpecModule | Program, task: Task, cases: Sequence[Case],
                    limits: Limits) -> list[Verdict]:
-    """One verdict per case: ``pre_spec(Input{..})`` or ``post_spec(Input{..}, Output{..})``."""
+    """One verdict per case: ``pre_spec(Input{..})`` or ``post_spec(Input{..}, Output{..})``.
+
+    ``spec`` is a parsed module (compiled here) or the program the front end already compiled
+    (``VerusSpec.program``), which saves compiling the spec a second time."""
     try:
         return list(_run_big_stack(lambda: _evaluate(spec, task, cases, limits)))
     except Exception as e:  # noqa: BLE001 - the contract: never an exception out of here
@@ -103,13 +106,16 @@ def evaluate_cases(spec: SpecModule, task: Task, cases: Sequence[Case],
                 for c in cases]
 
 
-def _evaluate(spec: SpecModule, task: Task, cases: Sequence[Case],
+def _evaluate(spec: SpecModule | Program, task: Task, cases: Sequence[Case],
               limits: Limits) -> list[Verdict]:
-    try:
-        prog = compile_module(spec)
-        prog_error = ""
-    except SpecInvalid as e:
-        prog_error = f"spec does not compile: {e}"
+    prog_error = ""
+    if isinstance(spec, Program):
+        prog = spec
+    else:
+        try:
+            prog = compile_module(spec)
+        except SpecInvalid as e:
+            prog_error = f"spec does not compile: {e}"
     out: list[Verdict] = []
     deadline = time.monotonic() + limits.spec_seconds
     streak = TimeoutStreak(limits.timeout_streak)

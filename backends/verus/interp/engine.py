@@ -32,7 +32,7 @@ class InterpEngine:
 
     def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
               ) -> list[Verdict]:
-        return evaluate_cases(spec.data, task, list(cases), limits)
+        return evaluate_cases(spec.data.program, task, list(cases), limits)
 
 
 __all__ = ["DECIDES", "InterpEngine"]

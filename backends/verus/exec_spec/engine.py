@@ -40,6 +40,7 @@ from adequacy.backends.verus.syntax.ast import SpecModule
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task
+from adequacy.toolchain import cache_dir
 from adequacy.values import content_hash
 from adequacy.verdicts import Truth, Verdict
 
@@ -63,14 +64,9 @@ _TEMPLATES = jinja2.Environment(
 )
 
 
-def cache_root() -> Path:
-    """``$ADEQUACY_CACHE`` or ``~/.cache/spec-adequacy``."""
-    env = os.environ.get("ADEQUACY_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "spec-adequacy"
-
-
 def target_dir() -> Path:
-    return cache_root() / "cargo-target"
+    """The cargo target folder every harness shares (vstd compiles once per machine)."""
+    return cache_dir() / "cargo-target"
 
 
 def _tool_version(cmd: str) -> str:
@@ -190,7 +186,7 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
         return Build(None, outside=refused)
     main_rs, key = render_crate(spec_text, task)
     spec_lines = spec_text.rstrip("\n").count("\n") + 1
-    bins = cache_root() / "exec_spec" / "bin"
+    bins = cache_dir() / "exec_spec" / "bin"
     bins.mkdir(parents=True, exist_ok=True)
     binary = bins / key
     record = bins / f"{key}.json"
@@ -202,14 +198,14 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
         return Build(binary, cached=True)
 
     start = time.monotonic()
-    crate = cache_root() / "exec_spec" / "crates" / key
+    crate = cache_dir() / "exec_spec" / "crates" / key
     remove_tree(crate)
     (crate / "src").mkdir(parents=True)
     name = f"spec_{key[:16]}"
     (crate / "Cargo.toml").write_text(_TEMPLATES.get_template("Cargo.toml.j2").render(
         crate_name=name, vstd_version=VSTD_VERSION))
     (crate / "src" / "main.rs").write_text(main_rs, encoding="utf-8")  # what the lexer read
-    lock = cache_root() / "exec_spec" / f"Cargo.lock.{VSTD_VERSION}"
+    lock = cache_dir() / "exec_spec" / f"Cargo.lock.{VSTD_VERSION}"
     cmd = ["cargo", "build", "--release", "--message-format=json"]
     if lock.is_file():
         shutil.copy(lock, crate / "Cargo.lock")

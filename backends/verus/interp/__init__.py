@@ -8,7 +8,6 @@ recursion depth) and turn into ``unknown`` for that case only.
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import threading
 import time
@@ -23,6 +22,7 @@ from adequacy.backends.verus.interp.values import StructVal, Undef, from_json
 from adequacy.backends.verus.syntax.ast import SpecModule
 from adequacy.errors import SpecInvalid
 from adequacy.tasks import Case, Task
+from adequacy.toolchain import source_version
 from adequacy.verdicts import Truth, Verdict
 
 ENGINE = "interp"
@@ -33,16 +33,11 @@ def _source_version(prefix: str = "interp-2") -> str:
     the syntax package it evaluates), so any change to them invalidates cached verdicts
     without anyone remembering to bump a number."""
     here = Path(__file__).resolve().parent
-    h = hashlib.sha256()
     try:
-        for d in (here, here.parent / "syntax"):
-            for f in sorted(d.glob("*.py")):
-                h.update(f"{d.name}/{f.name}\0".encode())
-                h.update(f.read_bytes().replace(b"\r\n", b"\n"))
-                h.update(b"\0")
+        files = [f for d in (here, here.parent / "syntax") for f in d.glob("*.py")]
+        return f"{prefix}+{source_version(files, here.parent)}"
     except OSError:
         return prefix
-    return f"{prefix}+{h.hexdigest()[:12]}"
 
 
 VERSION = _source_version()

@@ -31,18 +31,19 @@ import jinja2
 
 from adequacy import progress, sandbox_view
 from adequacy.backend import EngineInfo, Limits, LoadedSpec, TimeoutStreak
-from adequacy.backends.verus.exec_spec.diagnostics import classify, parse_cargo_messages
-from adequacy.backends.verus.exec_spec.fidelity import divergences
-from adequacy.backends.verus.exec_spec.rewrite import rewrite
-from adequacy.backends.verus.exec_spec.split import only
-from adequacy.backends.verus.render import encode_tokens, struct_decoder
-from adequacy.backends.verus.syntax.ast import SpecModule
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task
 from adequacy.toolchain import cache_dir
 from adequacy.values import content_hash
 from adequacy.verdicts import Truth, Verdict
+
+from ..render import encode_tokens, struct_decoder
+from ..syntax.ast import SpecModule
+from .diagnostics import classify, parse_cargo_messages
+from .fidelity import divergences
+from .rewrite import rewrite
+from .split import only
 
 ENGINE = "exec_spec"
 #: The exact vstd release every harness depends on (crates.io, newest when this was written).
@@ -96,7 +97,7 @@ def forbidden(spec_text: str, task: Task, path: str | None) -> str | None:
     compiled, so no path into this engine (a caller skipping ``load_spec``, a cached spec from
     an older policy) hands rustc a spec the front end would refuse. By the fidelity rules an
     engine's refusal makes the cases ``unknown``; only ``load_spec`` calls a spec invalid."""
-    from adequacy.backends.verus.frontend import check_source
+    from ..frontend import check_source
 
     try:
         check_source(spec_text, task.skeleton, path, str(task.skeleton_path))

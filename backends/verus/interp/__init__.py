@@ -17,13 +17,14 @@ from typing import Any
 
 from adequacy import progress
 from adequacy.backend import Limits, TimeoutStreak
-from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError, Program
-from adequacy.backends.verus.interp.values import StructVal, Undef, from_json
-from adequacy.backends.verus.syntax.ast import SpecModule
 from adequacy.errors import SpecInvalid
 from adequacy.tasks import Case, Task
 from adequacy.toolchain import source_version
 from adequacy.verdicts import Truth, Verdict
+
+from ..syntax.ast import SpecModule
+from .compiler import Abort, Budget, CompileError, Program
+from .values import StructVal, Undef, from_json
 
 ENGINE = "interp"
 

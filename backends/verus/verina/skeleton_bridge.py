@@ -18,7 +18,7 @@ class NoSkeleton(ValueError):
 
 def make_skeleton(inputs: list[tuple[str, str]], output: tuple[str, str], title: str) -> str:
     """``inputs`` and ``output`` are (name, type-language text) pairs."""
-    from adequacy.backends.verus.skeleton import generate_skeleton
+    from ..skeleton import generate_skeleton
 
     try:
         ins = [Param(name=n, type=parse_type(t), type_text=t) for n, t in inputs]

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
 from adequacy.backends.verus.plugin import VerusBackend
 from adequacy.tasks import Case, load_task
 from adequacy.verdicts import Bucket
@@ -43,7 +43,7 @@ def timed(backend: VerusBackend, spec, task, cases, engine: str):
         text += f"\n// benchmark nonce {time.time_ns()}\n"
     t0 = time.perf_counter()
     fresh = backend.load_spec(task, text, spec.path)
-    vs = backend.check(fresh, task, cases, engine, Limits(case_seconds=60.0))
+    vs = engine_named(backend, engine).check(fresh, task, cases, Limits(case_seconds=60.0))
     return time.perf_counter() - t0, vs
 
 

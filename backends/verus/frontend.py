@@ -21,11 +21,12 @@ reach the standard library or leave spec code.
 
 from __future__ import annotations
 
-from adequacy.backends.verus.syntax import ast as A
-from adequacy.backends.verus.syntax.ast import SpecModule
-from adequacy.backends.verus.syntax.lexer import Token, normalize_tokens, tokenize
-from adequacy.backends.verus.syntax.parser import CLAUSE_KWS, parse_tokens
 from adequacy.errors import SpecInvalid
+
+from .syntax import ast as A
+from .syntax.ast import SpecModule
+from .syntax.lexer import Token, normalize_tokens, tokenize
+from .syntax.parser import CLAUSE_KWS, parse_tokens
 
 ALLOWED_MACROS = frozenset({"seq", "set", "map"})
 WRAPPERS = frozenset({"verus", "exec_spec_unverified"})

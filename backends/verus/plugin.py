@@ -1,45 +1,53 @@
 """The Verus backend as a plugin: the ``adequacy_backends`` hook and the ``VerusBackend`` class.
 
-The backend only dispatches: the front end (``frontend``) parses and polices a spec once, and
-each engine module decides cases its own way. Engines are imported lazily so that a broken or
-absent engine never stops the others (or ``adequacy backends``) from working.
+The backend is a front end plus a list of engines: the front end (``frontend``) parses and
+polices a spec once, and each engine package (``interp``, ``exec_spec``, ``verus_driver``)
+provides an object with the ``adequacy.backend.Engine`` surface. Engine modules are imported
+lazily, one at a time, so that a broken or absent engine never stops the others (or
+``adequacy backends``) from working: it is listed unavailable with the import error.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
+import importlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from adequacy.backend import Engine, EngineInfo, Limits, LoadedSpec
-from adequacy.errors import BackendError
+from adequacy.backend import Engine, EngineInfo, Limits, LoadedSpec, Verifier
+from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.hookspecs import hookimpl
 from adequacy.tasks import Case, Task, TaskFiles
 from adequacy.verdicts import Verdict
 
-ENGINES = ("interp", "exec_spec", "verus")
+#: (name, module relative to this package, class, default chain, fidelity), in chain order.
+ENGINES = (("interp", ".interp.engine", "InterpEngine", True, 20),
+           ("exec_spec", ".exec_spec.engine", "ExecSpecEngine", True, 10),
+           ("verus", ".verus_driver.engine", "VerusEngine", False, 30))
 
 
-def _package_version() -> str:
-    try:
-        return importlib.metadata.version("spec-adequacy")
-    except importlib.metadata.PackageNotFoundError:
-        return "0"
+class Unimportable:
+    """Stands in for an engine whose module fails to import: listed, unavailable, with the
+    import error as the reason."""
 
-
-class _Engine:
-    """One engine of the backend: its info and its own ``check``."""
-
-    def __init__(self, backend: VerusBackend, name: str) -> None:
+    def __init__(self, name: str, default: bool, fidelity: int, reason: str) -> None:
         self.name = name
-        self._backend = backend
+        self._info = EngineInfo(name=name, available=False, default=default,
+                                fidelity=fidelity, reason=reason)
 
     def info(self) -> EngineInfo:
-        return next(i for i in self._backend.engine_infos() if i.name == self.name)
+        return self._info
 
     def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
               ) -> list[Verdict]:
-        return self._backend.check(spec, task, cases, self.name, limits)
+        raise EngineUnavailable(f"{self.name} engine: {self._info.reason}")
+
+
+def _engine(module: str, cls: str, name: str, default: bool, fidelity: int) -> Engine:
+    try:
+        made: Engine = getattr(importlib.import_module(module, __package__), cls)()
+    except (ImportError, AttributeError) as e:
+        return Unimportable(name, default, fidelity, f"{name} engine not importable: {e}")
+    return made
 
 
 class VerusBackend:
@@ -52,48 +60,35 @@ class VerusBackend:
                            empty_skeleton="`adequacy task new` writes it from task.toml")
 
     def engines(self) -> list[Engine]:
-        return [_Engine(self, n) for n in ENGINES]
+        return [_engine(module, cls, name, default, fidelity)
+                for name, module, cls, default, fidelity in ENGINES]
 
-    def engine_infos(self) -> list[EngineInfo]:
-        out: list[EngineInfo] = []
-        try:
-            from adequacy.backends.verus import interp
-            if not hasattr(interp, "evaluate_cases"):
-                raise ImportError("adequacy.backends.verus.interp has no evaluate_cases yet")
-            version = getattr(interp, "VERSION", "") or _package_version()
-            out.append(EngineInfo(name="interp", available=True, default=True,
-                                  version=f"interp {version}", fidelity=20,
-                                  reason="embedded evaluator of Verus spec code (Python only)"))
-        except ImportError as e:
-            out.append(EngineInfo(name="interp", available=False, default=True, fidelity=20,
-                                  reason=f"interpreter not importable: {e}"))
-        from adequacy.backends.verus.exec_spec import availability as exec_avail
-        ok, version, reason = exec_avail()
-        out.append(EngineInfo(name="exec_spec", available=ok, version=version, reason=reason,
-                              default=True, fidelity=10))
-        from adequacy.backends.verus.verus_driver import availability as verus_avail
-        ok, version, reason = verus_avail()
-        out.append(EngineInfo(name="verus", available=ok, version=version, reason=reason,
-                              fidelity=30))
-        return out
+    def verifiers(self) -> list[Verifier]:
+        """The ``verus`` binary proving the spec against the task's ``reference/reference.rs``
+        (listed even when not installed: its ``info()`` says what to install)."""
+        from .verus_driver.verifier import VerusVerifier
+
+        return [VerusVerifier()]
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
-        from adequacy.backends.verus import frontend
+        from . import frontend
+        from .interp import compile_module
+        from .loaded import VerusSpec
 
         if task.language != "verus":
             raise BackendError(f"the verus backend scores verus tasks, not {task.language!r}")
         spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
         # Resolve names now: a spec calling an undefined function is invalid (rustc would
         # reject it), not a spec whose every case is unknown.
-        from adequacy.backends.verus.interp import compile_module
-        compile_module(spec, path)
+        program = compile_module(spec, path)
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
-                          normalized=frontend.normalize(text), path=path, data=spec)
+                          normalized=frontend.normalize(text), path=path,
+                          data=VerusSpec(spec, program))
 
     def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
         """(file name, text) of the skeleton the task's ``task.toml`` implies, for
         ``adequacy task new``; raises ``TaskError`` (file:line) on a bad schema."""
-        from adequacy.backends.verus.skeleton import skeleton_for_folder
+        from .skeleton import skeleton_for_folder
 
         return "skeleton.rs", skeleton_for_folder(task_dir)
 
@@ -102,15 +97,16 @@ class VerusBackend:
         by compiling a one-case warm-up harness through the real exec_spec engine."""
         import tempfile
 
-        from adequacy.backends.verus.exec_spec import check as exec_check
-        from adequacy.backends.verus.skeleton import skeleton_for
         from adequacy.tasks import load_task
         from adequacy.verdicts import Truth
 
-        ok, version, reason = next((e.available, e.version, e.reason)
-                                   for e in self.engine_infos() if e.name == "exec_spec")
-        if not ok:
-            return f"exec_spec unavailable ({reason}); interp needs no preparation"
+        from .exec_spec.engine import ExecSpecEngine
+        from .exec_spec.engine import check as exec_check
+        from .skeleton import skeleton_for
+
+        info = ExecSpecEngine().info()
+        if not info.available:
+            return f"exec_spec unavailable ({info.reason}); interp needs no preparation"
         with tempfile.TemporaryDirectory() as d:
             root = Path(d) / "warmup"
             (root / "tests").mkdir(parents=True)
@@ -129,21 +125,7 @@ class VerusBackend:
         if v.value != Truth.true:
             raise BackendError(f"the exec_spec warm-up harness answered {v.value.value}: "
                                f"{v.reason}")
-        return f"exec_spec ready ({version})"
-
-    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], engine: str,
-              limits: Limits) -> list[Verdict]:
-        if engine == "interp":
-            from adequacy.backends.verus.interp import evaluate_cases
-            return list(evaluate_cases(spec.data, task, list(cases), limits))
-        if engine == "exec_spec":
-            from adequacy.backends.verus.exec_spec import check as exec_check
-            return exec_check(spec.text, task, cases, limits, path=spec.path, module=spec.data)
-        if engine == "verus":
-            from adequacy.backends.verus.verus_driver import check as verus_check
-            return verus_check(spec.text, task, cases, limits, path=spec.path)
-        raise BackendError(f"the verus backend has no engine {engine!r} "
-                           f"(engines: {', '.join(ENGINES)})")
+        return f"exec_spec ready ({info.version})"
 
 
 @hookimpl

@@ -188,23 +188,23 @@ def spec_expr(value: Any, ty: Type) -> str:
             return "Seq::<char>::empty()"
         return "seq![" + ", ".join(_rust_char(c) for c in value) + "]"
     if isinstance(ty, SeqType):
-        from adequacy.backends.verus.skeleton import verus_type
+        from .skeleton import verus_type
         if not value:
             return f"Seq::<{verus_type(ty.elem)}>::empty()"
         return "seq![" + ", ".join(spec_expr(e, ty.elem) for e in value) + "]"
     if isinstance(ty, SetType):
-        from adequacy.backends.verus.skeleton import verus_type
+        from .skeleton import verus_type
         if not value:
             return f"Set::<{verus_type(ty.elem)}>::empty()"
         return "set![" + ", ".join(spec_expr(e, ty.elem) for e in value) + "]"
     if isinstance(ty, MultisetType):
-        from adequacy.backends.verus.skeleton import verus_type
+        from .skeleton import verus_type
         acc = f"Multiset::<{verus_type(ty.elem)}>::empty()"
         for e in value:
             acc += f".insert({spec_expr(e, ty.elem)})"
         return acc
     if isinstance(ty, MapType):
-        from adequacy.backends.verus.skeleton import verus_type
+        from .skeleton import verus_type
         if not value:
             return f"Map::<{verus_type(ty.key)}, {verus_type(ty.value)}>::empty()"
         return "map![" + ", ".join(f"{spec_expr(k, ty.key)} => {spec_expr(v, ty.value)}"

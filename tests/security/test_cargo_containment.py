@@ -17,6 +17,7 @@ import pytest
 
 from adequacy import sandbox
 from adequacy.backends.verus.exec_spec import engine
+from adequacy.toolchain import cache_dir
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo missing")]
@@ -50,7 +51,7 @@ def test_a_build_script_is_contained() -> None:
     server.bind(("127.0.0.1", 0))
     server.listen(5)
     server.settimeout(0.5)
-    crate = engine.cache_root() / "exec_spec" / "crates" / token
+    crate = cache_dir() / "exec_spec" / "crates" / token
     (crate / "src").mkdir(parents=True)
     try:
         (crate / "Cargo.toml").write_text(

@@ -136,7 +136,7 @@ def test_a_gap_in_post_spec_leaves_pre_cases_decided() -> None:
     still decided (correctly: the gold spec passes them) and only the post cases are unknown."""
     from verus_bundled_specs import REPO
 
-    from adequacy.backend import Limits
+    from adequacy.backend import Limits, engine_named
     from adequacy.plugins import backends
     from adequacy.tasks import load_task
 
@@ -152,7 +152,7 @@ def test_a_gap_in_post_spec_leaves_pre_cases_decided() -> None:
     backend = backends()["verus"]
     spec = backend.load_spec(task, text, "split.rs")
     cases = task.all_cases()
-    verdicts = backend.check(spec, task, cases, "exec_spec", Limits())
+    verdicts = engine_named(backend, "exec_spec").check(spec, task, cases, Limits())
     pre = [v for c, v in zip(cases, verdicts, strict=True) if c.bucket.predicate == "pre"]
     post = [v for c, v in zip(cases, verdicts, strict=True) if c.bucket.predicate == "post"]
     assert pre and all(v.decided and v.passed for v in pre)

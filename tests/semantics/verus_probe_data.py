@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
 from adequacy.backends.verus.skeleton import skeleton_for_folder
 from adequacy.plugins import backends
 from adequacy.tasks import Task, load_task
@@ -241,7 +241,7 @@ def run_probe(probe: Probe, root: Path, engines: list[str]) -> dict[str, list[Ve
     task = build_task(probe, root)
     spec = backend.load_spec(task, spec_text(probe, task), f"{probe.name}.rs")
     cases = sorted(task.all_cases(), key=lambda c: int(c.id[1:]))
-    return {e: backend.check(spec, task, cases, e, Limits()) for e in engines}
+    return {e: engine_named(backend, e).check(spec, task, cases, Limits()) for e in engines}
 
 
 def wrong(probe: Probe, verdicts: list[Verdict]) -> list[str]:
@@ -258,4 +258,4 @@ def wrong(probe: Probe, verdicts: list[Verdict]) -> list[str]:
 
 
 def available_engines() -> list[str]:
-    return [e.name for e in backends()["verus"].engines() if e.available]
+    return [e.name for e in backends()["verus"].engines() if e.info().available]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
 from adequacy.plugins import backends
 from adequacy.tasks import load_task
 from adequacy.verdicts import BUCKETS, Truth
@@ -53,7 +53,7 @@ def _failed_buckets(task_dir: Path, name: str, engine: str) -> tuple[set[str], l
     task = load_task(task_dir)
     b = backends()["verus"]
     spec = b.load_spec(task, (task_dir / "specs" / name).read_text(), name)
-    verdicts = b.check(spec, task, task.all_cases(), engine, Limits())
+    verdicts = engine_named(b, engine).check(spec, task, task.all_cases(), Limits())
     unknown = [f"{v.case_id}: {v.reason}" for v in verdicts if v.value is Truth.unknown]
     return {v.bucket.value for v in verdicts if not v.passed}, unknown
 
@@ -70,7 +70,8 @@ def test_exec_spec_verdicts(task_dir: Path, name: str, exp: dict[str, Any]) -> N
         task = load_task(task_dir)
         b = backends()["verus"]
         spec = b.load_spec(task, (task_dir / "specs" / name).read_text(), name)
-        decided = [v for v in b.check(spec, task, task.all_cases(), "exec_spec", Limits())
+        decided = [v for v in engine_named(b, "exec_spec").check(spec, task, task.all_cases(),
+                                                                      Limits())
                    if v.decided]
         assert {v.bucket.value for v in decided if not v.passed} <= set(exp["fails"])
         return

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
 from adequacy.backends.verus.exec_spec import engine as exec_engine
 from adequacy.backends.verus.syntax.lexer import tokenize
 from adequacy.errors import SpecInvalid
@@ -90,7 +90,7 @@ def test_runaway_specs_are_contained_and_the_batch_continues() -> None:
     results = {}
     for name, text in batch:
         spec = b.load_spec(task, text, f"{name}.rs")
-        results[name] = b.check(spec, task, cases, "exec_spec", limits)
+        results[name] = engine_named(b, "exec_spec").check(spec, task, cases, limits)
     assert [v.value for v in results["gold"]] == [Truth.true, Truth.true]
     for name in ("recursion", "allocation"):
         vs = results[name]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Backend, Limits
+from adequacy.backend import Backend, Limits, engine_named
 from adequacy.backends.verus.verina.importer import import_verina
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Truth
@@ -48,7 +48,8 @@ def _engine_or_skip(name: str) -> None:
         engines = _backend().engines()
     except ImportError as e:  # the backend itself incomplete: nothing to score with
         pytest.skip(f"verus backend not usable: {e}")
-    info = {e.name: e for e in engines}.get(name)
+    engine = {e.name: e for e in engines}.get(name)
+    info = engine.info() if engine else None
     if info is None or not info.available:
         pytest.skip(f"engine {name} unavailable: {info.reason if info else 'unknown engine'}")
 
@@ -66,7 +67,7 @@ def _wrong(task: Task, spec_text: str, path: str, engine: str) -> list[tuple[str
     backend = _backend()
     spec = backend.load_spec(task, spec_text, path)
     cases = task.all_cases()
-    verdicts = backend.check(spec, task, cases, engine, Limits())
+    verdicts = engine_named(backend, engine).check(spec, task, cases, Limits())
     assert len(verdicts) == len(cases)
     return [(c.bucket.value, c.id, v.value.value, v.reason or "")
             for c, v in zip(cases, verdicts, strict=True)

@@ -30,18 +30,20 @@ from pathlib import Path
 import jinja2
 
 from adequacy import progress, sandbox_view
-from adequacy.backend import Limits, TimeoutStreak
-from adequacy.backends.verus.exec_spec.diagnostics import classify, parse_cargo_messages
-from adequacy.backends.verus.exec_spec.fidelity import divergences
-from adequacy.backends.verus.exec_spec.rewrite import rewrite
-from adequacy.backends.verus.exec_spec.split import only
-from adequacy.backends.verus.render import encode_tokens, struct_decoder
-from adequacy.backends.verus.syntax.ast import SpecModule
+from adequacy.backend import EngineInfo, Limits, LoadedSpec, TimeoutStreak
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task
+from adequacy.toolchain import cache_dir
 from adequacy.values import content_hash
 from adequacy.verdicts import Truth, Verdict
+
+from ..render import encode_tokens, struct_decoder
+from ..syntax.ast import SpecModule
+from .diagnostics import classify, parse_cargo_messages
+from .fidelity import divergences
+from .rewrite import rewrite
+from .split import only
 
 ENGINE = "exec_spec"
 #: The exact vstd release every harness depends on (crates.io, newest when this was written).
@@ -63,14 +65,9 @@ _TEMPLATES = jinja2.Environment(
 )
 
 
-def cache_root() -> Path:
-    """``$ADEQUACY_CACHE`` or ``~/.cache/spec-adequacy``."""
-    env = os.environ.get("ADEQUACY_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "spec-adequacy"
-
-
 def target_dir() -> Path:
-    return cache_root() / "cargo-target"
+    """The cargo target folder every harness shares (vstd compiles once per machine)."""
+    return cache_dir() / "cargo-target"
 
 
 def _tool_version(cmd: str) -> str:
@@ -100,7 +97,7 @@ def forbidden(spec_text: str, task: Task, path: str | None) -> str | None:
     compiled, so no path into this engine (a caller skipping ``load_spec``, a cached spec from
     an older policy) hands rustc a spec the front end would refuse. By the fidelity rules an
     engine's refusal makes the cases ``unknown``; only ``load_spec`` calls a spec invalid."""
-    from adequacy.backends.verus.frontend import check_source
+    from ..frontend import check_source
 
     try:
         check_source(spec_text, task.skeleton, path, str(task.skeleton_path))
@@ -190,7 +187,7 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
         return Build(None, outside=refused)
     main_rs, key = render_crate(spec_text, task)
     spec_lines = spec_text.rstrip("\n").count("\n") + 1
-    bins = cache_root() / "exec_spec" / "bin"
+    bins = cache_dir() / "exec_spec" / "bin"
     bins.mkdir(parents=True, exist_ok=True)
     binary = bins / key
     record = bins / f"{key}.json"
@@ -202,14 +199,14 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
         return Build(binary, cached=True)
 
     start = time.monotonic()
-    crate = cache_root() / "exec_spec" / "crates" / key
+    crate = cache_dir() / "exec_spec" / "crates" / key
     remove_tree(crate)
     (crate / "src").mkdir(parents=True)
     name = f"spec_{key[:16]}"
     (crate / "Cargo.toml").write_text(_TEMPLATES.get_template("Cargo.toml.j2").render(
         crate_name=name, vstd_version=VSTD_VERSION))
     (crate / "src" / "main.rs").write_text(main_rs, encoding="utf-8")  # what the lexer read
-    lock = cache_root() / "exec_spec" / f"Cargo.lock.{VSTD_VERSION}"
+    lock = cache_dir() / "exec_spec" / f"Cargo.lock.{VSTD_VERSION}"
     cmd = ["cargo", "build", "--release", "--message-format=json"]
     if lock.is_file():
         shutil.copy(lock, crate / "Cargo.lock")
@@ -478,3 +475,24 @@ def _per_predicate(text: str, module: SpecModule, task: Task, cases: Sequence[Ca
         if b.binary is not None:
             got = run(b.binary, task, [cases[i] for i in idx], limits, spec_lines)
             out.update(zip(idx, got, strict=True))
+
+
+DECIDES = ("pre/post run as Rust compiled from vstd's exec_spec_unverified! macro; unknown "
+           "where machine code would diverge from Verus (int/nat types and casts, / and % on "
+           "negatives, choose-based functions), on panics, timeouts and outside the macro's "
+           "fragment")
+
+
+class ExecSpecEngine:
+    """The engine object the Verus backend lists: ``check`` above behind the Engine surface."""
+
+    name = ENGINE
+
+    def info(self) -> EngineInfo:
+        ok, version, reason = availability()
+        return EngineInfo(name=self.name, available=ok, version=version, reason=reason,
+                          default=True, fidelity=10, decides=DECIDES)
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
+              ) -> list[Verdict]:
+        return check(spec.text, task, cases, limits, path=spec.path, module=spec.data.module)

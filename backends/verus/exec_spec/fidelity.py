@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from adequacy.backends.verus.syntax import ast as A
+from ..syntax import ast as A
 
 UNSIGNED = frozenset({"u8", "u16", "u32", "u64", "u128", "usize", "nat"})
 MACHINE = frozenset({"u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",

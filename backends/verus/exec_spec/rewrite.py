@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adequacy.backends.verus.exec_spec.fidelity import _Walker
-from adequacy.backends.verus.syntax import ast as A
+from ..syntax import ast as A
+from .fidelity import _Walker
 
 
 @dataclass
@@ -88,10 +88,11 @@ class _Collector(_Walker):
             self.edits.append(_Edit(a, b, [f"{name}(", self.off.range(s, as_at), ")"]))
         elif isinstance(e, A.Chain) and not guard and e.spans:
             parts: list[str | tuple[int, int]] = ["("]
-            for k, op in enumerate(e.ops):
+            for k, cmp in enumerate(e.ops):
                 if k:
                     parts.append(" && ")
-                parts += [self.off.range(*e.spans[k]), f" {op} ", self.off.range(*e.spans[k + 1])]
+                parts += [self.off.range(*e.spans[k]), f" {cmp} ",
+                          self.off.range(*e.spans[k + 1])]
             parts.append(")")
             a, _ = self.off.range(*e.spans[0])
             _, b = self.off.range(*e.spans[-1])

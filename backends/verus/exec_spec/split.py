@@ -10,8 +10,8 @@ compiles are decided; the others stay ``unknown`` (fidelity rule 1: "affected ca
 
 from __future__ import annotations
 
-from adequacy.backends.verus.exec_spec.fidelity import reachable
-from adequacy.backends.verus.syntax import ast as A
+from ..syntax import ast as A
+from .fidelity import reachable
 
 SIGNATURES = {"pre": "spec fn pre_spec(input: Input) -> bool { true }",
               "post": "spec fn post_spec(input: Input, output: Output) -> bool { true }"}

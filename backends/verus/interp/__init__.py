@@ -8,7 +8,6 @@ recursion depth) and turn into ``unknown`` for that case only.
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import threading
 import time
@@ -18,12 +17,14 @@ from typing import Any
 
 from adequacy import progress
 from adequacy.backend import Limits, TimeoutStreak
-from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError, Program
-from adequacy.backends.verus.interp.values import StructVal, Undef, from_json
-from adequacy.backends.verus.syntax.ast import SpecModule
 from adequacy.errors import SpecInvalid
 from adequacy.tasks import Case, Task
+from adequacy.toolchain import source_version
 from adequacy.verdicts import Truth, Verdict
+
+from ..syntax.ast import SpecModule
+from .compiler import Abort, Budget, CompileError, Program
+from .values import StructVal, Undef, from_json
 
 ENGINE = "interp"
 
@@ -33,16 +34,11 @@ def _source_version(prefix: str = "interp-2") -> str:
     the syntax package it evaluates), so any change to them invalidates cached verdicts
     without anyone remembering to bump a number."""
     here = Path(__file__).resolve().parent
-    h = hashlib.sha256()
     try:
-        for d in (here, here.parent / "syntax"):
-            for f in sorted(d.glob("*.py")):
-                h.update(f"{d.name}/{f.name}\0".encode())
-                h.update(f.read_bytes().replace(b"\r\n", b"\n"))
-                h.update(b"\0")
+        files = [f for d in (here, here.parent / "syntax") for f in d.glob("*.py")]
+        return f"{prefix}+{source_version(files, here.parent)}"
     except OSError:
         return prefix
-    return f"{prefix}+{h.hexdigest()[:12]}"
 
 
 VERSION = _source_version()
@@ -92,9 +88,12 @@ def _run_big_stack(fn: Any) -> Any:
     return box.get("value")
 
 
-def evaluate_cases(spec: SpecModule, task: Task, cases: Sequence[Case],
+def evaluate_cases(spec: SpecModule | Program, task: Task, cases: Sequence[Case],
                    limits: Limits) -> list[Verdict]:
-    """One verdict per case: ``pre_spec(Input{..})`` or ``post_spec(Input{..}, Output{..})``."""
+    """One verdict per case: ``pre_spec(Input{..})`` or ``post_spec(Input{..}, Output{..})``.
+
+    ``spec`` is a parsed module (compiled here) or the program the front end already compiled
+    (``VerusSpec.program``), which saves compiling the spec a second time."""
     try:
         return list(_run_big_stack(lambda: _evaluate(spec, task, cases, limits)))
     except Exception as e:  # noqa: BLE001 - the contract: never an exception out of here
@@ -103,13 +102,16 @@ def evaluate_cases(spec: SpecModule, task: Task, cases: Sequence[Case],
                 for c in cases]
 
 
-def _evaluate(spec: SpecModule, task: Task, cases: Sequence[Case],
+def _evaluate(spec: SpecModule | Program, task: Task, cases: Sequence[Case],
               limits: Limits) -> list[Verdict]:
-    try:
-        prog = compile_module(spec)
-        prog_error = ""
-    except SpecInvalid as e:
-        prog_error = f"spec does not compile: {e}"
+    prog_error = ""
+    if isinstance(spec, Program):
+        prog = spec
+    else:
+        try:
+            prog = compile_module(spec)
+        except SpecInvalid as e:
+            prog_error = f"spec does not compile: {e}"
     out: list[Verdict] = []
     deadline = time.monotonic() + limits.spec_seconds
     streak = TimeoutStreak(limits.timeout_streak)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from adequacy.backends.verus.interp.values import (
+from .values import (
     MAX_BITS,
     MAX_ELEMS,
     NONE,
@@ -183,7 +183,7 @@ def _truth(b: Any) -> bool:
 
 
 def _zip(s: tuple, t: tuple) -> tuple:
-    from adequacy.backends.verus.interp.values import Tup
+    from .values import Tup
     if len(s) != len(t):
         raise Undef("zip_with of sequences of different lengths")
     return tuple(Tup((a, b)) for a, b in zip(s, t, strict=True))

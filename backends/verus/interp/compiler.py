@@ -9,13 +9,17 @@ it and decide where the other operand decides, everything else lets it propagate
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from adequacy.backends.verus.interp import builtins as B
-from adequacy.backends.verus.interp.values import (
+from adequacy.types import INT_WIDTHS
+
+from ..syntax import ast as A
+from . import builtins as B
+from .quant import compile_quant
+from .runtime import Budget, Code, CompileError, FnCode, Scope
+from .runtime import truth as _truth
+from .values import (
     MAX_BITS,
     MAX_ELEMS,
     NONE,
@@ -33,83 +37,9 @@ from adequacy.backends.verus.interp.values import (
     show,
     some,
 )
-from adequacy.backends.verus.syntax import ast as A
-from adequacy.types import INT_WIDTHS
 
-Code = Callable[[list[Any]], Any]
 #: Spec-only types: vstd has no ``View`` impl for them, so ``x@`` does not type-check.
 SPEC_ONLY_TYPES = frozenset({"Seq", "Set", "Map", "Multiset", "SpecString"})
-
-
-class CompileError(Exception):
-    """A name that resolves to nothing: the spec is wrong, not merely unsupported."""
-
-    def __init__(self, message: str, line: int | None) -> None:
-        self.message = message
-        self.line = line
-        super().__init__(f"line {line}: {message}" if line else message)
-
-
-class Budget:
-    """Step, time and depth limits of one evaluation."""
-
-    __slots__ = ("steps", "limit", "deadline", "depth", "max_depth", "seconds")
-
-    def __init__(self, steps: int, seconds: float, max_depth: int = 20000) -> None:
-        self.steps = 0
-        self.limit = steps
-        self.seconds = seconds
-        self.deadline = time.monotonic() + seconds
-        self.depth = 0
-        self.max_depth = max_depth
-
-    def tick(self, n: int = 1) -> None:
-        self.steps += n
-        if self.steps > self.limit:
-            raise Abort(f"step limit ({self.limit} steps) exceeded")
-        if time.monotonic() > self.deadline:
-            raise Abort(f"timeout after {self.seconds:g}s")
-
-
-class Scope:
-    """Lexical names -> frame slots (and written types, when known) within one function."""
-
-    def __init__(self, counter: list[int], parent: Scope | None = None) -> None:
-        self.vars: dict[str, tuple[int, A.TypeRef | None]] = {}
-        self.parent = parent
-        self.counter = counter
-
-    def child(self) -> Scope:
-        return Scope(self.counter, self)
-
-    def bind(self, name: str, ty: A.TypeRef | None = None) -> int:
-        slot = self.counter[0]
-        self.counter[0] += 1
-        self.vars[name] = (slot, ty)
-        return slot
-
-    def lookup(self, name: str) -> tuple[int, A.TypeRef | None] | None:
-        s: Scope | None = self
-        while s is not None:
-            if name in s.vars:
-                return s.vars[name]
-            s = s.parent
-        return None
-
-
-@dataclass
-class FnCode:
-    item: A.FnItem
-    nslots: int = 0
-    body: Code | None = None
-    param_slots: list[int] = field(default_factory=list)
-    compiling: bool = False
-
-
-def _truth(v: Any, line: int) -> bool:
-    if v is True or v is False:
-        return v
-    raise Undef(f"expected a bool, got {show(v)}", line)
 
 
 def ediv(a: int, b: int, line: int) -> int:
@@ -276,7 +206,7 @@ class Program:
         if e.kind == "str":
             v = tuple(str(e.value))
         elif e.kind == "bytestr":
-            v = tuple(bytes(e.value))
+            v = tuple(bytes(cast(Any, e.value)))
         elif e.kind == "unit":
             v = None
         return lambda fr: v
@@ -317,6 +247,7 @@ class Program:
         if en is not None or head == "Self":
             for v in (en.variants if en else []):
                 if v.name == last:
+                    assert en is not None  # the loop runs only over a found enum
                     return self.variant_value((en, v), e.line)
             if head == "Self" and last in self.variants:
                 return self.variant_value(self.variants[last], e.line)
@@ -945,7 +876,6 @@ class Program:
         return make
 
     def c_Quant(self, e: A.Quant, sc: Scope) -> Code:
-        from adequacy.backends.verus.interp.quant import compile_quant
         return compile_quant(self, e, sc)
 
     # ------------------------------------------------------------ patterns
@@ -1079,9 +1009,9 @@ class Program:
             if fc and fc.item.ret_type:
                 return fc.item.ret_type.name
         if isinstance(e, A.Index):
-            st = self.static_type_ref(e.e, sc)
-            if st and st.args:
-                return st.args[0].name
+            ref = self.static_type_ref(e.e, sc)
+            if ref and ref.args:
+                return ref.args[0].name
         return None
 
     def static_type_ref(self, e: A.Expr, sc: Scope) -> A.TypeRef | None:

@@ -21,9 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from adequacy.backends.verus.interp.values import MSet, Undef, show
-from adequacy.backends.verus.syntax import ast as A
 from adequacy.types import INT_WIDTHS
+
+from ..syntax import ast as A
+from .runtime import Scope, truth
+from .values import Abort, MSet, Tup, Undef, show
 
 MAX_TYPE_DOMAIN = 1 << 16
 MAX_CHAR = 0x10FFFF
@@ -303,8 +305,9 @@ def _negated_guard(body: A.Expr | None) -> tuple[A.Expr, A.Expr] | None:
     return parts[0].e, rest
 
 
-def compile_quant(prog: Any, e: A.Quant, sc: Any) -> Callable[[list[Any]], Any]:
-    from adequacy.backends.verus.interp.compiler import Abort, _truth
+def compile_quant(prog: Any, e: A.Quant, sc: Scope) -> Callable[[list[Any]], Any]:
+    """Compile a quantifier (or ``choose``) of ``prog`` (the calling ``compiler.Program``,
+    duck-typed: this module sits below it) in scope ``sc``."""
 
     inner = sc.child()
     slots = {n: inner.bind(n, t) for n, t in e.params}
@@ -363,7 +366,7 @@ def compile_quant(prog: Any, e: A.Quant, sc: Any) -> Callable[[list[Any]], Any]:
             except Undef as u:
                 undef = undef or u
                 continue
-            if not _truth(g, line):
+            if not truth(g, line):
                 return kind == "forall"
         if kind == "forall":
             if body_code is None:
@@ -374,7 +377,7 @@ def compile_quant(prog: Any, e: A.Quant, sc: Any) -> Callable[[list[Any]], Any]:
                 if undef is not None:
                     raise undef from None
                 raise
-            if _truth(b, line):
+            if truth(b, line):
                 return True
             if undef is not None:
                 raise undef
@@ -407,7 +410,7 @@ def compile_quant(prog: Any, e: A.Quant, sc: Any) -> Callable[[list[Any]], Any]:
                     b.steps += count & 4095
                     return False
                 if r is not True:
-                    _truth(r, line)
+                    truth(r, line)
             b.tick(count & 4095)
             if seen is not None:
                 raise Undef(f"forall at line {line} undecided: {seen.reason}")
@@ -473,7 +476,6 @@ def compile_quant(prog: Any, e: A.Quant, sc: Any) -> Callable[[list[Any]], Any]:
             raise Undef(f"choose at line {line} has no witness (value unspecified)")
         if len(witnesses) > 1:
             raise Undef(f"choose at line {line} has several witnesses (value unspecified)")
-        from adequacy.backends.verus.interp.values import Tup
         w = witnesses[0]
         return Tup(w) if isinstance(w, tuple) and len(e.params) > 1 else w
 

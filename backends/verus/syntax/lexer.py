@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from adequacy.errors import SpecInvalid
 
@@ -59,7 +60,7 @@ _ASCII_IDENT_RUN = re.compile(r"[A-Za-z0-9_]*")
 class Token:
     kind: str
     """ident | int | float | char | str | bytestr | cstr | bytechar | lifetime | punct | eof"""
-    value: object
+    value: Any
     """Decoded value: identifier (NFC), (int, suffix), float, str, bytes, int (byte), punct."""
     text: str
     """Source text, used for normalisation and messages."""

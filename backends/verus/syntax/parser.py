@@ -9,11 +9,12 @@ Expression precedence follows the Verus guide's table (``spec-operator-precedenc
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
-from adequacy.backends.verus.syntax import ast as A
-from adequacy.backends.verus.syntax.lexer import Token, normalize_tokens, tokenize
 from adequacy.errors import SpecInvalid
+
+from . import ast as A
+from .lexer import Token, normalize_tokens, tokenize
 
 T = TypeVar("T")
 
@@ -696,7 +697,7 @@ class Parser:
                 return self.parse_unary(no_struct)
             e = self.parse_unary(no_struct)
             if t.value == "-" and isinstance(e, A.Lit) and e.kind == "int":
-                return A.Lit(t.line, -int(e.value), "int", e.suffix)
+                return A.Lit(t.line, -cast(int, e.value), "int", e.suffix)
             if t.value == "*":
                 return e  # deref is the identity on spec values
             return A.Unary(t.line, str(t.value), e)

@@ -1,5 +1,6 @@
-"""The ``verus`` engine: the real Verus verifier, one proof fn per case and polarity."""
+"""The ``verus`` engine (one proof fn per case and polarity) and the ``verus`` verifier (the
+spec's contract proved against the task's reference implementation), both on the real binary."""
 
-from adequacy.backends.verus.verus_driver.driver import attribute, availability, build_file, check
+from .driver import attribute, availability, build_file, check
 
-__all__ = ["availability", "attribute", "build_file", "check"]
+__all__ = ["attribute", "availability", "build_file", "check"]

@@ -27,11 +27,12 @@ from pathlib import Path
 
 from adequacy import sandbox_view
 from adequacy.backend import Limits
-from adequacy.backends.verus.render import spec_expr, struct_expr
 from adequacy.errors import EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict
+
+from ..render import spec_expr, struct_expr
 
 ENGINE = "verus"
 PREFIX = "__adequacy_c"
@@ -254,6 +255,32 @@ def attribute(output: str, spans: Sequence[CaseFns], spec_lines: int,
 
 # ------------------------------------------------------------------------------ running
 
+def run_verus(cmd: str, text: str, rlimit: int, limits: Limits) -> tuple[str, bool]:
+    """Verify ``text`` as ``spec.rs`` in a fresh folder; (stdout + stderr, timed out).
+
+    JSON diagnostics (``--error-format=json``) carry exact line spans; the summary line
+    ``verification results:: N verified, M errors`` is printed beside them."""
+    work = make_workdir("adequacy-verus-")
+    try:
+        (work / "spec.rs").write_text(text, encoding="utf-8")
+        (work / "spec.rs").chmod(0o644)
+        res = run_limited(
+            [cmd, "spec.rs", "--rlimit", str(rlimit), "--multiple-errors", "100000",
+             "--error-format=json"],
+            cwd=work, timeout=limits.spec_seconds,
+            limits=SandboxLimits(memory_mb=None, cpu_seconds=int(limits.spec_seconds) + 5,
+                                 file_size_mb=256, open_files=4096, processes=None,
+                                 drop_privileges=False),
+            env={**os.environ, "RUST_BACKTRACE": "0"},
+            view=sandbox_view.tool(cmd, os.environ.get("RUSTUP_HOME", Path.home() / ".rustup")),
+        )
+    finally:
+        remove_tree(work)
+    output = (res.stdout.decode("utf-8", "replace") + "\n"
+              + res.stderr.decode("utf-8", "replace"))
+    return output, res.timed_out
+
+
 def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
           path: str | None = None) -> list[Verdict]:
     cmd = verus_command()
@@ -261,7 +288,7 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
         raise EngineUnavailable("verus engine: " + availability()[2])
     # Defence in depth: the verifier expands macros (include_str!, proc macros) while reading
     # the spec, so it gets only what the front end accepts, whoever calls this.
-    from adequacy.backends.verus.frontend import check_source
+    from ..frontend import check_source
 
     check_source(spec_text, task.skeleton, path, str(task.skeleton_path))
     rlimit = int(task.settings.get("rlimit", DEFAULT_RLIMIT))
@@ -270,26 +297,8 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
     for start in range(0, len(cases), CHUNK):
         chunk = list(cases[start:start + CHUNK])
         text, spans = build_file(spec_text, task, chunk, first_index=0)
-        work = make_workdir("adequacy-verus-")
-        try:
-            (work / "spec.rs").write_text(text, encoding="utf-8")
-            (work / "spec.rs").chmod(0o644)
-            res = run_limited(
-                [cmd, "spec.rs", "--rlimit", str(rlimit), "--multiple-errors", "100000",
-                 "--error-format=json"],
-                cwd=work, timeout=limits.spec_seconds,
-                limits=SandboxLimits(memory_mb=None, cpu_seconds=int(limits.spec_seconds) + 5,
-                                     file_size_mb=256, open_files=4096, processes=None,
-                                     drop_privileges=False),
-                env={**os.environ, "RUST_BACKTRACE": "0"},
-                view=sandbox_view.tool(cmd, os.environ.get("RUSTUP_HOME",
-                                                           Path.home() / ".rustup")),
-            )
-        finally:
-            remove_tree(work)
-        output = res.stdout.decode("utf-8", "replace") + "\n" + res.stderr.decode("utf-8",
-                                                                                  "replace")
-        if res.timed_out:
+        output, timed_out = run_verus(cmd, text, rlimit, limits)
+        if timed_out:
             verdicts += [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
                                  engine=ENGINE, reason=f"verus timed out after "
                                  f"{limits.spec_seconds:g}s") for c in chunk]
@@ -307,4 +316,5 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
 
 
 __all__ = ["availability", "attribute", "build_file", "check", "parse_json_diagnostics",
-           "parse_text_diagnostics", "parse_results_line", "spec_expr", "verus_command"]
+           "parse_text_diagnostics", "parse_results_line", "run_verus", "spec_expr",
+           "verus_command"]

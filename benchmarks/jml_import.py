@@ -39,7 +39,7 @@ def main() -> int:
             report = fn(root / sub, dest / name)
             dt = time.perf_counter() - t0
             print(report.summary())
-            print(f"  time: {dt:.2f} s ({report.pairs_total / dt:.0f} pairs/s)\n")
+            print(f"  time: {dt:.2f} s ({report.figures.get('pairs_total', 0) / dt:.0f} pairs/s)\n")
     return 0
 
 

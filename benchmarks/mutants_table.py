@@ -73,7 +73,7 @@ def collect(datasets: Path, dataset: str = "specgenbench", per_case: int = 3, se
             totals.update({"cases": len(cases), "mutants": made, "short": short,
                            "equal": equal, "invalid": invalid})
     return {"per_operator": dict(per_op), "tasks": rows, "totals": dict(totals),
-            "tasks_imported": rep.tasks_written, "tasks_total": rep.tasks_total}
+            "tasks_imported": len(rep.converted), "tasks_total": len(rep.outcomes)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,12 +12,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adequacy.backend import Engine, EngineInfo, Limits, LoadedSpec, Verifier
 from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.hookspecs import hookimpl
 from adequacy.tasks import Case, Task, TaskFiles
 from adequacy.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from adequacy.gym.texts import GymTexts
 
 #: (name, module relative to this package, class, default chain, fidelity), in chain order.
 ENGINES = (("interp", ".interp.engine", "InterpEngine", True, 20),
@@ -84,6 +88,12 @@ class VerusBackend:
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
                           normalized=frontend.normalize(text), path=path,
                           data=VerusSpec(spec, program))
+
+    def gym_texts(self) -> GymTexts:
+        """An agent's instructions and language notes for Verus tasks (the gym)."""
+        from .gym_texts import gym_texts
+
+        return gym_texts()
 
     def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
         """(file name, text) of the skeleton the task's ``task.toml`` implies, for

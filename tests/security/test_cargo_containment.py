@@ -8,7 +8,6 @@ or reach the network.
 
 from __future__ import annotations
 
-import shutil
 import socket
 import uuid
 from pathlib import Path
@@ -20,7 +19,7 @@ from adequacy.backends.verus.exec_spec import engine
 from adequacy.toolchain import cache_dir
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo missing")]
+              pytest.mark.requires("cargo")]
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -25,7 +25,7 @@ from adequacy.backend import Limits
 from adequacy.backends.verus.exec_spec import engine
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(shutil.which("rustc") is None, reason="rustc missing")]
+              pytest.mark.requires("rustc")]
 
 HERE = Path(__file__).parent
 REPO = HERE.parents[1]

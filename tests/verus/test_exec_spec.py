@@ -16,7 +16,7 @@ from adequacy.verdicts import Truth
 
 pytestmark = pytest.mark.slow
 
-needs_cargo = pytest.mark.skipif(not engine.availability()[0], reason="cargo/rustc missing")
+needs_cargo = pytest.mark.requires("exec_spec")
 
 TOML = """id = "rich"
 language = "verus"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import tomllib
 from pathlib import Path
 
@@ -117,7 +116,7 @@ def test_hostile_corpus_is_rejected_by_the_front_end_at_its_line(name: str) -> N
     assert word.lower() in e.value.message.lower(), e.value
 
 
-@pytest.mark.skipif(shutil.which("cargo") is None, reason="exec_spec needs cargo")
+@pytest.mark.requires("exec_spec")
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_exec_spec_never_compiles_a_rejected_spec(name: str,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:

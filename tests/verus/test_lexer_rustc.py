@@ -10,7 +10,6 @@ differently and only Verus's parser reads them) and doc comments (rustc turns th
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from adequacy.backends.verus.syntax.lexer import Token, tokenize
 from adequacy.errors import SpecInvalid
 
 pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(shutil.which("rustc") is None, reason="needs rustc")]
+              pytest.mark.requires("rustc")]
 
 BOTH_ACCEPT = [
     'cr"\\" ; use std as ss;', 'c"x"', 'cr#"a"b"#', 'r#"a"b"#', 'r##"x"#y"##',

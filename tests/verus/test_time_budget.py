@@ -78,7 +78,7 @@ def test_interp_honours_the_spec_budget(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not exec_engine.availability()[0], reason="cargo/rustc missing")
+@pytest.mark.requires("exec_spec")
 def test_exec_spec_gives_up_a_looping_predicate(tmp_path: Path) -> None:
     task = make_task(tmp_path)
     spec = looping_post(task)

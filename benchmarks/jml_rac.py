@@ -19,12 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
+from adequacy.backends.openjml.engines.rac import worker as W
+from adequacy.backends.openjml.engines.rac.engine import _ensure, ordered_args, unit_for, unit_key
 from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
 from adequacy.backends.openjml.jml.load import annotated
 from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.backends.openjml.rac import worker as W
-from adequacy.backends.openjml.rac.engine import _ensure, ordered_args, unit_key
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task, load_task
 from adequacy.verdicts import Bucket
@@ -63,7 +63,7 @@ def example_tasks(_out: Path, max_cases: int) -> list[tuple[Task, str, list[Case
 def one_jvm_per_stub(b: OpenJmlBackend, task: Task, spec: str, case: Case,
                      limits: Limits) -> float:
     loaded = b.load_spec(task, spec)
-    unit = loaded.data.unit
+    unit = unit_for(loaded.data)
     t0 = time.monotonic()
     w = W.Worker()
     try:
@@ -95,12 +95,12 @@ def main() -> int:
         W.build_dir()
         # warm-up: the JVM start and javac's first compile are paid once per worker lifetime
         task, spec, cases = data[0]
-        b.check(b.load_spec(task, spec), task, cases[:1], "rac", limits)
+        engine_named(b, "rac").check(b.load_spec(task, spec), task, cases[:1], limits)
 
         t0 = time.monotonic()
         n_stubs = undecided = 0
         for task, spec, cases in data:
-            vs = b.check(b.load_spec(task, spec), task, cases, "rac", limits)
+            vs = engine_named(b, "rac").check(b.load_spec(task, spec), task, cases, limits)
             undecided += sum(1 for v in vs if not v.decided)
             n_stubs += len(cases)
         persistent = time.monotonic() - t0

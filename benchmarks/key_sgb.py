@@ -2,7 +2,7 @@
 
 Data: every examples/sgb-gold/<task_id>.java (our own JML for SpecGenBench methods), a sample
 of the task's cases per bucket, plus a wrong output per post_complete case (post_sound) and the
-hand-written invalid inputs of ``fidelity.SGB_INVALID`` (pre_sound). Prints per spec how many
+hand-written invalid inputs of ``jml_crosscheck.SGB_INVALID`` (pre_sound). Prints per spec how many
 cases each engine decides, every disagreement, and the fraction of stub checks KeY decides.
 Run:  python benchmarks/key_sgb.py [--per-bucket 20] [--sgb DIR]
 (DIR: an `adequacy import specgenbench` output; default: import ../shared/datasets afresh).
@@ -14,12 +14,12 @@ import argparse
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 
-from adequacy.backend import Limits
-from adequacy.backends.key import build
-from adequacy.backends.key.fidelity import cross_check, sgb_gold
+from jml_crosscheck import cross_check, decided, problem, sgb_gold
+
+from adequacy.backend import Limits, engine_named
+from adequacy.plugins import main_backend
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -30,8 +30,9 @@ def main() -> int:
     ap.add_argument("--sgb", type=Path, default=None)
     ap.add_argument("--only", nargs="*", default=None, help="task ids")
     args = ap.parse_args()
-    if build.why_unavailable():
-        print(f"key engine unavailable: {build.why_unavailable()}")
+    key = engine_named(main_backend("jml"), "key").info()
+    if not key.available:
+        print(f"key engine unavailable: {key.reason}")
         return 2
     root = args.sgb
     if root is None:
@@ -39,37 +40,32 @@ def main() -> int:
         root = Path(tempfile.mkdtemp(prefix="sgb-"))
         import_specgenbench(REPO.parent / "shared" / "datasets" / "specgenbench" / "sgb.jsonl",
                             root)
-    total = key_dec = rac_dec = both = 0
+    total = key_dec = rac_dec = 0
     bad = []
-    reasons: Counter[str] = Counter()
     t0 = time.monotonic()
     for task, spec in sgb_gold(REPO / "examples" / "sgb-gold", root, args.per_bucket):
         if args.only and task.id not in args.only:
             continue
         rep = cross_check(task, spec, Limits(case_seconds=20, spec_seconds=900))
-        if rep.error:
-            print(f"{task.id}: ERROR {rep.error}")
+        why = problem(rep)
+        if why:
+            print(f"{task.id}: ERROR {why}")
             continue
-        n = len(rep.rows)
-        rd = sum(r.rac != "unknown" for r in rep.rows)
+        n = len(rep.verdicts)
+        kd, rd = decided(rep, "key"), decided(rep, "rac")
         total += n
-        key_dec += rep.key_decided
+        key_dec += kd
         rac_dec += rd
-        both += len(rep.both_decided)
-        bad += [(task.id, r) for r in rep.disagreements]
-        for r in rep.rows:
-            if r.key == "unknown":
-                reasons[f"{task.id}/{r.bucket}"] += 1
-        print(f"{task.id}: {n} cases, key decided {rep.key_decided}, rac {rd}, "
-              f"disagree {len(rep.disagreements)}, key {rep.key_seconds:.0f}s", flush=True)
+        bad += [(task.id, d) for d in rep.disagreements]
+        secs = sum(r.seconds for r in rep.engines if r.name == "key")
+        print(f"{task.id}: {n} cases, key decided {kd}, rac {rd}, "
+              f"disagree {len(rep.disagreements)}, key {secs:.0f}s", flush=True)
     print(f"\ntotal: {total} cases, key decided {key_dec} ({key_dec / max(1, total):.0%}), "
-          f"rac {rac_dec}, both {both}, disagreements {len(bad)}, "
-          f"{time.monotonic() - t0:.0f}s")
-    for tid, r in bad:
-        print(f"DISAGREE {tid} {r.bucket}/{r.case_id}: rac {r.rac} ({r.rac_reason[:100]}) "
-              f"key {r.key} ({r.key_reason[:160]})")
-    for k, v in reasons.most_common():
-        print(f"key unknown: {k}: {v}")
+          f"rac {rac_dec}, disagreements {len(bad)}, {time.monotonic() - t0:.0f}s")
+    for tid, d in bad:
+        print(f"DISAGREE {tid} {d.bucket.value}/{d.case_id}: "
+              + "; ".join(f"{e} {v.value} ({d.reasons.get(e, '')[:140]})"
+                          for e, v in d.values.items()))
     return 1 if bad else 0
 
 

@@ -18,10 +18,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backends.key import build
-from adequacy.backends.key.client import WORKER, KeyWorker
-from adequacy.backends.key.engine import INTEGER_SEMANTICS, MAX_STEPS, prove_file, write_unit
-from adequacy.backends.key.stubs import KeyStubFile, render_key_stubs
+from adequacy.backends.openjml.engines.key import build
+from adequacy.backends.openjml.engines.key.client import WORKER, KeyWorker
+from adequacy.backends.openjml.engines.key.engine import (
+    INTEGER_SEMANTICS,
+    MAX_STEPS,
+    prove_file,
+    write_unit,
+)
+from adequacy.backends.openjml.engines.key.stubs import KeyStubFile, render_key_stubs
 from adequacy.backends.openjml.jml.load import annotated, load
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task, load_task

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from adequacy import sandbox, sandbox_bwrap
 from adequacy.backend import Limits
-from adequacy.backends.openjml.rac.worker import Worker
+from adequacy.backends.openjml.engines.rac.worker import Worker
 from adequacy.backends.verus.exec_spec import engine
 from adequacy.backends.verus.plugin import VerusBackend
 from adequacy.tasks import load_task

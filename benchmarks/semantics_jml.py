@@ -22,9 +22,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "semantics"))
 
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from jml_crosscheck import bundled, cross_check, decided, problem, sample, sgb_gold  # noqa: E402
 from jml_probes import PROBES, run, wrong  # noqa: E402
 
-from adequacy.backend import Limits  # noqa: E402
+from adequacy.backend import Limits, engine_named  # noqa: E402
+from adequacy.plugins import main_backend  # noqa: E402
 from adequacy.tasks import Task  # noqa: E402
 
 
@@ -50,36 +54,26 @@ def probes(engines: list[str]) -> dict[str, object]:
 
 
 def cross(name: str, pairs: list[tuple[Task, Path]], use_key: bool) -> dict[str, object]:
-    from adequacy.backends.key.fidelity import cross_check
-    from adequacy.backends.openjml.jml.load import load
-    from adequacy.backends.openjml.rac import engine as rac_engine
-
+    """The runner's ``--cross-check`` (rac and key) on every pair; rac alone without key."""
+    engines = ("rac", "key") if use_key else ("rac",)
     row: dict[str, object] = {"suite": name, "cases": 0, "rac decided": 0}
     if use_key:
         row.update({"key decided": 0, "disagree": 0})
     limits = Limits(case_seconds=20, spec_seconds=900)
     for task, spec in pairs:
+        rep = cross_check(task, spec, limits, engines)
+        why = problem(rep, engines)
+        if why:
+            print(f"  {name} {spec}: {why}")
+            continue
+        row["cases"] = int(str(row["cases"])) + len(rep.verdicts)
+        for e in engines:
+            row[f"{e} decided"] = int(str(row[f"{e} decided"])) + decided(rep, e)
         if use_key:
-            rep = cross_check(task, spec, limits)
-            if rep.error:
-                print(f"  {name} {spec}: {rep.error}")
-                continue
-            row["cases"] = int(str(row["cases"])) + len(rep.rows)
-            row["rac decided"] = int(str(row["rac decided"])) + sum(
-                r.rac != "unknown" for r in rep.rows)
-            row["key decided"] = int(str(row["key decided"])) + rep.key_decided
             row["disagree"] = int(str(row["disagree"])) + len(rep.disagreements)
-            for r in rep.disagreements:
-                print(f"  DISAGREE {spec} {r.bucket} {r.case_id}: rac {r.rac} ({r.rac_reason}) "
-                      f"key {r.key} ({r.key_reason})")
-        else:
-            s = load(task, spec.read_text(), str(spec))
-            cases = task.all_cases()
-            vs = rac_engine.check(s.unit, s.file, task, cases, limits,
-                                  gap=s.math_gap)
-            row["cases"] = int(str(row["cases"])) + len(vs)
-            row["rac decided"] = int(str(row["rac decided"])) + sum(
-                v.value.value != "unknown" for v in vs)
+        for d in rep.disagreements:
+            print(f"  DISAGREE {spec} {d.bucket.value} {d.case_id}: " + "; ".join(
+                f"{e} {v.value} ({d.reasons.get(e, '')})" for e, v in d.values.items()))
     return row
 
 
@@ -91,12 +85,10 @@ def main() -> int:
     ap.add_argument("--no-key", action="store_true")
     ap.add_argument("--no-sgb", action="store_true")
     args = ap.parse_args()
-    from adequacy.backends.key import build
-    from adequacy.backends.key.fidelity import bundled, sample, sgb_gold
-
-    use_key = not args.no_key and build.why_unavailable() is None
+    key = engine_named(main_backend("jml"), "key").info()
+    use_key = not args.no_key and key.available
     if not args.no_key and not use_key:
-        print(f"key engine unavailable: {build.why_unavailable()}")
+        print(f"key engine unavailable: {key.reason}")
     engines = ["rac", "key"] if use_key else ["rac"]
     rows = []
     t0 = time.monotonic()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.tasks import Case, load_task
 from adequacy.verdicts import Bucket, Verdict
@@ -55,7 +55,7 @@ class Runner:
         cases = [Case(id=str(k), bucket=Bucket.pre_complete, input=i)
                  for k, i in enumerate(inputs)]
         spec = self.backend.load_spec(self.task, with_spec(self.code, jml), "Spec.java")
-        return self.backend.check(spec, self.task, cases, "rac", limits or Limits())
+        return engine_named(self.backend, "rac").check(spec, self.task, cases, limits or Limits())
 
     def post(self, jml: str, *pairs: tuple[dict, object],
              limits: Limits | None = None) -> list[Verdict]:
@@ -63,7 +63,7 @@ class Runner:
                       output=o if isinstance(o, dict) and "result" in o else {"result": o})
                  for k, (i, o) in enumerate(pairs)]
         spec = self.backend.load_spec(self.task, with_spec(self.code, jml), "Spec.java")
-        return self.backend.check(spec, self.task, cases, "rac", limits or Limits())
+        return engine_named(self.backend, "rac").check(spec, self.task, cases, limits or Limits())
 
 
 def values(vs: list[Verdict]) -> list[str]:

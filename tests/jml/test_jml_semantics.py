@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from adequacy.backends.openjml.engines.rac.translate import _java_char, _java_string
 from adequacy.backends.openjml.jml import ast as A
 from adequacy.backends.openjml.jml.parser import parse_expression
 from adequacy.backends.openjml.jml.semantics import (
@@ -13,7 +14,6 @@ from adequacy.backends.openjml.jml.semantics import (
     spec_cases,
 )
 from adequacy.backends.openjml.jml.source import read_source
-from adequacy.backends.openjml.rac.translate import _java_char, _java_string
 from adequacy.backends.openjml.stubs.render import render_jml
 from adequacy.errors import SpecInvalid
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from adequacy.backends.openjml.openjml_driver.driver import verdicts_from
-from adequacy.backends.openjml.openjml_driver.parse import parse_output
+from adequacy.backends.openjml.engines.openjml.driver import verdicts_from
+from adequacy.backends.openjml.engines.openjml.parse import parse_output
 from adequacy.backends.openjml.stubs import Stub, StubFile
 from adequacy.tasks import Case
 from adequacy.verdicts import Bucket

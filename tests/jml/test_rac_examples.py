@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from jml_support import EXAMPLES, requires_jdk
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.tasks import check_task, load_task
 from adequacy.verdicts import BUCKETS
@@ -40,7 +40,7 @@ def test_spec_fails_where_intended(task_dir: Path, spec: Path) -> None:
     task = load_task(task_dir)
     b = OpenJmlBackend()
     loaded = b.load_spec(task, spec.read_text(), str(spec))
-    verdicts = b.check(loaded, task, task.all_cases(), "rac", Limits())
+    verdicts = engine_named(b, "rac").check(loaded, task, task.all_cases(), Limits())
     failed = {v.bucket.value for v in verdicts if not v.passed}
     assert failed == set(expected[spec.stem]["fails"]), [
         (v.bucket.value, v.case_id, v.value.value, v.reason) for v in verdicts if not v.passed]
@@ -55,8 +55,8 @@ def test_case_conversion_flaws_in_detail() -> None:
     b = OpenJmlBackend()
     spec = b.load_spec(task, (task_dir / "specs" / "flawed_strong_pre_one_branch.java")
                        .read_text(), "flawed.java")
-    vs = {(v.bucket.value, v.case_id): v for v in b.check(spec, task, task.all_cases(), "rac",
-                                                           Limits())}
+    vs = {(v.bucket.value, v.case_id): v for v in engine_named(b, "rac").check(
+        spec, task, task.all_cases(), Limits())}
     # 'Hello World' and '123' are valid inputs but not all-lowercase: wrongly rejected
     assert vs[("pre_complete", "mixed")].value.value == "false"
     assert vs[("pre_complete", "digits")].value.value == "false"

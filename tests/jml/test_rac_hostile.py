@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from jml_support import EXAMPLES, requires_jdk
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.tasks import load_task
 
@@ -53,7 +53,7 @@ def test_hostile_helper_is_contained(name: str) -> None:
     # Non-timeout cases get a generous limit so that a loaded CI machine cannot turn a stack
     # overflow or a refused call into a timeout; the loops still need the limit to fire.
     limit = 2 if reason == "timeout" else 15
-    vs = b.check(loaded, task, pre, "rac", Limits(case_seconds=limit))
+    vs = engine_named(b, "rac").check(loaded, task, pre, Limits(case_seconds=limit))
     by_id = {v.case_id: v for v in vs}
     # "abc" and "Hello World" and "123" are decided without calling evil; "" calls it
     assert by_id["lower"].value.value == "true"
@@ -64,4 +64,4 @@ def test_hostile_helper_is_contained(name: str) -> None:
     assert by_id["null"].value.value == "false"
     # the worker still serves the gold spec afterwards
     gold = b.load_spec(task, (TASK / "specs" / "gold.java").read_text(), "gold.java")
-    assert all(v.passed for v in b.check(gold, task, cases, "rac", Limits()))
+    assert all(v.passed for v in engine_named(b, "rac").check(gold, task, cases, Limits()))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from jml_support import requires_jdk, values
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.jml.source import read_source, returned_parameter
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.backends.openjml.stubs.render import render_stubs
@@ -95,7 +95,7 @@ def _post(task_dir: Path, code: str, jml: str, pairs: list[tuple[dict, dict]]) -
     spec = b.load_spec(task, code.replace("    public", jml + "\n    public", 1), "S.java")
     cases = [Case(id=str(k), bucket=Bucket.post_complete, input=i, output=o)
              for k, (i, o) in enumerate(pairs)]
-    return values(b.check(spec, task, cases, "rac", Limits()))
+    return values(engine_named(b, "rac").check(spec, task, cases, Limits()))
 
 
 @pytest.mark.slow

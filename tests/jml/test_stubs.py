@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -58,7 +59,9 @@ def test_registered_through_the_plugin_manager() -> None:
     backends = collect_backends(make_manager())
     b = backends["openjml"]
     assert b.language == "jml"
-    engines = {e.name: e for e in b.engines()}
-    assert list(engines) == ["rac", "openjml"] and engines["rac"].default
-    if shutil.which("openjml") is None:
+    engines = {e.name: e.info() for e in b.engines()}
+    assert list(engines) == ["rac", "openjml", "key"]
+    assert [n for n, i in engines.items() if i.default] == ["rac"]  # openjml, key: opt-in
+    assert [engines[n].fidelity for n in engines] == [20, 30, 10]
+    if shutil.which("openjml") is None and "ADEQUACY_OPENJML" not in os.environ:
         assert not engines["openjml"].available and "openjml" in engines["openjml"].reason

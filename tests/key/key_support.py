@@ -3,20 +3,31 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
-from adequacy.backends.key import build
-
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "jml"
+
+# the cross-check helpers live with the benchmarks that print the same table
+sys.path.insert(0, str(REPO / "benchmarks"))
+from jml_crosscheck import (  # noqa: E402
+    bundled,
+    cross_check,
+    decided,
+    problem,
+    sgb_gold,
+)
+
+__all__ = ["EXAMPLES", "REPO", "bundled", "cross_check", "decided", "problem", "requires_key",
+           "sgb_gold", "with_spec", "write_task"]
 
 
 def requires_key() -> pytest.MarkDecorator:
     """KeY tests need Java 17+ and the worker jar (CI runs ``adequacy setup`` first)."""
-    return pytest.mark.skipif(build.why_unavailable() is not None,
-                              reason=f"key engine unavailable: {build.why_unavailable()}")
+    return pytest.mark.requires("key")
 
 
 def write_task(root: Path, code: str, inputs: dict[str, str], output: str = "i32",

@@ -6,17 +6,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from key_support import EXAMPLES, requires_key, with_spec, write_task
+from key_support import (
+    EXAMPLES,
+    bundled,
+    cross_check,
+    decided,
+    problem,
+    requires_key,
+    with_spec,
+    write_task,
+)
 from typer.testing import CliRunner
 
-from adequacy.backend import Limits
-from adequacy.backends.key.fidelity import bundled, cross_check
-from adequacy.backends.key.plugin import KeyBackend
-from adequacy.backends.key.verify import verify_with_metrics
+from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.cli import app
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Truth
+from adequacy.verification import verify_with_metrics
 
 pytestmark = [pytest.mark.slow, requires_key()]
 
@@ -56,20 +63,19 @@ def test_hand_truths_and_mathematical_spec_arithmetic(add_task: Task) -> None:
     text = with_spec(ADD, "    //@ requires x >= 0;\n    //@ ensures \\result == x + y;")
     cases = add_task.all_cases()
     limits = Limits(case_seconds=20)
-    kb = KeyBackend()
-    got = kb.check(kb.load_spec(add_task, text, "S.java"), add_task, cases, "key", limits)
+    b = OpenJmlBackend()
+    spec = b.load_spec(add_task, text, "S.java")
+    got = engine_named(b, "key").check(spec, add_task, cases, limits)
     assert {(v.bucket.value, v.case_id): v.value.value for v in got} == ADD_TRUTH, \
         [v.reason for v in got]
-    ob = OpenJmlBackend()
-    rac = ob.check(ob.load_spec(add_task, text, "S.java"), add_task, cases, "rac", limits)
+    rac = engine_named(b, "rac").check(spec, add_task, cases, limits)
     assert [v.value for v in rac] == [v.value for v in got]
 
 
 def test_both_directions_find_no_inconsistency(add_task: Task) -> None:
     text = with_spec(ADD, "    //@ ensures \\result == x + y;")
-    kb = KeyBackend()
-    from adequacy.backends.key import engine
-    got = engine.check(kb.load_spec(add_task, text, "S.java").data, add_task,
+    from adequacy.backends.openjml.engines.key import engine
+    got = engine.check(OpenJmlBackend().load_spec(add_task, text, "S.java").data, add_task,
                        add_task.all_cases(), Limits(case_seconds=20), both_directions=True)
     by = {(v.bucket.value, v.case_id): v.value for v in got}
     assert by[("post_sound", "wrapped")] is Truth.false
@@ -93,16 +99,17 @@ def test_bundled_specs_agree_with_rac(task_dir: str, spec: str) -> None:
     task = _small(load_task(EXAMPLES / task_dir), 1 if task_dir in STRING_HEAVY else 2)
     rep = cross_check(task, EXAMPLES / task_dir / "specs" / spec,
                       Limits(case_seconds=20, spec_seconds=300))
-    assert not rep.error
+    assert not problem(rep), problem(rep)
     assert rep.disagreements == [], rep.disagreements
+    key_reasons = [v.reason for v in rep.verdicts]
     if task_dir in STRING_HEAVY:
         # the String stubs are still cross-checked: KeY decides at least the two pre stubs
         # (observed 3-4 earlier; 2 on 2026-12-01 on a loaded machine for gold, where the
         # post_complete phi proof did not close within 60 s: see the fidjml report)
-        assert rep.key_decided >= 2, [r.key_reason for r in rep.rows]
+        assert decided(rep, "key") >= 2, key_reasons
     if spec == "gold.java" and task_dir not in ("is_prime", "swap_case"):
         # gold specs without quantifier witnesses or String reasoning are fully decided
-        assert rep.key_decided == len(rep.rows), [r.key_reason for r in rep.rows]
+        assert decided(rep, "key") == len(rep.verdicts), key_reasons
 
 
 LOOP = """public class Solution {

@@ -9,12 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from key_support import REPO, requires_key
+from key_support import REPO, cross_check, decided, problem, requires_key, sgb_gold
 
 from adequacy.backend import Limits
-from adequacy.backends.key.fidelity import cross_check, sgb_gold
 from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
-from adequacy.verdicts import Bucket
+from adequacy.verdicts import Bucket, Truth
 
 pytestmark = [pytest.mark.slow, requires_key()]
 
@@ -30,14 +29,14 @@ def test_gold_specs_on_specgenbench_agree_with_rac(datasets_dir: Path, tmp_path:
     assert len(pairs) == len(list(GOLD.glob("*.java"))) >= 8
     for task, spec in pairs:
         rep = cross_check(task, spec, Limits(case_seconds=20, spec_seconds=300))
-        assert not rep.error, (task.id, rep.error)
+        assert not problem(rep), (task.id, problem(rep))
         assert rep.disagreements == [], (task.id, rep.disagreements)
         # the gold spec is adequate on every case, wrong outputs and invalid inputs included
-        # (truth by construction: fidelity.with_wrong_outputs and SGB_INVALID)
-        assert all(r.rac == ("true" if Bucket(r.bucket).expects else "false")
-                   for r in rep.rows), (task.id, [r for r in rep.rows])
+        # (truth by construction: jml_crosscheck.with_wrong_outputs and SGB_INVALID)
+        assert all(v.value is (Truth.true if v.bucket.expects else Truth.false)
+                   for v in rep.verdicts), (task.id, rep.verdicts)
         # these gold specs need no String reasoning: KeY decides every stub check
-        assert rep.key_decided == len(rep.rows), (task.id, [r.key_reason for r in rep.rows])
+        assert decided(rep, "key") == len(rep.verdicts), (task.id, rep.engines)
     # pre_sound and post_sound were exercised, not only the complete buckets
     buckets = {c.bucket for t, _ in pairs for c in t.all_cases()}
     assert buckets == set(Bucket)

@@ -15,7 +15,7 @@ import pytest
 from key_support import EXAMPLES
 
 from adequacy.backend import Limits
-from adequacy.backends.key import engine
+from adequacy.backends.openjml.engines.key import engine
 from adequacy.backends.openjml.jml.load import load
 from adequacy.tasks import load_task
 from adequacy.verdicts import Truth

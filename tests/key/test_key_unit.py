@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from key_support import EXAMPLES
 
-from adequacy.backends.key import build
-from adequacy.backends.key.engine import decide
-from adequacy.backends.key.plugin import KeyBackend
-from adequacy.backends.key.stubs import render_key_stubs
+from adequacy.backends.openjml.engines.key import build
+from adequacy.backends.openjml.engines.key.engine import KeyEngine, decide
+from adequacy.backends.openjml.engines.key.stubs import render_key_stubs
 from adequacy.backends.openjml.jml.load import load
 from adequacy.tasks import load_task
+from adequacy.toolchain import Java
 from adequacy.verdicts import Truth
 
 
@@ -67,15 +67,14 @@ def test_stubs_share_locals_and_negate_the_formula() -> None:
 
 def test_engine_unavailable_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("ADEQUACY_CACHE", str(tmp_path))
-    monkeypatch.setattr(build, "java_binary", lambda: None)
-    info = KeyBackend().engines()[0]
+    monkeypatch.setattr(build, "find_java", lambda: None)
+    info = KeyEngine().info()
     assert not info.available and "Java 17" in info.reason
-    monkeypatch.setattr(build, "java_binary", lambda: "/usr/bin/java")
-    monkeypatch.setattr(build, "java_major", lambda _j: 11)
-    assert "found 11" in KeyBackend().engines()[0].reason
-    monkeypatch.setattr(build, "java_major", lambda _j: 17)
+    monkeypatch.setattr(build, "find_java", lambda: Java("/usr/bin/java", None, 11))
+    assert "found 11" in KeyEngine().info().reason
+    monkeypatch.setattr(build, "find_java", lambda: Java("/usr/bin/java", None, 17))
     monkeypatch.setattr(build, "jar_path", lambda: tmp_path / "missing.jar")
-    info = KeyBackend().engines()[0]
+    info = KeyEngine().info()
     assert not info.available and "adequacy setup" in info.reason
 
 

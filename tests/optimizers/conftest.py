@@ -22,5 +22,4 @@ def gold(lang: str, name: str) -> str:
 
 
 def requires_key() -> pytest.MarkDecorator:
-    from adequacy.optimizers.verifier import prover_for, why_no_prover
-    return pytest.mark.skipif(prover_for("jml") is None, reason=why_no_prover("jml"))
+    return pytest.mark.requires("key")

@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 from containment_support import procs_with, wait_until
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.backends.openjml.rac.worker import java_tools
 from adequacy.tasks import load_task
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(None in java_tools(), reason="no JDK")]
+pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
 REPO = Path(__file__).resolve().parents[2]
 TASK = REPO / "examples" / "jml" / "swap_case"
@@ -50,7 +49,8 @@ def test_hostile_helper_makes_the_case_unknown_and_leaves_nothing(name: str) -> 
     b = OpenJmlBackend()
     loaded = b.load_spec(task, spec, f"{name}.java")
     pre = [c for c in task.all_cases() if c.bucket.predicate == "pre"]
-    by_id = {v.case_id: v for v in b.check(loaded, task, pre, "rac", Limits(case_seconds=15))}
+    by_id = {v.case_id: v for v in engine_named(b, "rac").check(
+        loaded, task, pre, Limits(case_seconds=15))}
     assert by_id["empty"].value.value == "unknown", by_id["empty"]
     assert "forbidden" in by_id["empty"].reason, by_id["empty"].reason
     for d in (Path("/tmp"), REPO, Path.home()):

@@ -19,9 +19,11 @@ import pytest
 from containment_support import alive, descendants, procs_with, wait_until, world_readable_dir
 
 from adequacy import sandbox, sandbox_exec, sandbox_view
-from adequacy.backends.openjml.rac.worker import java_tools, jvm_sandbox
+from adequacy.backends.openjml.engines.rac.worker import jvm_sandbox
+from adequacy.toolchain import find_java
 
-JAVA, JAVAC = java_tools()
+_JDK = find_java()
+JAVA, JAVAC = (_JDK.java, _JDK.javac) if _JDK else (None, None)
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not JAVA or not JAVAC, reason="no JDK")]
 
 HERE = Path(__file__).parent
@@ -122,7 +124,7 @@ def test_stopping_a_worker_kills_the_jvms_it_spawned(classes: Path) -> None:
 
 KILLED_PARENT = """
 import time
-from adequacy.backends.openjml.rac.worker import Worker
+from adequacy.backends.openjml.engines.rac.worker import Worker
 w = Worker(heap_mb=128)
 w.start()
 print(w.proc.pid, flush=True)

@@ -265,14 +265,13 @@ def spec_text(p: Probe) -> str:
 def run(p: Probe, engine: str, root: Path) -> list[tuple[bool | None, str, str]]:
     """(truth, verdict value, reason) per case of the probe under ``engine`` (rac or key).
     Raises ``SpecInvalid`` when the front end rejects the spec."""
-    from adequacy.backend import Limits
-    from adequacy.backends.key.plugin import KeyBackend
+    from adequacy.backend import Limits, engine_named
     from adequacy.backends.openjml.plugin import OpenJmlBackend
     from adequacy.tasks import Case, load_task
     from adequacy.verdicts import Bucket
 
     task = load_task(write_task(root / p.id, p.method))
-    backend = KeyBackend() if engine == "key" else OpenJmlBackend()
+    backend = OpenJmlBackend()
     spec = backend.load_spec(task, spec_text(p), f"{p.id}.java")
     cases = []
     for k, (pred, inp, out, truth) in enumerate(p.cases):
@@ -281,7 +280,7 @@ def run(p: Probe, engine: str, root: Path) -> list[tuple[bool | None, str, str]]
         else:
             bucket = Bucket.post_complete if truth is not False else Bucket.post_sound
         cases.append(Case(id=str(k), bucket=bucket, input=inp, output=out))
-    verdicts = backend.check(spec, task, cases, engine, Limits(case_seconds=20))
+    verdicts = engine_named(backend, engine).check(spec, task, cases, Limits(case_seconds=20))
     return [(c[3], v.value.value, v.reason) for c, v in zip(p.cases, verdicts, strict=True)]
 
 

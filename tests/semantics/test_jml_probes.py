@@ -8,7 +8,6 @@ never calls a valid spec invalid.
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -28,7 +27,7 @@ def test_at_least_thirty_probes() -> None:
     assert len(VALID) >= 30 and all(p.source for p in PROBES)
 
 
-@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac)")
+@pytest.mark.requires("javac")
 @pytest.mark.parametrize("probe", VALID, ids=lambda p: p.id)
 def test_rac_decides_correctly(probe: Probe, tmp_path: Path) -> None:
     results = run(probe, "rac", tmp_path)
@@ -45,12 +44,7 @@ def test_front_end_rejects_ill_formed(probe: Probe, tmp_path: Path) -> None:
     assert e.value.line is not None and e.value.file == f"{probe.id}.java"
 
 
-def _key_available() -> bool:
-    from adequacy.backends.key import build
-    return build.why_unavailable() is None
-
-
-@pytest.mark.skipif(not _key_available(), reason="key engine unavailable (adequacy setup)")
+@pytest.mark.requires("key")
 @pytest.mark.parametrize("probe", VALID, ids=lambda p: p.id)
 def test_key_decides_correctly(probe: Probe, tmp_path: Path) -> None:
     results = run(probe, "key", tmp_path)

@@ -3,9 +3,9 @@
 Public API: ``read_spec`` (a spec file -> ``SpecFile``), ``parse_expression``, ``check_code``.
 """
 
-from adequacy.backends.openjml.jml.ast import Expr
-from adequacy.backends.openjml.jml.parser import parse_expression
-from adequacy.backends.openjml.jml.source import (
+from .ast import Expr
+from .parser import parse_expression
+from .source import (
     Clause,
     JavaMethod,
     SpecCase,

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
+from typing import Any
 
-from adequacy.backends.openjml.jml.semantics import math_gap, spec_cases
-from adequacy.backends.openjml.jml.source import (
+from adequacy.backend import LoadedSpec
+from adequacy.errors import BackendError, SpecInvalid, TaskError
+from adequacy.tasks import Task
+
+from .resolve import check_names
+from .semantics import Case, math_gap, spec_cases
+from .source import (
     JavaClass,
     JavaMethod,
     SpecFile,
     check_code,
     read_source,
+    returned_parameter,
 )
-from adequacy.backends.openjml.rac.build import ParsedCase, Unit, build_unit
-from adequacy.errors import SpecInvalid, TaskError
-from adequacy.tasks import Task
 
 _ORIGINALS: dict[tuple[str, float], SpecFile] = {}
 
@@ -28,11 +31,22 @@ class JmlSpec:
     source: SpecFile
     cls: JavaClass
     method: JavaMethod
-    cases: list[ParsedCase]
+    cases: list[Case]
     """Spec cases with JML's implicit clauses made explicit (``jml.semantics``)."""
-    unit: Unit
     math_gap: str | None = None
     """Why the spec's arithmetic is outside what the engines compute (``math_gap``), or None."""
+    compiled: dict[str, Any] = field(default_factory=dict)
+    """Each engine's own compiled form of the spec (e.g. rac's Java unit), made once on the
+    engine's first ``check`` and kept with the loaded spec so it is not rebuilt per call."""
+
+    @property
+    def result_param(self) -> int:
+        """Index of the parameter the method provably returns (``returned_parameter``), else
+        -1: when a case's output holds that parameter's post-state but no ``result``,
+        ``\\result`` is that post-state object."""
+        p = returned_parameter(self.source, self.method)
+        names = [n for _t, n in self.method.params]
+        return names.index(p) if p is not None else -1
 
 
 def original_source(task: Task) -> SpecFile:
@@ -87,28 +101,39 @@ def check_settings(task: Task, method: JavaMethod) -> None:
 
 
 def load(task: Task, text: str, path: str | None = None, check: bool = True) -> JmlSpec:
-    """Parse, check against the task's code, translate; every problem is a ``SpecInvalid``."""
+    """Parse, check against the task's code, make JML's implicit clauses explicit and resolve
+    every name; every problem is a ``SpecInvalid``. No engine is consulted: what an engine
+    cannot compute is its own gap, decided in its ``check``."""
     file = path or "spec.java"
     src = read_source(text, file)
     if check:
         check_code(src, original_source(task))
     cls, method = find_target(src, task, file)
-    explicit = spec_cases(cls, method, file)
-    cases = [ParsedCase(c.kind, c.line, c.requires, c.ensures) for c in explicit]
-    # translating resolves every name (unknown names, impure calls: language errors)
-    unit = build_unit(src, cls, method, cases)
-    return JmlSpec(file, src, cls, method, cases, unit, math_gap(cls, method, explicit))
+    cases = spec_cases(cls, method, file)
+    for c in cases:
+        check_names(cls, method, c.requires, c.ensures, file)
+    return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases))
 
 
-def reference_unit(task: Task) -> Unit:
-    """The task's own code, unspecified, for running the reference method."""
-    src = original_source(task)
-    cls, method = find_target(src, task, str(task.skeleton_path))
-    return build_unit(src, cls, method, [])
+def spec_data(spec: LoadedSpec, task: Task) -> JmlSpec:
+    """The front end's parse kept in a loaded spec (parsed again if a caller built the
+    ``LoadedSpec`` by hand): what every engine's ``check`` starts from."""
+    data = spec.data
+    return data if isinstance(data, JmlSpec) else load(task, spec.text, spec.path)
 
 
-def read_spec_file(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
+def ordered_args(task: Task, params: list[tuple[str, str]], method: str,
+                 inputs: dict[str, Any]) -> list[Any]:
+    """Arguments in the Java method's order: by name when the task's names are the Java names,
+    else by position (importers may name parameters differently)."""
+    java_names = [n for _t, n in params]
+    if set(java_names) <= set(inputs):
+        return [inputs[n] for n in java_names]
+    task_names = [p.name for p in task.inputs]
+    if len(task_names) != len(java_names):
+        raise BackendError(f"task {task.id} has {len(task_names)} inputs but the Java method "
+                           f"{method} has {len(java_names)} parameters")
+    return [inputs[n] for n in task_names]
 
 
 def annotated(task: Task, jml_lines: list[str]) -> str:

@@ -7,9 +7,10 @@ From loosest to tightest: ``? :``; ``<==>`` ``<=!=>`` (left-assoc); ``==>`` (rig
 
 from __future__ import annotations
 
-from adequacy.backends.openjml.jml import ast as A
-from adequacy.backends.openjml.jml.lexer import Token, tokenize
 from adequacy.errors import SpecInvalid
+
+from . import ast as A
+from .lexer import Token, tokenize
 
 PRIMITIVES = {"int", "long", "short", "byte", "char", "boolean", "double", "float"}
 QUANTIFIERS = {"\\forall": "forall", "\\exists": "exists", "\\num_of": "num_of",

@@ -24,14 +24,16 @@ It also rejects ill-formed spec cases (``ensures`` inside ``exceptional_behavior
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from adequacy.backends.openjml.jml import ast as A
-from adequacy.backends.openjml.jml.lexer import Token
-from adequacy.backends.openjml.jml.parser import PRIMITIVES, parse_expression
-from adequacy.backends.openjml.jml.source import Clause, JavaClass, JavaMethod, SpecCase
 from adequacy.errors import SpecInvalid
+
+from . import ast as A
+from .lexer import Token
+from .parser import PRIMITIVES, parse_expression
+from .source import Clause, JavaClass, JavaMethod, SpecCase
 
 FRAME_VAR = "__frame_i"
 ARITHMETIC = {"+", "-", "*", "/", "%", "<<", ">>", ">>>"}
@@ -49,7 +51,7 @@ def map_expr(e: A.Expr, f: Callable[[A.Expr, frozenset[str]], A.Expr | None],
     if r is not None:
         return r
     inner = bound | set(e.vars) if isinstance(e, A.Quant) else bound
-    kw: dict[str, object] = {}
+    kw: dict[str, Any] = {}
     for k, v in e.__dict__.items():
         if isinstance(v, A.Expr):
             kw[k] = map_expr(v, f, inner)
@@ -60,7 +62,7 @@ def map_expr(e: A.Expr, f: Callable[[A.Expr, frozenset[str]], A.Expr | None],
     return type(e)(**kw)
 
 
-def substitute(e: A.Expr, names: dict[str, A.Expr]) -> A.Expr:
+def substitute(e: A.Expr, names: Mapping[str, A.Expr]) -> A.Expr:
     def f(x: A.Expr, bound: frozenset[str]) -> A.Expr | None:
         if isinstance(x, A.Name) and x.id in names and x.id not in bound:
             return names[x.id]
@@ -179,7 +181,7 @@ def _conjuncts(e: A.Expr) -> list[A.Expr]:
     return [e]
 
 
-def _missing(implicit: list[tuple[A.Expr, int]],
+def _missing(implicit: Sequence[tuple[A.Expr, int]],
              stated: list[tuple[A.Expr, int]]) -> list[tuple[A.Expr, int]]:
     have = {_shape(c) for e, _ in stated for c in _conjuncts(e)}
     return [(e, ln) for e, ln in implicit if _shape(e) not in have]
@@ -281,7 +283,7 @@ def frame_conditions(method: JavaMethod, sc: SpecCase,
             same: A.Expr = A.Call(line, name, "equals", (A.Old(line, name),))
         else:
             i = A.Name(line, FRAME_VAR)
-            elem_same = A.Binary(line, "==", A.Index(line, name, i),
+            elem_same: A.Expr = A.Binary(line, "==", A.Index(line, name, i),
                                  A.Old(line, A.Index(line, name, i)))
             if ty[:-2] not in PRIMITIVES:
                 elem_same = A.Call(line, A.Name(line, "Objects"), "equals", (

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from adequacy.backends.openjml.jml.lexer import Token, tokenize
 from adequacy.errors import SpecInvalid
+
+from .lexer import Token, tokenize
 
 BEHAVIORS = {
     "behavior": "behavior", "behaviour": "behavior",

@@ -3,7 +3,7 @@
 Public API: ``render_stubs(spec, task, cases) -> StubFile``.
 """
 
-from adequacy.backends.openjml.stubs.render import (
+from .render import (
     Stub,
     StubFile,
     java_literal,

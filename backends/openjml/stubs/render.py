@@ -21,9 +21,10 @@ from typing import Any
 
 import jinja2
 
-from adequacy.backends.openjml.jml import ast as A
-from adequacy.backends.openjml.jml.load import JmlSpec
 from adequacy.tasks import Case, Task
+
+from ..jml import ast as A
+from ..jml.load import JmlSpec, ordered_args
 
 _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
                           autoescape=False, keep_trailing_newline=True,
@@ -166,9 +167,7 @@ def _pre_formula(spec: JmlSpec, subst: dict[str, str]) -> str:
 def _post_formula(spec: JmlSpec, pre_subst: dict[str, str], post_subst: dict[str, str],
                   result: str) -> str:
     parts = []
-    for c in spec.cases:
-        if not c.normal:
-            continue
+    for c in spec.cases:  # every case constrains normal returns (jml.semantics)
         req = " && ".join(render_jml(e, pre_subst) for e, _ in c.requires) or "true"
         ens = " && ".join(_ens(e, pre_subst, post_subst, result) for e, _ in c.ensures) or "true"
         parts.append(f"(({req}) ==> ({ens}))")
@@ -184,7 +183,7 @@ def _ens(e: A.Expr, pre: dict[str, str], post: dict[str, str], result: str) -> s
         if isinstance(x, A.Quant):
             return A.Quant(x.line, x.kind, x.type, x.vars,
                            swap(x.range) if x.range is not None else None, swap(x.body))
-        kw = {}
+        kw: dict[str, Any] = {}
         for k, v in x.__dict__.items():
             if isinstance(v, A.Expr):
                 kw[k] = swap(v)
@@ -213,10 +212,8 @@ def _ens(e: A.Expr, pre: dict[str, str], post: dict[str, str], result: str) -> s
 
 def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
     """All stubs of one spec, both directions per case, in one compilation unit."""
-    from adequacy.backends.openjml.rac.engine import ordered_args
-
     m = spec.method
-    unit = spec.unit
+    result_param = spec.result_param
     src = spec.source.text
     close = spec.cls.body_close
     head, tail = src[:close].rstrip(), src[close:]
@@ -226,7 +223,7 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
     skipped: dict[str, str] = {}
     for k, case in enumerate(cases):
         try:
-            args = ordered_args(task, unit, case.input)
+            args = ordered_args(task, m.params, m.name, case.input)
             ins = [(ty, name, java_literal(v, ty)) for (ty, name), v in zip(m.params, args,
                                                                            strict=True)]
         except (ValueError, KeyError, TypeError) as e:
@@ -256,9 +253,9 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
             rtype = m.return_type or "void"
             result = "\\result"
             # the returned value: the output's ``result``, or the post-state object of the
-            # parameter the method provably returns (``Unit.result_param``)
-            ret_param = m.params[unit.result_param][1] if unit.result_param >= 0 and \
-                "result" not in out and m.params[unit.result_param][1] in out else None
+            # parameter the method provably returns (``JmlSpec.result_param``)
+            ret_param = m.params[result_param][1] if result_param >= 0 and \
+                "result" not in out and m.params[result_param][1] in out else None
             if rtype != "void":
                 res_expr = f"__out_{ret_param}" if ret_param else \
                     java_literal(out.get("result"), rtype)

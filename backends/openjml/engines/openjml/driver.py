@@ -3,20 +3,53 @@
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from collections.abc import Sequence
 
 from adequacy import sandbox_view
-from adequacy.backend import Limits
-from adequacy.backends.openjml.jml.load import JmlSpec
-from adequacy.backends.openjml.openjml_driver.parse import EXIT_ERRORS, parse_output
-from adequacy.backends.openjml.stubs import StubFile, render_stubs
-from adequacy.errors import SpecInvalid
+from adequacy.backend import EngineInfo, Limits, LoadedSpec
+from adequacy.errors import EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict
 
+from ...jml.load import JmlSpec, spec_data
+from ...stubs import StubFile, render_stubs
+from .parse import EXIT_ERRORS, parse_output
+
 ENGINE = "openjml"
+
+
+def openjml_command() -> str | None:
+    """``$ADEQUACY_OPENJML`` or ``openjml`` on PATH."""
+    env = os.environ.get("ADEQUACY_OPENJML")
+    if env and os.path.exists(env):
+        return env
+    return shutil.which("openjml")
+
+
+class OpenJmlEngine:
+    """OpenJML's static checker on Hoare-triple stubs (opt-in; the language's own tool, so the
+    most faithful engine when installed)."""
+
+    name = ENGINE
+
+    def info(self) -> EngineInfo:
+        oj = openjml_command()
+        return EngineInfo(
+            name=ENGINE, available=oj is not None, version="openjml", fidelity=30,
+            reason=f"OpenJML ESC on Hoare-triple stubs ({oj})" if oj else
+            "needs OpenJML: put `openjml` on PATH or set ADEQUACY_OPENJML",
+            decides="cases whose phi or not-phi stub OpenJML proves; unknown when it proves "
+                    "neither (or both)")
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
+              ) -> list[Verdict]:
+        cmd = openjml_command()
+        if cmd is None:
+            raise EngineUnavailable(self.info().reason)
+        return check(cmd, spec_data(spec, task), task, cases, limits)
 
 
 def command(openjml: str, path: str, stubs: StubFile, limits: Limits) -> list[str]:

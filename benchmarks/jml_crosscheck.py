@@ -1,76 +1,48 @@
-"""Cross-check the ``key`` engine against ``rac`` on the same spec and cases.
+"""JML engines cross-checked on real specs: the runner's ``--cross-check`` plus the case sets.
 
-Why: both engines implement one semantics (docs/jml.md); wherever both decide, a difference is
-a bug in one of them. Used by tests/key and benchmarks/key_stubs.py.
+Why: rac, key (and openjml) implement one semantics (docs/jml.md); wherever two decide a case
+differently, one of them has a bug. The comparison itself is ``adequacy.runner.score_spec(...,
+cross_check=True)``, which reports every disagreement; this module only picks the specs and
+cases (bundled examples, SpecGenBench gold with wrong outputs and invalid inputs added) and
+counts what each engine decided. Used by tests/key, benchmarks/semantics_jml.py and key_sgb.py.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 
 from adequacy.backend import Limits
-from adequacy.backends.key import engine as key_engine
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.rac import engine as rac_engine
-from adequacy.errors import SpecInvalid
+from adequacy.results import SpecReport
+from adequacy.runner import score_spec
 from adequacy.tasks import Case, Task, load_task
-from adequacy.verdicts import Bucket, Truth
+from adequacy.verdicts import Bucket
 
 
-@dataclass
-class CaseRow:
-    bucket: str
-    case_id: str
-    rac: str
-    key: str
-    rac_reason: str
-    key_reason: str
-
-
-@dataclass
-class SpecReport:
-    task: str
-    spec: str
-    rows: list[CaseRow] = field(default_factory=list)
-    key_seconds: float = 0.0
-    error: str = ""
-
-    @property
-    def both_decided(self) -> list[CaseRow]:
-        return [r for r in self.rows if "unknown" not in (r.rac, r.key)]
-
-    @property
-    def disagreements(self) -> list[CaseRow]:
-        return [r for r in self.both_decided if r.rac != r.key]
-
-    @property
-    def key_decided(self) -> int:
-        return sum(r.key != Truth.unknown.value for r in self.rows)
-
-
-def cross_check(task: Task, spec_path: Path, limits: Limits | None = None) -> SpecReport:
+def cross_check(task: Task, spec_path: Path, limits: Limits | None = None,
+                engines: Sequence[str] = ("rac", "key")) -> SpecReport:
+    """Every engine of ``engines`` on every case of the task (no verdict cache)."""
     limits = limits or Limits(case_seconds=10.0, spec_seconds=900.0)
-    rep = SpecReport(task.id, spec_path.name)
-    try:
-        spec = load(task, spec_path.read_text(encoding="utf-8"), str(spec_path))
-    except SpecInvalid as e:
-        rep.error = f"invalid: {e}"
-        return rep
-    cases = task.all_cases()
-    rac = rac_engine.check(spec.unit, spec.file, task, cases, limits, gap=spec.math_gap)
-    t0 = time.monotonic()
-    try:
-        key = key_engine.check(spec, task, cases, limits)
-    except SpecInvalid as e:
-        rep.error = f"key: {e}"
-        return rep
-    rep.key_seconds = time.monotonic() - t0
-    for c, a, b in zip(cases, rac, key, strict=True):
-        rep.rows.append(CaseRow(c.bucket.value, c.id, a.value.value, b.value.value, a.reason,
-                                b.reason))
-    return rep
+    return score_spec(task, spec_path.read_text(encoding="utf-8"), str(spec_path),
+                      engines=list(engines), cross_check=True, limits=limits, cache=None)
+
+
+def decided(rep: SpecReport, engine: str) -> int:
+    """Cases ``engine`` decided in a cross-checked report (0 when it did not run)."""
+    return sum(r.decided for r in rep.engines if r.name == engine and not r.skipped)
+
+
+def problem(rep: SpecReport, engines: Sequence[str] = ("rac", "key")) -> str:
+    """Why the report is no cross-check ("" when every engine ran on every case): the spec
+    was rejected, our own error, or an engine did not run."""
+    if rep.status != "scored":
+        return f"{rep.status}: {rep.invalid.message if rep.invalid else rep.error}"
+    ran = {r.name for r in rep.engines if not r.skipped}
+    missing = [e for e in engines if e not in ran]
+    if missing:
+        why = {r.name: r.skipped for r in rep.engines if r.skipped}
+        return "; ".join(f"{e} did not run ({why.get(e, 'not in the chain')})" for e in missing)
+    return ""
 
 
 def bundled(root: Path) -> list[tuple[Task, Path]]:

@@ -3,26 +3,23 @@
 Every JML value becomes a Java ``Object``; the runtime class ``adequacy.rac.R`` does the
 arithmetic on mathematical integers (bigint math for specifications), Java's truncating ``/``
 and ``%``, short-circuit logic and quantifiers, and throws ``R.Undefined`` wherever JML leaves a
-value undefined. Names are resolved here, so an unknown name or a call of a non-pure method is a
-``SpecInvalid`` with the clause's line before anything is compiled.
+value undefined. The front end (``jml.resolve``) has already rejected unknown names, calls of
+non-pure methods and such; the same checks here only guard the translation, and their
+``SpecInvalid`` carries ``engine="rac"`` (the runner makes it ``unknown``, never invalid).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from adequacy.backends.openjml.jml import ast as A
-from adequacy.backends.openjml.jml.parser import PRIMITIVES
-from adequacy.backends.openjml.jml.source import JavaClass, JavaMethod
 from adequacy.errors import SpecInvalid
 
+from ...jml import ast as A
+from ...jml.parser import PRIMITIVES
+from ...jml.resolve import LIBRARY_CLASSES
+from ...jml.source import JavaClass, JavaMethod
+
 RT = "adequacy.rac.R"
-LIBRARY_CLASSES = {
-    "Math", "StrictMath", "Integer", "Long", "Short", "Byte", "Character", "Boolean", "Double",
-    "Float", "String", "Arrays", "Objects", "List", "Set", "Map", "Collections", "BigInteger",
-    "Collection", "Number", "Object", "CharSequence", "StringBuilder", "ArrayList", "HashSet",
-    "HashMap", "LinkedList", "TreeSet", "TreeMap",
-}
 QUANT_TYPES = {"int", "long", "short", "byte", "char", "boolean", "\\bigint", "Integer", "Long"}
 _BIN = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "<": "lt", "<=": "le",
         ">": "gt", ">=": "ge", "==": "eq", "!=": "ne", "&": "bitand", "|": "bitor",
@@ -50,7 +47,7 @@ class Context:
         return f"q{self.counter}_{name}"
 
     def err(self, msg: str, line: int) -> SpecInvalid:
-        return SpecInvalid(msg, file=self.file, line=line)
+        return SpecInvalid(msg, file=self.file, line=line, engine="rac")
 
 
 @dataclass
@@ -435,21 +432,21 @@ def _bounds(q: A.Quant, ty: str) -> dict[str, tuple[list[tuple[A.Expr, int]],
             if adj_hi is not None:
                 highs[x].append((other, adj_hi))
     out: dict[str, tuple[list[tuple[A.Expr, int]], list[tuple[A.Expr, int]]]] = {}
-    for k, v in enumerate(names):
+    for k, var in enumerate(names):
         later = set(names[k:])
 
         def usable(bs: list[tuple[A.Expr, int]], later: set[str] = later) -> list[
                 tuple[A.Expr, int]]:
             return [(b, a) for b, a in bs if not _mentions(b, later)]
 
-        lo = usable(lows[v])
-        hi = usable(highs[v])
-        for w, adj in var_low[v]:
+        lo = usable(lows[var])
+        hi = usable(highs[var])
+        for w, adj in var_low[var]:
             if names.index(w) < k:
                 lo.append((A.Name(q.line, w), adj))
             else:
                 lo += [(b, a + adj) for b, a in usable(lows[w])]
-        for w, adj in var_high[v]:
+        for w, adj in var_high[var]:
             if names.index(w) < k:
                 hi.append((A.Name(q.line, w), adj))
             else:
@@ -459,5 +456,5 @@ def _bounds(q: A.Quant, ty: str) -> dict[str, tuple[list[tuple[A.Expr, int]],
             lo = lo or [(A.Lit(q.line, "int", small[ty][0], str(small[ty][0])), 0)]
             hi = hi or [(A.Lit(q.line, "int", small[ty][1], str(small[ty][1])), 0)]
         if lo and hi:
-            out[v] = (lo, hi)
+            out[var] = (lo, hi)
     return out

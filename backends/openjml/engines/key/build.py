@@ -1,68 +1,47 @@
 """Find Java 17+ and Maven, build the KeY worker jar once into a world-readable cache.
 
 Why a cache outside the repo: under root the worker runs as an unprivileged user (see
-``adequacy.sandbox``) that cannot read ``/root``, and a clean clone must build it with
-``adequacy setup``; the jar name carries a hash of the worker sources so an edit rebuilds it.
+``adequacy.sandbox``) that cannot read ``/root`` (``toolchain.cache_dir(shared_with_sandbox=
+True)``), and a clean clone must build it with ``adequacy setup``; the jar name carries the
+worker sources' ``toolchain.source_version`` so an edit rebuilds it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
-from adequacy.backends.openjml.rac.worker import cache_root
 from adequacy.errors import BackendError
+from adequacy.toolchain import cache_dir, find_java, source_version
 
+KEY_VERSION = "2.12.3"
 WORKER_DIR = Path(__file__).parent / "worker"
 MIN_JAVA = 17
 
 
-def java_binary() -> str | None:
-    home = os.environ.get("JAVA_HOME")
-    if home and (Path(home) / "bin" / "java").exists():
-        return str(Path(home) / "bin" / "java")
-    return shutil.which("java")
-
-
-def java_major(java: str) -> int | None:
-    """Major version from ``java -version`` (printed on stderr, e.g. ``"17.0.15"``)."""
-    try:
-        r = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    m = re.search(r'version "(\d+)(?:\.(\d+))?', r.stderr + r.stdout)
-    if not m:
-        return None
-    major = int(m.group(1))
-    return int(m.group(2) or 0) if major == 1 else major
-
-
-def _source_hash() -> str:
-    h = hashlib.sha256()
-    files = [WORKER_DIR / "pom.xml", *sorted((WORKER_DIR / "src").rglob("*.java"))]
-    for p in files:
-        h.update(str(p.relative_to(WORKER_DIR)).encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+STALE_DAYS = 30
+"""Jars of other worker sources are removed once unused this long: several checkouts (branches,
+worktrees) may share one cache, each with its own worker version."""
 
 
 def jar_path() -> Path:
-    return cache_root() / "key" / f"key-worker-{_source_hash()}.jar"
+    files = [WORKER_DIR / "pom.xml", *sorted((WORKER_DIR / "src").rglob("*.java"))]
+    version = source_version(files, WORKER_DIR)
+    return cache_dir(shared_with_sandbox=True) / "key" / f"key-worker-{version}.jar"
 
 
 def why_unavailable() -> str | None:
     """None when the engine can run, else what to do about it."""
-    java = java_binary()
+    java = find_java()
     if java is None:
         return f"needs Java {MIN_JAVA}+ (java on PATH or JAVA_HOME)"
-    major = java_major(java)
-    if major is None or major < MIN_JAVA:
-        return f"needs Java {MIN_JAVA}+, found {major or 'an unknown version'} at {java}"
+    if java.major is None or java.major < MIN_JAVA:
+        return f"needs Java {MIN_JAVA}+, found {java.major or 'an unknown version'} at " \
+               f"{java.java}"
     if not jar_path().exists():
         return "worker not built: run `adequacy setup`"
     return None
@@ -74,8 +53,8 @@ def build(quiet: bool = True) -> Path:
     out = jar_path()
     if out.exists():
         return out
-    java = java_binary()
-    if java is None or (java_major(java) or 0) < MIN_JAVA:
+    java = find_java()
+    if java is None or (java.major or 0) < MIN_JAVA:
         raise BackendError(f"the key engine needs Java {MIN_JAVA}+: install OpenJDK 17")
     mvn = shutil.which("mvn")
     if mvn is None:
@@ -102,9 +81,10 @@ def build(quiet: bool = True) -> Path:
         shutil.copy(built, tmp)
         os.chmod(tmp, 0o644)
         os.replace(tmp, out)
+        stale = time.time() - STALE_DAYS * 86400
         for old in out.parent.glob("key-worker-*.jar"):
-            if old != out:
-                old.unlink(missing_ok=True)  # jars of older worker sources
+            if old != out and old.stat().st_atime < stale:
+                old.unlink(missing_ok=True)
     except subprocess.TimeoutExpired as e:
         raise BackendError("Maven build of the KeY worker timed out") from e
     finally:

@@ -3,34 +3,16 @@ generated method per JML clause (compiled once, evaluated for every case)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from adequacy.backends.openjml.jml import ast as A
-from adequacy.backends.openjml.jml.source import (
-    JavaClass,
-    JavaMethod,
-    SpecFile,
-    returned_parameter,
-)
-from adequacy.backends.openjml.rac.translate import Context, Env, translate
 from adequacy.errors import SpecInvalid
+
+from ...jml.semantics import Case
+from ...jml.source import JavaClass, JavaMethod, SpecFile, returned_parameter
+from .translate import Context, Env, translate
 
 SIGNATURE = "(Object[] __p, Object[] __q, Object __res, Object __this)"
 JAVA_ONLY = {"public", "private", "protected", "static", "final", "strictfp", "synchronized"}
-
-
-@dataclass
-class ParsedCase:
-    kind: str
-    line: int
-    requires: list[tuple[A.Expr, int]] = field(default_factory=list)
-    ensures: list[tuple[A.Expr, int]] = field(default_factory=list)
-
-    @property
-    def normal(self) -> bool:
-        """Whether the case constrains normal returns: every case does, an exceptional one
-        through its implicit ``ensures false`` (``jml.semantics``)."""
-        return True
 
 
 @dataclass
@@ -70,8 +52,9 @@ def _model_source(m: JavaMethod) -> str:
 
 
 def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
-               cases: list[ParsedCase]) -> Unit:
-    """Translate every clause; raises ``SpecInvalid`` (front end) for unknown names and such."""
+               cases: list[Case]) -> Unit:
+    """Translate every clause of the front end's spec cases. The front end has resolved every
+    name already; a ``SpecInvalid`` from here is rac's own gap (``engine="rac"``)."""
     ctx = Context(cls, target, spec.file)
     lines: list[str] = []
     jml_lines: list[int] = []
@@ -96,7 +79,9 @@ def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
                          f"{{ return {body}; }}")
             jml_lines.append(line)
             ens.append([name, line])
-        plan.append({"normal": case.normal, "req": req, "ens": ens})
+        # every case constrains normal returns, an exceptional one through its implicit
+        # ``ensures false`` (``jml.semantics``)
+        plan.append({"normal": True, "req": req, "ens": ens})
     text = spec.java_text
     close_line = text.count("\n", 0, cls.body_close) + 1
     source = text[:cls.body_close] + "\n" + "\n".join(lines) + "\n" + text[cls.body_close:]

@@ -1,4 +1,8 @@
-"""The ``rac`` engine: evaluate a spec's precondition or postcondition on cases in the worker."""
+"""The ``rac`` engine: evaluate a spec's precondition or postcondition on cases in the worker.
+
+Each spec is translated once (``build.build_unit``) into a Java unit kept with the loaded spec,
+compiled once per worker, and evaluated case by case with JML's default semantics (bigint spec
+math, short-circuit logic, undefined values as ``unknown``)."""
 
 from __future__ import annotations
 
@@ -9,12 +13,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from adequacy import progress
-from adequacy.backend import Limits, TimeoutStreak
-from adequacy.backends.openjml.rac.build import Unit, compile_errors
-from adequacy.backends.openjml.rac.worker import POOL, Worker, WorkerDied
-from adequacy.errors import BackendError, SpecInvalid
+from adequacy.backend import EngineInfo, Limits, LoadedSpec, TimeoutStreak
+from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.tasks import Case, Task
+from adequacy.toolchain import find_java
 from adequacy.verdicts import Truth, Verdict
+
+from ...jml import load as jml_load
+from ...jml.load import JmlSpec, find_target, original_source, spec_data
+from .build import Unit, build_unit, compile_errors
+from .worker import POOL, Worker, WorkerDied
 
 ENGINE = "rac"
 VERSION = "rac-3"  # 3: a refused action makes the case unknown even when caught
@@ -27,17 +35,57 @@ def unit_key(unit: Unit) -> str:
     return h.hexdigest()[:24]
 
 
+class RacEngine:
+    """JML runtime checking in a persistent, sandboxed JVM (the JML default chain)."""
+
+    name = ENGINE
+
+    def info(self) -> EngineInfo:
+        java = find_java()
+        ok = java is not None and java.javac is not None
+        return EngineInfo(
+            name=ENGINE, available=ok, version=VERSION, default=True, fidelity=20,
+            capabilities=("pre", "post", "post_state"),
+            reason="JML runtime checking in a persistent JVM (bigint spec math)" if ok else
+            "needs a JDK: java and javac on PATH or JAVA_HOME",
+            decides="every case whose clauses evaluate with JML's semantics; unknown for "
+                    "undefined values, bigint/real arithmetic outside its math, object "
+                    "identity, fields after the call, unbounded quantifiers (docs/jml.md)")
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
+              ) -> list[Verdict]:
+        info = self.info()
+        if not info.available:
+            raise EngineUnavailable(info.reason)
+        data = spec_data(spec, task)
+        return check(unit_for(data), data.file, task, cases, limits, gap=data.math_gap)
+
+
+def unit_for(spec: JmlSpec) -> Unit:
+    """rac's Java unit for the spec, translated once and kept with it. A clause the
+    translator cannot express is rac's gap: ``SpecInvalid(engine="rac")`` at the spec's line,
+    which the runner turns into ``unknown`` for rac's cases."""
+    unit = spec.compiled.get(ENGINE)
+    if unit is None:
+        try:
+            unit = build_unit(spec.source, spec.cls, spec.method, spec.cases)
+        except SpecInvalid as e:
+            raise SpecInvalid(e.message, file=e.file, line=e.line, engine=ENGINE) from e
+        spec.compiled[ENGINE] = unit
+    assert isinstance(unit, Unit)
+    return unit
+
+
+def reference_unit(task: Task) -> Unit:
+    """The task's own code, unspecified, for running the reference method."""
+    src = original_source(task)
+    cls, method = find_target(src, task, str(task.skeleton_path))
+    return build_unit(src, cls, method, [])
+
+
 def ordered_args(task: Task, unit: Unit, inputs: dict[str, Any]) -> list[Any]:
-    """Arguments in the Java method's order: by name when the task's names are the Java names,
-    else by position (importers may name parameters differently)."""
-    java_names = [n for _t, n in unit.params]
-    if set(java_names) <= set(inputs):
-        return [inputs[n] for n in java_names]
-    task_names = [p.name for p in task.inputs]
-    if len(task_names) != len(java_names):
-        raise BackendError(f"task {task.id} has {len(task_names)} inputs but the Java method "
-                           f"{unit.method} has {len(java_names)} parameters")
-    return [inputs[n] for n in task_names]
+    """Arguments in the Java method's order (``jml.load.ordered_args``)."""
+    return jml_load.ordered_args(task, unit.params, unit.method, inputs)
 
 
 def _heap(limits: Limits) -> int:

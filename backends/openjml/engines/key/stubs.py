@@ -15,10 +15,11 @@ from pathlib import Path
 
 import jinja2
 
-from adequacy.backends.openjml.jml.load import JmlSpec
-from adequacy.backends.openjml.stubs import Stub, render_stubs
-from adequacy.backends.openjml.stubs.render import _spec_start
 from adequacy.tasks import Case, Task
+
+from ...jml.load import JmlSpec
+from ...stubs import Stub, render_stubs
+from ...stubs.render import _spec_start
 
 _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
                           autoescape=False, keep_trailing_newline=True,

@@ -11,15 +11,33 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from adequacy.backend import Limits
-from adequacy.backends.key.engine import prove_file, write_unit
-from adequacy.backends.openjml.jml.load import JmlSpec, load
+from adequacy.backend import EngineInfo, Limits, LoadedSpec
+from adequacy.errors import EngineUnavailable
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Task
 from adequacy.verification import ContractResult, OpenGoal, VerifyResult
 
+from ...jml.load import JmlSpec, load, spec_data
+from . import build
+from .engine import key_info, prove_file, write_unit
+
 GOALS_SHOWN = 3
 VERIFY_STEPS = 50_000
+
+
+class KeyVerifier:
+    """``adequacy verify`` for JML: every contract of the task's method proved by KeY."""
+
+    name = "key"
+
+    def info(self) -> EngineInfo:
+        return key_info(self.name)
+
+    def verify(self, spec: LoadedSpec, task: Task, limits: Limits) -> VerifyResult:
+        why = build.why_unavailable()
+        if why:
+            raise EngineUnavailable(f"key: {why}")
+        return verify(task, spec.text, limits, spec.path, spec=spec_data(spec, task))
 
 
 def verify(task: Task, spec_text: str, limits: Limits, path: str | None = None,

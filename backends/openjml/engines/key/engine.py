@@ -13,14 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from adequacy import progress
-from adequacy.backend import Limits, TimeoutStreak
-from adequacy.backends.key.client import WORKER, WorkerDied, units_root
-from adequacy.backends.key.stubs import KeyStubFile, render_key_stubs
-from adequacy.backends.openjml.jml.load import JmlSpec
-from adequacy.backends.openjml.jml.semantics import identity_comparison
+from adequacy.backend import EngineInfo, Limits, LoadedSpec, TimeoutStreak
+from adequacy.errors import EngineUnavailable
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task
+from adequacy.toolchain import find_java
 from adequacy.verdicts import Truth, Verdict
+
+from ...jml.load import JmlSpec, spec_data
+from ...jml.semantics import identity_comparison
+from . import build
+from .client import WORKER, WorkerDied, units_root
+from .stubs import KeyStubFile, render_key_stubs
 
 ENGINE = "key"
 INTEGER_SEMANTICS = "java"
@@ -29,6 +33,39 @@ whatever the choice, which is the rac engine's bigint spec math (docs/key.md).""
 MAX_STEPS = 20_000
 LOAD_SECONDS = 60.0
 """Allowance per request for loading the environment (parsing the file and KeY's library)."""
+
+
+def key_info(name: str) -> EngineInfo:
+    """Availability of KeY (Java 17+ and the worker jar): shared by the engine and the
+    verifier, which run the same worker."""
+    why = build.why_unavailable()
+    java = find_java()
+    return EngineInfo(
+        name=name, available=why is None, default=False, fidelity=10,
+        version=f"key-{build.KEY_VERSION}-{build.jar_path().stem.rsplit('-', 1)[-1]}",
+        reason=why or f"KeY {build.KEY_VERSION} on Java {java.major if java else '?'}: stubs "
+                      "proved symbolically (Java int semantics for code, mathematical spec "
+                      "arithmetic)",
+        decides="cases whose phi or not-phi stub KeY proves; unknown when it proves neither "
+                "(\\max/\\min, \\product, fields, string concatenation...: docs/key.md)")
+
+
+class KeyEngine:
+    """The KeY prover on one stub per case and direction (opt-in: ``--engine key``)."""
+
+    name = ENGINE
+
+    def info(self) -> EngineInfo:
+        return key_info(ENGINE)
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
+              ) -> list[Verdict]:
+        why = build.why_unavailable()
+        if why:
+            raise EngineUnavailable(f"key: {why}")
+        if not cases:
+            return []
+        return check(spec_data(spec, task), task, cases, limits)
 
 
 def prove_file(directory: Path, file: str, methods: list[str], proof_seconds: float,

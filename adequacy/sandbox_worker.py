@@ -1,0 +1,148 @@
+"""A persistent sandboxed child that answers one JSON object per line (the JVM workers).
+
+Why one class: the rac worker and the KeY worker both keep a JVM warm across cases (start-up
+costs 0.5 s and 10-25 s), both run untrusted spec code, and both must survive a child that
+dies, hangs or leaks. Each request is ``{"id": n, ...}`` on stdin and its reply one JSON line
+on stdout (lines not starting with ``{`` are the child's chatter and skipped; a reply with
+another id is a late answer to a request given up on). A child that exits, stops answering
+within the request's timeout, says ``"exit"``/``"fatal"`` in a reply, or has served
+``max_requests`` is killed with its whole process group and a fresh one started on the next
+request. Callers re-send whatever state the old child held (``on_start`` resets it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import queue
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from adequacy import sandbox_view
+from adequacy.errors import BackendError
+from adequacy.sandbox import SandboxLimits, kill_group, make_workdir, popen_limited, remove_tree
+
+Launch = tuple[list[str], SandboxLimits, sandbox_view.View]
+"""Command line, limits and filesystem view of one child."""
+
+
+class WorkerDied(BackendError):
+    """The child exited or did not answer in time; it has been killed and will be restarted."""
+
+
+class JsonLineWorker:
+    """One child process; not thread-safe (callers hand it to one user at a time).
+
+    ``launch`` builds the command (it may build the program first and raise
+    ``EngineUnavailable``); ``label`` names the child in messages ("rac worker").
+    """
+
+    def __init__(self, label: str, launch: Callable[[], Launch], *,
+                 start_seconds: float = 60.0, max_requests: int | None = None,
+                 workdir_prefix: str = "adequacy-worker-") -> None:
+        self.label = label
+        self.launch = launch
+        self.start_timeout = start_seconds
+        self.max_requests = max_requests
+        self.workdir_prefix = workdir_prefix
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.workdir: Path | None = None
+        self.served = 0
+        self.starts = 0
+        self.start_seconds = 0.0
+        """How long the last start took (ping answered)."""
+        self._ids = itertools.count(1)
+
+    def on_start(self) -> None:
+        """Reset what the caller keeps about the child's state (a fresh child has none)."""
+
+    def start(self) -> None:
+        t0 = time.monotonic()
+        cmd, limits, view = self.launch()
+        self.workdir = make_workdir(self.workdir_prefix)
+        self.proc = popen_limited(cmd, cwd=self.workdir, stderr=subprocess.DEVNULL,
+                                  limits=limits, view=view)
+        self.lines = queue.Queue()
+        self.served = 0
+        self.starts += 1
+        self.on_start()
+        out, lines = self.proc.stdout, self.lines
+
+        def pump() -> None:
+            assert out is not None
+            for line in out:
+                if line.lstrip().startswith(b"{"):
+                    lines.put(line)
+            lines.put(None)
+
+        threading.Thread(target=pump, daemon=True).start()
+        reply = self._send({"op": "ping"}, self.start_timeout)
+        if not reply.get("ok"):
+            self.stop()
+            raise BackendError(f"{self.label} failed to start: {reply}")
+        self.start_seconds = time.monotonic() - t0
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            if self.proc.stdin is not None:
+                with contextlib.suppress(OSError):
+                    self.proc.stdin.close()
+            kill_group(self.proc)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=5)
+            self.proc = None
+        if self.workdir is not None:
+            remove_tree(self.workdir)
+            self.workdir = None
+
+    def request(self, obj: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """One request and its reply; a dead or worn-out child is replaced first, and one that
+        dies or hangs now is killed (``WorkerDied``)."""
+        if not self.alive() or (self.max_requests is not None
+                                and self.served >= self.max_requests):
+            self.stop()
+            self.start()
+        self.served += 1
+        return self._send(obj, timeout)
+
+    def _send(self, obj: dict[str, Any], timeout: float) -> dict[str, Any]:
+        assert self.proc is not None and self.proc.stdin is not None
+        obj = {"id": str(next(self._ids)), **obj}
+        try:
+            self.proc.stdin.write(json.dumps(obj).encode() + b"\n")
+            self.proc.stdin.flush()
+        except OSError as e:
+            self.stop()
+            raise WorkerDied(f"{self.label} died ({e})") from e
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty as e:
+                self.stop()
+                raise WorkerDied(f"{self.label} did not answer within {timeout:.0f}s") from e
+            if line is None:
+                code = self.proc.poll() if self.proc else None
+                self.stop()
+                raise WorkerDied(f"{self.label} exited (code {code})")
+            try:
+                reply: dict[str, Any] = json.loads(line)
+            except ValueError:
+                continue  # chatter that happens to start with "{"
+            if reply.get("id") not in (obj["id"], None):
+                continue  # a late answer to a request we gave up on
+            if reply.get("exit") or reply.get("fatal"):
+                self.stop()  # the child asked to be replaced (a runaway thread, a KeY error)
+            return reply
+
+
+__all__ = ["JsonLineWorker", "Launch", "WorkerDied"]

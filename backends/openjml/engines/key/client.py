@@ -1,0 +1,68 @@
+"""The persistent KeY worker as seen from Python: start it sandboxed, send JSON lines, restart.
+
+Why restart: the JVM is untrusted (it loads spec text) and KeY 2.12.3 leaks about 4 MB per
+request, so the worker is replaced after a crash, after a request that did not answer in time,
+and every ``MAX_REQUESTS`` requests. Start-up (10-25 s: taclet parsing and a warm-up proof) is
+paid once per worker, not per stub. The process handling is ``adequacy.sandbox_worker``'s.
+"""
+
+from __future__ import annotations
+
+import atexit
+import tempfile
+import threading
+from pathlib import Path
+
+from adequacy import sandbox_view
+from adequacy.errors import EngineUnavailable
+from adequacy.sandbox import SandboxLimits, remove_tree
+from adequacy.sandbox_worker import JsonLineWorker, Launch, WorkerDied
+from adequacy.toolchain import find_java
+
+from . import build
+
+MAX_REQUESTS = 120
+"""Well under the ~150 requests after which the leak would approach -Xmx1g."""
+HEAP = "-Xmx1g"
+START_SECONDS = 180.0
+
+
+_UNITS: list[Path] = []
+
+
+def units_root() -> Path:
+    """The folder (one per process) under which stubs for the worker are written: bound
+    read-only into the worker's sandbox, which sees nothing else of ours."""
+    if not _UNITS or not _UNITS[0].is_dir():
+        d = Path(tempfile.mkdtemp(prefix="adequacy-key-units-"))
+        d.chmod(0o755)
+        _UNITS[:] = [d]
+        atexit.register(remove_tree, d)
+    return _UNITS[0]
+
+
+class KeyWorker(JsonLineWorker):
+    """One KeY JVM; callers serialise access through ``lock``."""
+
+    def __init__(self) -> None:
+        super().__init__("KeY worker", self._launch, start_seconds=START_SECONDS,
+                         max_requests=MAX_REQUESTS, workdir_prefix="adequacy-key-")
+        self.lock = threading.Lock()
+
+    def _launch(self) -> Launch:
+        reason = build.why_unavailable()
+        java = find_java()
+        if reason or java is None:
+            raise EngineUnavailable(f"key: {reason}")
+        jar = build.jar_path()
+        cmd = [sandbox_view.real_java(java.java), HEAP, "-Xss8m", "-XX:+UseSerialGC",
+               "-XX:-UsePerfData", "-Djava.awt.headless=true", "-jar", str(jar)]
+        limits = SandboxLimits(memory_mb=None, cpu_seconds=24 * 3600, processes=512,
+                               file_size_mb=64, tmp_mb=256)
+        return cmd, limits, sandbox_view.jdk(java.java, classpath=[jar]).plus(ro=[units_root()])
+
+
+__all__ = ["WORKER", "KeyWorker", "WorkerDied", "units_root"]
+
+WORKER = KeyWorker()
+atexit.register(WORKER.stop)

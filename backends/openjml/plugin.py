@@ -9,7 +9,7 @@ also proves a spec against the method body (``verifiers``, ``adequacy verify``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adequacy.backend import Engine, Limits, LoadedSpec, Verifier
 from adequacy.errors import BackendError
@@ -24,6 +24,9 @@ from .engines.rac import engine as rac
 from .engines.rac.engine import RacEngine
 from .engines.rac.worker import build_dir
 from .jml.load import load
+
+if TYPE_CHECKING:
+    from adequacy.gym.texts import GymTexts
 
 JML_FILES = TaskFiles(skeleton="Solution.java",
                       settings=("class", "method", "static", "post_state", "java_params",
@@ -53,6 +56,12 @@ class OpenJmlBackend:
         except BackendError as e:
             done.append(f"KeY worker not built (the key engine stays unavailable): {e}")
         return "; ".join(done)
+
+    def gym_texts(self) -> GymTexts:
+        """An agent's instructions and language notes for JML tasks (the gym)."""
+        from .gym_texts import gym_texts
+
+        return gym_texts()
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
         spec = load(task, text, path)

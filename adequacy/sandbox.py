@@ -33,13 +33,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from adequacy import sandbox_bwrap, sandbox_exec, sandbox_view
 from adequacy.sandbox_view import View
-
-if TYPE_CHECKING:
-    from adequacy.sandbox_worker import JsonLineWorker, WorkerDied  # noqa: F401 (re-export)
 
 CLONE_NEWNET = 0x40000000
 PR_SET_PDEATHSIG = 1
@@ -360,13 +356,3 @@ def describe() -> str:
         return "sandbox: all protections (bubblewrap + Landlock + rlimits" + (
             ", own uid)" if os.geteuid() == 0 else ")")
     return "sandbox: missing " + "; ".join(f"{p.name} ({p.how})" for p in lacking)
-
-
-def __getattr__(name: str) -> object:
-    """``JsonLineWorker`` and ``WorkerDied`` live in ``adequacy.sandbox_worker`` (a persistent
-    child built on the functions above); they are re-exported here lazily because that module
-    imports this one."""
-    if name in ("JsonLineWorker", "WorkerDied"):
-        from adequacy import sandbox_worker
-        return getattr(sandbox_worker, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -95,8 +95,9 @@ def why_no_prover(language: str, name: str | None = None) -> str:
     if name is not None and not any(v.name == name for _, v in known):
         return (f"no prover {name!r} for {language} specs (known: "
                 f"{', '.join(v.name for _, v in known)})")
-    return "; ".join(f"{v.name}: {v.info().reason}" for _, v in known
-                     if name is None or v.name == name)
+    return (f"no {language} prover can run here: "
+            + "; ".join(f"{v.name}: {v.info().reason}" for _, v in known
+                        if name is None or v.name == name))
 
 
 def prove(task: Task, spec_text: str, spec_path: str | None, limits: Limits,

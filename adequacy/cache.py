@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 
 from adequacy.tasks import Case, Task
+from adequacy.toolchain import cache_dir
 from adequacy.values import content_hash, encode
 from adequacy.verdicts import Truth
 
@@ -34,11 +35,8 @@ CREATE TABLE IF NOT EXISTS verdicts (
 
 
 def default_cache_dir() -> Path:
-    root = os.environ.get("ADEQUACY_CACHE")
-    if root:
-        return Path(root)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "spec-adequacy"
+    """Where the verdict cache lives: the one cache folder of ``adequacy.toolchain``."""
+    return cache_dir()
 
 
 def case_key(task: Task, case: Case) -> str:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
-
-import pytest
 
 from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.plugin import OpenJmlBackend
@@ -23,9 +20,6 @@ TWO_INTS = """public class Solution {
 }
 """
 
-
-def requires_jdk() -> pytest.MarkDecorator:
-    return pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK (javac)")
 
 
 def write_task(root: Path, code: str = TWO_INTS, inputs: dict[str, str] | None = None,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jml_support import EXAMPLES, requires_jdk
+from jml_support import EXAMPLES
 
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.mutators import mutate_task, params_key, parse_constraints
@@ -70,7 +70,7 @@ def test_validator_and_constraints_accept_every_valid_input(task_dir: Path) -> N
 
 
 @pytest.mark.slow
-@requires_jdk()
+@pytest.mark.requires("javac")
 @pytest.mark.parametrize("task_dir", TASKS, ids=IDS)
 def test_post_sound_has_mutants_the_java_reference_calls_wrong(task_dir: Path) -> None:
     task = load_task(task_dir)
@@ -111,7 +111,7 @@ def test_pre_sound_has_generated_inputs_the_oracles_reject(task_dir: Path) -> No
 
 
 @pytest.mark.slow
-@requires_jdk()
+@pytest.mark.requires("javac")
 @pytest.mark.parametrize("task_dir", TASKS, ids=IDS)
 def test_rerun_with_the_same_seed_adds_nothing(task_dir: Path, tmp_path: Path) -> None:
     copy = tmp_path / task_dir.name
@@ -123,7 +123,7 @@ def test_rerun_with_the_same_seed_adds_nothing(task_dir: Path, tmp_path: Path) -
 
 
 @pytest.mark.slow
-@requires_jdk()
+@pytest.mark.requires("javac")
 @pytest.mark.parametrize("task_dir", TASKS, ids=IDS)
 def test_made_cases_are_what_mutate_makes_from_the_hand_cases(task_dir: Path,
                                                                tmp_path: Path) -> None:

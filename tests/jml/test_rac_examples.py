@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from jml_support import EXAMPLES, requires_jdk
+from jml_support import EXAMPLES
 
 from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.plugin import OpenJmlBackend
@@ -33,7 +33,7 @@ def test_examples_are_valid_tasks(task_dir: Path) -> None:
 
 
 @pytest.mark.slow
-@requires_jdk()
+@pytest.mark.requires("javac")
 @pytest.mark.parametrize("task_dir, spec", SPECS, ids=lambda p: p.name)
 def test_spec_fails_where_intended(task_dir: Path, spec: Path) -> None:
     expected = tomllib.loads((task_dir / "specs" / "expected.toml").read_text())
@@ -47,7 +47,7 @@ def test_spec_fails_where_intended(task_dir: Path, spec: Path) -> None:
 
 
 @pytest.mark.slow
-@requires_jdk()
+@pytest.mark.requires("javac")
 def test_case_conversion_flaws_in_detail() -> None:
     """The strong-precondition/one-branch spec: which cases, and why (worked by hand)."""
     task_dir = EXAMPLES / "swap_case"
@@ -69,7 +69,7 @@ def test_case_conversion_flaws_in_detail() -> None:
 
 
 @pytest.mark.slow
-@requires_jdk()
+@pytest.mark.requires("javac")
 def test_run_reference() -> None:
     b = OpenJmlBackend()
     t = load_task(EXAMPLES / "swap_case")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from jml_support import EXAMPLES, requires_jdk
+from jml_support import EXAMPLES
 
 from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.tasks import load_task
 
-pytestmark = [pytest.mark.slow, requires_jdk()]
+pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
 TASK = EXAMPLES / "swap_case"
 EVIL = {

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from jml_support import requires_jdk, values
+from jml_support import values
 
 from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.jml.source import read_source, returned_parameter
@@ -99,7 +99,7 @@ def _post(task_dir: Path, code: str, jml: str, pairs: list[tuple[dict, dict]]) -
 
 
 @pytest.mark.slow
-@requires_jdk()
+@pytest.mark.requires("javac")
 def test_post_state_and_returned_parameter(set_zero: Path) -> None:
     inp = {"a": [5, 6, 7], "iBegin": 0, "iEnd": 2}
     right, wrong = {"a": [0, 0, 7]}, {"a": [0, 6, 7]}
@@ -117,7 +117,7 @@ def test_post_state_and_returned_parameter(set_zero: Path) -> None:
 
 
 @pytest.mark.slow
-@requires_jdk()
+@pytest.mark.requires("javac")
 def test_run_reference_gives_the_post_state(set_zero: Path) -> None:
     task = load_task(set_zero)
     out = OpenJmlBackend().run_reference(task, [{"a": [5, 6, 7], "iBegin": 1, "iEnd": 3}])
@@ -142,7 +142,7 @@ def instance(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
-@requires_jdk()
+@pytest.mark.requires("javac")
 def test_instance_method_sees_fields_and_instance_helpers(instance: Path) -> None:
     jml = (r"//@ ensures \result == x + \old(base) && \result == \old(shifted(x)) && "
            r"\result == \old(this.base) + x;")

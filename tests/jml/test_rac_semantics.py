@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from jml_support import Runner, requires_jdk, values
+from jml_support import Runner, values
 
-pytestmark = [pytest.mark.slow, requires_jdk()]
+pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
 
 def test_bigint_spec_math_no_overflow(two_ints: Runner) -> None:

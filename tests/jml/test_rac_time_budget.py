@@ -12,14 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
-from jml_support import TWO_INTS, requires_jdk, with_spec, write_task
+from jml_support import TWO_INTS, with_spec, write_task
 
 from adequacy.backend import Limits
 from adequacy.runner import score_spec
 from adequacy.tasks import load_task
 from adequacy.verdicts import Truth
 
-pytestmark = [pytest.mark.slow, requires_jdk()]
+pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
 SPIN = "    /*@ pure @*/ static boolean spin(int a) { while (true) { } }"
 

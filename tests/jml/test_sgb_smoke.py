@@ -14,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from jml_support import requires_jdk
 
 from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
 from adequacy.backends.openjml.jml.load import annotated
@@ -22,7 +21,7 @@ from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Bucket, Truth
 
-pytestmark = [pytest.mark.slow, requires_jdk()]
+pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
 #: void methods whose harness prints nothing: inputs only, no pair to score
 NO_OUTPUT = {"SGB_ReverseString", "SGB_SelectionSort", "SGB_SelectionSortDesc",

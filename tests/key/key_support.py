@@ -6,8 +6,6 @@ import json
 import sys
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "jml"
 
@@ -21,13 +19,9 @@ from jml_crosscheck import (  # noqa: E402
     sgb_gold,
 )
 
-__all__ = ["EXAMPLES", "REPO", "bundled", "cross_check", "decided", "problem", "requires_key",
+__all__ = ["EXAMPLES", "REPO", "bundled", "cross_check", "decided", "problem",
            "sgb_gold", "with_spec", "write_task"]
 
-
-def requires_key() -> pytest.MarkDecorator:
-    """KeY tests need Java 17+ and the worker jar (CI runs ``adequacy setup`` first)."""
-    return pytest.mark.requires("key")
 
 
 def write_task(root: Path, code: str, inputs: dict[str, str], output: str = "i32",

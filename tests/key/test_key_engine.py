@@ -12,7 +12,6 @@ from key_support import (
     cross_check,
     decided,
     problem,
-    requires_key,
     with_spec,
     write_task,
 )
@@ -25,7 +24,7 @@ from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Truth
 from adequacy.verification import verify_with_metrics
 
-pytestmark = [pytest.mark.slow, requires_key()]
+pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 
 ADD = """public class Solution {
     public static int solve(int x, int y) {

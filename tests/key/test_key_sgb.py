@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from key_support import REPO, cross_check, decided, problem, requires_key, sgb_gold
+from key_support import REPO, cross_check, decided, problem, sgb_gold
 
 from adequacy.backend import Limits
 from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
 from adequacy.verdicts import Bucket, Truth
 
-pytestmark = [pytest.mark.slow, requires_key()]
+pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 
 GOLD = REPO / "examples" / "sgb-gold"
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from adequacy.tasks import Task, load_task
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,6 +18,3 @@ def gold(lang: str, name: str) -> str:
     ext = "rs" if lang == "verus" else "java"
     return (EXAMPLES / lang / name / "specs" / f"gold.{ext}").read_text(encoding="utf-8")
 
-
-def requires_key() -> pytest.MarkDecorator:
-    return pytest.mark.requires("key")

@@ -13,11 +13,11 @@ import pytest
 from adequacy.optimizers.houdini import HoudiniWriter
 from adequacy.optimizers.verifier import prove
 
-from .conftest import example, requires_key
+from .conftest import example
 
 
 @pytest.mark.slow
-@requires_key()
+@pytest.mark.requires("key")
 def test_houdini_keeps_only_what_key_proves():
     task = example("jml", "abs_value")
     [w] = HoudiniWriter(proof_seconds=20).write(task)

@@ -15,7 +15,7 @@ import pytest
 from adequacy.optimizers.metrics import HeldOutTask, MetricUnavailable, SpecMetric
 from adequacy.tasks import Task
 
-from .conftest import example, gold, requires_key
+from .conftest import example, gold
 
 
 def _case_texts(task: Task) -> list[str]:
@@ -94,7 +94,7 @@ def test_adequacy_feedback_never_holds_a_held_out_case(option):
 
 
 @pytest.mark.slow
-@requires_key()
+@pytest.mark.requires("key")
 @pytest.mark.parametrize("kind", ["vr", "verified_adequacy", "adequacy"])
 def test_jml_metrics_feedback_never_holds_a_held_out_case(kind):
     train = example("jml", "abs_value")
@@ -104,7 +104,7 @@ def test_jml_metrics_feedback_never_holds_a_held_out_case(kind):
 
 
 @pytest.mark.slow
-@requires_key()
+@pytest.mark.requires("key")
 def test_vr_and_verified_adequacy_by_hand():
     """abs_value's gold verifies (its requires excludes MIN_VALUE, the one overflow); the same
     spec claiming `\\result > 0` is false at x = 0, so it cannot verify and scores below 1."""

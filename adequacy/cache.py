@@ -56,7 +56,7 @@ def task_context(task: Task) -> str:
 
 def task_fingerprint(task: Task) -> str:
     """The task's identity and every case's full content (a relabelled case changes it)."""
-    cases = "\n".join(f"{c.bucket.value}/{c.id}\x1f{case_key(task, c)}"
+    cases = "\n".join(f"{c.key}\x1f{case_key(task, c)}"
                       for c in task.all_cases())
     return content_hash(task.id, str(task.root), task_context(task), cases)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import entry_points
@@ -10,7 +11,7 @@ from typing import Any
 import pluggy
 
 from adequacy import hookspecs
-from adequacy.backend import Backend
+from adequacy.backend import Backend, Engine, EngineInfo
 from adequacy.errors import BackendError
 
 ENTRY_POINT_GROUP = "adequacy.backends"
@@ -89,6 +90,30 @@ def backends() -> dict[str, Backend]:
     return collect_backends(default_manager())
 
 
+_INFO_TTL = 60.0
+_infos: dict[tuple[str, object], tuple[float, list[tuple[Engine, EngineInfo]]]] = {}
+
+
+def engine_infos(b: Backend) -> list[tuple[Engine, EngineInfo]]:
+    """Each engine of ``b`` with its ``info()``, remembered for a minute: availability checks
+    spawn ``rustc --version`` and ``java -version`` (50-150 ms each), far more than scoring a
+    spec with interp, and an optimizer scores thousands of specs in one process."""
+    now = time.monotonic()
+    # keyed by the provider too: a backend re-registered or re-implemented under the same name
+    # (a plugin reloaded, a test's stand-in) must not be answered with the old engines
+    key = (b.name, type(b))
+    hit = _infos.get(key)
+    if hit is None or now - hit[0] > _INFO_TTL:
+        engines = list(b.engines())
+        for e in engines:
+            if not isinstance(e, Engine):
+                raise BackendError(f"backend {b.name!r} listed {e!r}, which lacks the Engine "
+                                   "surface (name, info, check)")
+        hit = (now, [(e, e.info()) for e in engines])
+        _infos[key] = hit
+    return hit[1]
+
+
 def language_backends(language: str) -> list[Backend]:
     """The installed backends of a language, in registration order."""
     return [b for b in backends().values() if b.language == language]
@@ -100,7 +125,7 @@ def main_backend(language: str) -> Backend:
     The one place this rule is written."""
     same = language_backends(language)
     for b in same:
-        if any(e.info().default for e in b.engines()):
+        if any(i.default for _, i in engine_infos(b)):
             return b
     if same:
         return same[0]

@@ -43,7 +43,7 @@ class EngineRun(BaseModel):
 
 class RunOptions(BaseModel):
     """How the spec was scored: a report read back months later says which engines and limits
-    produced its numbers."""
+    produced its numbers (strict or lenient scoring is ``SpecReport.strict``)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -51,7 +51,6 @@ class RunOptions(BaseModel):
     engines: list[str] = []
     """Engines asked for by name (empty: the language's default chain)."""
     cross_check: bool = False
-    strict: bool = True
     limits: Limits = Field(default_factory=Limits)
     cases: Literal["all", "given"] = "all"
     """``given``: a subset chosen by the caller (e.g. only the visible cases)."""

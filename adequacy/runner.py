@@ -17,6 +17,7 @@ from adequacy import plugins, progress
 from adequacy.backend import Backend, Engine, EngineInfo, Limits, LoadedSpec
 from adequacy.cache import VerdictCache, task_fingerprint, verdict_key
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
+from adequacy.plugins import engine_infos
 from adequacy.results import Disagreement, EngineRun, RunOptions, SpecReport
 from adequacy.tasks import Case, Task
 from adequacy.values import content_hash
@@ -28,30 +29,6 @@ class EngineRef:
     backend: Backend
     engine: Engine
     info: EngineInfo
-
-
-_INFO_TTL = 60.0
-_infos: dict[tuple[str, object], tuple[float, list[tuple[Engine, EngineInfo]]]] = {}
-
-
-def engine_infos(b: Backend) -> list[tuple[Engine, EngineInfo]]:
-    """Each engine of ``b`` with its ``info()``, remembered for a minute: availability checks
-    spawn ``rustc --version`` and ``java -version`` (50-150 ms each), far more than scoring a
-    spec with interp, and an optimizer scores thousands of specs in one process."""
-    now = time.monotonic()
-    # keyed by the provider too: a backend re-registered or re-implemented under the same name
-    # (a plugin reloaded, a test's stand-in) must not be answered with the old engines
-    key = (b.name, type(b))
-    hit = _infos.get(key)
-    if hit is None or now - hit[0] > _INFO_TTL:
-        engines = list(b.engines())
-        for e in engines:
-            if not isinstance(e, Engine):
-                raise BackendError(f"backend {b.name!r} listed {e!r}, which lacks the Engine "
-                                   "surface (name, info, check)")
-        hit = (now, [(e, e.info()) for e in engines])
-        _infos[key] = hit
-    return hit[1]
 
 
 def resolve_engines(
@@ -143,9 +120,11 @@ def _run_engine(
     hits = cache.get_many(keys) if cache else {}
     todo = [c for c, k in zip(cases, keys, strict=True) if k not in hits]
     fresh: dict[str, Verdict] = {}
-    able = [c for c in todo if c.bucket.predicate in ref.info.capabilities]
+    able: list[Case] = []
     for c in todo:
-        if c.bucket.predicate not in ref.info.capabilities:
+        if c.bucket.predicate in ref.info.capabilities:
+            able.append(c)
+        else:
             fresh[c.key] = Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
                                    engine=ref.info.name, reason=f"{ref.info.name} does not "
                                    f"evaluate {c.bucket.predicate}conditions")
@@ -201,7 +180,7 @@ def score_spec(
         spec_sha=content_hash(spec_text), language=task.language, status="scored",
         strict=strict,
         options=RunOptions(backend=backend, engines=list(engines or []), cross_check=cross_check,
-                           strict=strict, limits=limits,
+                           limits=limits,
                            cases="all" if cases is None else "given"),
         empty_by_design=sorted({*empty_by_design,
                                 *([Bucket.pre_sound] if task.every_input_valid else [])}),

@@ -72,18 +72,16 @@ def provers(language: str, name: str | None = None,
             available_only: bool = True) -> list[tuple[Backend, Verifier]]:
     """(backend, verifier) pairs for ``language`` (only ``name`` when given), most faithful
     first."""
-    out: list[tuple[Backend, Verifier]] = []
-    for b in plugins.backends().values():
-        if b.language != language:
-            continue
+    found: list[tuple[int, Backend, Verifier]] = []
+    for b in plugins.language_backends(language):
         for v in verifiers_of(b):
             if name is not None and v.name != name:
                 continue
-            if available_only and not v.info().available:
-                continue
-            out.append((b, v))
-    out.sort(key=lambda bv: -bv[1].info().fidelity)
-    return out
+            info = v.info()  # an availability check may start a JVM: once per verifier
+            if not available_only or info.available:
+                found.append((-info.fidelity, b, v))
+    found.sort(key=lambda f: f[0])
+    return [(b, v) for _, b, v in found]
 
 
 def why_no_prover(language: str, name: str | None = None) -> str:

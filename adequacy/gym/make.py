@@ -179,7 +179,7 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
         write_manifest(folder, GymManifest(
             task_id=t.id, language=t.language, task_hash=task_content_hash(t),
             source=str(t.root.resolve()), spec_file=spec_file,
-            visible=[f"{c.bucket.value}/{c.id}" for c in cases], seed=seed,
+            visible=[c.key for c in cases], seed=seed,
             example_task=ex.id if ex else None))
         warn = []
         if len(cases) < visible:

@@ -16,11 +16,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 @pytest.fixture(autouse=True)
 def _fresh_engine_infos() -> None:
-    """The runner remembers engine infos for a minute; a test that patches an engine must not
+    """Engine infos are remembered for a minute (``plugins.engine_infos``); a test that patches an engine must not
     be answered with another test's."""
-    from adequacy import runner
+    from adequacy import plugins
 
-    runner._infos.clear()
+    plugins._infos.clear()
 
 
 @pytest.fixture

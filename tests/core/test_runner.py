@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from adequacy import runner
+from adequacy import plugins
 from adequacy.backend import EngineInfo, Limits
 from adequacy.cache import VerdictCache
 from adequacy.errors import BackendError, SpecInvalid
@@ -169,7 +169,7 @@ def test_cross_check_takes_the_most_faithful_engine(toy: None, toy_task: Path,
     assert len(rep.disagreements) == 11
     assert rep.passed_all and all(v.engine == "exact" for v in rep.verdicts)
     # the other way round the liar outranks exact, and its answers are the final ones
-    runner._infos.clear()  # engine infos are remembered for a minute
+    plugins._infos.clear()  # engine infos are remembered for a minute
     monkeypatch.setattr(toy_plugin.ToyEngine, "info", lambda self: real(self).model_copy(
         update={"fidelity": {"exact": 1, "liar": 2}.get(real(self).name, 0)}))
     rep = score_spec(load_task(toy_task), GOLD, engines=["exact", "liar"], cross_check=True)

@@ -107,7 +107,7 @@ def hidden_cases(gym: Path) -> list[Hidden]:
         m = read_manifest(d)
         t = tasks[m.task_id]
         for c in t.all_cases():
-            if f"{c.bucket.value}/{c.id}" in visible_ids[t.id]:
+            if c.key in visible_ids[t.id]:
                 ins, outs = renderings(t, c)
                 shown_in |= ins
                 shown_pairs |= {(i, o) for i in ins for o in outs}
@@ -117,7 +117,7 @@ def hidden_cases(gym: Path) -> list[Hidden]:
     out: list[Hidden] = []
     for t in tasks.values():
         for c in t.all_cases():
-            if f"{c.bucket.value}/{c.id}" in visible_ids[t.id]:
+            if c.key in visible_ids[t.id]:
                 continue
             ins, outs = renderings(t, c)
             if c.output is None:
@@ -126,7 +126,7 @@ def hidden_cases(gym: Path) -> list[Hidden]:
                 outs = {o for o in outs if o not in blob}
                 if all((i, o) in shown_pairs for i in ins for o in outs):
                     continue
-            out.append(Hidden(t.id, f"{c.bucket.value}/{c.id}", ins, outs))
+            out.append(Hidden(t.id, c.key, ins, outs))
     return out
 
 

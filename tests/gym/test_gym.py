@@ -39,7 +39,7 @@ def test_folder_holds_what_an_agent_needs(gym: Path, sources: Path) -> None:
     assert (d / "spec.rs").read_text() == src.skeleton
     lines = [json.loads(x) for x in (d / "visible_cases.jsonl").read_text().splitlines()]
     assert len(lines) == 3
-    marked = {f"{c.bucket.value}/{c.id}" for c in src.all_cases() if c.visible}
+    marked = {c.key for c in src.all_cases() if c.visible}
     for c in lines:
         assert c["bucket"] in ("pre_complete", "post_complete")
         assert f"{c['bucket']}/{c['id']}" in marked

@@ -9,10 +9,10 @@ double, used only in this unit test).
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 import pytest
+from verus_support import stand_in_verus
 
 from adequacy.backend import Limits
 from adequacy.backends.verus.verus_driver import attribute, availability, build_file, check
@@ -108,18 +108,8 @@ def test_unavailable_without_verus(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 
 
 def _fake_verus(tmp_path: Path, recording: Path) -> Path:
-    exe = tmp_path / "verus"
-    # the stand-in's recording lives in its own folder: the sandbox shows verus only its
-    # install folder, not the project
-    copy = tmp_path / recording.name
-    copy.write_bytes(recording.read_bytes())
-    recording = copy
-    exe.write_text("#!/bin/sh\n"
-                   'if [ "$1" = "--version" ]; then echo "Verus"; echo "  Version: 0.2026.11.01.test";'
-                   " exit 0; fi\n"
-                   f"cat '{recording}' >&2\nexit 1\n")
-    exe.chmod(exe.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    return exe
+    return stand_in_verus(tmp_path, recording, version="0.2026.11.01.test", to_stderr=True,
+                          exit_code=1)
 
 
 def test_check_end_to_end_with_a_replaying_stand_in(monkeypatch: pytest.MonkeyPatch,

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import stat
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
+from verus_support import stand_in_verus
 
 from adequacy.backend import Limits
 from adequacy.backends.verus.plugin import VerusBackend
@@ -110,19 +110,9 @@ def test_cli_verify_says_verus_is_missing(monkeypatch: pytest.MonkeyPatch,
 
 
 def _stand_in(tmp_path: Path, recording: Path) -> Path:
-    """A ``verus`` that prints a recording (kept beside it: the sandbox shows verus only its
-    own folder)."""
-    bin_dir = tmp_path / "verus-bin"
-    bin_dir.mkdir()
-    copy = bin_dir / recording.name
-    copy.write_bytes(recording.read_bytes())
-    exe = bin_dir / "verus"
-    exe.write_text("#!/bin/sh\n"
-                   'if [ "$1" = "--version" ]; then echo "Verus"; echo "  Version: 0.test";'
-                   " exit 0; fi\n"
-                   f"cat '{copy}'\nexit 0\n")
-    exe.chmod(exe.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    return exe
+    """A ``verus`` that prints a recording on stdout and succeeds."""
+    return stand_in_verus(tmp_path / "verus-bin", recording, version="0.test", to_stderr=False,
+                          exit_code=0)
 
 
 def test_verify_without_a_reference_is_unknown(monkeypatch: pytest.MonkeyPatch,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from adequacy.errors import SpecInvalid
 
+from ...jml import ast as A
 from ...jml.semantics import Case
 from ...jml.source import JavaClass, JavaMethod, SpecFile, returned_parameter
 from .translate import Context, Env, translate
@@ -62,23 +63,22 @@ def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
         lines.append(_model_source(m))
         jml_lines.append(m.line)
     plan: list[dict[str, object]] = []
+
+    def clauses(prefix: str, clause: str, exprs: list[tuple[A.Expr, int]]) -> list[list[object]]:
+        """One static method per clause; the plan names it with the clause's JML line."""
+        out: list[list[object]] = []
+        for j, (e, line) in enumerate(exprs):
+            name = f"{prefix}{j}"
+            body = translate(e, Env(clause), ctx)
+            lines.append(f'@SuppressWarnings("unchecked") static Object {name}{SIGNATURE} '
+                         f"{{ return {body}; }}")
+            jml_lines.append(line)
+            out.append([name, line])
+        return out
+
     for i, case in enumerate(cases):
-        req: list[list[object]] = []
-        ens: list[list[object]] = []
-        for j, (e, line) in enumerate(case.requires):
-            name = f"__adq_r{i}_{j}"
-            body = translate(e, Env("requires"), ctx)
-            lines.append(f'@SuppressWarnings("unchecked") static Object {name}{SIGNATURE} '
-                         f"{{ return {body}; }}")
-            jml_lines.append(line)
-            req.append([name, line])
-        for j, (e, line) in enumerate(case.ensures):
-            name = f"__adq_e{i}_{j}"
-            body = translate(e, Env("ensures"), ctx)
-            lines.append(f'@SuppressWarnings("unchecked") static Object {name}{SIGNATURE} '
-                         f"{{ return {body}; }}")
-            jml_lines.append(line)
-            ens.append([name, line])
+        req = clauses(f"__adq_r{i}_", "requires", case.requires)
+        ens = clauses(f"__adq_e{i}_", "ensures", case.ensures)
         # every case constrains normal returns, an exceptional one through its implicit
         # ``ensures false`` (``jml.semantics``)
         plan.append({"normal": True, "req": req, "ens": ens})

@@ -22,6 +22,7 @@ from adequacy.gym.session import (
     submit,
     visible_task,
 )
+from adequacy.gym.state import read_state
 from adequacy.gym.verify import can_verify, verify_text
 from adequacy.verification import why_no_prover
 
@@ -57,12 +58,14 @@ class GymTools:
         return found[task_id]
 
     def list_tasks(self) -> str:
-        from adequacy.gym.session import read_state
         rows = []
         for tid, d in self.folders().items():
-            m = read_manifest(d)
-            st = read_state(d)
-            title = visible_task(d).title
+            try:
+                m = read_manifest(d)
+                st = read_state(d)
+                title = visible_task(d).title
+            except AdequacyError:
+                continue  # a broken folder is not a task to work on
             rows.append({"task_id": tid, "language": m.language, "title": title,
                          "spec_file": m.spec_file, "visible_cases": len(m.visible),
                          "checks": st.checks, "submitted": st.submissions > 0})
@@ -94,6 +97,8 @@ class GymTools:
             return check(self._folder(task_id), spec, self.limits).text
         except AdequacyError as e:
             return f"error: {str(e)[:500]}"
+        except Exception as e:  # noqa: BLE001 - a bug of ours; the task copy holds visible cases only
+            return f"error: internal error ({type(e).__name__}: {str(e)[:300]})"
 
     def verify(self, task_id: str, spec: str | None = None) -> str:
         try:
@@ -107,12 +112,17 @@ class GymTools:
                                self.limits or Limits(spec_seconds=120.0))
         except AdequacyError as e:
             return f"error: {str(e)[:500]}"
+        except Exception as e:  # noqa: BLE001 - a bug of ours; the prover sees no case
+            return f"error: internal error ({type(e).__name__}: {str(e)[:300]})"
 
     def submit(self, task_id: str, spec: str | None = None) -> str:
         try:
             rec = submit(self._folder(task_id), spec, again=self.allow_again,
                          limits=self.limits)
         except AdequacyError as e:
+            # raised before grading (unknown task, already submitted, changed source task)
             return f"error: {str(e)[:500]}"
+        except Exception:  # noqa: BLE001 - after grading a message can quote a hidden case
+            return "error: internal error while submitting (details withheld)"
         self.last_grade = rec
         return grade_text(rec)

@@ -79,6 +79,9 @@ class GymTools:
             if Path(rel).is_absolute() or not target.is_relative_to(folder):
                 return f"error: {str(path)[:200]!r} is outside the task's folder; give a path " \
                        "relative to it, e.g. statement.md"
+            if self._example_of_served_task(folder, target):
+                return (f"error: {str(path)[:200]!r} is a worked example taken from a task this "
+                        "gym also grades; it is withheld")
             if target.is_dir():
                 names = sorted(str(p.relative_to(folder)) + ("/" if p.is_dir() else "")
                                for p in target.iterdir())
@@ -91,6 +94,17 @@ class GymTools:
             return text
         except (AdequacyError, OSError, ValueError) as e:
             return f"error: {str(e)[:300]}"
+
+    def _example_of_served_task(self, folder: Path, target: Path) -> bool:
+        """A folder made by an older ``gym make`` (or with ``--examples`` naming the batch) can
+        hold a served task's gold spec in ``example/``: reading it would give that task away."""
+        if not target.is_relative_to(folder / "example"):
+            return False
+        try:
+            ex = read_manifest(folder).example_task
+        except AdequacyError:
+            return True
+        return ex is not None and ex in self.folders()
 
     def check(self, task_id: str, spec: str | None = None) -> str:
         try:

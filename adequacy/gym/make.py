@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import stat
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -130,7 +132,8 @@ def _write_visible_task(task: Task, cases: list[Case], dest: Path) -> None:
     """A loadable copy of the task with only ``cases``: what ``check`` scores against."""
     dest.mkdir(parents=True)
     (dest / "task.toml").write_text(
-        _without_constraints((task.root / "task.toml").read_text(encoding="utf-8")),
+        _without_constraints((task.root / "task.toml").read_text(encoding="utf-8"),
+                             task.root / "task.toml"),
         encoding="utf-8")
     (dest / "statement.md").write_text(task.statement, encoding="utf-8")
     shutil.copyfile(task.skeleton_path, dest / task.files.skeleton)
@@ -142,18 +145,30 @@ def _write_visible_task(task: Task, cases: list[Case], dest: Path) -> None:
             "".join(line + "\n" for line in lines), encoding="utf-8")
 
 
-def _without_constraints(toml: str) -> str:
+_TABLE = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]#]*?)\s*\]")
+_CONSTRAINTS = re.compile(r"""^["']?constraints["']?\s*(\.|$)""")
+
+
+def _without_constraints(toml: str, where: Path) -> str:
     """task.toml minus its ``[constraints]`` tables: hints for mutators (value ranges, shapes of
-    invalid inputs) that a spec writer is not meant to read off."""
+    invalid inputs) that a spec writer is not meant to read off. The result is parsed again and
+    refused if a constraint survived (an inline ``constraints = {...}``, a dotted key)."""
     out, skip = [], False
     for line in toml.splitlines(keepends=True):
-        head = line.strip()
-        if head.startswith("["):
-            name = head.strip("[]").strip()
-            skip = name == "constraints" or name.startswith("constraints.")
+        m = _TABLE.match(line)
+        if m:
+            skip = _CONSTRAINTS.match(m.group("name").replace(" ", "")) is not None
         if not skip:
             out.append(line)
-    return "".join(out)
+    text = "".join(out)
+    try:
+        left = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        left = {"constraints": None}
+    if "constraints" in left:
+        raise TaskError("cannot strip the constraints from task.toml for the agent's copy; "
+                        "write them as a [constraints] table", file=str(where))
+    return text
 
 
 def _write_example(ex: Task, gold: Path, n: int, seed: int, dest: Path) -> None:
@@ -197,7 +212,8 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
     if not loaded:
         raise TaskError("no tasks found", file=", ".join(map(str, tasks)))
     ids = [t.id for t in loaded]
-    dup = sorted({i for i in ids if ids.count(i) > 1})
+    folded = [i.casefold() for i in ids]  # one folder on a case-insensitive file system
+    dup = sorted({i for i in ids if folded.count(i.casefold()) > 1})
     if dup:
         raise TaskError(f"two tasks share the id {dup[0]!r}; gym folders are named by id")
     for t in loaded:

@@ -9,6 +9,7 @@ would) and into an exception raised while grading.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,21 @@ def test_every_text_field_of_a_grading_report_is_withheld(gym: Path,
     assert rec.engines[0].skipped == "unavailable"
     assert SECRET not in _all_text(gym)
     assert (gym / "euclid_mod" / PRIVATE / "submissions.jsonl").is_file()
+
+
+@pytest.mark.parametrize("header", ["[constraints]  # ranges for mutators", "[ constraints ]",
+                                    "[constraints.x]"])
+def test_constraints_never_reach_the_agent_copy(tmp_path: Path, header: str) -> None:
+    """A ``[constraints]`` header with a comment or spaces is still a constraints table."""
+    from adequacy.gym import make_gym
+
+    from .conftest import JML
+    src = tmp_path / "src" / "abs"
+    shutil.copytree(JML / "abs_value", src)
+    toml = (src / "task.toml").read_text()
+    head, _, _ = toml.partition("[constraints]")
+    body = "min = -77777\n" if header.endswith(".x]") else "x = [-77777, 88888]\n"
+    (src / "task.toml").write_text(head + header + "\n" + body)
+    make_gym([src], tmp_path / "g")
+    text = GymTools(tmp_path / "g").read_file("jml_abs_value", ".gym/task/task.toml")
+    assert "[signature.input]" in text and "77777" not in text and "88888" not in text

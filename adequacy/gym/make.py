@@ -221,7 +221,8 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
             raise TaskError(f"no installed backend serves {t.language!r} tasks",
                             file=str(t.root / "task.toml"))
     extra = worked_examples(loaded, [load_task(d) for d in task_dirs(examples or shipped_dirs())])
-    for t in (*loaded, *extra):
+    # the shipped examples are package files: installers such as uv hard-link those
+    for t in (*loaded, *(extra if examples else ())):
         refuse_foreign_files(t)
     out.mkdir(parents=True, exist_ok=True)
     root = out.resolve()

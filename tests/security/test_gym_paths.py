@@ -216,3 +216,13 @@ def test_manifest_spec_file_out_of_the_folder_is_refused(tmp_path: Path) -> None
     (d / MANIFEST).write_text(json.dumps(m))
     text = GymTools(out).check("jml_abs_value")
     assert text.startswith("error") and "outside the folder" in text
+
+
+def test_force_never_deletes_the_source_task(tmp_path: Path) -> None:
+    """OUT is the folder of tasks and a task's folder is named by its id: OUT/<id> is the
+    source task itself, which --force used to delete."""
+    tasks = tmp_path / "tasks"
+    task = _task(tmp_path, name="jml_abs_value")
+    r = _gym_make(str(task), str(tasks), "--force")
+    assert r.returncode == 2 and "no gym.json" in r.stderr
+    assert (task / "tests" / "post_sound.jsonl").is_file()

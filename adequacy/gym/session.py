@@ -11,6 +11,7 @@ so none of them leaves the grader.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +38,14 @@ from adequacy.verdicts import BUCKETS, Bucket
 
 MAX_SPEC_CHARS = 200_000
 """A spec longer than this is refused before any engine sees it."""
+
+_SCORING = threading.Lock()
+"""One scoring at a time per process. The MCP server runs tools in threads, and not every engine
+is thread-safe: the Verus interpreter sets the process-wide recursion limit and thread stack
+size for its run and puts them back after, so a run beside it could start its thread with a
+small stack and a huge limit (the process aborts: a C stack overflow) or find the limit lowered
+mid-evaluation ("recursion too deep"). A verdict must not depend on who else is being scored;
+processes (several CLI calls) share no such state and still run side by side."""
 
 
 class GymError(AdequacyError):
@@ -135,8 +144,9 @@ def check(folder: Path, spec: str | None = None, limits: Limits | None = None,
     text = spec_text_of(folder, m, spec)
     task = visible_task(folder)
     # visible cases come from the completeness buckets only: the sound ones are empty on purpose
-    rep = score_spec(task, text, m.spec_file, limits=limits, cache=_cache(),
-                     empty_by_design=[Bucket.pre_sound, Bucket.post_sound])
+    with _SCORING:
+        rep = score_spec(task, text, m.spec_file, limits=limits, cache=_cache(),
+                         empty_by_design=[Bucket.pre_sound, Bucket.post_sound])
     fb = feedback(rep, task)
     n = count_check(folder)
     log_path = None
@@ -197,7 +207,8 @@ def _grade(task: Task, text: str, m: GymManifest, limits: Limits | None) -> Spec
     """Score on every case; an exception of ours becomes an ``error`` report (its message can
     quote a hidden case, so it is not kept)."""
     try:
-        return score_spec(task, text, m.spec_file, limits=limits, cache=_cache())
+        with _SCORING:
+            return score_spec(task, text, m.spec_file, limits=limits, cache=_cache())
     except Exception:  # noqa: BLE001 - any failure is withheld and counted as a submission
         return SpecReport.failure(content_hash(m.task_hash, text), "internal error",
                                   task_path=m.source, spec_path=m.spec_file, task_id=m.task_id,

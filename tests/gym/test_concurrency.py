@@ -21,6 +21,7 @@ from adequacy.gym.state import read_state
 from .conftest import VERUS
 
 GOLD_BSF = (VERUS / "binary_search_first" / "specs" / "gold.rs").read_text()
+GOLD_EUCLID = (VERUS / "euclid_mod" / "specs" / "gold.rs").read_text()
 N = 5
 
 
@@ -113,3 +114,49 @@ def test_concurrent_checks_count_and_log_each(gym: Path) -> None:
     assert logged == sorted(specs)
     assert len(list(logs.glob("check-*.txt"))) == N
     assert len(list(logs.glob("check-*.json"))) == N
+
+
+DEEP = GOLD_EUCLID.replace(
+    "spec fn post_spec(input: Input, output: Output) -> bool {\n    output.result",
+    "spec fn depth(n: int) -> int\n    decreases n\n{\n    if n <= 0 { 0 } else { 1 + depth(n - 1) }"
+    "\n}\n\nspec fn post_spec(input: Input, output: Output) -> bool {\n    depth(3000) == 3000 "
+    "&& output.result")
+
+
+THREADS = """
+import json, sys, threading
+from pathlib import Path
+import adequacy.gym.session as session
+from adequacy.gym import GymTools
+session._cache = lambda: None  # every run evaluates (a cached verdict would hide the race)
+gym, spec, n = Path(sys.argv[1]), Path(sys.argv[2]).read_text(), int(sys.argv[3])
+tools = GymTools(gym)
+barrier = threading.Barrier(n)
+answers = {}
+def go(i):
+    barrier.wait()
+    answers[i] = (tools.submit("euclid_mod", spec) if i == 0
+                  else tools.check("euclid_mod", spec + f"\\n// {i}\\n"))
+threads = [threading.Thread(target=go, args=(i,)) for i in range(n)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(json.dumps(answers))
+"""
+
+
+def test_concurrent_checks_and_a_submit_give_the_verdicts_of_a_lone_run(gym: Path,
+                                                                        tmp_path: Path) -> None:
+    """A recursive spec fn 3000 deep: alone, the gold spec with it passes every case. Run beside
+    other runs in threads (as MCP tools are), it must still pass and the server must live: the
+    interpreter's recursion limit and thread stack size are process-wide. Run in a child, since
+    the race can abort the process."""
+    assert DEEP != GOLD_EUCLID
+    spec = tmp_path / "deep.rs"
+    spec.write_text(DEEP)
+    r = subprocess.run([sys.executable, "-c", THREADS, str(gym), str(spec), str(N)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    answers = json.loads(r.stdout)
+    assert "PASS: yes" in answers["0"], answers["0"]
+    for i in range(1, N):
+        assert answers[str(i)].startswith("check: 3 of 3 visible cases passed"), answers[str(i)]

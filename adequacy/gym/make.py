@@ -44,7 +44,11 @@ class MadeFolder(BaseModel):
 
 def spec_file_name(task: Task) -> str:
     """The file an agent completes (the backend's ``spec_file``, else the skeleton's name:
-    JML keeps the class's file name, javac wants it)."""
+    JML keeps the class's file name, javac wants it); a plain file name, never a path."""
+    for name in (task.files.skeleton, task.files.spec_file or task.files.skeleton):
+        if Path(name).name != name or name in (".", ".."):
+            raise TaskError(f"the {task.language} backend names a task file {name!r}, not a "
+                            "plain file name")
     return task.files.spec_file or task.files.skeleton
 
 
@@ -224,6 +228,7 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
     # the shipped examples are package files: installers such as uv hard-link those
     for t in (*loaded, *(extra if examples else ())):
         refuse_foreign_files(t)
+        spec_file_name(t)
     out.mkdir(parents=True, exist_ok=True)
     root = out.resolve()
     folders = {t.id: folder_in(root, t.id) for t in loaded}

@@ -32,13 +32,20 @@ MAX_READ_CHARS = 100_000
 class GymTools:
     """Tools over ``root``, a folder made by ``adequacy gym make`` (or one gym folder)."""
 
-    def __init__(self, root: Path, limits: Limits | None = None, allow_again: bool = False):
+    def __init__(self, root: Path, limits: Limits | None = None, allow_again: bool = False,
+                 only: str | None = None):
         self.root = root.resolve()
         self.limits = limits
         self.allow_again = allow_again
+        self.only = only
+        """Bind the tools to one task: the others are not listed, read, checked or submitted."""
         self.last_grade: GymRecord | None = None
 
     def folders(self) -> dict[str, Path]:
+        found = self._all_folders()
+        return found if self.only is None else {k: v for k, v in found.items() if k == self.only}
+
+    def _all_folders(self) -> dict[str, Path]:
         if (self.root / MANIFEST).is_file():
             return {read_manifest(self.root).task_id: self.root}
         out = {}
@@ -104,7 +111,7 @@ class GymTools:
             ex = read_manifest(folder).example_task
         except AdequacyError:
             return True
-        return ex is not None and ex in self.folders()
+        return ex is not None and ex in self._all_folders()
 
     def check(self, task_id: str, spec: str | None = None) -> str:
         try:

@@ -166,7 +166,12 @@ def source_task(m: GymManifest, source: Path | None = None) -> Task:
     try:
         task = load_task(root)
     except AdequacyError as e:
-        raise GymError(f"cannot load the source task of {m.task_id} at {root}: {e}") from None
+        # where, not what: a malformed case's message can quote its (hidden) value
+        where = getattr(e, "file", None) or str(root)
+        line = getattr(e, "line", None)
+        raise GymError(f"cannot load the source task of {m.task_id} at {root} (a problem in "
+                       f"{where}{f':{line}' if line else ''}; run `adequacy task validate` "
+                       "on it)") from None
     if task.id != m.task_id:
         raise GymError(f"the source task at {root} is {task.id!r}, not {m.task_id!r}")
     got = task_content_hash(task)

@@ -105,3 +105,14 @@ def test_constraints_never_reach_the_agent_copy(tmp_path: Path, header: str) -> 
     make_gym([src], tmp_path / "g")
     text = GymTools(tmp_path / "g").read_file("jml_abs_value", ".gym/task/task.toml")
     assert "[signature.input]" in text and "77777" not in text and "88888" not in text
+
+
+def test_a_broken_source_task_is_named_not_quoted(gym: Path, sources: Path) -> None:
+    """The source task broke after the folder was made: a hidden case now has an out-of-range
+    value. The loader's message would quote it; submit says where, not what."""
+    p = sources / "abs_value" / "tests" / "post_sound.jsonl"
+    p.write_text(p.read_text() + '{"id": "broken", "input": {"x": 987654321987}, '
+                 '"output": {"result": 1}}\n')
+    answer = GymTools(gym).submit("jml_abs_value")
+    assert answer.startswith("error") and "post_sound.jsonl" in answer
+    assert "987654321987" not in answer

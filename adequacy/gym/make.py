@@ -229,7 +229,10 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
     for t in (*loaded, *(extra if examples else ())):
         refuse_foreign_files(t)
         spec_file_name(t)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise TaskError(f"cannot make the gym folder: {e.strerror}", file=str(out)) from None
     root = out.resolve()
     folders = {t.id: folder_in(root, t.id) for t in loaded}
     for folder in folders.values():

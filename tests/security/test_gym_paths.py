@@ -226,3 +226,11 @@ def test_force_never_deletes_the_source_task(tmp_path: Path) -> None:
     r = _gym_make(str(task), str(tasks), "--force")
     assert r.returncode == 2 and "no gym.json" in r.stderr
     assert (task / "tests" / "post_sound.jsonl").is_file()
+
+
+def test_an_out_that_cannot_be_a_folder_is_a_usage_error(tmp_path: Path) -> None:
+    f = tmp_path / "file"
+    f.write_text("x")
+    r = _gym_make(str(JML / "abs_value"), str(f))
+    assert r.returncode == 2 and "cannot make the gym folder" in r.stderr
+    assert "internal error" not in r.stderr

@@ -68,7 +68,7 @@ def check_cmd(
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except OSError as e:
-        raise _fail(f"cannot read {spec}: {e.strerror}") from None
+        raise _fail(f"{e.filename or spec}: {e.strerror}") from None
     out.print(res.text, highlight=False, markup=False, soft_wrap=True)
     if res.log:
         out.print(f"(log: {res.log})", style="dim", highlight=False)
@@ -94,7 +94,7 @@ def submit_cmd(
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except OSError as e:
-        raise _fail(f"cannot read {spec}: {e.strerror}") from None
+        raise _fail(f"{e.filename or spec}: {e.strerror}") from None
     out.print(grade_text(rec), highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(rec.exit_code)
 

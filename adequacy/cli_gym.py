@@ -68,7 +68,7 @@ def check_cmd(
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except OSError as e:
-        raise _fail(f"cannot read {spec}: {e.strerror}") from None
+        raise _fail(f"{e.filename or spec}: {e.strerror}") from None
     out.print(res.text, highlight=False, markup=False, soft_wrap=True)
     if res.log:
         out.print(f"(log: {res.log})", style="dim", highlight=False)
@@ -94,7 +94,7 @@ def submit_cmd(
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except OSError as e:
-        raise _fail(f"cannot read {spec}: {e.strerror}") from None
+        raise _fail(f"{e.filename or spec}: {e.strerror}") from None
     out.print(grade_text(rec), highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(rec.exit_code)
 
@@ -106,6 +106,9 @@ def mcp_cmd(
     port: Annotated[int, typer.Option(help="streamable-http: port.")] = 8765,
     again: Annotated[bool, typer.Option("--again", help="Let submit re-grade a folder.")]
     = False,
+    task: Annotated[str | None, typer.Option("--task", help="Serve this task only: the "
+                                             "session cannot see, read or grade the others.")]
+    = None,
 ) -> None:
     """Serve the gym's tools (list tasks, read files, check, verify, submit) over MCP."""
     try:
@@ -117,7 +120,12 @@ def mcp_cmd(
         raise _fail(f"--transport must be stdio or streamable-http, not {transport!r}")
     if not gym.is_dir():
         raise _fail(f"{gym} is not a folder (make one with `adequacy gym make`)")
-    serve(gym, transport=transport, host=host, port=port, allow_again=again)
+    if task is not None:
+        from adequacy.gym import GymTools
+        known = GymTools(gym).folders()
+        if task not in known:
+            raise _fail(f"no task {task!r} in {gym} (tasks: {', '.join(list(known)[:20])})")
+    serve(gym, transport=transport, host=host, port=port, allow_again=again, task=task)
 
 
 def agent_cmd(

@@ -152,6 +152,15 @@ class Task(BaseModel):
         return [c for b in BUCKETS for c in self.cases.get(b, [])]
 
 
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")
+
+
+def _is_name(tid: str) -> bool:
+    """Ids name folders (``gym make`` writes OUT/<id>, results are keyed by them): a path
+    (``/abs``, ``../../x``) would let a task file choose where we write and delete."""
+    return _NAME.fullmatch(tid) is not None and ".." not in tid
+
+
 def _rel(task_dir: Path, p: Path) -> str:
     try:
         return str(p.relative_to(task_dir.parent))
@@ -461,6 +470,10 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
         return v
 
     tid = field("id", str, "", required=True)
+    if tid and not _is_name(tid):
+        errors.append(TaskError(f"id must be a name (letters, digits, '_', '-', '.'; no '/', "
+                                f"no '..', at most 128 characters), got {tid[:80]!r}",
+                                file=fname, line=_toml_line(text, "id"), field="id"))
     language = field("language", str, "", required=True)
     if language and not language.replace("_", "").isalnum():
         errors.append(TaskError(f"language must be a name such as verus or jml, "

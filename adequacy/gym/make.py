@@ -9,8 +9,12 @@ from a different task and carries that task's gold spec and visible cases only. 
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 import shutil
+import stat
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,6 +28,8 @@ from adequacy.tasks import Case, Task, load_task, task_files
 from adequacy.verdicts import Bucket
 
 GOLD_NAMES = ("specs/gold", "reference/gold")
+SHIPPED = Path(__file__).parent / "examples"
+"""Worked-example tasks shipped with the package (used unless ``--examples`` names others)."""
 
 
 class MadeFolder(BaseModel):
@@ -38,7 +44,11 @@ class MadeFolder(BaseModel):
 
 def spec_file_name(task: Task) -> str:
     """The file an agent completes (the backend's ``spec_file``, else the skeleton's name:
-    JML keeps the class's file name, javac wants it)."""
+    JML keeps the class's file name, javac wants it); a plain file name, never a path."""
+    for name in (task.files.skeleton, task.files.spec_file or task.files.skeleton):
+        if Path(name).name != name or name in (".", ".."):
+            raise TaskError(f"the {task.language} backend names a task file {name!r}, not a "
+                            "plain file name")
     return task.files.spec_file or task.files.skeleton
 
 
@@ -53,6 +63,40 @@ def task_dirs(paths: Sequence[Path]) -> list[Path]:
         else:
             raise TaskError("not a task folder or a folder of tasks", file=str(p))
     return out
+
+
+def shipped_dirs() -> list[Path]:
+    return sorted(d for d in SHIPPED.iterdir() if d.is_dir())
+
+
+def source_files(task: Task) -> list[Path]:
+    """Every file of the task whose content ``gym make`` copies (or draws cases from)."""
+    names = ["task.toml", "statement.md", task.files.skeleton,
+             *(f"tests/{b.value}.jsonl" for b in Bucket)]
+    paths = [task.root / n for n in names]
+    gold = gold_spec(task)
+    return [p for p in (*paths, *([gold] if gold else [])) if os.path.lexists(p)]
+
+
+def refuse_foreign_files(task: Task) -> None:
+    """Refuse a task whose copied files are not its own: a symlink (``statement.md`` ->
+    ``/etc/passwd``, ``specs/`` -> another task's folder) resolving outside the task folder, or
+    a hard link (a second name of a file that may live anywhere on the file system). Either
+    would put text we never meant to publish in an agent-readable folder."""
+    root = task.root.resolve()
+    for p in source_files(task):
+        rel = p.relative_to(task.root)
+        real = p.resolve()
+        if not real.is_relative_to(root):
+            raise TaskError(f"{rel} leads outside the task folder (to {real}); gym make copies "
+                            "only the task's own files", file=str(p))
+        st = real.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise TaskError(f"{rel} is not a regular file", file=str(p))
+        if st.st_nlink > 1:
+            raise TaskError(f"{rel} is a hard link ({st.st_nlink} names): gym make copies only "
+                            "files the task folder alone holds (copy it instead of linking)",
+                            file=str(p))
 
 
 def gold_spec(task: Task) -> Path | None:
@@ -92,7 +136,8 @@ def _write_visible_task(task: Task, cases: list[Case], dest: Path) -> None:
     """A loadable copy of the task with only ``cases``: what ``check`` scores against."""
     dest.mkdir(parents=True)
     (dest / "task.toml").write_text(
-        _without_constraints((task.root / "task.toml").read_text(encoding="utf-8")),
+        _without_constraints((task.root / "task.toml").read_text(encoding="utf-8"),
+                             task.root / "task.toml"),
         encoding="utf-8")
     (dest / "statement.md").write_text(task.statement, encoding="utf-8")
     shutil.copyfile(task.skeleton_path, dest / task.files.skeleton)
@@ -104,18 +149,30 @@ def _write_visible_task(task: Task, cases: list[Case], dest: Path) -> None:
             "".join(line + "\n" for line in lines), encoding="utf-8")
 
 
-def _without_constraints(toml: str) -> str:
+_TABLE = re.compile(r"^\s*\[\[?\s*(?P<name>[^\]#]*?)\s*\]")
+_CONSTRAINTS = re.compile(r"""^["']?constraints["']?\s*(\.|$)""")
+
+
+def _without_constraints(toml: str, where: Path) -> str:
     """task.toml minus its ``[constraints]`` tables: hints for mutators (value ranges, shapes of
-    invalid inputs) that a spec writer is not meant to read off."""
+    invalid inputs) that a spec writer is not meant to read off. The result is parsed again and
+    refused if a constraint survived (an inline ``constraints = {...}``, a dotted key)."""
     out, skip = [], False
     for line in toml.splitlines(keepends=True):
-        head = line.strip()
-        if head.startswith("["):
-            name = head.strip("[]").strip()
-            skip = name == "constraints" or name.startswith("constraints.")
+        m = _TABLE.match(line)
+        if m:
+            skip = _CONSTRAINTS.match(m.group("name").replace(" ", "")) is not None
         if not skip:
             out.append(line)
-    return "".join(out)
+    text = "".join(out)
+    try:
+        left = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        left = {"constraints": None}
+    if "constraints" in left:
+        raise TaskError("cannot strip the constraints from task.toml for the agent's copy; "
+                        "write them as a [constraints] table", file=str(where))
+    return text
 
 
 def _write_example(ex: Task, gold: Path, n: int, seed: int, dest: Path) -> None:
@@ -127,36 +184,65 @@ def _write_example(ex: Task, gold: Path, n: int, seed: int, dest: Path) -> None:
                                                encoding="utf-8")
 
 
+def worked_examples(batch: Sequence[Task], candidates: Sequence[Task]) -> list[Task]:
+    """The candidates that may serve as worked examples for ``batch``: with a gold spec, and
+    neither a task of the batch nor a copy of one under another id (same statement or gold
+    spec). An example from the batch would give an agent, through a neighbour's
+    ``example/``, the gold spec of a task it is graded on."""
+    ids = {t.id for t in batch}
+    seen = {t.statement.strip() for t in batch} - {""}
+    golds = {g.read_bytes() for g in (gold_spec(t) for t in batch) if g is not None}
+    out = []
+    for e in candidates:
+        gold = gold_spec(e)
+        if gold is None or e.id in ids or e.statement.strip() in seen \
+                or gold.read_bytes() in golds:
+            continue
+        out.append(e)
+    return out
+
+
 def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
              force: bool = False, examples: Sequence[Path] = ()) -> list[MadeFolder]:
     """Write ``out/<task id>/`` for every task; refuse to overwrite a folder unless ``force``.
 
-    Worked examples come from ``examples`` (tasks outside the batch) when given, else from the
-    other tasks of the batch: then an agent with a shell can read a neighbour's gold spec in
-    another folder's ``example/``, which the report warns about."""
+    Worked examples come from ``examples`` when given, else from the tasks shipped in
+    ``adequacy/gym/examples``; never from the batch (see ``worked_examples``). Every path
+    written or deleted is a direct child of the resolved OUT, and a task whose copied files are
+    symlinks out of it or hard links is refused (``refuse_foreign_files``)."""
     if visible < 0:
         raise TaskError(f"--visible must be >= 0, got {visible}")
     loaded = [load_task(d) for d in task_dirs(tasks)]
     if not loaded:
         raise TaskError("no tasks found", file=", ".join(map(str, tasks)))
     ids = [t.id for t in loaded]
-    dup = sorted({i for i in ids if ids.count(i) > 1})
+    folded = [i.casefold() for i in ids]  # one folder on a case-insensitive file system
+    dup = sorted({i for i in ids if folded.count(i.casefold()) > 1})
     if dup:
         raise TaskError(f"two tasks share the id {dup[0]!r}; gym folders are named by id")
     for t in loaded:
         if task_files(t.language) is None:
             raise TaskError(f"no installed backend serves {t.language!r} tasks",
                             file=str(t.root / "task.toml"))
-    batch = set(ids)
-    extra = [e for e in (load_task(d) for d in task_dirs(examples)) if e.id not in batch]
-    out.mkdir(parents=True, exist_ok=True)
+    extra = worked_examples(loaded, [load_task(d) for d in task_dirs(examples or shipped_dirs())])
+    # the shipped examples are package files: installers such as uv hard-link those
+    for t in (*loaded, *(extra if examples else ())):
+        refuse_foreign_files(t)
+        spec_file_name(t)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise TaskError(f"cannot make the gym folder: {e.strerror}", file=str(out)) from None
+    root = out.resolve()
+    folders = {t.id: folder_in(root, t.id) for t in loaded}
+    for folder in folders.values():
+        if os.path.lexists(folder) and not force:
+            raise TaskError("gym folder exists (use --force to replace it)", file=str(folder))
     made: list[MadeFolder] = []
     for t in loaded:
-        folder = out / t.id
-        if folder.exists():
-            if not force:
-                raise TaskError("gym folder exists (use --force to replace it)", file=str(folder))
-            shutil.rmtree(folder)
+        folder = folders[t.id]
+        if os.path.lexists(folder):
+            _remove_gym_folder(folder)
         folder.mkdir()
         cases = draw_visible(t, visible, seed)
         spec_file = spec_file_name(t)
@@ -168,9 +254,7 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
         shutil.copyfile(t.skeleton_path, folder / spec_file)
         (folder / "visible_cases.jsonl").write_text("".join(case_line(c) + "\n" for c in cases),
                                                     encoding="utf-8")
-        pool = [e for e in extra if e.id != t.id] if extra else _rotated(loaded, t)
-        ex = next((o for o in pool if o.language == t.language
-                   and gold_spec(o) is not None), None)
+        ex = next((o for o in extra if o.language == t.language), None)
         if ex is not None:
             gold = gold_spec(ex)
             assert gold is not None
@@ -184,16 +268,29 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
         warn = []
         if len(cases) < visible:
             warn.append(f"only {len(cases)} visible completeness case(s) in the task")
-        if ex is not None and ex.id in batch:
-            warn.append(f"worked example from {ex.id}, also in this batch (see --examples)")
         if ex is None:
-            warn.append(f"no other {t.language} task with a gold spec: no worked example")
+            warn.append(f"no {t.language} worked example outside the batch: no example/")
         made.append(MadeFolder(task_id=t.id, folder=str(folder), visible=len(cases),
                                example_task=ex.id if ex else None, warning="; ".join(warn)))
     return made
 
 
-def _rotated(tasks: list[Task], t: Task) -> list[Task]:
-    """The other tasks, starting after ``t``: neighbours get different examples."""
-    i = tasks.index(t)
-    return tasks[i + 1:] + tasks[:i]
+def folder_in(root: Path, name: str) -> Path:
+    """``root/name``, refused unless it is a direct child of ``root`` (the resolved OUT): task
+    ids are validated as names, and this holds even for a Task built some other way."""
+    folder = root / name
+    if folder.parent != root or name in ("", ".", "..") or "/" in name or "\0" in name:
+        raise TaskError(f"task id {name[:80]!r} is not a folder name inside {root}")
+    return folder
+
+
+def _remove_gym_folder(folder: Path) -> None:
+    """``--force`` replaces gym folders only: never a symlink (whose target may be anywhere)
+    and never a folder that ``gym make`` did not write (OUT may be a folder with other work)."""
+    if folder.is_symlink() or not folder.is_dir():
+        raise TaskError("exists and is not a gym folder (a symlink or a file); remove it "
+                        "yourself", file=str(folder))
+    if not (folder / "gym.json").is_file() or (folder / "gym.json").is_symlink():
+        raise TaskError("exists and is not a gym folder (no gym.json); --force replaces gym "
+                        "folders only, remove it yourself", file=str(folder))
+    shutil.rmtree(folder)

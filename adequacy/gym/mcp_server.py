@@ -21,8 +21,8 @@ write your spec, call check until it passes the visible cases, think about inval
 wrong outputs the hidden cases will try, then submit once."""
 
 
-def build_server(root: Path, allow_again: bool = False) -> MCPServer:
-    tools = GymTools(root, allow_again=allow_again)
+def build_server(root: Path, allow_again: bool = False, task: str | None = None) -> MCPServer:
+    tools = GymTools(root, allow_again=allow_again, only=task)
     server: MCPServer = MCPServer(name="spec-adequacy-gym", instructions=SERVER_INSTRUCTIONS)
 
     @server.tool()
@@ -68,8 +68,8 @@ def build_server(root: Path, allow_again: bool = False) -> MCPServer:
 
 
 def serve(root: Path, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765,
-          allow_again: bool = False) -> None:
-    server = build_server(root, allow_again)
+          allow_again: bool = False, task: str | None = None) -> None:
+    server = build_server(root, allow_again, task)
     if transport == "streamable-http":
         server.run("streamable-http", host=host, port=port)
     else:

@@ -11,6 +11,7 @@ so none of them leaves the grader.
 from __future__ import annotations
 
 import json
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +22,14 @@ from adequacy.backend import Limits
 from adequacy.cache import VerdictCache, default_cache_dir
 from adequacy.errors import AdequacyError, TaskError
 from adequacy.gym.manifest import PRIVATE, GymManifest, read_manifest, task_content_hash
+from adequacy.gym.state import (
+    count_check,
+    count_submission,
+    create_exclusive,
+    locked,
+    private_dir,
+    read_state,
+)
 from adequacy.results import SpecReport
 from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
@@ -29,6 +38,14 @@ from adequacy.verdicts import BUCKETS, Bucket
 
 MAX_SPEC_CHARS = 200_000
 """A spec longer than this is refused before any engine sees it."""
+
+_SCORING = threading.Lock()
+"""One scoring at a time per process. The MCP server runs tools in threads, and not every engine
+is thread-safe: the Verus interpreter sets the process-wide recursion limit and thread stack
+size for its run and puts them back after, so a run beside it could start its thread with a
+small stack and a huge limit (the process aborts: a C stack overflow) or find the limit lowered
+mid-evaluation ("recursion too deep"). A verdict must not depend on who else is being scored;
+processes (several CLI calls) share no such state and still run side by side."""
 
 
 class GymError(AdequacyError):
@@ -49,13 +66,6 @@ class GymRecord(SpecReport):
     submitted_at: str = ""
 
 
-class GymState(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    checks: int = 0
-    submissions: int = 0
-
-
 class CheckResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -66,31 +76,14 @@ class CheckResult(BaseModel):
     log: str | None = None
 
 
-def _state_path(folder: Path) -> Path:
-    return folder / PRIVATE / "state.json"
-
-
-def read_state(folder: Path) -> GymState:
-    p = _state_path(folder)
-    if not p.is_file():
-        return GymState()
-    try:
-        return GymState.model_validate_json(p.read_text(encoding="utf-8"))
-    except ValueError:
-        return GymState()
-
-
-def _write_state(folder: Path, st: GymState) -> None:
-    p = _state_path(folder)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(st.model_dump_json(), encoding="utf-8")
-
-
 def spec_text_of(folder: Path, m: GymManifest, spec: str | None) -> str:
     """The spec given, or the folder's spec file; refused when absurdly long."""
     if spec is None:
+        path = (folder / m.spec_file).resolve()
+        if not path.is_relative_to(folder.resolve()):
+            raise GymError(f"the manifest's spec file {m.spec_file!r} is outside the folder")
         try:
-            spec = (folder / m.spec_file).read_text(encoding="utf-8")
+            spec = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise GymError(f"cannot read the spec file {folder / m.spec_file}: {e}") from None
     if len(spec) > MAX_SPEC_CHARS:
@@ -151,21 +144,19 @@ def check(folder: Path, spec: str | None = None, limits: Limits | None = None,
     text = spec_text_of(folder, m, spec)
     task = visible_task(folder)
     # visible cases come from the completeness buckets only: the sound ones are empty on purpose
-    rep = score_spec(task, text, m.spec_file, limits=limits, cache=_cache(),
-                     empty_by_design=[Bucket.pre_sound, Bucket.post_sound])
+    with _SCORING:
+        rep = score_spec(task, text, m.spec_file, limits=limits, cache=_cache(),
+                         empty_by_design=[Bucket.pre_sound, Bucket.post_sound])
     fb = feedback(rep, task)
-    st = read_state(folder)
-    st.checks += 1
-    _write_state(folder, st)
+    n = count_check(folder)
     log_path = None
     if log:
-        logs = folder / PRIVATE / "logs"
-        logs.mkdir(parents=True, exist_ok=True)
-        stem = logs / f"check-{st.checks:04d}"
-        stem.with_suffix(".txt").write_text(fb + "\n", encoding="utf-8")
-        stem.with_suffix(".json").write_text(rep.model_dump_json(indent=2), encoding="utf-8")
-        (logs / f"check-{st.checks:04d}.spec").write_text(text, encoding="utf-8")
-        log_path = str(stem.with_suffix(".txt"))
+        logs = private_dir(folder) / "logs"
+        logs.mkdir(exist_ok=True)
+        txt = create_exclusive(logs / f"check-{n:04d}.txt", fb + "\n")
+        create_exclusive(txt.with_suffix(".json"), rep.model_dump_json(indent=2))
+        create_exclusive(txt.with_suffix(".spec"), text)
+        log_path = str(txt)
     return CheckResult(text=fb, report=rep, log=log_path)
 
 
@@ -175,7 +166,12 @@ def source_task(m: GymManifest, source: Path | None = None) -> Task:
     try:
         task = load_task(root)
     except AdequacyError as e:
-        raise GymError(f"cannot load the source task of {m.task_id} at {root}: {e}") from None
+        # where, not what: a malformed case's message can quote its (hidden) value
+        where = getattr(e, "file", None) or str(root)
+        line = getattr(e, "line", None)
+        raise GymError(f"cannot load the source task of {m.task_id} at {root} (a problem in "
+                       f"{where}{f':{line}' if line else ''}; run `adequacy task validate` "
+                       "on it)") from None
     if task.id != m.task_id:
         raise GymError(f"the source task at {root} is {task.id!r}, not {m.task_id!r}")
     got = task_content_hash(task)
@@ -185,46 +181,75 @@ def source_task(m: GymManifest, source: Path | None = None) -> Task:
     return task
 
 
+WITHHELD = "internal error while grading (details withheld: they may quote hidden cases)"
+
+_KEPT = ("key", "task_id", "task_path", "spec_path", "spec_sha", "language", "status", "strict",
+         "buckets", "metrics", "passed_all", "seconds", "empty_by_design", "options")
+"""Fields of a grading report that are counts, hashes or settings: nothing a case flows into.
+A list of what is kept, not of what is dropped, so a field added to ``SpecReport`` later is
+withheld until someone decides it is safe."""
+
+
 def _strip(rep: SpecReport) -> dict[str, object]:
-    """The report without anything that can quote a hidden case."""
-    d = rep.model_dump()
-    d["verdicts"], d["disagreements"] = [], []
-    if rep.error:
-        d["error"] = "internal error while grading (details withheld: they may quote hidden cases)"
-    if rep.invalid is not None and rep.invalid.engine is not None:
+    """The report without anything that can quote a hidden case: verdicts and their reasons,
+    disagreements, error texts, an engine's compile error, why an engine gave up mid-run."""
+    d = {k: v for k, v in rep.model_dump().items() if k in _KEPT}
+    d["error"] = WITHHELD if rep.error else None
+    d["engines"] = [{**e.model_dump(), "skipped": e.skipped.split(":", 1)[0]}
+                    for e in rep.engines]
+    inv = rep.invalid
+    if inv is not None and inv.engine is not None:
         # the front end sees no case; an engine compiling the cases in may quote them
-        d["invalid"] = {"message": f"the engine {rep.invalid.engine} could not compile the spec "
+        d["invalid"] = {"message": f"the engine {inv.engine} could not compile the spec "
                         "(run check for the details on the visible cases)",
-                        "file": rep.invalid.file, "line": None, "engine": rep.invalid.engine}
+                        "file": inv.file, "line": None, "engine": inv.engine}
+    else:
+        d["invalid"] = inv.model_dump() if inv is not None else None
     return d
+
+
+def _grade(task: Task, text: str, m: GymManifest, limits: Limits | None) -> SpecReport:
+    """Score on every case; an exception of ours becomes an ``error`` report (its message can
+    quote a hidden case, so it is not kept)."""
+    try:
+        with _SCORING:
+            return score_spec(task, text, m.spec_file, limits=limits, cache=_cache())
+    except Exception:  # noqa: BLE001 - any failure is withheld and counted as a submission
+        return SpecReport.failure(content_hash(m.task_hash, text), "internal error",
+                                  task_path=m.source, spec_path=m.spec_file, task_id=m.task_id,
+                                  language=m.language, spec_sha=content_hash(text))
 
 
 def submit(folder: Path, spec: str | None = None, again: bool = False,
            source: Path | None = None, limits: Limits | None = None) -> GymRecord:
-    """Grade on every case of the source task and append the record to the folder's log."""
+    """Grade on every case of the source task and append the record to the folder's log.
+
+    The ``submit`` lock is held from the "already submitted?" test to the record, so of two
+    concurrent submits (threads or processes) one grades and the other is refused. A grade that
+    fails on our side still counts: were it free, a spec that crashes the grader on some hidden
+    inputs and not others would be an oracle queried as often as the agent likes."""
     m = read_manifest(folder)
-    st = read_state(folder)
-    if st.submissions and not again:
-        raise GymError(f"{m.task_id} was already submitted ({st.submissions} time(s)); "
-                       "use --again to submit once more")
     text = spec_text_of(folder, m, spec)
     task = source_task(m, source)
-    start = time.monotonic()
-    rep = score_spec(task, text, m.spec_file, limits=limits, cache=_cache())
-    st.submissions += 1
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    d = _strip(rep)
-    d["key"] = content_hash(rep.key, str(folder.resolve()), str(st.submissions), now)
-    d["seconds"] = time.monotonic() - start
-    rec = GymRecord.model_validate({**d, "gym_folder": str(folder), "task_hash": m.task_hash,
-                                    "checks": st.checks, "submission": st.submissions,
-                                    "submitted_at": now})
-    _write_state(folder, st)
-    logs = folder / PRIVATE
-    logs.mkdir(exist_ok=True)
-    with (logs / "submissions.jsonl").open("a", encoding="utf-8") as f:
-        f.write(rec.model_dump_json() + "\n")
-    (logs / f"submitted-{st.submissions}.spec").write_text(text, encoding="utf-8")
+    with locked(folder, "submit"):
+        done = read_state(folder).submissions
+        if done and not again:
+            raise GymError(f"{m.task_id} was already submitted ({done} time(s)); "
+                           "use --again to submit once more")
+        start = time.monotonic()
+        rep = _grade(task, text, m, limits)
+        st = count_submission(folder)
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        d = _strip(rep)
+        d["key"] = content_hash(rep.key, str(folder.resolve()), str(st.submissions), now)
+        d["seconds"] = time.monotonic() - start
+        rec = GymRecord.model_validate({**d, "gym_folder": str(folder),
+                                        "task_hash": m.task_hash, "checks": st.checks,
+                                        "submission": st.submissions, "submitted_at": now})
+        logs = private_dir(folder)
+        with (logs / "submissions.jsonl").open("a", encoding="utf-8") as f:
+            f.write(rec.model_dump_json() + "\n")
+        create_exclusive(logs / f"submitted-{st.submissions}.spec", text)
     return rec
 
 

@@ -22,6 +22,7 @@ from adequacy.gym.session import (
     submit,
     visible_task,
 )
+from adequacy.gym.state import read_state
 from adequacy.gym.verify import can_verify, verify_text
 from adequacy.verification import why_no_prover
 
@@ -31,13 +32,20 @@ MAX_READ_CHARS = 100_000
 class GymTools:
     """Tools over ``root``, a folder made by ``adequacy gym make`` (or one gym folder)."""
 
-    def __init__(self, root: Path, limits: Limits | None = None, allow_again: bool = False):
+    def __init__(self, root: Path, limits: Limits | None = None, allow_again: bool = False,
+                 only: str | None = None):
         self.root = root.resolve()
         self.limits = limits
         self.allow_again = allow_again
+        self.only = only
+        """Bind the tools to one task: the others are not listed, read, checked or submitted."""
         self.last_grade: GymRecord | None = None
 
     def folders(self) -> dict[str, Path]:
+        found = self._all_folders()
+        return found if self.only is None else {k: v for k, v in found.items() if k == self.only}
+
+    def _all_folders(self) -> dict[str, Path]:
         if (self.root / MANIFEST).is_file():
             return {read_manifest(self.root).task_id: self.root}
         out = {}
@@ -57,12 +65,14 @@ class GymTools:
         return found[task_id]
 
     def list_tasks(self) -> str:
-        from adequacy.gym.session import read_state
         rows = []
         for tid, d in self.folders().items():
-            m = read_manifest(d)
-            st = read_state(d)
-            title = visible_task(d).title
+            try:
+                m = read_manifest(d)
+                st = read_state(d)
+                title = visible_task(d).title
+            except AdequacyError:
+                continue  # a broken folder is not a task to work on
             rows.append({"task_id": tid, "language": m.language, "title": title,
                          "spec_file": m.spec_file, "visible_cases": len(m.visible),
                          "checks": st.checks, "submitted": st.submissions > 0})
@@ -76,6 +86,9 @@ class GymTools:
             if Path(rel).is_absolute() or not target.is_relative_to(folder):
                 return f"error: {str(path)[:200]!r} is outside the task's folder; give a path " \
                        "relative to it, e.g. statement.md"
+            if self._example_of_served_task(folder, target):
+                return (f"error: {str(path)[:200]!r} is a worked example taken from a task this "
+                        "gym also grades; it is withheld")
             if target.is_dir():
                 names = sorted(str(p.relative_to(folder)) + ("/" if p.is_dir() else "")
                                for p in target.iterdir())
@@ -89,11 +102,24 @@ class GymTools:
         except (AdequacyError, OSError, ValueError) as e:
             return f"error: {str(e)[:300]}"
 
+    def _example_of_served_task(self, folder: Path, target: Path) -> bool:
+        """A folder made by an older ``gym make`` (or with ``--examples`` naming the batch) can
+        hold a served task's gold spec in ``example/``: reading it would give that task away."""
+        if not target.is_relative_to(folder / "example"):
+            return False
+        try:
+            ex = read_manifest(folder).example_task
+        except AdequacyError:
+            return True
+        return ex is not None and ex in self._all_folders()
+
     def check(self, task_id: str, spec: str | None = None) -> str:
         try:
             return check(self._folder(task_id), spec, self.limits).text
         except AdequacyError as e:
             return f"error: {str(e)[:500]}"
+        except Exception as e:  # noqa: BLE001 - a bug of ours; the task copy holds visible cases only
+            return f"error: internal error ({type(e).__name__}: {str(e)[:300]})"
 
     def verify(self, task_id: str, spec: str | None = None) -> str:
         try:
@@ -107,12 +133,17 @@ class GymTools:
                                self.limits or Limits(spec_seconds=120.0))
         except AdequacyError as e:
             return f"error: {str(e)[:500]}"
+        except Exception as e:  # noqa: BLE001 - a bug of ours; the prover sees no case
+            return f"error: internal error ({type(e).__name__}: {str(e)[:300]})"
 
     def submit(self, task_id: str, spec: str | None = None) -> str:
         try:
             rec = submit(self._folder(task_id), spec, again=self.allow_again,
                          limits=self.limits)
         except AdequacyError as e:
+            # raised before grading (unknown task, already submitted, changed source task)
             return f"error: {str(e)[:500]}"
+        except Exception:  # noqa: BLE001 - after grading a message can quote a hidden case
+            return "error: internal error while submitting (details withheld)"
         self.last_grade = rec
         return grade_text(rec)

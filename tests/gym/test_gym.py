@@ -34,7 +34,8 @@ def test_folder_holds_what_an_agent_needs(gym: Path, sources: Path) -> None:
                  "example/visible_cases.jsonl"):
         assert (d / name).is_file(), name
     m = read_manifest(d)
-    assert m.example_task == "euclid_mod" and m.task_id == "binary_search_first"
+    # the worked example ships with the package: never a task of the batch
+    assert m.example_task == "gym_example_clamp" and m.task_id == "binary_search_first"
     src = load_task(sources / "binary_search_first")
     assert (d / "spec.rs").read_text() == src.skeleton
     lines = [json.loads(x) for x in (d / "visible_cases.jsonl").read_text().splitlines()]

@@ -33,9 +33,10 @@ def _text(res: Any) -> str:
     return "\n".join(getattr(c, "text", "") for c in res.content)
 
 
-async def _session(gym: Path, calls: list[tuple[str, dict[str, Any]]]) -> tuple[list[Any], list[str]]:
+async def _session(gym: Path, calls: list[tuple[str, dict[str, Any]]],
+                   extra: tuple[str, ...] = ()) -> tuple[list[Any], list[str]]:
     params = StdioServerParameters(command=sys.executable,
-                                   args=["-m", "adequacy", "mcp", "--gym", str(gym)])
+                                   args=["-m", "adequacy", "mcp", "--gym", str(gym), *extra])
     out: list[str] = []
     with open(gym.parent / "server.log", "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write), \
@@ -48,8 +49,34 @@ async def _session(gym: Path, calls: list[tuple[str, dict[str, Any]]]) -> tuple[
     return tools, out
 
 
-def run_session(gym: Path, calls: list[tuple[str, dict[str, Any]]]) -> tuple[list[Any], list[str]]:
-    return anyio.run(_session, gym, calls)
+def run_session(gym: Path, calls: list[tuple[str, dict[str, Any]]],
+                extra: tuple[str, ...] = ()) -> tuple[list[Any], list[str]]:
+    return anyio.run(_session, gym, calls, extra)
+
+
+def test_a_session_bound_to_one_task_sees_no_other(gym: Path) -> None:
+    other = ("binary_search_first", "statement.md")
+    _, out = run_session(gym, [
+        ("list_tasks", {}),
+        ("read_file", {"task_id": other[0], "path": other[1]}),
+        ("read_file", {"task_id": "euclid_mod", "path": "../binary_search_first/statement.md"}),
+        ("check", {"task_id": other[0]}),
+        ("submit", {"task_id": other[0]}),
+        ("read_file", {"task_id": "euclid_mod", "path": "statement.md"}),
+    ], extra=("--task", "euclid_mod"))
+    assert [r["task_id"] for r in json.loads(out[0])] == ["euclid_mod"]
+    assert all("no task 'binary_search_first'" in x for x in (out[1], out[3], out[4]))
+    assert "outside" in out[2]
+    assert not out[5].startswith("error")
+    # nothing was counted in the other folder
+    assert not (gym / "binary_search_first" / ".gym" / "state.json").exists()
+
+
+def test_binding_to_an_unknown_task_is_a_usage_error(gym: Path) -> None:
+    import subprocess
+    r = subprocess.run([sys.executable, "-m", "adequacy", "mcp", "--gym", str(gym), "--task",
+                        "nope"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "no task 'nope'" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_session_lists_checks_and_submits(gym: Path, sources: Path) -> None:

@@ -1,0 +1,10 @@
+public class Solution {
+
+    public static int solve(int x, int lo, int hi) {
+        if (x < lo)
+            return lo;
+        if (x > hi)
+            return hi;
+        return x;
+    }
+}

@@ -1,0 +1,31 @@
+// Clamp an integer into a range
+use vstd::prelude::*;
+use vstd::contrib::exec_spec::*;
+
+verus! {
+
+exec_spec_unverified! {
+
+pub struct Input {
+    pub x: i64,
+    pub lo: i64,
+    pub hi: i64,
+}
+
+pub struct Output {
+    pub result: i64,
+}
+
+/// Which inputs the function promises to handle.
+spec fn pre_spec(input: Input) -> bool {
+    true
+}
+
+/// Which outputs are correct for an input that satisfies pre_spec.
+spec fn post_spec(input: Input, output: Output) -> bool {
+    true
+}
+
+} // exec_spec_unverified!
+
+} // verus!

@@ -1,0 +1,122 @@
+"""One eval JVM per spec run, with a spare started ahead of time so nobody waits for start-up.
+
+Why not one warm JVM for every spec: class loaders separate a spec's classes, not the JVM's
+own state. A spec that names ``java.util.logging`` loggers after its cases, interns strings,
+leaves a finalizer that recreates itself, or fills the heap into a static field reaches every
+later spec of that JVM (issue 18: hidden cases leaked through MCP ``check`` after a ``submit``;
+a finalizer made gold specs FAIL). So a JVM serves one engine run of one spec (one ``check``
+call: its cases, its restarts) and is killed when the run ends; nothing of it survives. That
+includes the same spec text run again on other cases (``submit`` then ``check``). The cost of
+a start (0.3-0.6 s) is paid in the background: ``SPARES`` fresh JVMs per heap size wait,
+pinged, with no spec code ever loaded, and taking one starts the next.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import time
+
+from .worker import Worker
+
+SPARES = 1
+"""Fresh JVMs kept ready per heap size (each ~40 MB resident while idle)."""
+WAIT_SECONDS = 120.0
+
+
+class Jvms:
+    """Hands out fresh eval JVMs (``acquire``/``replace``) and kills them (``release``)."""
+
+    def __init__(self, spares: int = SPARES) -> None:
+        self.spares = spares
+        self.cond = threading.Condition()
+        self.ready: dict[int, list[Worker]] = {}
+        self.starting: dict[int, int] = {}
+        self.failed: dict[int, BaseException] = {}
+        self.closed = False
+        self.started = 0
+        """JVMs started so far (for tests and benchmarks)."""
+
+    def acquire(self, origin: str, heap_mb: int) -> Worker:
+        """A JVM that has never run spec code, now bound to ``origin``."""
+        w = self._fresh(heap_mb)
+        w.origin = origin
+        return w
+
+    def replace(self, old: Worker) -> Worker:
+        """A fresh JVM for the rest of ``old``'s run (``old`` died, hung, ran out of memory
+        or asked to be replaced); ``old`` is killed."""
+        old.stop()
+        w = self._fresh(old.heap_mb)
+        w.origin = old.origin
+        return w
+
+    def release(self, w: Worker) -> None:
+        """The run is over: kill the JVM, and whatever the spec left in it."""
+        w.stop()
+
+    def _fresh(self, heap_mb: int) -> Worker:
+        with self.cond:
+            self.closed = False
+            deadline = time.monotonic() + WAIT_SECONDS
+            w: Worker | None = None
+            while True:
+                ready = self.ready.get(heap_mb)
+                if ready:
+                    w = ready.pop()
+                    break
+                if not self.starting.get(heap_mb) or time.monotonic() > deadline:
+                    break
+                self.cond.wait(timeout=1.0)
+            self.failed.pop(heap_mb, None)
+        self._refill(heap_mb)
+        if w is not None and w.alive():
+            return w
+        if w is not None:
+            w.stop()
+        w = Worker(heap_mb)
+        w.start()  # raises what a spare would have met (no JDK, a broken build)
+        with self.cond:
+            self.started += 1
+        return w
+
+    def _refill(self, heap_mb: int) -> None:
+        with self.cond:
+            if self.closed or heap_mb in self.failed:
+                return
+            need = self.spares - len(self.ready.get(heap_mb, [])) - self.starting.get(heap_mb, 0)
+            for _ in range(max(0, need)):
+                self.starting[heap_mb] = self.starting.get(heap_mb, 0) + 1
+                threading.Thread(target=self._start_spare, args=(heap_mb,), daemon=True,
+                                 name=f"rac-spare-{heap_mb}").start()
+
+    def _start_spare(self, heap_mb: int) -> None:
+        w = Worker(heap_mb)
+        error: BaseException | None = None
+        try:
+            w.start()
+        except BaseException as e:  # noqa: BLE001 - the caller's own start reports it
+            error = e
+            w.stop()
+        with self.cond:
+            self.starting[heap_mb] -= 1
+            if error is not None:
+                self.failed[heap_mb] = error
+            elif self.closed:
+                w.stop()
+            else:
+                self.started += 1
+                self.ready.setdefault(heap_mb, []).append(w)
+            self.cond.notify_all()
+
+    def shutdown(self) -> None:
+        with self.cond:
+            self.closed = True
+            spares = [w for ws in self.ready.values() for w in ws]
+            self.ready = {}
+        for w in spares:
+            w.stop()
+
+
+JVMS = Jvms()
+atexit.register(JVMS.shutdown)

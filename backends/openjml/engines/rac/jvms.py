@@ -14,8 +14,11 @@ pinged, with no spec code ever loaded, and taking one starts the next.
 from __future__ import annotations
 
 import atexit
+import queue
 import threading
 import time
+
+from adequacy.errors import BackendError
 
 from .worker import Worker
 
@@ -25,7 +28,11 @@ WAIT_SECONDS = 120.0
 
 
 class Jvms:
-    """Hands out fresh eval JVMs (``acquire``/``replace``) and kills them (``release``)."""
+    """Hands out fresh eval JVMs (``acquire``/``replace``) and kills them (``release``).
+
+    Every JVM is started by one long-lived thread (``_maker``): bubblewrap's
+    ``--die-with-parent`` kills the sandbox when the *thread* that started it ends, so a spare
+    started by a passing thread would be dead by the time it is wanted."""
 
     def __init__(self, spares: int = SPARES) -> None:
         self.spares = spares
@@ -33,7 +40,8 @@ class Jvms:
         self.ready: dict[int, list[Worker]] = {}
         self.starting: dict[int, int] = {}
         self.failed: dict[int, BaseException] = {}
-        self.closed = False
+        self.orders: queue.Queue[int] = queue.Queue()
+        self.maker: threading.Thread | None = None
         self.started = 0
         """JVMs started so far (for tests and benchmarks)."""
 
@@ -56,62 +64,57 @@ class Jvms:
         w.stop()
 
     def _fresh(self, heap_mb: int) -> Worker:
+        deadline = time.monotonic() + WAIT_SECONDS
         with self.cond:
-            self.closed = False
-            deadline = time.monotonic() + WAIT_SECONDS
-            w: Worker | None = None
+            self.failed.pop(heap_mb, None)
             while True:
                 ready = self.ready.get(heap_mb)
-                if ready:
+                while ready:
                     w = ready.pop()
-                    break
-                if not self.starting.get(heap_mb) or time.monotonic() > deadline:
-                    break
-                self.cond.wait(timeout=1.0)
-            self.failed.pop(heap_mb, None)
-        self._refill(heap_mb)
-        if w is not None and w.alive():
-            return w
-        if w is not None:
-            w.stop()
-        w = Worker(heap_mb)
-        w.start()  # raises what a spare would have met (no JDK, a broken build)
-        with self.cond:
-            self.started += 1
-        return w
+                    if w.alive():
+                        self._order(heap_mb)
+                        return w
+                    w.stop()
+                if heap_mb in self.failed:
+                    raise self.failed.pop(heap_mb)
+                if not self.starting.get(heap_mb):
+                    self._order(heap_mb, at_least=1)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise BackendError(f"no rac worker started within {WAIT_SECONDS:.0f}s")
+                self.cond.wait(timeout=min(left, 1.0))
 
-    def _refill(self, heap_mb: int) -> None:
-        with self.cond:
-            if self.closed or heap_mb in self.failed:
-                return
-            need = self.spares - len(self.ready.get(heap_mb, [])) - self.starting.get(heap_mb, 0)
-            for _ in range(max(0, need)):
-                self.starting[heap_mb] = self.starting.get(heap_mb, 0) + 1
-                threading.Thread(target=self._start_spare, args=(heap_mb,), daemon=True,
-                                 name=f"rac-spare-{heap_mb}").start()
+    def _order(self, heap_mb: int, at_least: int = 0) -> None:
+        """Have the maker start JVMs until ``spares`` are ready or starting (under cond)."""
+        have = len(self.ready.get(heap_mb, [])) + self.starting.get(heap_mb, 0)
+        for _ in range(max(at_least, self.spares) - have):
+            self.starting[heap_mb] = self.starting.get(heap_mb, 0) + 1
+            self.orders.put(heap_mb)
+        if self.maker is None or not self.maker.is_alive():
+            self.maker = threading.Thread(target=self._make, daemon=True, name="rac-jvms")
+            self.maker.start()
 
-    def _start_spare(self, heap_mb: int) -> None:
-        w = Worker(heap_mb)
-        error: BaseException | None = None
-        try:
-            w.start()
-        except BaseException as e:  # noqa: BLE001 - the caller's own start reports it
-            error = e
-            w.stop()
-        with self.cond:
-            self.starting[heap_mb] -= 1
-            if error is not None:
-                self.failed[heap_mb] = error
-            elif self.closed:
+    def _make(self) -> None:
+        while True:
+            heap_mb = self.orders.get()
+            w = Worker(heap_mb)
+            error: BaseException | None = None
+            try:
+                w.start()
+            except BaseException as e:  # noqa: BLE001 - handed to the waiting caller
+                error = e
                 w.stop()
-            else:
-                self.started += 1
-                self.ready.setdefault(heap_mb, []).append(w)
-            self.cond.notify_all()
+            with self.cond:
+                self.starting[heap_mb] -= 1
+                if error is not None:
+                    self.failed[heap_mb] = error
+                else:
+                    self.started += 1
+                    self.ready.setdefault(heap_mb, []).append(w)
+                self.cond.notify_all()
 
     def shutdown(self) -> None:
         with self.cond:
-            self.closed = True
             spares = [w for ws in self.ready.values() for w in ws]
             self.ready = {}
         for w in spares:

@@ -20,10 +20,11 @@ import time
 
 from adequacy.errors import BackendError
 
-from .worker import Worker
+from .worker import Worker, build_dir, warm_up_request
 
-SPARES = 1
-"""Fresh JVMs kept ready per heap size (each ~40 MB resident while idle)."""
+SPARES = 2
+"""Fresh JVMs kept ready per heap size (each ~40 MB resident while idle): two, so that specs
+scored back to back (an optimizer's metric calls) find one ready while the next starts."""
 WAIT_SECONDS = 120.0
 
 
@@ -101,6 +102,9 @@ class Jvms:
             error: BaseException | None = None
             try:
                 w.start()
+                warm = warm_up_request(build_dir())
+                if warm is not None:
+                    w.request(warm, timeout=60.0)
             except BaseException as e:  # noqa: BLE001 - handed to the waiting caller
                 error = e
                 w.stop()

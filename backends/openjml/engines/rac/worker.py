@@ -9,6 +9,7 @@ process group) by ``adequacy.sandbox_worker.JsonLineWorker``.
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import subprocess
 import tempfile
@@ -26,6 +27,8 @@ from adequacy.toolchain import Java, cache_dir, find_java, source_version
 JAVA_DIR = Path(__file__).parent / "java"
 MAIN = "adequacy.rac.Worker"
 JAR = "rac-worker.jar"
+WARM_UP_FILE = "warm-up.json"
+"""Class bytes of ``WARM_UP`` (made at build time): what a spare JVM evaluates before any spec."""
 ARCHIVE = "rac-{mode}.jsa"
 """AppCDS archive of each mode (JDK 13+ ``-XX:ArchiveClassesAtExit``): the classes a worker
 loads, parsed and verified once at build time, so a fresh eval JVM starts in less time."""
@@ -109,18 +112,31 @@ _WARM_PLAN: dict[str, Any] = {
     "cases": [{"normal": True, "req": [["__adq_r0_0", 3]], "ens": [["__adq_e0_0", 5]]}]}
 
 
-def _warm_up_requests(mode: str, classes: dict[str, str] | None) -> list[dict[str, Any]]:
+def warm_up_request(out: Path) -> dict[str, Any] | None:
+    """The ``warm`` request a spare runs before any spec (None when the build has none)."""
+    f = out / WARM_UP_FILE
+    if not f.exists():
+        return None
+    classes = json.loads(f.read_text())
+    evals: list[dict[str, Any]] = []
+    for i in range(4):
+        evals.append({"pred": "pre", "input": [i, 2 * i]})
+        evals.append({"pred": "post", "input": [i, 2 * i], "output": {"result": 3 * i}})
+        evals.append({"pred": "post", "input": [i, 2 * i], "output": {"result": i}})
+    evals.append({"op": "run", "input": [1, 2]})
+    return {"op": "warm", **_WARM_PLAN, "classes": classes, "evals": evals}
+
+
+def _warm_up_requests(mode: str, out: Path) -> list[dict[str, Any]]:
     """What a worker of ``mode`` does on a typical spec: the classes this loads are archived."""
     if mode == "compile":
         return [{"op": "ping"}, {"op": "compile", "class": "Solution", "source": WARM_UP}]
-    reqs: list[dict[str, Any]] = [{"op": "ping"}, {"op": "load", **_WARM_PLAN,
-                                                    "classes": classes}]
-    for i in range(3):
-        reqs.append({"op": "eval", "key": "warm-up", "pred": "pre", "input": [i, 2 * i],
-                     "timeout_ms": 5000})
-        reqs.append({"op": "eval", "key": "warm-up", "pred": "post", "input": [i, 2 * i],
-                     "output": {"result": 3 * i}, "timeout_ms": 5000})
-    reqs.append({"op": "run", "key": "warm-up", "input": [1, 2], "timeout_ms": 5000})
+    warm = warm_up_request(out)
+    reqs: list[dict[str, Any]] = [{"op": "ping"}, *([warm] if warm else [])]
+    if warm:
+        reqs.append({"op": "load", **_WARM_PLAN, "classes": warm["classes"]})
+        reqs += [{"op": "eval", "key": "warm-up", "timeout_ms": 5000, **e}
+                 for e in warm["evals"] if "op" not in e]
     return reqs
 
 
@@ -128,14 +144,15 @@ def _dump_archive(out: Path, mode: str) -> None:
     """Run a worker of ``mode`` on the warm-up spec with ``-XX:ArchiveClassesAtExit``. A JVM
     that cannot dump (another JDK, no base archive) leaves a ``.failed`` marker: the workers
     then start without an archive, only slower."""
-    import json
-
     java = jdk().java
     name = ARCHIVE.format(mode=mode)
-    classes = None
     if mode == "eval":
         reply = COMPILER.compile("warm-up", {"class": "Solution", "source": WARM_UP})
-        classes = reply.get("classes")
+        if reply.get("ok"):
+            tmp = out / f".{WARM_UP_FILE}.{os.getpid()}"
+            tmp.write_text(json.dumps(reply["classes"]))
+            tmp.chmod(0o644)
+            os.replace(tmp, out / WARM_UP_FILE)
     work = make_workdir("adequacy-rac-cds-")
     try:
         os.chmod(work, 0o777)
@@ -143,7 +160,7 @@ def _dump_archive(out: Path, mode: str) -> None:
                f"-XX:ArchiveClassesAtExit={work / name}", MAIN, mode]
         limits, view = jvm_sandbox(java, out)
         stdin = "".join(json.dumps({"id": str(i), **r}) + "\n"
-                        for i, r in enumerate(_warm_up_requests(mode, classes)))
+                        for i, r in enumerate(_warm_up_requests(mode, out)))
         r = run_limited(cmd, cwd=work, timeout=120, input=stdin.encode(), limits=limits,
                         view=view)
         made = work / name
@@ -165,6 +182,9 @@ def _java_flags(java: str, out: Path, heap_mb: int, archive: Path | None) -> lis
             "-XX:CICompilerCount=2", "-XX:-UsePerfData", *cds,
             "-Xshare:auto", "-Xlog:disable",
             "-Djava.security.manager=allow", "-Djava.awt.headless=true",
+            # a JVM that lives for one spec: keep reflection's native accessors rather than
+            # generating a class per clause method after 15 calls
+            "-Dsun.reflect.inflationThreshold=1000000",
             "-cp", str(out / JAR)]
 
 

@@ -149,6 +149,7 @@ public final class Worker {
         switch (op) {
             case "ping": r.put("ok", true); r.put("version", VERSION); r.put("mode", "eval"); r.put("java", System.getProperty("java.version")); return r;
             case "load": return load(req);
+            case "warm": return warm(req);
             case "eval": case "run": {
                 if (spec == null || !String.valueOf(req.get("key")).equals(specKey)) {
                     r.put("error", "this worker has not loaded spec " + req.get("key")); r.put("missing", true); return r;
@@ -182,6 +183,31 @@ public final class Worker {
             r.put("error", "this worker already serves another spec");
             return r;
         }
+        spec = define(req);
+        specKey = key;
+        r.put("ok", true);
+        return r;
+    }
+
+    /** Before any spec: run our own warm-up unit through the evaluation path, so that the
+     *  spec this spare JVM is handed to does not pay for first-time class loading, linking
+     *  and interpretation. Refused once a spec is loaded. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> warm(Map<String, Object> req) throws Exception {
+        Map<String, Object> r = new LinkedHashMap<>();
+        if (specKey != null) { r.put("error", "warm-up after a spec"); return r; }
+        Compiled c = define(req);
+        for (Object e : (List<Object>) req.getOrDefault("evals", List.of())) {
+            Map<String, Object> ev = (Map<String, Object>) e;
+            runGuarded(c, ev, "run".equals(ev.get("op")), 5000);
+        }
+        violation = null;
+        r.put("ok", true);
+        return r;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Compiled define(Map<String, Object> req) throws Exception {
         String cls = (String) req.get("class");
         Map<String, byte[]> bytes = new HashMap<>();
         for (Map.Entry<String, Object> e : ((Map<String, Object>) req.get("classes")).entrySet())
@@ -211,10 +237,7 @@ public final class Worker {
             for (Object x : (List<Object>) cm.get("ens")) k.ens.add(clause(byName, (List<Object>) x));
             c.cases.add(k);
         }
-        spec = c;
-        specKey = key;
-        r.put("ok", true);
-        return r;
+        return c;
     }
 
     static Clause clause(Map<String, Method> byName, List<Object> x) {

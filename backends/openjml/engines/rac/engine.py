@@ -152,7 +152,7 @@ class Run:
             self.close()
             raise
 
-    def request(self, req: dict[str, object], timeout: float) -> dict[str, object]:
+    def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
         if not self.worker.alive():
             self.worker = JVMS.replace(self.worker)
             self.restarts += 1

@@ -85,7 +85,7 @@ case (the spec's helper loops, allocates without bound, recurses without end, ki
 worker, or does what the sandbox refuses). Undefined values and exceptions are not among
 them: they are the language's own outcome for one case and say nothing about the next."""
 
-_RAN_OUT = {TIMEOUT: "ran out of time", OUT_OF_MEMORY: "ran out of memory",
+_RAN_OUT = {TIMEOUT: "ran out of its case budget (time or steps)", OUT_OF_MEMORY: "ran out of memory",
             STACK_OVERFLOW: "overflowed its stack", WORKER_DIED: "killed its worker",
             FORBIDDEN: "attempted a forbidden action"}
 

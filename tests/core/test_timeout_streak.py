@@ -39,7 +39,7 @@ def test_every_failure_kind_counts_and_is_named() -> None:
     skipped."""
     from adequacy.backend import FAILURE_KINDS, FailureStreak
 
-    words = {"timeout": "ran out of time", "out of memory": "ran out of memory",
+    words = {"timeout": "ran out of its case budget", "out of memory": "ran out of memory",
              "stack overflow": "overflowed its stack", "worker died": "killed its worker",
              "forbidden": "forbidden action"}
     for kind in FAILURE_KINDS:

@@ -231,7 +231,7 @@ class Compiler:
     KEEP = 256
 
     def __init__(self) -> None:
-        self.worker = Worker(heap_mb=512, mode="compile")
+        self.worker = Worker(heap_mb=1024, mode="compile")
         self.lock = threading.Lock()
         self.done: dict[str, dict[str, Any]] = {}
 

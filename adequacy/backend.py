@@ -67,43 +67,80 @@ class Limits(BaseModel):
     steps: int = 2_000_000
     """Evaluation step limit for embedded interpreters (per case)."""
     timeout_streak: int = Field(default=3, ge=0)
-    """After this many consecutive case timeouts of one predicate (pre or post), an engine
-    stops evaluating that predicate: its remaining cases are unknown (0: never stop). Once
-    one predicate is given up, one timeout is enough for the other."""
+    """After this many consecutive cases of one predicate (pre or post) that failed to give a
+    verdict for want of resources or rights (``FAILURE_KINDS``: a timeout, out of memory, a
+    stack overflow, a worker that died, a forbidden action), an engine stops evaluating that
+    predicate: its remaining cases are unknown (0: never stop). Once one predicate is given
+    up, one such failure is enough for the other."""
 
 
-class TimeoutStreak:
-    """Stop paying for a predicate that keeps running out of time.
+TIMEOUT = "timeout"
+OUT_OF_MEMORY = "out of memory"
+STACK_OVERFLOW = "stack overflow"
+WORKER_DIED = "worker died"
+FORBIDDEN = "forbidden"
+FAILURE_KINDS = (TIMEOUT, OUT_OF_MEMORY, STACK_OVERFLOW, WORKER_DIED, FORBIDDEN)
+"""The ways a case fails to produce a verdict that repeat for the same reason on the next
+case (the spec's helper loops, allocates without bound, recurses without end, kills its
+worker, or does what the sandbox refuses). Undefined values and exceptions are not among
+them: they are the language's own outcome for one case and say nothing about the next."""
+
+_RAN_OUT = {TIMEOUT: "ran out of its case budget (time or steps)", OUT_OF_MEMORY: "ran out of memory",
+            STACK_OVERFLOW: "overflowed its stack", WORKER_DIED: "killed its worker",
+            FORBIDDEN: "attempted a forbidden action"}
+
+
+class FailureStreak:
+    """Stop paying for a predicate that keeps failing the same way.
 
     A spec whose helper loops forever costs the full case timeout on every case (206 cases x
-    10 s on one SpecGenBench task); after ``Limits.timeout_streak`` timeouts in a row on one
-    predicate, the rest of that predicate's cases are not run and say why. Engines call
-    ``note`` after each case they ran and ``skip_reason`` before each case."""
+    10 s on one SpecGenBench task), and one that allocates without bound pays a full heap and
+    a worker restart on every case (824 post cases, 241 s). After ``Limits.timeout_streak``
+    failures in a row on one predicate, the rest of that predicate's cases are not run and say
+    why. Engines call ``skip_reason`` before each case and ``note`` after each case they ran,
+    with the case's failure kind (one of ``FAILURE_KINDS``) or None when it gave a verdict
+    (or an unknown of the language's semantics)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.run: dict[str, int] = {}
+        self.run: dict[str, list[str]] = {}
 
-    def note(self, predicate: str, timed_out: bool) -> None:
-        self.run[predicate] = self.run.get(predicate, 0) + 1 if timed_out else 0
+    def note(self, predicate: str, failure: str | bool | None) -> None:
+        """``failure``: the kind, None for a case that finished. ``True`` means a timeout
+        (engines that only knew timeouts; ``False`` is None)."""
+        kind = TIMEOUT if failure is True else (failure or None)
+        if kind is not None and kind not in FAILURE_KINDS:
+            raise ValueError(f"unknown failure kind {kind!r} (one of {FAILURE_KINDS})")
+        if kind is None:
+            self.run[predicate] = []
+        else:
+            self.run.setdefault(predicate, []).append(kind)
 
     def skip_reason(self, predicate: str) -> str | None:
         """Why this predicate's next case is not run, or None to run it.
 
-        Once one predicate has been given up, a single timeout is enough for the other: a
+        Once one predicate has been given up, a single failure is enough for the other: a
         looping helper is usually shared by both (measured on SpecGenBench: a helper looping in
         both clauses cost 74 s with 3 + 3 timeouts of 10 s, 3 + 1 keeps it under a minute)."""
-        n = self.run.get(predicate, 0)
+        kinds = self.run.get(predicate, [])
+        n = len(kinds)
         if self.limit <= 0 or n == 0:
             return None
-        other = any(k != predicate and v >= self.limit for k, v in self.run.items())
+        other = any(k != predicate and len(v) >= self.limit for k, v in self.run.items())
         if n < self.limit and not other:
             return None
         also = ("; the other predicate was already given up" if other and n < self.limit
                 else "")
-        return (f"not evaluated: the {predicate}condition ran out of its case budget (time or "
-                f"steps) on {n} case{'s' if n > 1 else ''} in a row, so its remaining cases are "
-                f"skipped{also} (--timeout-streak {self.limit})")
+        seen = list(dict.fromkeys(kinds))
+        row = f"{n} case{'s' if n > 1 else ''} in a row"
+        what = f"{_RAN_OUT[seen[0]]} on {row}" if len(seen) == 1 else \
+            f"failed on {row} ({', '.join(f'{kinds.count(k)} x {k}' for k in seen)})"
+        return (f"not evaluated: the {predicate}condition {what}, so its remaining cases "
+                f"are skipped{also} (--timeout-streak {self.limit})")
+
+
+TimeoutStreak = FailureStreak
+"""The rule's first name, when it knew only timeouts (``note(pred, True)`` still works)."""
 
 
 class LoadedSpec(BaseModel):
@@ -220,6 +257,8 @@ def verifiers_of(backend: Backend) -> list[Verifier]:
     return list(fn()) if fn else []
 
 
-__all__ = ["Backend", "CAPABILITIES", "Engine", "EngineInfo", "Limits", "LoadedSpec",
-           "TimeoutStreak", "Verifier", "engine_named", "optional", "verifiers_of"]
+__all__ = ["Backend", "CAPABILITIES", "Engine", "EngineInfo", "FAILURE_KINDS", "FORBIDDEN",
+           "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "STACK_OVERFLOW",
+           "TIMEOUT", "TimeoutStreak", "Verifier", "WORKER_DIED", "engine_named", "optional",
+           "verifiers_of"]
 

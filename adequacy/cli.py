@@ -213,7 +213,8 @@ def score(
     case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
     spec_timeout: Annotated[float, typer.Option(help="Seconds per spec and engine.")] = 600.0,
     timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
-                              "case timeouts in a row (its other cases: unknown); 0: never.")]
+                              "failed cases in a row (timeouts, out of memory...: its other cases "
+                              "unknown); 0: never.")]
     = 3,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,
@@ -270,7 +271,8 @@ def run(
     case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
     spec_timeout: Annotated[float, typer.Option(help="Seconds per spec and engine.")] = 600.0,
     timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
-                              "case timeouts in a row (its other cases: unknown); 0: never.")]
+                              "failed cases in a row (timeouts, out of memory...: its other cases "
+                              "unknown); 0: never.")]
     = 3,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,

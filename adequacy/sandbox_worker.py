@@ -31,6 +31,46 @@ Launch = tuple[list[str], SandboxLimits, sandbox_view.View]
 """Command line, limits and filesystem view of one child."""
 
 
+class _Keeper:
+    """One thread that lives as long as the process and starts every child.
+
+    bubblewrap's ``--die-with-parent`` (``PR_SET_PDEATHSIG``) fires when the *thread* that
+    forked the sandbox ends, not the process: a worker started from a passing thread (a
+    request thread of the MCP server, a spare-starting thread) would be killed with it."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]]] = \
+            queue.Queue()
+        self.thread: threading.Thread | None = None
+        self.lock = threading.Lock()
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        with self.lock:
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self._serve, daemon=True,
+                                               name="adequacy-worker-keeper")
+                self.thread.start()
+        if threading.current_thread() is self.thread:
+            return fn()
+        done: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
+        self.jobs.put((fn, done))
+        ok, value = done.get()
+        if not ok:
+            raise value
+        return value
+
+    def _serve(self) -> None:
+        while True:
+            fn, done = self.jobs.get()
+            try:
+                done.put((True, fn()))
+            except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+                done.put((False, e))
+
+
+_KEEPER = _Keeper()
+
+
 class WorkerDied(BackendError):
     """The child exited or did not answer in time; it has been killed and will be restarted."""
 
@@ -66,8 +106,10 @@ class JsonLineWorker:
         t0 = time.monotonic()
         cmd, limits, view = self.launch()
         self.workdir = make_workdir(self.workdir_prefix)
-        self.proc = popen_limited(cmd, cwd=self.workdir, stderr=subprocess.DEVNULL,
-                                  limits=limits, view=view)
+        workdir = self.workdir
+        self.proc = _KEEPER.call(lambda: popen_limited(cmd, cwd=workdir,
+                                                       stderr=subprocess.DEVNULL,
+                                                       limits=limits, view=view))
         self.lines = queue.Queue()
         self.served = 0
         self.starts += 1

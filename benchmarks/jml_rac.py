@@ -21,7 +21,13 @@ from pathlib import Path
 
 from adequacy.backend import Limits, engine_named
 from adequacy.backends.openjml.engines.rac import worker as W
-from adequacy.backends.openjml.engines.rac.engine import _ensure, ordered_args, unit_for, unit_key
+from adequacy.backends.openjml.engines.rac.engine import (
+    _classes,
+    _load,
+    ordered_args,
+    unit_for,
+    unit_key,
+)
 from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
 from adequacy.backends.openjml.jml.load import annotated
 from adequacy.backends.openjml.plugin import OpenJmlBackend
@@ -68,7 +74,7 @@ def one_jvm_per_stub(b: OpenJmlBackend, task: Task, spec: str, case: Case,
     w = W.Worker()
     try:
         w.start()
-        _ensure(w, unit, unit_key(unit), None, limits)
+        _load(w, unit, unit_key(unit), _classes(unit, unit_key(unit), None, limits))
         reply = w.request({"op": "eval", "key": unit_key(unit), "pred": case.bucket.predicate,
                            "input": ordered_args(task, unit, case.input),
                            "output": case.output, "timeout_ms": 10000}, timeout=60)

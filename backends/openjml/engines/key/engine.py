@@ -13,7 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from adequacy import progress
-from adequacy.backend import EngineInfo, Limits, LoadedSpec, TimeoutStreak
+from adequacy.backend import (
+    OUT_OF_MEMORY,
+    STACK_OVERFLOW,
+    TIMEOUT,
+    WORKER_DIED,
+    EngineInfo,
+    FailureStreak,
+    Limits,
+    LoadedSpec,
+)
 from adequacy.errors import EngineUnavailable
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task
@@ -153,7 +162,7 @@ def check(spec: JmlSpec, task: Task, cases: Sequence[Case], limits: Limits,
                 break
             reply = _request(sf, [s.name for s in part], proof_seconds, left)
             if not reply.get("ok"):
-                failure = _load_error(str(reply.get("error", "KeY failed")), spec)
+                failure = _request_failure(reply, spec)
                 break
             got = {x["method"]: x for x in reply.get("results", [])}
             results.update(got)
@@ -213,19 +222,47 @@ def _probe_first(stubs: list[Any], cases: Sequence[Case], streak: int) -> list[l
     return [probe, rest]
 
 
+def _request_failure(reply: dict[str, Any], spec: JmlSpec) -> str:
+    """Why a whole request gave no results. A worker that died or ran out of memory (it is
+    restarted) ends the engine run: the rest of the spec's cases are skipped, and the reason
+    says so and names the kind; anything else is KeY refusing the file (``_load_error``)."""
+    error = str(reply.get("error", "KeY failed"))
+    kind = WORKER_DIED if reply.get("died") else _failure_kind({"status": "error",
+                                                                "reason": error})
+    if kind is None:
+        return _load_error(error, spec)
+    what = {WORKER_DIED: "the KeY worker died", OUT_OF_MEMORY: "KeY ran out of memory",
+            STACK_OVERFLOW: "KeY overflowed its stack"}[kind]
+    return f"{what} ({error[:200]}), so the spec's remaining cases are skipped"
+
+
+def _failure_kind(r: dict[str, Any]) -> str | None:
+    """The give-up rule's kind of one proof result (``adequacy.backend.FAILURE_KINDS``)."""
+    if r.get("status") == "timeout":
+        return TIMEOUT
+    reason = str(r.get("reason", ""))
+    if r.get("status") == "error" and ("OutOfMemoryError" in reason
+                                       or "out of memory" in reason):
+        return OUT_OF_MEMORY
+    if r.get("status") == "error" and "StackOverflowError" in reason:
+        return STACK_OVERFLOW
+    return None
+
+
 def _timed_out_predicates(part: list[Any], got: dict[str, dict[str, Any]],
                           cases: Sequence[Case], streak: int) -> dict[str, str]:
-    """Predicates whose last ``streak`` proofs in this request all ran out of time."""
+    """Predicates whose last ``streak`` proofs in this request all failed (ran out of time
+    or memory, overflowed the stack)."""
     if streak <= 0:
         return {}
-    tracker = TimeoutStreak(streak)
+    tracker = FailureStreak(streak)
     out: dict[str, str] = {}
     for s in part:
         r = got.get(s.name)
         if r is None:
             continue
         p = cases[s.index].bucket.predicate
-        tracker.note(p, r.get("status") == "timeout")
+        tracker.note(p, _failure_kind(r))
         why = tracker.skip_reason(p)
         if why is not None and p not in out:
             out[p] = why

@@ -1,8 +1,9 @@
-"""The ``rac`` engine: evaluate a spec's precondition or postcondition on cases in the worker.
+"""The ``rac`` engine: evaluate a spec's precondition or postcondition on cases in a JVM.
 
 Each spec is translated once (``build.build_unit``) into a Java unit kept with the loaded spec,
-compiled once per worker, and evaluated case by case with JML's default semantics (bigint spec
-math, short-circuit logic, undefined values as ``unknown``)."""
+compiled once by the shared compiler JVM (``worker.COMPILER``, which never runs spec code), and
+evaluated case by case with JML's default semantics (bigint spec math, short-circuit logic,
+undefined values as ``unknown``) in a JVM of its own that dies with the run (``jvms``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from adequacy import progress
-from adequacy.backend import EngineInfo, Limits, LoadedSpec, TimeoutStreak
+from adequacy.backend import (
+    FAILURE_KINDS,
+    TIMEOUT,
+    WORKER_DIED,
+    EngineInfo,
+    FailureStreak,
+    Limits,
+    LoadedSpec,
+)
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.tasks import Case, Task
 from adequacy.toolchain import find_java
@@ -22,10 +31,12 @@ from adequacy.verdicts import Truth, Verdict
 from ...jml import load as jml_load
 from ...jml.load import JmlSpec, find_target, original_source, spec_data
 from .build import Unit, build_unit, compile_errors
-from .worker import POOL, Worker, WorkerDied
+from .jvms import JVMS
+from .worker import COMPILER, Worker, WorkerDied
 
 ENGINE = "rac"
-VERSION = "rac-3"  # 3: a refused action makes the case unknown even when caught
+VERSION = "rac-4"  # 3: a refused action makes the case unknown even when caught; 4: a JVM
+# per spec run, and an out-of-memory case makes the case unknown whatever the other spec cases say
 
 
 def unit_key(unit: Unit) -> str:
@@ -36,7 +47,7 @@ def unit_key(unit: Unit) -> str:
 
 
 class RacEngine:
-    """JML runtime checking in a persistent, sandboxed JVM (the JML default chain)."""
+    """JML runtime checking in sandboxed JVMs, one per spec run (the JML default chain)."""
 
     name = ENGINE
 
@@ -46,7 +57,7 @@ class RacEngine:
         return EngineInfo(
             name=ENGINE, available=ok, version=VERSION, default=True, fidelity=20,
             capabilities=("pre", "post", "post_state"),
-            reason="JML runtime checking in a persistent JVM (bigint spec math)" if ok else
+            reason="JML runtime checking, one sandboxed JVM per spec (bigint spec math)" if ok else
             "needs a JDK: java and javac on PATH or JAVA_HOME",
             decides="every case whose clauses evaluate with JML's semantics; unknown for "
                     "undefined values, bigint/real arithmetic outside its math, object "
@@ -92,21 +103,30 @@ def _heap(limits: Limits) -> int:
     return max(128, min(1024, limits.memory_mb // 2))
 
 
-def _ensure(worker: Worker, unit: Unit, key: str, file: str | None, limits: Limits) -> None:
+def _classes(unit: Unit, key: str, file: str | None, limits: Limits) -> dict[str, str]:
+    """The unit's class bytes (base64 by class name), compiled once per process; a javac
+    refusal is ``CompileGap``."""
+    reply = COMPILER.compile(key, {"class": unit.class_name, "source": unit.source},
+                             timeout=max(60.0, limits.spec_seconds / 4))
+    if reply.get("ok"):
+        classes = reply.get("classes")
+        assert isinstance(classes, dict)
+        return classes
+    raise CompileGap(compile_errors(unit, reply.get("errors") or [], file))
+
+
+def _load(worker: Worker, unit: Unit, key: str, classes: dict[str, str]) -> None:
+    """Define the spec's classes in the run's JVM (once per JVM)."""
     if key in worker.loaded and worker.alive():
         return
-    reply = worker.request({"op": "compile", "key": key, "class": unit.class_name,
-                            "source": unit.source, "params": [list(p) for p in unit.params],
+    reply = worker.request({"op": "load", "key": key, "class": unit.class_name,
+                            "classes": classes, "params": [list(p) for p in unit.params],
                             "result": unit.result, "method": unit.method,
                             "static": unit.static, "result_param": unit.result_param,
-                            "cases": unit.plan},
-                           timeout=max(60.0, limits.spec_seconds / 4))
-    if reply.get("ok"):
-        worker.loaded.add(key)
-        return
-    if "errors" in reply:
-        raise CompileGap(compile_errors(unit, reply["errors"], file))
-    raise BackendError(f"rac worker: {reply.get('error', reply)}")
+                            "cases": unit.plan}, timeout=60.0)
+    if not reply.get("ok"):
+        raise BackendError(f"rac worker: {reply.get('error', reply)}")
+    worker.loaded.add(key)
 
 
 class CompileGap(Exception):
@@ -118,21 +138,57 @@ class CompileGap(Exception):
         super().__init__(f"rac cannot compile this spec: {where}{error.message}")
 
 
+class Run:
+    """One engine run of one spec: its JVM, replaced by a fresh one when it dies (or runs
+    out of memory, or keeps a runaway thread), and killed at the end (``jvms``)."""
+
+    def __init__(self, unit: Unit, key: str, classes: dict[str, str], heap_mb: int) -> None:
+        self.unit, self.key, self.classes = unit, key, classes
+        self.worker = JVMS.acquire(key, heap_mb)
+        self.restarts = 0
+        try:
+            _load(self.worker, unit, key, classes)
+        except BaseException:
+            self.close()
+            raise
+
+    def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
+        if not self.worker.alive():
+            self.worker = JVMS.replace(self.worker)
+            self.restarts += 1
+        _load(self.worker, self.unit, self.key, self.classes)
+        return self.worker.request(req, timeout=timeout)
+
+    def close(self) -> None:
+        JVMS.release(self.worker)
+
+
 def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
           limits: Limits, gap: str | None = None) -> list[Verdict]:
-    """One verdict per case; a hang or crash costs that case only (the worker restarts).
+    """One verdict per case; a hang or crash costs that case only (the JVM is replaced).
     ``gap`` (``JmlSpec.math_gap``) or a compile failure makes every case unknown.
 
-    The spec's budget holds for the whole call, and a predicate that keeps timing out is
-    given up after ``limits.timeout_streak`` timeouts in a row (its other cases are unknown)."""
+    The spec's budget holds for the whole call, and a predicate that keeps failing (timeouts,
+    out of memory, stack overflows, a dying worker, forbidden actions) is given up after
+    ``limits.timeout_streak`` failures in a row (its other cases are unknown)."""
     if gap is not None:
         return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
                         reason=f"outside rac's semantics: {gap}") for c in cases]
+    if not cases:
+        return []
     key = unit_key(unit)
-    verdicts: list[Verdict] = []
     deadline = time.monotonic() + limits.spec_seconds
-    streak = TimeoutStreak(limits.timeout_streak)
-    worker = POOL.acquire(_heap(limits))
+    try:
+        classes = _classes(unit, key, file, limits)
+        run = Run(unit, key, classes, _heap(limits))
+    except (CompileGap, BackendError) as e:
+        if isinstance(e, EngineUnavailable):
+            raise
+        why = str(e) if isinstance(e, CompileGap) else f"rac could not compile this spec: {e}"
+        return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
+                        reason=why) for c in cases]
+    verdicts: list[Verdict] = []
+    streak = FailureStreak(limits.timeout_streak)
     try:
         for case in cases:
             t0 = time.monotonic()
@@ -143,19 +199,12 @@ def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
                 verdicts.append(Verdict(case_id=case.id, bucket=case.bucket, value=Truth.unknown,
                                         engine=ENGINE, reason=skip))
                 continue
-            try:
-                v, timed_out = _one(worker, unit, key, file, task, case,
-                                    _case_limits(limits, deadline - t0), t0)
-            except CompileGap as e:
-                verdicts += [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
-                                     engine=ENGINE, reason=str(e))
-                             for c in cases[len(verdicts):]]
-                break
-            streak.note(case.bucket.predicate, timed_out)
+            v, failure = _one(run, task, case, _case_limits(limits, deadline - t0), t0)
+            streak.note(case.bucket.predicate, failure)
             verdicts.append(v)
             progress.advance()
     finally:
-        POOL.release(worker)
+        run.close()
     return verdicts
 
 
@@ -166,76 +215,87 @@ def _case_limits(limits: Limits, left: float) -> Limits:
     return limits.model_copy(update={"case_seconds": max(0.5, left)})
 
 
-def _one(worker: Worker, unit: Unit, key: str, file: str | None, task: Task, case: Case,
-         limits: Limits, t0: float) -> tuple[Verdict, bool]:
-    """The case's verdict, and whether it ran out of time."""
-    def verdict(value: Truth, reason: str, timed_out: bool = False) -> tuple[Verdict, bool]:
+def _one(run: Run, task: Task, case: Case, limits: Limits, t0: float
+         ) -> tuple[Verdict, str | None]:
+    """The case's verdict, and the failure kind that kept it from one (``FAILURE_KINDS``)."""
+    def verdict(value: Truth, reason: str, failure: str | None = None
+                ) -> tuple[Verdict, str | None]:
         return Verdict(case_id=case.id, bucket=case.bucket, value=value, engine=ENGINE,
-                       reason=reason, seconds=time.monotonic() - t0), timed_out
+                       reason=reason, seconds=time.monotonic() - t0), failure
 
     try:
-        args = ordered_args(task, unit, case.input)
+        args = ordered_args(task, run.unit, case.input)
     except (BackendError, KeyError) as e:
         return verdict(Truth.unknown, f"bad case: {e}")
-    req = {"op": "eval", "key": key, "pred": case.bucket.predicate, "input": args,
+    req = {"op": "eval", "key": run.key, "pred": case.bucket.predicate, "input": args,
            "output": case.output, "timeout_ms": int(limits.case_seconds * 1000)}
     for attempt in range(2):
         try:
-            _ensure(worker, unit, key, file, limits)
-            reply = worker.request(req, timeout=limits.case_seconds + 15)
+            reply = run.request(req, timeout=limits.case_seconds + 15)
         except WorkerDied as e:
             hung = "did not answer" in str(e)
             if attempt == 0 and not hung:
                 continue  # died between cases (e.g. killed by a limit): one retry
-            return verdict(Truth.unknown, f"worker crashed or hung: {e}; restarted", hung)
+            return verdict(Truth.unknown, f"worker crashed or hung: {e}; restarted",
+                           TIMEOUT if hung else WORKER_DIED)
+        except BackendError as e:  # a fresh JVM refused the spec's classes
+            return verdict(Truth.unknown, str(e), WORKER_DIED)
         if reply.get("missing"):
-            worker.loaded.discard(key)
+            run.worker.loaded.discard(run.key)
             continue
+        failure = reply.get("failure")
+        kind = failure if isinstance(failure, str) and failure in FAILURE_KINDS else None
         if "error" in reply:
-            return verdict(Truth.unknown, f"worker error: {reply['error']}")
-        value = {"true": Truth.true, "false": Truth.false}.get(reply.get("value", ""),
+            return verdict(Truth.unknown, f"worker error: {reply['error']}", kind)
+        value = {"true": Truth.true, "false": Truth.false}.get(str(reply.get("value", "")),
                                                                Truth.unknown)
         reason = str(reply.get("reason", ""))
         if reply.get("exit"):
             reason += "; worker restarted"
-        return verdict(value, reason, bool(reply.get("timeout")))
-    return verdict(Truth.unknown, "worker lost the spec twice")
+        return verdict(value, reason, kind if value is Truth.unknown else None)
+    return verdict(Truth.unknown, "worker lost the spec twice", WORKER_DIED)
 
 
 def run_reference(unit: Unit, task: Task, inputs: list[dict[str, Any]],
                   limits: Limits) -> list[dict[str, Any] | None]:
     """Outputs of the task's own method on each input (None: threw, timed out or crashed)."""
+    if not inputs:
+        return []
     key = unit_key(unit)
+    try:
+        classes = _classes(unit, key, None, limits)
+        run = Run(unit, key, classes, _heap(limits))
+    except (CompileGap, BackendError) as e:
+        if isinstance(e, EngineUnavailable):
+            raise
+        return [None] * len(inputs)
     out: list[dict[str, Any] | None] = []
-    worker = POOL.acquire(_heap(limits))
     try:
         for inp in inputs:
             try:
                 args = ordered_args(task, unit, inp)
-                _ensure(worker, unit, key, None, limits)
-                reply = worker.request({"op": "run", "key": key, "input": args,
-                                        "timeout_ms": int(limits.case_seconds * 1000)},
-                                       timeout=limits.case_seconds + 15)
-            except (WorkerDied, KeyError, BackendError, CompileGap):
-                out.append(None)
-                continue
-            if reply.get("missing"):
-                worker.loaded.discard(key)
+                reply = run.request({"op": "run", "key": key, "input": args,
+                                     "timeout_ms": int(limits.case_seconds * 1000)},
+                                    timeout=limits.case_seconds + 15)
+            except (WorkerDied, KeyError, BackendError):
                 out.append(None)
                 continue
             output = reply.get("output") if reply.get("ok") else None
-            if output is not None:
-                wanted = {p.name for p in task.outputs}
-                java_names = [n for _t, n in unit.params]
-                task_names = [p.name for p in task.inputs]
-                renamed: dict[str, Any] = {}
-                for k, v in output.items():
-                    if k in java_names and k not in wanted and len(task_names) == len(java_names):
-                        k = task_names[java_names.index(k)]
-                    if k in wanted:
-                        renamed[k] = v
-                output = renamed
-            out.append(output)
+            out.append(_task_output(task, unit, output) if isinstance(output, dict) else None)
     finally:
-        POOL.release(worker)
+        run.close()
     return out
+
+
+def _task_output(task: Task, unit: Unit, output: dict[str, Any]) -> dict[str, Any]:
+    """The reference's output under the task's names (the Java parameter names may differ)."""
+    wanted = {p.name for p in task.outputs}
+    java_names = [n for _t, n in unit.params]
+    task_names = [p.name for p in task.inputs]
+    renamed: dict[str, Any] = {}
+    for k, v in output.items():
+        if k in java_names and k not in wanted and len(task_names) == len(java_names):
+            k = task_names[java_names.index(k)]
+        if k in wanted:
+            renamed[k] = v
+    return renamed

@@ -1,29 +1,39 @@
-"""The persistent JVM worker: build it once into a cache, start it sandboxed, talk JSON lines.
+"""The rac engine's JVMs: build the worker once into a cache, start it sandboxed, talk JSON lines.
 
-A worker that dies or hangs is killed (its whole process group) and a fresh one started
-(``adequacy.sandbox_worker.JsonLineWorker``); the caller re-sends the spec it was using. Nothing
-else is lost, because every reply is per case.
+Two kinds of process (``Worker.java``): one shared ``compile`` JVM per Python process keeps javac
+warm and turns spec source into class bytes without running any of it, and ``eval`` JVMs each
+serve exactly one spec origin (``jvms.Jvms``). A worker that dies or hangs is killed (its whole
+process group) by ``adequacy.sandbox_worker.JsonLineWorker``.
 """
 
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import subprocess
 import tempfile
 import threading
+import zipfile
 from pathlib import Path
+from typing import Any
 
 from adequacy import sandbox_view
 from adequacy.errors import BackendError, EngineUnavailable
-from adequacy.sandbox import SandboxLimits, remove_tree
+from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.sandbox_worker import JsonLineWorker, Launch, WorkerDied
 from adequacy.toolchain import Java, cache_dir, find_java, source_version
 
 JAVA_DIR = Path(__file__).parent / "java"
 MAIN = "adequacy.rac.Worker"
+JAR = "rac-worker.jar"
+WARM_UP_FILE = "warm-up.json"
+"""Class bytes of ``WARM_UP`` (made at build time): what a spare JVM evaluates before any spec."""
+ARCHIVE = "rac-{mode}.jsa"
+"""AppCDS archive of each mode (JDK 13+ ``-XX:ArchiveClassesAtExit``): the classes a worker
+loads, parsed and verified once at build time, so a fresh eval JVM starts in less time."""
 
-__all__ = ["POOL", "Pool", "Worker", "WorkerDied", "build_dir", "jdk", "jvm_sandbox"]
+__all__ = ["COMPILER", "Compiler", "Worker", "WorkerDied", "build_dir", "jdk", "jvm_sandbox"]
 
 
 def jdk() -> Java:
@@ -35,33 +45,147 @@ def jdk() -> Java:
     return java
 
 
+_BUILD_LOCK = threading.RLock()
+_DUMPING: list[bool] = []
+
+
 def build_dir() -> Path:
-    """Compile the worker (once per source version) and return its class directory."""
+    """Compile the worker into a jar (once per source version), with its AppCDS archives, and
+    return the folder holding them."""
     java = jdk()
     assert java.javac is not None
     sources = sorted(JAVA_DIR.rglob("*.java"))
     out = cache_dir(shared_with_sandbox=True) / \
-        f"rac-worker-{source_version(sources, JAVA_DIR, java.javac)}"
-    if (out / "adequacy" / "rac" / "Worker.class").exists():
-        return out
+        f"rac-worker-{source_version(sources, JAVA_DIR, java.javac, 'jar+cds')}"
+    with _BUILD_LOCK:
+        if not (out / JAR).exists():
+            _compile(java, sources, out)
+        if not _DUMPING:  # the eval archive's dump starts the compiler, which lands here
+            _DUMPING.append(True)
+            try:
+                for mode in ("compile", "eval"):
+                    name = ARCHIVE.format(mode=mode)
+                    if not (out / name).exists() and not (out / (name + ".failed")).exists():
+                        _dump_archive(out, mode)
+            finally:
+                _DUMPING.clear()
+    return out
+
+
+def _compile(java: Java, sources: list[Path], out: Path) -> None:
+    assert java.javac is not None
     out.parent.mkdir(parents=True, exist_ok=True)
     os.chmod(out.parent, 0o755)
     tmp = Path(tempfile.mkdtemp(prefix="rac-build-", dir=out.parent))
-    r = subprocess.run([java.javac, "-nowarn", "-Xlint:none", "-d", str(tmp),
+    classes = tmp / "classes"
+    r = subprocess.run([java.javac, "-nowarn", "-Xlint:none", "-d", str(classes),
                         *[str(p) for p in sources]], capture_output=True, text=True,
                        timeout=300)
     if r.returncode != 0:
         remove_tree(tmp)
         raise BackendError(f"could not compile the rac worker: {r.stderr.strip()[:2000]}")
-    for dirpath, _dirs, files in os.walk(tmp):
-        os.chmod(dirpath, 0o755)
-        for f in files:
-            os.chmod(os.path.join(dirpath, f), 0o644)
+    # AppCDS archives classes from jars only, not from folders
+    with zipfile.ZipFile(tmp / JAR, "w", zipfile.ZIP_STORED) as z:
+        for f in sorted(classes.rglob("*.class")):
+            z.write(f, str(f.relative_to(classes)))
+    remove_tree(classes)
+    os.chmod(tmp, 0o755)
+    os.chmod(tmp / JAR, 0o644)
     try:
         os.rename(tmp, out)
     except OSError:
         remove_tree(tmp)  # another process won the race; its build is the same
-    return out
+
+
+WARM_UP = """public class Solution {
+    public static int solve(int x, int y) { return x + y; }
+    static Object __adq_r0_0(Object[] __p, Object[] __q, Object __res, Object __this) {
+        return adequacy.rac.R.le(adequacy.rac.R.big(__p[0]), adequacy.rac.R.big(__p[1])); }
+    static Object __adq_e0_0(Object[] __p, Object[] __q, Object __res, Object __this) {
+        return adequacy.rac.R.eq(adequacy.rac.R.big(__res), adequacy.rac.R.add(
+            adequacy.rac.R.big(__p[0]), adequacy.rac.R.big(__p[1]))); }
+}
+"""
+_WARM_PLAN: dict[str, Any] = {
+    "key": "warm-up", "class": "Solution", "params": [["int", "x"], ["int", "y"]],
+    "result": "int", "method": "solve", "static": True, "result_param": -1,
+    "cases": [{"normal": True, "req": [["__adq_r0_0", 3]], "ens": [["__adq_e0_0", 5]]}]}
+
+
+def warm_up_request(out: Path) -> dict[str, Any] | None:
+    """The ``warm`` request a spare runs before any spec (None when the build has none)."""
+    f = out / WARM_UP_FILE
+    if not f.exists():
+        return None
+    classes = json.loads(f.read_text())
+    evals: list[dict[str, Any]] = []
+    for i in range(4):
+        evals.append({"pred": "pre", "input": [i, 2 * i]})
+        evals.append({"pred": "post", "input": [i, 2 * i], "output": {"result": 3 * i}})
+        evals.append({"pred": "post", "input": [i, 2 * i], "output": {"result": i}})
+    evals.append({"op": "run", "input": [1, 2]})
+    return {"op": "warm", **_WARM_PLAN, "classes": classes, "evals": evals}
+
+
+def _warm_up_requests(mode: str, out: Path) -> list[dict[str, Any]]:
+    """What a worker of ``mode`` does on a typical spec: the classes this loads are archived."""
+    if mode == "compile":
+        return [{"op": "ping"}, {"op": "compile", "class": "Solution", "source": WARM_UP}]
+    warm = warm_up_request(out)
+    reqs: list[dict[str, Any]] = [{"op": "ping"}, *([warm] if warm else [])]
+    if warm:
+        reqs.append({"op": "load", **_WARM_PLAN, "classes": warm["classes"]})
+        reqs += [{"op": "eval", "key": "warm-up", "timeout_ms": 5000, **e}
+                 for e in warm["evals"] if "op" not in e]
+    return reqs
+
+
+def _dump_archive(out: Path, mode: str) -> None:
+    """Run a worker of ``mode`` on the warm-up spec with ``-XX:ArchiveClassesAtExit``. A JVM
+    that cannot dump (another JDK, no base archive) leaves a ``.failed`` marker: the workers
+    then start without an archive, only slower."""
+    java = jdk().java
+    name = ARCHIVE.format(mode=mode)
+    if mode == "eval":
+        reply = COMPILER.compile("warm-up", {"class": "Solution", "source": WARM_UP})
+        if reply.get("ok"):
+            tmp = out / f".{WARM_UP_FILE}.{os.getpid()}"
+            tmp.write_text(json.dumps(reply["classes"]))
+            tmp.chmod(0o644)
+            os.replace(tmp, out / WARM_UP_FILE)
+    work = make_workdir("adequacy-rac-cds-")
+    try:
+        os.chmod(work, 0o777)
+        cmd = [*_java_flags(java, out, 256, archive=None),
+               f"-XX:ArchiveClassesAtExit={work / name}", MAIN, mode]
+        limits, view = jvm_sandbox(java, out)
+        stdin = "".join(json.dumps({"id": str(i), **r}) + "\n"
+                        for i, r in enumerate(_warm_up_requests(mode, out)))
+        r = run_limited(cmd, cwd=work, timeout=120, input=stdin.encode(), limits=limits,
+                        view=view)
+        made = work / name
+        if r.returncode == 0 and made.exists() and made.stat().st_size > 0:
+            tmp = out / f".{name}.{os.getpid()}"
+            tmp.write_bytes(made.read_bytes())
+            tmp.chmod(0o644)
+            os.replace(tmp, out / name)
+        else:
+            (out / (name + ".failed")).write_text(r.stderr.decode("utf-8", "replace")[-2000:])
+    finally:
+        remove_tree(work)
+
+
+def _java_flags(java: str, out: Path, heap_mb: int, archive: Path | None) -> list[str]:
+    cds = [f"-XX:SharedArchiveFile={archive}"] if archive is not None and archive.exists() \
+        else []
+    return [sandbox_view.real_java(java), f"-Xmx{heap_mb}m", "-Xss16m", "-XX:+UseSerialGC",
+            "-XX:CICompilerCount=2", "-XX:-UsePerfData", *cds,
+            "-Xshare:auto", "-Xlog:disable",
+            "-Djava.security.manager=allow", "-Djava.awt.headless=true",
+            # a JVM that lives for one spec: keep reflection's native accessors rather than
+            # generating a class per clause method after 15 calls
+            "-Dsun.reflect.inflationThreshold=1000000",
+            "-cp", str(out / JAR)]
 
 
 def jvm_sandbox(java: str, classes: Path) -> tuple[SandboxLimits, sandbox_view.View]:
@@ -73,22 +197,23 @@ def jvm_sandbox(java: str, classes: Path) -> tuple[SandboxLimits, sandbox_view.V
 
 
 class Worker(JsonLineWorker):
-    """One rac JVM; ``loaded`` holds the keys of the specs it has compiled."""
+    """One rac JVM of ``mode`` ``eval`` (serves one spec: ``origin``) or ``compile``."""
 
-    def __init__(self, heap_mb: int = 512) -> None:
-        super().__init__("rac worker", self._launch, start_seconds=60.0,
+    def __init__(self, heap_mb: int = 512, mode: str = "eval") -> None:
+        super().__init__(f"rac {mode} worker", self._launch, start_seconds=60.0,
                          workdir_prefix="adequacy-rac-")
         self.heap_mb = heap_mb
+        self.mode = mode
+        self.origin: str | None = None
+        """The spec origin this JVM was handed to (``jvms``); None while it is a spare."""
         self.loaded: set[str] = set()
 
     def _launch(self) -> Launch:
-        classes = build_dir()
+        out = build_dir()
         java = jdk().java
-        cmd = [sandbox_view.real_java(java), f"-Xmx{self.heap_mb}m", "-Xss16m",
-               "-XX:+UseSerialGC", "-XX:CICompilerCount=2", "-XX:-UsePerfData", "-Xshare:auto",
-               "-Djava.security.manager=allow", "-Djava.awt.headless=true",
-               "-cp", str(classes), MAIN]
-        limits, view = jvm_sandbox(java, classes)
+        cmd = [*_java_flags(java, out, self.heap_mb, out / ARCHIVE.format(mode=self.mode)),
+               MAIN, self.mode]
+        limits, view = jvm_sandbox(java, out)
         return cmd, limits, view
 
     def on_start(self) -> None:
@@ -99,41 +224,41 @@ class Worker(JsonLineWorker):
         self.loaded = set()
 
 
-class Pool:
-    """Warm workers shared by every spec of the process (one per concurrent caller)."""
+class Compiler:
+    """The shared compile-mode JVM (javac warm across specs; it never runs spec code, so
+    sharing it carries nothing from one spec to another). Results are kept by unit key."""
 
-    def __init__(self, size: int = 2) -> None:
-        self.size = size
-        self.idle: list[Worker] = []
-        self.count = 0
-        self.cond = threading.Condition()
-        self.all: list[Worker] = []
+    KEEP = 256
 
-    def acquire(self, heap_mb: int) -> Worker:
-        with self.cond:
-            while True:
-                if self.idle:
-                    return self.idle.pop()
-                if self.count < self.size:
-                    self.count += 1
-                    w = Worker(heap_mb)
-                    self.all.append(w)
-                    return w
-                self.cond.wait()
+    def __init__(self) -> None:
+        self.worker = Worker(heap_mb=1024, mode="compile")
+        self.lock = threading.Lock()
+        self.done: dict[str, dict[str, Any]] = {}
 
-    def release(self, w: Worker) -> None:
-        with self.cond:
-            self.idle.append(w)
-            self.cond.notify()
+    def compile(self, key: str, unit: dict[str, Any], timeout: float = 60.0
+                ) -> dict[str, Any]:
+        """``{"ok": True, "classes": {name: base64}}`` or ``{"ok": False, "errors": [...]}``;
+        ``BackendError`` when the compiler itself failed (it is restarted next time)."""
+        with self.lock:
+            if key in self.done:
+                return self.done[key]
+            try:
+                reply = self.worker.request({"op": "compile", "class": unit["class"],
+                                             "source": unit["source"]}, timeout=timeout)
+            except WorkerDied as e:
+                raise BackendError(f"rac compiler: {e}") from e
+            if "ok" not in reply:
+                raise BackendError(f"rac compiler: {reply.get('error', reply)}")
+            if len(self.done) >= self.KEEP:
+                self.done.pop(next(iter(self.done)))
+            self.done[key] = reply
+            return reply
 
-    def shutdown(self) -> None:
-        with self.cond:
-            for w in self.all:
-                w.stop()
-            self.idle = []
-            self.all = []
-            self.count = 0
+    def stop(self) -> None:
+        with self.lock:
+            self.worker.stop()
 
 
-POOL = Pool(size=max(1, min(4, os.cpu_count() or 1)))
-atexit.register(POOL.shutdown)
+COMPILER = Compiler()
+atexit.register(COMPILER.stop)
+

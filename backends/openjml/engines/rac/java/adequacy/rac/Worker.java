@@ -1,15 +1,12 @@
 package adequacy.rac;
 
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.math.BigInteger;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.CodeSource;
 import java.security.Permission;
@@ -17,6 +14,7 @@ import java.security.Permissions;
 import java.security.Policy;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -26,38 +24,29 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import javax.tools.Diagnostic;
-import javax.tools.DiagnosticCollector;
-import javax.tools.FileObject;
-import javax.tools.ForwardingJavaFileManager;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileManager;
-import javax.tools.JavaFileObject;
-import javax.tools.SimpleJavaFileObject;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
 
 /**
- * Persistent JVM worker of the rac engine: JSON requests on stdin, one JSON reply per line on
- * stdout. Specs are compiled once in memory (javax.tools) into their own class loader whose code
- * has no permissions at all, so spec helper code cannot exit the JVM, touch files or the
- * network, start threads or change the security settings; each evaluation runs in a fresh
- * thread with a time limit.
+ * A JVM worker of the rac engine: JSON requests on stdin, one JSON reply per line on stdout.
+ *
+ * <p>Two modes, one per process. {@code compile} turns spec source into class bytes with a warm
+ * javac ({@link Compile}) and never runs spec code. {@code eval} (the default) loads the classes
+ * of exactly one spec and evaluates its clauses: everything a spec can leave in a JVM (loggers,
+ * interned strings, JDK statics, finalizers, a full heap) dies with the process, so the Python
+ * side gives every spec origin a JVM of its own, started ahead of time. The spec's classes have
+ * no permissions at all: they cannot exit the JVM, touch files or the network, start threads or
+ * change the security settings; each evaluation runs in a fresh thread with a time limit.
  */
 public final class Worker {
-    static final String VERSION = "rac-worker 2";
-    static final int MAX_SPECS = 64;
+    static final String VERSION = "rac-worker 3";
     static PrintStream out;
-    static JavaCompiler compiler;
-    static StandardJavaFileManager std;
     static final ProtectionDomain SPEC_DOMAIN = new ProtectionDomain(
             new CodeSource(null, (java.security.cert.Certificate[]) null), new Permissions());
     static final ThreadGroup EVAL_GROUP = new ThreadGroup("adequacy-eval");
     /** The first permission spec code was refused during the current evaluation. */
     static volatile String violation;
-    static final Map<String, Compiled> specs = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override protected boolean removeEldestEntry(Map.Entry<String, Compiled> e) { return size() > MAX_SPECS; }
-    };
+    /** The one spec this JVM serves (eval mode), and its key. */
+    static Compiled spec;
+    static String specKey;
 
     static final class Clause {
         Method m; int line;
@@ -85,15 +74,41 @@ public final class Worker {
         out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
         System.setOut(System.err); // spec code that prints must not corrupt the protocol
         Locale.setDefault(Locale.ROOT);
-        compiler = ToolProvider.getSystemJavaCompiler();
-        if (compiler == null) {
-            reply(Map.of("error", "no system Java compiler (a JRE instead of a JDK?)"));
-            return;
+        boolean compileMode = args.length > 0 && args[0].equals("compile");
+        if (compileMode) {
+            String why = Compile.init();
+            if (why != null) { reply(Map.of("error", why)); return; }
+        } else {
+            closeSandbox();
         }
-        std = compiler.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
-        // warm up the classes that spec evaluation touches, before the sandbox closes
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.isBlank()) continue;
+            Map<String, Object> reply;
+            Object id = null;
+            try {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> req = (Map<String, Object>) Json.parse(line);
+                id = req.get("id");
+                reply = compileMode ? handleCompile(req) : handle(req);
+            } catch (Throwable e) {
+                reply = new LinkedHashMap<>();
+                reply.put("error", "worker: " + e);
+                // after running out of memory or stack nothing in this JVM is trusted
+                if (e instanceof VirtualMachineError) { reply.put("exit", true); reply.put("failure", kind(e)); }
+            }
+            if (id != null && !reply.containsKey("id")) reply.put("id", id);
+            reply(reply);
+            if (Boolean.TRUE.equals(reply.get("exit"))) Runtime.getRuntime().halt(3);
+        }
+    }
+
+    /** Warm up what evaluation touches, then install the policy that gives spec code nothing. */
+    static void closeSandbox() {
         R.add(1, BigInteger.TWO); R.eq("a", "a"); "Ab".toLowerCase(); "ab".toUpperCase();
         Character.isLetter('a'); Character.toUpperCase('a'); String.format("%d", 1);
+        Base64.getDecoder().decode("AA==");
         Policy.setPolicy(new Policy() {
             @Override public boolean implies(ProtectionDomain d, Permission p) { return d != SPEC_DOMAIN; }
         });
@@ -111,22 +126,6 @@ public final class Worker {
                 }
             }
         });
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        String line;
-        while ((line = in.readLine()) != null) {
-            if (line.isBlank()) continue;
-            Map<String, Object> reply;
-            try {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> req = (Map<String, Object>) Json.parse(line);
-                reply = handle(req);
-            } catch (Throwable e) {
-                reply = new LinkedHashMap<>();
-                reply.put("error", "worker: " + e);
-            }
-            reply(reply);
-            if (Boolean.TRUE.equals(reply.get("exit"))) System.exit(3);
-        }
     }
 
     static void reply(Map<String, Object> m) {
@@ -134,40 +133,35 @@ public final class Worker {
         out.flush();
     }
 
-    @SuppressWarnings("unchecked")
+    static Map<String, Object> handleCompile(Map<String, Object> req) {
+        String op = (String) req.get("op");
+        Map<String, Object> r = new LinkedHashMap<>();
+        switch (op) {
+            case "ping": r.put("ok", true); r.put("version", VERSION); r.put("mode", "compile"); return r;
+            case "compile": return Compile.compile(req);
+            default: r.put("error", "unknown op " + op + " (compile mode)"); return r;
+        }
+    }
+
     static Map<String, Object> handle(Map<String, Object> req) throws Exception {
         String op = (String) req.get("op");
         Map<String, Object> r = new LinkedHashMap<>();
         switch (op) {
-            case "ping": r.put("ok", true); r.put("version", VERSION); r.put("java", System.getProperty("java.version")); return r;
-            case "compile": return compile(req);
+            case "ping": r.put("ok", true); r.put("version", VERSION); r.put("mode", "eval"); r.put("java", System.getProperty("java.version")); return r;
+            case "load": return load(req);
+            case "warm": return warm(req);
             case "eval": case "run": {
-                Compiled c = specs.get((String) req.get("key"));
-                if (c == null) { r.put("error", "unknown key"); r.put("missing", true); return r; }
+                if (spec == null || !String.valueOf(req.get("key")).equals(specKey)) {
+                    r.put("error", "this worker has not loaded spec " + req.get("key")); r.put("missing", true); return r;
+                }
                 long timeout = ((Number) req.getOrDefault("timeout_ms", BigInteger.valueOf(10000))).longValue();
-                return runGuarded(c, req, op.equals("run"), timeout);
+                return runGuarded(spec, req, op.equals("run"), timeout);
             }
-            case "drop": specs.remove((String) req.get("key")); r.put("ok", true); return r;
             default: r.put("error", "unknown op " + op); return r;
         }
     }
 
-    // ------------------------------------------------------------------ compilation
-    static final class Source extends SimpleJavaFileObject {
-        final String code;
-        Source(String name, String code) {
-            super(URI.create("string:///" + name.replace('.', '/') + Kind.SOURCE.extension), Kind.SOURCE);
-            this.code = code;
-        }
-        @Override public CharSequence getCharContent(boolean ignore) { return code; }
-    }
-
-    static final class ClassOut extends SimpleJavaFileObject {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ClassOut(String name) { super(URI.create("mem:///" + name.replace('.', '/') + Kind.CLASS.extension), Kind.CLASS); }
-        @Override public OutputStream openOutputStream() { return bytes; }
-    }
-
+    // ------------------------------------------------------------------ loading one spec
     static final class SpecLoader extends ClassLoader {
         final Map<String, byte[]> classes;
         SpecLoader(Map<String, byte[]> classes) { super(Worker.class.getClassLoader()); this.classes = classes; }
@@ -178,39 +172,46 @@ public final class Worker {
         }
     }
 
+    /** Define the spec's classes (compiled by a compile-mode worker). One spec per JVM: a
+     *  second, different key is refused, so no two specs ever share this process. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> compile(Map<String, Object> req) throws Exception {
+    static Map<String, Object> load(Map<String, Object> req) throws Exception {
         Map<String, Object> r = new LinkedHashMap<>();
         String key = (String) req.get("key");
-        String cls = (String) req.get("class");
-        String code = (String) req.get("source");
-        Map<String, ClassOut> outs = new HashMap<>();
-        JavaFileManager fm = new ForwardingJavaFileManager<JavaFileManager>(std) {
-            @Override public JavaFileObject getJavaFileForOutput(Location loc, String name, JavaFileObject.Kind kind, FileObject sibling) {
-                ClassOut o = new ClassOut(name);
-                outs.put(name, o);
-                return o;
-            }
-        };
-        DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
-        List<String> opts = List.of("-classpath", System.getProperty("java.class.path"), "-proc:none",
-                "-nowarn", "-Xlint:none", "-g", "-implicit:none");
-        boolean ok = compiler.getTask(null, fm, diags, opts, null, List.of(new Source(cls, code))).call();
-        if (!ok) {
-            List<Object> errs = new ArrayList<>();
-            for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
-                if (d.getKind() != Diagnostic.Kind.ERROR) continue;
-                Map<String, Object> e = new LinkedHashMap<>();
-                e.put("line", d.getLineNumber());
-                e.put("message", d.getMessage(Locale.ROOT));
-                errs.add(e);
-            }
-            r.put("ok", false);
-            r.put("errors", errs);
+        if (specKey != null) {
+            if (specKey.equals(key)) { r.put("ok", true); return r; }
+            r.put("error", "this worker already serves another spec");
             return r;
         }
+        spec = define(req);
+        specKey = key;
+        r.put("ok", true);
+        return r;
+    }
+
+    /** Before any spec: run our own warm-up unit through the evaluation path, so that the
+     *  spec this spare JVM is handed to does not pay for first-time class loading, linking
+     *  and interpretation. Refused once a spec is loaded. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> warm(Map<String, Object> req) throws Exception {
+        Map<String, Object> r = new LinkedHashMap<>();
+        if (specKey != null) { r.put("error", "warm-up after a spec"); return r; }
+        Compiled c = define(req);
+        for (Object e : (List<Object>) req.getOrDefault("evals", List.of())) {
+            Map<String, Object> ev = (Map<String, Object>) e;
+            runGuarded(c, ev, "run".equals(ev.get("op")), 5000);
+        }
+        violation = null;
+        r.put("ok", true);
+        return r;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Compiled define(Map<String, Object> req) throws Exception {
+        String cls = (String) req.get("class");
         Map<String, byte[]> bytes = new HashMap<>();
-        for (Map.Entry<String, ClassOut> e : outs.entrySet()) bytes.put(e.getKey(), e.getValue().bytes.toByteArray());
+        for (Map.Entry<String, Object> e : ((Map<String, Object>) req.get("classes")).entrySet())
+            bytes.put(e.getKey(), Base64.getDecoder().decode((String) e.getValue()));
         SpecLoader loader = new SpecLoader(bytes);
         Compiled c = new Compiled();
         c.cls = Class.forName(cls, false, loader); // no static initialiser runs here
@@ -236,9 +237,7 @@ public final class Worker {
             for (Object x : (List<Object>) cm.get("ens")) k.ens.add(clause(byName, (List<Object>) x));
             c.cases.add(k);
         }
-        specs.put(key, c);
-        r.put("ok", true);
-        return r;
+        return c;
     }
 
     static Clause clause(Map<String, Method> byName, List<Object> x) {
@@ -251,6 +250,8 @@ public final class Worker {
     static final class Outcome {
         String value = "unknown";
         String reason = "";
+        /** Why no verdict, when the value is unknown for want of resources or rights. */
+        String failure;
         Object output;
     }
 
@@ -264,6 +265,7 @@ public final class Worker {
             } catch (Throwable e) {
                 res.value = "unknown";
                 res.reason = describe(e);
+                res.failure = kind(e);
             }
         }, "eval", 64L << 20);
         t.setDaemon(true);
@@ -276,17 +278,25 @@ public final class Worker {
             r.put("value", "unknown");
             r.put("reason", "timeout after " + (timeoutMs / 1000.0) + "s");
             r.put("timeout", true);
+            r.put("failure", "timeout");
             if (t.isAlive()) r.put("exit", true); // a runaway thread survives: restart the worker
             return r;
         }
         String refused = violation;
         if (refused != null) {
             // a forbidden action makes the case unknown even when the helper caught it
+            r.put("failure", "forbidden");
             if (run) { r.put("ok", false); r.put("reason", "forbidden: " + refused); return r; }
             r.put("value", "unknown");
             r.put("reason", "forbidden: " + refused);
             return r;
         }
+        if ("out of memory".equals(res.failure)) {
+            // a full heap may have broken JDK state (a class whose initialiser failed): the
+            // spec's next case gets a fresh JVM
+            r.put("exit", true);
+        }
+        if (res.failure != null) r.put("failure", res.failure);
         if (run) {
             r.put("ok", res.output != null || "true".equals(res.value));
             if (res.output != null) r.put("output", res.output);
@@ -303,9 +313,14 @@ public final class Worker {
         try { t.stop(); } catch (Throwable e) { t.interrupt(); }
     }
 
-    static String describe(Throwable e) {
+    static Throwable unwrap(Throwable e) {
         if (e instanceof InvocationTargetException && e.getCause() != null) e = e.getCause();
         if (e instanceof ExceptionInInitializerError && e.getCause() != null) e = e.getCause();
+        return e;
+    }
+
+    static String describe(Throwable e) {
+        e = unwrap(e);
         if (e instanceof R.Undefined) return "undefined: " + e.getMessage();
         if (e instanceof ArithmeticException) return "undefined: arithmetic exception (" + e.getMessage() + ")";
         if (e instanceof NullPointerException) return "undefined: null dereference";
@@ -316,6 +331,17 @@ public final class Worker {
         if (e instanceof OutOfMemoryError) return "out of memory";
         if (e instanceof ThreadDeath) return "timeout";
         return "exception: " + e;
+    }
+
+    /** The failure kind the give-up rule counts (adequacy.backend.FailureStreak), or null for
+     *  an outcome of the language's semantics (an undefined value, an exception). */
+    static String kind(Throwable e) {
+        e = unwrap(e);
+        if (e instanceof OutOfMemoryError) return "out of memory";
+        if (e instanceof StackOverflowError) return "stack overflow";
+        if (e instanceof SecurityException) return "forbidden";
+        if (e instanceof ThreadDeath) return "timeout";
+        return null;
     }
 
     @SuppressWarnings("unchecked")
@@ -336,6 +362,7 @@ public final class Worker {
 
     static final int TRUE = 1, FALSE = 0, UNKNOWN = 2;
     static String why;
+    static String whyKind;
 
     static int conj(List<Clause> cl, Object[] p, Object[] q, Object res, Object thiz, String what) {
         for (Clause k : cl) {
@@ -343,14 +370,17 @@ public final class Worker {
             try {
                 v = k.m.invoke(null, p, q, res, thiz);
             } catch (Throwable e) {
+                if (unwrap(e) instanceof OutOfMemoryError) throw (OutOfMemoryError) unwrap(e);
                 why = describe(e) + " in " + what + " (line " + k.line + ")";
+                whyKind = kind(e);
                 return UNKNOWN;
             }
             if (!(v instanceof Boolean)) {
                 why = "type error: " + what + " (line " + k.line + ") is not a boolean";
+                whyKind = null;
                 return UNKNOWN;
             }
-            if (!(Boolean) v) { why = what + " (line " + k.line + ") is false"; return FALSE; }
+            if (!(Boolean) v) { why = what + " (line " + k.line + ") is false"; whyKind = null; return FALSE; }
         }
         return TRUE;
     }
@@ -365,11 +395,12 @@ public final class Worker {
             String unknown = null;
             for (Case k : c.cases) {
                 int v = conj(k.req, p, p, null, thiz, "requires");
-                if (v == TRUE) { res.value = "true"; res.reason = "executed"; return; }
-                if (v == UNKNOWN && unknown == null) unknown = why;
+                if (v == TRUE) { res.value = "true"; res.reason = "executed"; res.failure = null; return; }
+                if (v == UNKNOWN && unknown == null) { unknown = why; res.failure = whyKind; }
             }
             res.value = unknown == null ? "false" : "unknown";
             res.reason = unknown == null ? "no spec case's requires holds" : unknown;
+            if (unknown == null) res.failure = null;
             return;
         }
         Map<String, Object> output = (Map<String, Object>) req.get("output");
@@ -391,18 +422,23 @@ public final class Worker {
             else throw new IllegalArgumentException("output has no result");
         }
         String unknown = null;
+        String unknownKind = null;
         for (Case k : c.cases) {
             if (!k.normal) continue;
             int r = conj(k.req, p, p, null, thiz, "requires");
-            String rwhy = why;
+            String rwhy = why, rkind = whyKind;
             if (r == FALSE) continue;
             int e = conj(k.ens, p, q, result, thiz, "ensures");
             if (r == TRUE && e == FALSE) { res.value = "false"; res.reason = why; return; }
             if (e == TRUE) continue;
-            if (unknown == null) unknown = r == UNKNOWN ? rwhy : why;
+            if (unknown == null) {
+                unknown = r == UNKNOWN ? rwhy : why;
+                unknownKind = r == UNKNOWN ? rkind : whyKind;
+            }
         }
         res.value = unknown == null ? "true" : "unknown";
         res.reason = unknown == null ? "executed" : unknown;
+        res.failure = unknown == null ? null : unknownKind;
     }
 
     static void runReference(Compiled c, Map<String, Object> req, Outcome res) throws Exception {

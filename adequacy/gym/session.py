@@ -21,7 +21,7 @@ from adequacy.backend import Limits
 from adequacy.cache import VerdictCache, default_cache_dir
 from adequacy.errors import AdequacyError, TaskError
 from adequacy.gym.manifest import PRIVATE, GymManifest, read_manifest, task_content_hash
-from adequacy.results import SpecReport
+from adequacy.results import SpecReport, append_record, producer
 from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
 from adequacy.values import content_hash
@@ -222,8 +222,7 @@ def submit(folder: Path, spec: str | None = None, again: bool = False,
     _write_state(folder, st)
     logs = folder / PRIVATE
     logs.mkdir(exist_ok=True)
-    with (logs / "submissions.jsonl").open("a", encoding="utf-8") as f:
-        f.write(rec.model_dump_json() + "\n")
+    append_record(logs / "submissions.jsonl", rec, producer("submit"))
     (logs / f"submitted-{st.submissions}.spec").write_text(text, encoding="utf-8")
     return rec
 

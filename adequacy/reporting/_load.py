@@ -59,7 +59,7 @@ def read_records(paths: Sequence[Path], group_by: GroupBy = "auto") -> list[Reco
 
 
 def _approach(path: Path, prod: Producer, group_by: GroupBy) -> str:
-    writer = _label(prod.writer, prod.family)
+    writer = _label(prod.writer, prod.family) + (f"@{prod.program[:8]}" if prod.program else "")
     if group_by == "file":
         return path.stem
     if group_by == "writer":

@@ -250,7 +250,13 @@ def _run_locked(
                           and prev.error == rep.error)
             if not same_error:
                 job = jobs[todo[key][0]]
-                append_record(results, rep, producer("run", job.provenance), out=out)
+                try:
+                    append_record(results, rep, producer("run", job.provenance), out=out)
+                except ValidationError as e:  # a bug of ours: keep it as data, go on
+                    rep = SpecReport.failure(rep.key, "internal error: the report failed its "
+                                             f"consistency checks: {validation_message(e)}",
+                                             task_path=job.task, spec_path=job.spec)
+                    append_record(results, rep, producer("run", job.provenance), out=out)
                 log[rep.key] = rep
             for idx in todo[key]:
                 reports[idx] = rep

@@ -110,6 +110,8 @@ class SpecReport(BaseModel):
                              f"is never empty by design), got {sorted(design)}")
         if stats and set(stats) != set(BUCKETS):
             raise ValueError("buckets must give the counts of all four buckets")
+        if len({(v.bucket, v.case_id) for v in self.verdicts}) != len(self.verdicts):
+            raise ValueError("a case has more than one verdict (one final verdict per case)")
         if self.verdicts and stats and bucket_stats(self.verdicts) != stats:
             raise ValueError("bucket counts do not match the verdicts")
         if self.status != "scored":

@@ -126,3 +126,23 @@ def test_synthesize_then_run_reports_by_writer(tmp_path: Path) -> None:
               workers=1, progress=False)
     (rec,) = read_records([results], group_by="writer")
     assert rec.approach == "templates" and rec.producer.writer == "templates"
+
+
+def test_a_report_failing_its_own_checks_is_an_error_record_not_a_crash(
+        tmp_path: Path, toy: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a bug of ours stood in for: the scorer claims a pass its counts do not give
+    import adequacy.batch as batch
+
+    real = batch.score_spec
+
+    def lying(*args: object, **kwargs: object) -> object:
+        return real(*args, **kwargs).model_copy(update={"passed_all": True})  # type: ignore[arg-type]
+
+    monkeypatch.setattr(batch, "score_spec", lying)
+    _task(tmp_path, {"s.toy": WEAK})
+    jf = _jobs(tmp_path, [{"task": "toy_succ", "spec": "toy_succ/specs/s.toy"}])
+    s = run_batch(jobs_from_file(jf), tmp_path / "r.jsonl", BatchOptions(), workers=1,
+                  progress=False)
+    assert (s.errors, s.passed_all) == (1, 0)
+    (rec,) = read_records([tmp_path / "r.jsonl"])
+    assert rec.report.error and "passed_all is true" in rec.report.error

@@ -185,6 +185,22 @@ def test_counts_not_matching_the_verdicts_are_refused(tmp_path: Path) -> None:
         read_records([p])
 
 
+def test_one_case_counted_many_times_is_refused(tmp_path: Path) -> None:
+    # the counts follow from the verdicts, but the verdicts are one passing case copied
+    obj = json.loads(spec_report("t1", "a.rs", full(False)).model_dump_json())
+    ps = [v for v in obj["verdicts"] if v["bucket"] == "post_sound"]
+    copied = [v for v in obj["verdicts"] if v["bucket"] != "post_sound"]
+    copied += [ps[0]] * 3
+    obj["verdicts"] = copied
+    obj["buckets"]["post_sound"] = {"total": 3, "passed": 3, "failed": 0, "unknown": 0}
+    obj["metrics"]["post_comp"] = 1.0
+    obj["passed_all"] = True
+    p = tmp_path / "r.jsonl"
+    p.write_text(_line(obj))
+    with pytest.raises(ResultsError, match="r.jsonl:1: .*more than one verdict"):
+        read_records([p])
+
+
 @pytest.mark.parametrize("command", ["report", "compare"])
 def test_report_and_compare_refuse_crafted_counts(tmp_path: Path, command: str) -> None:
     p = _crafted(tmp_path, _set_bucket("pre_complete", total=-5))

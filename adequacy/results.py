@@ -386,8 +386,11 @@ def parse_record(line: str) -> ResultRecord:
     if schema > SCHEMA:
         raise ResultsError(f"written with results schema {schema}, newer than this adequacy "
                            f"reads (up to {SCHEMA}): upgrade spec-adequacy to read this file")
+    while schema < SCHEMA:  # one step per version: a new schema adds one migration
+        obj = _MIGRATIONS[schema](obj)
+        schema = obj["schema"]
     try:
-        return ResultRecord.model_validate(obj if schema == SCHEMA else _from_v1(obj))
+        return ResultRecord.model_validate(obj)
     except ValidationError as e:
         raise ResultsError(f"not a valid result record: {validation_message(e)}") from None
 
@@ -420,6 +423,12 @@ def _from_v1(obj: dict[str, Any]) -> dict[str, Any]:
                else "run")
     if command == "agent":
         prov.setdefault("writer", "agent")
-    return {"schema": SCHEMA, "created": extra.get("submitted_at") or None,
+    return {"schema": 2, "created": extra.get("submitted_at") or None,
             "producer": {"adequacy": "", "command": command, **prov},
             "report": rep, "extra": extra}
+
+
+_MIGRATIONS = {1: _from_v1}
+"""Schema N -> N + 1. Any change to ``ResultRecord`` or ``SpecReport`` that an older reader
+would refuse (a new field: both forbid extras) bumps ``SCHEMA`` and adds a step here, so old
+files still read and old readers say "upgrade" instead of "not a valid record"."""

@@ -232,3 +232,22 @@ def test_append_record_round_trips_and_keeps_subclass_fields_in_extra(tmp_path: 
     rec = logged.record
     assert rec.producer.model == "m1" and rec.created is not None
     assert rec.report.passed_all and rec.extra["verified"] is True
+
+
+def test_the_record_shape_is_pinned_to_its_schema_number() -> None:
+    # Readers refuse unknown fields, so a field added to the record (or to SpecReport inside
+    # it) makes files that this schema's readers refuse as invalid rather than as newer. When
+    # this fails: bump adequacy.results.SCHEMA, add a migration to _MIGRATIONS, keep a fixture
+    # of the old shape, then update the pin below.
+    import hashlib
+
+    from adequacy.results import ResultRecord
+
+    def bare(v: Any) -> Any:  # names and types only: a reworded docstring is no new shape
+        if isinstance(v, dict):
+            return {k: bare(x) for k, x in v.items() if k not in ("description", "title")}
+        return [bare(x) for x in v] if isinstance(v, list) else v
+
+    shape = json.dumps(bare(ResultRecord.model_json_schema(by_alias=True)), sort_keys=True)
+    pins = {2: "fad50f0431212f6d002c009be3e85c6b82b3edfa7693c9111660724424d18fe1"}
+    assert hashlib.sha256(shape.encode()).hexdigest() == pins[SCHEMA]

@@ -12,7 +12,7 @@ from math import comb
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from adequacy.verdicts import BUCKETS, Bucket, Verdict
+from adequacy.verdicts import BUCKETS, Bucket, Truth, Verdict
 
 _Count = Field(default=0, ge=0, strict=True)
 
@@ -69,13 +69,16 @@ class HarnessMetrics(BaseModel):
 
 
 def bucket_stats(verdicts: Iterable[Verdict]) -> dict[Bucket, BucketStats]:
+    """Counts per bucket. Written flat (no ``Verdict.passed`` per case): every report read
+    from a results file is checked against its verdicts, so this runs over whole logs."""
     counts = {b: [0, 0, 0, 0] for b in BUCKETS}  # total, passed, failed, unknown
+    accept = {b: Truth.true if b.expects else Truth.false for b in BUCKETS}
     for v in verdicts:
         c = counts[v.bucket]
         c[0] += 1
-        if not v.decided:
+        if v.value is Truth.unknown:
             c[3] += 1
-        elif v.passed:
+        elif v.value is accept[v.bucket]:
             c[1] += 1
         else:
             c[2] += 1

@@ -52,9 +52,10 @@ def read_records(paths: Sequence[Path], group_by: GroupBy = "auto") -> list[Reco
                                "written by adequacy run, submit or agent)")
         for lr in sorted(logged, key=lambda r: r.line):
             rec = lr.record
-            records.append(Record(approach=_approach(path, rec.producer, group_by),
-                                  source=lr.source, report=rec.report, producer=rec.producer,
-                                  extra=rec.extra))
+            # parts validated by read_results: constructing again would rerun every check
+            records.append(Record.model_construct(
+                approach=_approach(path, rec.producer, group_by), source=lr.source,
+                report=rec.report, producer=rec.producer, extra=rec.extra))
     return records
 
 

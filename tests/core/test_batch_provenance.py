@@ -146,3 +146,18 @@ def test_a_report_failing_its_own_checks_is_an_error_record_not_a_crash(
     assert (s.errors, s.passed_all) == (1, 0)
     (rec,) = read_records([tmp_path / "r.jsonl"])
     assert rec.report.error and "passed_all is true" in rec.report.error
+
+
+def test_run_on_an_unreadable_log_says_the_line_and_not_resume(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    task = _task(tmp_path, {"s.toy": GOLD})
+    results = tmp_path / "r.jsonl"
+    results.write_text("not json\n" + json.dumps({"schema": 99}) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "adequacy", "run", "--tasks", str(task),
+                           "-o", str(results), "--no-progress"], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{results}:1: not a result record" in proc.stderr
+    assert "rerun to resume" not in proc.stderr

@@ -38,20 +38,34 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from adequacy.backend import Limits
 from adequacy.cache import VerdictCache
 from adequacy.errors import AdequacyError, TaskError, validation_message
-from adequacy.results import SpecReport, read_log, totals
+from adequacy.results import (
+    Provenance,
+    SpecReport,
+    append_record,
+    producer,
+    read_log,
+    repair_tail,
+    totals,
+)
 from adequacy.runner import job_key, score_spec
 from adequacy.tasks import Task, load_task
-from adequacy.textfiles import read_spec, read_text
+from adequacy.textfiles import max_spec_bytes, read_spec, read_text
+from adequacy.values import content_hash
 
 
 class Job(BaseModel):
-    """One pair to score; ``spec`` is a path (``spec_text`` overrides reading it)."""
+    """One pair to score; ``spec`` is a path (``spec_text`` overrides reading it).
+
+    ``provenance``: who wrote the spec (``synthesize`` writes it into its jobs file); it goes
+    into every record of the job and into its key, so the same text written by two models is
+    two records, one per model."""
 
     model_config = ConfigDict(extra="forbid")
 
     task: str
     spec: str
     spec_text: str | None = None
+    provenance: Provenance | None = None
 
 
 class BatchOptions(BaseModel):
@@ -113,20 +127,6 @@ def read_done(results: Path, final_only: bool = False) -> dict[str, SpecReport]:
     return log
 
 
-def _repair_tail(results: Path) -> None:
-    """A kill mid-write leaves a line without its newline: cut it so appends stay parseable."""
-    if not results.exists() or results.stat().st_size == 0:
-        return
-    with results.open("rb+") as f:
-        f.seek(-1, os.SEEK_END)
-        if f.read(1) == b"\n":
-            return
-        data = results.read_bytes()
-        cut = data.rfind(b"\n") + 1
-        f.seek(cut)
-        f.truncate()
-
-
 def lock_path(results: Path) -> Path:
     return results.with_name(results.name + ".lock")
 
@@ -170,9 +170,17 @@ def _score_job(job: Job, opts: BatchOptions) -> SpecReport:
         return SpecReport.failure(_fallback_key(job), str(e), task_path=job.task,
                                   spec_path=job.spec, task_id=task.id,
                                   language=task.language)
-    return score_spec(task, text, job.spec, backend=opts.backend, engines=opts.engines,
-                      cross_check=opts.cross_check, strict=opts.strict, limits=opts.limits,
-                      cache=cache)
+    rep = score_spec(task, text, job.spec, backend=opts.backend, engines=opts.engines,
+                     cross_check=opts.cross_check, strict=opts.strict, limits=opts.limits,
+                     cache=cache)
+    return rep.model_copy(update={"key": _with_provenance(rep.key, job)})
+
+
+def _with_provenance(key: str, job: Job) -> str:
+    """A job's key: the scoring key, and who wrote the spec when the jobs file says so."""
+    if job.provenance is None or key.startswith("error:"):
+        return key
+    return content_hash(key, job.provenance.model_dump_json())
 
 
 def _fallback_key(job: Job) -> str:
@@ -193,8 +201,8 @@ def _key_of(job: Job, opts: BatchOptions, tasks: dict[str, Task | None]) -> str:
         text = job.spec_text if job.spec_text is not None else read_spec(job.spec)
     except AdequacyError:
         return _fallback_key(job)
-    return job_key(task, text, opts.engines, opts.cross_check, opts.strict, opts.backend,
-                   opts.limits)
+    return _with_provenance(job_key(task, text, opts.engines, opts.cross_check, opts.strict,
+                                    opts.backend, opts.limits), job)
 
 
 def run_batch(
@@ -218,7 +226,7 @@ def _run_locked(
 ) -> BatchSummary:
     reports: list[SpecReport | None] = [None] * len(jobs)
     try:
-        _repair_tail(results)
+        repair_tail(results)
         log = read_log(results)
         tasks: dict[str, Task | None] = {}
         todo: dict[str, list[int]] = {}
@@ -241,9 +249,14 @@ def _run_locked(
             same_error = (prev is not None and prev.status == rep.status == "error"
                           and prev.error == rep.error)
             if not same_error:
-                out.write(rep.model_dump_json() + "\n")
-                out.flush()
-                os.fsync(out.fileno())
+                job = jobs[todo[key][0]]
+                try:
+                    append_record(results, rep, producer("run", job.provenance), out=out)
+                except ValidationError as e:  # a bug of ours: keep it as data, go on
+                    rep = SpecReport.failure(rep.key, "internal error: the report failed its "
+                                             f"consistency checks: {validation_message(e)}",
+                                             task_path=job.task, spec_path=job.spec)
+                    append_record(results, rep, producer("run", job.provenance), out=out)
                 log[rep.key] = rep
             for idx in todo[key]:
                 reports[idx] = rep
@@ -448,8 +461,9 @@ class _progress:
 
 
 def jobs_from_file(path: Path) -> list[Job]:
-    """A JSONL file of ``{"task": ..., "spec": ...}`` lines; relative paths are taken from the
-    file's folder. Errors name the file and line."""
+    """A JSONL file of ``{"task": ..., "spec": ...}`` lines (optionally ``spec_text`` and
+    ``provenance``); relative paths are taken from the file's folder. Errors name the file and
+    line."""
     jobs: list[Job] = []
     for n, line in enumerate(read_text(path, "jobs file").splitlines(), 1):
         if not line.strip():
@@ -462,11 +476,16 @@ def jobs_from_file(path: Path) -> list[Job]:
                 str(e).splitlines()[0] if str(e) else type(e).__name__)
             raise TaskError(f"not a job line ({{\"task\": PATH, \"spec\": PATH}}): {why}",
                             file=str(path), line=n) from None
+        cap = max_spec_bytes()
+        if job.spec_text is not None and len(job.spec_text.encode("utf-8")) > cap:
+            raise TaskError(f"spec_text is larger than {cap} bytes (the limit; raise it with "
+                            "--max-spec-bytes or ADEQUACY_MAX_SPEC_BYTES)", file=str(path),
+                            line=n)
         base = path.parent
-        jobs.append(Job(task=str((base / job.task) if not Path(job.task).is_absolute()
-                                 else job.task),
-                        spec=str((base / job.spec) if not Path(job.spec).is_absolute()
-                                 else job.spec)))
+        # every field is kept (spec_text, provenance): only the paths are made absolute
+        jobs.append(job.model_copy(update={
+            "task": str(job.task if Path(job.task).is_absolute() else base / job.task),
+            "spec": str(job.spec if Path(job.spec).is_absolute() else base / job.spec)}))
     return jobs
 
 

@@ -300,6 +300,7 @@ def run(
         run_batch,
     )
     from adequacy.report import batch_table
+    from adequacy.results import ResultsError
     try:
         if jobs_file is not None:
             jobs = jobs_from_file(jobs_file)
@@ -337,7 +338,7 @@ def run(
     opts.ray_address = address
     try:
         summary = run_batch(jobs, results, opts, workers=workers, progress=progress)
-    except ResultsLocked as e:
+    except (ResultsLocked, ResultsError) as e:  # another writer; a log we cannot append to
         raise _fail(str(e)) from None
     except BatchInterrupted as e:
         raise _fail(str(e), 130) from None

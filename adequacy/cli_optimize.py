@@ -54,6 +54,17 @@ def _load_tasks(paths: list[Path]) -> list[Any]:
     return [load_task(d) for d in task_dirs(paths)]
 
 
+def _provenance(writer: str, family: str, program: Path | None) -> Any:
+    """Who writes the specs, for the jobs file (the family and program matter for dspy only);
+    the program is named by the SHA-256 of its file, as ``sha256sum`` prints it."""
+    import hashlib
+
+    from adequacy.results import Provenance
+
+    prog = hashlib.sha256(program.read_bytes()).hexdigest() if program is not None else None
+    return Provenance(writer=writer, family=family if writer == "dspy" else None, program=prog)
+
+
 def synthesize(
     tasks: Annotated[list[Path], typer.Argument(help="Task folders or folders of tasks.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Folder for spec files and "
@@ -84,7 +95,8 @@ def synthesize(
         pool = _load_tasks(demo_tasks) if demo_tasks else []
         w = make_writer(writer, family=family, lm=_lm(lm, api_base, temperature, no_cache,
                                                       retries), pool=pool, program_path=program)
-        summary = run(tasks, output, w, samples=samples)
+        summary = run(tasks, output, w, samples=samples,
+                      provenance=_provenance(writer, family, program))
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except OSError as e:

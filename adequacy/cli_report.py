@@ -27,6 +27,7 @@ class GroupBy(StrEnum):
     file = "file"
     writer = "writer"
     model = "model"
+    family = "family"
 
 
 def _fail(msg: str) -> typer.Exit:
@@ -35,15 +36,16 @@ def _fail(msg: str) -> typer.Exit:
 
 
 def report(
-    results: Annotated[list[Path], typer.Argument(help="Results JSONL files (run, synthesize, "
-                                                  "optimize, agent rollouts).")],
+    results: Annotated[list[Path], typer.Argument(help="Results JSONL files (run, submit, agent "
+                                                  "rollouts; any schema up to this version's).")],
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write "
                                                 "(default: stdout for md/json, report.html).")
                       ] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="html, md or json.")
                    ] = Format.html,
-    by: Annotated[GroupBy, typer.Option("--by", help="What one approach is: auto (writer/model "
-                                        "fields, else the file), file, writer or model.")
+    by: Annotated[GroupBy, typer.Option("--by", help="What one approach is: auto (the writer, "
+                                        "family and model that wrote each spec, else the file), "
+                                        "file, writer, model or family.")
                   ] = GroupBy.auto,
     title: Annotated[str, typer.Option(help="Report title.")] = "spec-adequacy report",
 ) -> None:

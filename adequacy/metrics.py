@@ -10,19 +10,32 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from math import comb
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from adequacy.verdicts import BUCKETS, Bucket, Verdict
+from adequacy.verdicts import BUCKETS, Bucket, Truth, Verdict
+
+_Count = Field(default=0, ge=0, strict=True)
 
 
 class BucketStats(BaseModel):
+    """Case counts of one bucket. Results files are read back by ``report`` and ``compare``
+    (and may be hand-edited or crafted), so counts that cannot come from verdicts are refused
+    here, in the model every reader uses: a negative total would print PreCorr -100%."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    total: int = 0
-    passed: int = 0
-    failed: int = 0
+    total: int = _Count
+    passed: int = _Count
+    failed: int = _Count
     """Decided, and the wrong way."""
-    unknown: int = 0
+    unknown: int = _Count
+
+    @model_validator(mode="after")
+    def _adds_up(self) -> BucketStats:
+        if self.passed + self.failed + self.unknown != self.total:
+            raise ValueError(f"counts do not add up: passed {self.passed} + failed "
+                             f"{self.failed} + unknown {self.unknown} != total {self.total}")
+        return self
 
     @property
     def decided(self) -> int:
@@ -56,13 +69,16 @@ class HarnessMetrics(BaseModel):
 
 
 def bucket_stats(verdicts: Iterable[Verdict]) -> dict[Bucket, BucketStats]:
+    """Counts per bucket. Written flat (no ``Verdict.passed`` per case): every report read
+    from a results file is checked against its verdicts, so this runs over whole logs."""
     counts = {b: [0, 0, 0, 0] for b in BUCKETS}  # total, passed, failed, unknown
+    accept = {b: Truth.true if b.expects else Truth.false for b in BUCKETS}
     for v in verdicts:
         c = counts[v.bucket]
         c[0] += 1
-        if not v.decided:
+        if v.value is Truth.unknown:
             c[3] += 1
-        elif v.passed:
+        elif v.value is accept[v.bucket]:
             c[1] += 1
         else:
             c[2] += 1

@@ -24,6 +24,7 @@ from adequacy.gym.manifest import read_manifest
 from adequacy.gym.session import GymRecord
 from adequacy.gym.tools import GymTools
 from adequacy.metrics import summarize
+from adequacy.results import Provenance, append_record, producer, read_results
 
 TASK_FILES = ("INSTRUCTIONS.md", "statement.md", "{spec}", "visible_cases.jsonl",
               "LANGUAGE_NOTES.md", "example/statement.md", "example/{spec}",
@@ -225,9 +226,8 @@ def run_agent(tasks: Sequence[Path], output: Path, opts: AgentOptions,
             for f in made:
                 rec = run_rollout(Path(f.folder), opts, lm, rollout=k)
                 recs.append(rec)
-                output.parent.mkdir(parents=True, exist_ok=True)
-                with output.open("a", encoding="utf-8") as fh:
-                    fh.write(rec.model_dump_json() + "\n")
+                append_record(output, rec, producer("agent", Provenance(
+                    writer="agent", model=opts.lm)))
     finally:
         if tmp is not None:
             tmp.cleanup()
@@ -235,8 +235,9 @@ def run_agent(tasks: Sequence[Path], output: Path, opts: AgentOptions,
 
 
 def read_rollouts(path: Path) -> list[AgentRollout]:
-    return [AgentRollout.model_validate_json(line)
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The rollouts of a results file (through the shared reader: any schema it reads)."""
+    return [AgentRollout.model_validate({**r.record.report.model_dump(), **r.record.extra})
+            for r in read_results(path)]
 
 
 def summary_text(recs: Sequence[GymRecord], threshold: float = 0.75) -> str:

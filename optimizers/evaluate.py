@@ -3,13 +3,14 @@ its task's cases (hidden ones too: this is evaluation, not feedback), and aggreg
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import dspy
 from pydantic import BaseModel
 
 from adequacy.backend import Limits
+from adequacy.results import SpecReport
 from adequacy.runner import score_spec
 from adequacy.tasks import Task
 
@@ -52,8 +53,10 @@ def _mean(xs: list[float]) -> float | None:
 
 def evaluate(program: dspy.Module, tasks: Sequence[Task], lm: Any, harness_t: float = 1.0,
              with_vr: bool = False, limits: Limits | None = None,
-             calls: list[dict[str, Any]] | None = None) -> SplitScore:
-    """``calls`` collects a record of every LM call made (the LM is copied per spec)."""
+             calls: list[dict[str, Any]] | None = None,
+             on_report: Callable[[SpecReport], None] | None = None) -> SplitScore:
+    """``calls`` collects a record of every LM call made (the LM is copied per spec);
+    ``on_report`` sees every spec's report (``optimize`` appends them to its results log)."""
     writer = DSPyWriter(lm)
     rows: list[TaskScore] = []
     for t in tasks:
@@ -63,6 +66,8 @@ def evaluate(program: dspy.Module, tasks: Sequence[Task], lm: Any, harness_t: fl
                                   vr=0.0 if with_vr else None))
             continue
         rep = score_spec(t, w.text, limits=limits)
+        if on_report is not None:
+            on_report(rep)
         m = rep.metrics.model_dump() if rep.metrics else {}
         vr = None
         if with_vr and prover_for(t.language) is not None:

@@ -10,12 +10,15 @@ on the validation split (to choose) and on the test split (to report).
 Output folder: ``program.json`` (the optimized program, DSPy JSON), ``instructions.json`` (seed
 and evolved instruction per predictor), ``table.md`` / ``scores.json`` (seed vs optimized on
 val and test), ``candidates.jsonl`` (every GEPA candidate, its score, parents, Pareto
-membership), ``calls.jsonl`` (every LM call: role, model, tokens, cost), ``splits.json``,
+membership), ``calls.jsonl`` (every LM call: role, model, tokens, cost), ``results.jsonl`` (the report of
+every spec scored on val and test, as ``adequacy report`` reads it: ``extra`` says the split and
+whether the seed or the optimized program wrote it), ``splits.json``,
 ``gepa/`` (GEPA's own log: rerunning with the same folder resumes a killed run).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Sequence
@@ -26,7 +29,9 @@ import dspy
 from pydantic import BaseModel
 
 from adequacy.errors import AdequacyError
+from adequacy.results import Provenance, SpecReport, append_record, producer
 from adequacy.tasks import Task
+from adequacy.values import content_hash
 
 from .demos import default_pool, demos_from
 from .evaluate import SplitScore, evaluate
@@ -144,16 +149,30 @@ def optimize(tasks: Sequence[Task], out_dir: Path, task_lm: Any, reflection_lm: 
     val = [by_id[i] for i in splits.val]
     test = [by_id[i] for i in splits.test]
 
-    def score(p: dspy.Module, ts: list[Task]) -> SplitScore | None:
+    program_sha = hashlib.sha256((out_dir / "program.json").read_bytes()).hexdigest()
+
+    def score(p: dspy.Module, ts: list[Task], split: str) -> SplitScore | None:
         if not ts:
             return None
-        return evaluate(p, ts, task_lm, opts.harness_t, opts.with_vr, calls=eval_calls)
+        which = "seed" if p is seed_prog else "optimized"
+        made_by = producer("optimize", Provenance(
+            writer="dspy", model=getattr(task_lm, "model", None), family=opts.family,
+            program=program_sha if which == "optimized" else None))
 
-    seed_val, opt_val = score(seed_prog, val), score(optimized, val)
+        def log(rep: SpecReport) -> None:
+            # the seed and the optimized program may write the same text: two records
+            keyed = rep.model_copy(update={"key": content_hash(rep.key, which, split)})
+            append_record(out_dir / "results.jsonl", keyed, made_by,
+                          extra={"split": split, "program": which})
+
+        return evaluate(p, ts, task_lm, opts.harness_t, opts.with_vr, calls=eval_calls,
+                        on_report=log)
+
+    seed_val, opt_val = score(seed_prog, val, "val"), score(optimized, val, "val")
     chosen: Literal["seed", "optimized"] = "optimized"
     if seed_val and opt_val and seed_val.adequacy > opt_val.adequacy:
         chosen = "seed"
-    seed_test, opt_test = score(seed_prog, test), score(optimized, test)
+    seed_test, opt_test = score(seed_prog, test, "test"), score(optimized, test, "test")
     (out_dir / "scores.json").write_text(json.dumps({
         k2: v.model_dump() if v else None for k2, v in
         {"seed_val": seed_val, "optimized_val": opt_val, "seed_test": seed_test,

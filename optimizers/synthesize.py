@@ -1,7 +1,8 @@
 """``adequacy synthesize``: run a writer over tasks, write spec files and a jobs file.
 
-Layout: ``DIR/<task_id>/<writer>-<n>.<ext>``, ``DIR/jobs.jsonl`` (the ``{"task", "spec"}`` lines
-``adequacy run`` reads, paths relative to DIR) and ``DIR/writes.jsonl`` (one ``WrittenSpec``
+Layout: ``DIR/<task_id>/<writer>-<n>.<ext>``, ``DIR/jobs.jsonl`` (the ``{"task", "spec",
+"provenance"}`` lines ``adequacy run`` reads, paths relative to DIR; provenance says which
+writer, model, prompt family and program wrote the spec, and ``run`` records it) and ``DIR/writes.jsonl`` (one ``WrittenSpec``
 per spec: writer, model, tokens, cost, notes, error). A writer that produced no spec still gets
 its file, holding the raw answer (or a comment with the reason), so that ``adequacy run``
 scores it as the invalid spec it is instead of silently leaving it out.
@@ -17,6 +18,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from adequacy.errors import TaskError
+from adequacy.results import Provenance
 from adequacy.tasks import Task, load_task
 
 from .extract import SPEC_EXT
@@ -61,10 +63,15 @@ def _failed_text(task: Task, w: WrittenSpec) -> str:
 def synthesize(
     tasks: Iterable[Path], out: Path, writer: Writer, samples: int = 1,
     file_stem: str | None = None, on_spec: Callable[[WrittenSpec], None] | None = None,
+    provenance: Provenance | None = None,
 ) -> SynthesisSummary:
-    """Write ``samples`` specs per task; a task that fails to load is an error naming it."""
+    """Write ``samples`` specs per task; a task that fails to load is an error naming it.
+
+    ``provenance``: the writer kind, prompt family and program hash; each job line carries it
+    (with the model that answered) so that ``adequacy run`` records who wrote every spec."""
     out.mkdir(parents=True, exist_ok=True)
     stem = file_stem or writer.name.split(":")[0]
+    made_by = provenance or Provenance(writer=stem)
     loaded = [(d, load_task(d)) for d in task_dirs(tasks)]
     n_specs = failed = 0
     tot_p = tot_c = 0
@@ -78,7 +85,9 @@ def synthesize(
                 rel = f"{_safe(task.id)}/{stem}-{i}.{SPEC_EXT.get(task.language, 'txt')}"
                 text = w.text if w.text is not None else _failed_text(task, w)
                 (out / rel).write_text(text, encoding="utf-8")
-                jobs.write(json.dumps({"task": str(d.resolve()), "spec": rel}) + "\n")
+                prov = made_by.model_copy(update={"model": w.model or made_by.model})
+                jobs.write(json.dumps({"task": str(d.resolve()), "spec": rel,
+                                       "provenance": prov.model_dump()}) + "\n")
                 log.write(w.model_copy(update={"sample": i}).model_dump_json() + "\n")
                 n_specs += 1
                 failed += w.text is None

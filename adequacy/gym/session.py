@@ -30,7 +30,7 @@ from adequacy.gym.state import (
     private_dir,
     read_state,
 )
-from adequacy.results import SpecReport
+from adequacy.results import SpecReport, append_record, producer
 from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
 from adequacy.values import content_hash
@@ -247,8 +247,7 @@ def submit(folder: Path, spec: str | None = None, again: bool = False,
                                         "task_hash": m.task_hash, "checks": st.checks,
                                         "submission": st.submissions, "submitted_at": now})
         logs = private_dir(folder)
-        with (logs / "submissions.jsonl").open("a", encoding="utf-8") as f:
-            f.write(rec.model_dump_json() + "\n")
+        append_record(logs / "submissions.jsonl", rec, producer("submit"))
         create_exclusive(logs / f"submitted-{st.submissions}.spec", text)
     return rec
 

@@ -145,7 +145,7 @@ def test_second_writer_is_kept_out(tmp_path: Path, installed_toy: Path) -> None:
                            text=True, timeout=60)
     assert third.returncode == 0, third.stderr
     assert time.monotonic() - t0 < 30
-    keys = [json.loads(ln)["key"] for ln in results.read_text().splitlines()]
+    keys = [json.loads(ln)["report"]["key"] for ln in results.read_text().splitlines()]
     assert len(keys) == len(set(keys)) == 6
 
 

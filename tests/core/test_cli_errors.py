@@ -146,7 +146,8 @@ def test_batch_goes_on_past_a_non_utf8_spec(task: Path, gold: Path, tmp_path: Pa
     code, out, err = cli("run", jobs, "-o", results, "--workers", "1", "--no-progress",
                          "--no-cache")
     assert code == 2 and "Traceback" not in out + err
-    recs = {Path(r["spec_path"]).name: r for r in map(json.loads, results.read_text().splitlines())}
+    recs = {Path(r["spec_path"]).name: r for r in
+            (json.loads(x)["report"] for x in results.read_text().splitlines())}
     assert recs["bad.rs"]["status"] == "error"
     assert f"{bad}:1:" in recs["bad.rs"]["error"] and "not UTF-8" in recs["bad.rs"]["error"]
     assert recs["gold.rs"]["status"] == "scored"
@@ -226,7 +227,7 @@ def test_batch_spec_cap_and_dev_zero(task: Path, gold: Path, tmp_path: Path,
     code, out, err = cli("run", jobs, "-o", results, "--workers", "1", "--no-progress",
                          "--no-cache", "--max-spec-bytes", "100")
     assert code == 2 and "Traceback" not in out + err
-    recs = [json.loads(x) for x in results.read_text().splitlines()]
+    recs = [json.loads(x)["report"] for x in results.read_text().splitlines()]
     assert [r["status"] for r in recs] == ["error", "error"]
     assert all("larger than 100 bytes" in r["error"] for r in recs)
 

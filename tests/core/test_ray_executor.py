@@ -30,7 +30,7 @@ def _run(jf: Path, results: Path, env: dict[str, str], executor: str) -> subproc
 def _lines(results: Path) -> list[dict[str, object]]:
     if not results.exists():
         return []
-    return [json.loads(x) for x in results.read_text().splitlines() if x.strip()]
+    return [json.loads(x)["report"] for x in results.read_text().splitlines() if x.strip()]
 
 
 def _ray_workers() -> list[int]:

@@ -70,8 +70,10 @@ def test_agent_cli_over_http(tmp_path: Path) -> None:
         srv.shutdown()
     assert r.returncode == 0, r.stderr[-2000:]
     assert "Pass@1 1.000" in r.stdout
-    rec = json.loads(out.read_text().splitlines()[0])
-    assert rec["passed_all"] and rec["submitted_by"] == "agent"
+    line = json.loads(out.read_text().splitlines()[0])
+    assert line["report"]["passed_all"] and line["producer"]["command"] == "agent"
+    rec = line["extra"]
+    assert rec["submitted_by"] == "agent"
     assert [s["tool"] for s in rec["trajectory"]] == ["submit", "finish"]
     assert [s["prompt_tokens"] for s in rec["trajectory"]] == [100, 101]
     assert rec["prompt_tokens"] == 100 + 101 + 102 and rec["completion_tokens"] == 30

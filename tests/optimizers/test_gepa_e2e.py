@@ -86,3 +86,16 @@ def test_gepa_optimized_program_beats_the_seed_on_test(tmp_path):
             tasks[0]))
     assert "forall" in ans.spec
     assert EXAMPLES.is_dir()
+    # every spec scored on val and test is in the results log, apart by program
+    from adequacy.reporting import read_records
+
+    recs = read_records([out / "results.jsonl"])
+    assert len(recs) == 2 * (len(splits["val"]) + len(splits["test"]))
+    test_by: dict[str, list[bool]] = {}
+    for r in recs:
+        assert r.producer.command == "optimize" and r.producer.family == "zs"
+        if r.extra["split"] == "test":
+            test_by.setdefault(r.approach, []).append(r.report.passed_all)
+    sha = __import__("hashlib").sha256((out / "program.json").read_bytes()).hexdigest()
+    assert test_by == {"dspy-zs / dummy": [False] * 3,
+                       f"dspy-zs@{sha[:8]} / dummy": [True] * 3}

@@ -26,7 +26,7 @@ def test_latest_record_of_a_job_wins(tmp_path: Path) -> None:
     other = spec_report("t2", "b.rs", full(False), key="k2")
     path = write(tmp_path / "r.jsonl", [stale, other, fresh])
     with path.open("a") as f:
-        f.write('{"torn": \n')  # a killed writer's last line is skipped, not fatal
+        f.write('{"torn": ')  # a killed writer's last line (no newline) is skipped
     recs = read_records([path])
     assert [(r.report.key, r.report.passed_all) for r in recs] == [("k2", False), ("k1", True)]
 
@@ -86,8 +86,15 @@ def test_markdown_carries_the_figures(tmp_path: Path) -> None:
 
 def test_a_file_without_records_is_an_error(tmp_path: Path) -> None:
     p = tmp_path / "notes.jsonl"
-    p.write_text("hello\n" + json.dumps({"a": 1}) + "\n")
+    p.write_text("\n\n")
     with pytest.raises(ResultsError, match="no result records"):
+        read_records([p])
+    # a line that is not a record is named, not skipped (it used to vanish from the report)
+    p.write_text("hello\n" + json.dumps({"a": 1}) + "\n")
+    with pytest.raises(ResultsError, match=r"notes.jsonl:1: not a result record"):
+        read_records([p])
+    p.write_text(json.dumps({"a": 1}) + "\n")
+    with pytest.raises(ResultsError, match=r"notes.jsonl:1: not a result record \(no report"):
         read_records([p])
     with pytest.raises(ResultsError, match="cannot read"):
         read_records([tmp_path / "missing.jsonl"])

@@ -17,6 +17,7 @@ from pathlib import Path
 from adequacy.gym import GymTools
 from adequacy.gym.manifest import PRIVATE
 from adequacy.gym.state import read_state
+from adequacy.results import read_results
 
 from .conftest import VERUS
 
@@ -26,8 +27,11 @@ N = 5
 
 
 def _records(folder: Path) -> list[dict[str, object]]:
+    """The submission log's records through the one results reader (report and gym fields)."""
     p = folder / PRIVATE / "submissions.jsonl"
-    return [json.loads(x) for x in p.read_text().splitlines()] if p.exists() else []
+    if not p.exists():
+        return []
+    return [{**r.record.report.model_dump(), **r.record.extra} for r in read_results(p)]
 
 
 def test_threads_submit_once(gym: Path) -> None:

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import os
 import re
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,7 +52,29 @@ def env(target: Path) -> dict[str, str]:
     for k, v in os.environ.items():
         if k in _PASSED or k.startswith(_PASSED_PREFIXES):
             out[k] = v
+    # Harnesses are linked statically: a program with no dynamic loader runs in a sandbox
+    # where nothing else may be executed, not even the loader (which would run any file it
+    # can map: ``ld.so /tmp/x``). Only for the target: vstd's proc macros stay host dylibs.
+    triple = host_triple()
+    out[f"CARGO_TARGET_{triple.upper().replace('-', '_')}_RUSTFLAGS"] = STATIC
     return out
+
+
+STATIC = "-C target-feature=+crt-static"
+
+
+@functools.lru_cache(maxsize=1)
+def host_triple() -> str:
+    """rustc's host target (``x86_64-unknown-linux-gnu``): built with ``--target`` so that the
+    static-linking flag reaches the harness and not the proc macros."""
+    try:
+        r = subprocess.run(["rustc", "-vV"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise BackendError(f"the tool chain: rustc -vV failed: {e}") from e
+    for line in r.stdout.splitlines():
+        if line.startswith("host: "):
+            return line.split(None, 1)[1].strip()
+    raise BackendError(f"the tool chain: rustc -vV names no host target: {r.stderr.strip()}")
 
 
 def has_vstd(cargo_home: Path, version: str) -> bool:

@@ -50,7 +50,7 @@ ENGINE = "exec_spec"
 #: The exact vstd release every harness depends on (crates.io, newest when this was written).
 VSTD_VERSION = "0.0.0-2026-11-01-0251"
 #: Bump when the harness template or its protocol changes: cached binaries are keyed on it.
-HARNESS_VERSION = "2"
+HARNESS_VERSION = "3"
 #: Bump when what the engine decides changes without the binary changing (fidelity rules):
 #: goes into the engine version, hence into verdict cache keys.
 RULES_VERSION = "2"
@@ -179,7 +179,8 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
         crate_name=name, vstd_version=VSTD_VERSION))
     (crate / "src" / "main.rs").write_text(main_rs, encoding="utf-8")  # what the lexer read
     lock = cache_dir() / "exec_spec" / f"Cargo.lock.{VSTD_VERSION}"
-    cmd = ["cargo", "build", "--release", "--message-format=json"]
+    triple = cargo.host_triple()
+    cmd = ["cargo", "build", "--release", "--message-format=json", "--target", triple]
     home = Path(cargo.env(target_dir())["CARGO_HOME"])
     offline = lock.is_file() and cargo.has_vstd(home, VSTD_VERSION)
     if offline:
@@ -221,13 +222,13 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
                      seconds=seconds)
     if not lock.is_file() and (crate / "Cargo.lock").is_file():
         shutil.copy(crate / "Cargo.lock", lock)
-    built = target_dir() / "release" / name
+    built = target_dir() / triple / "release" / name
     tmp = binary.with_suffix(".tmp")
     shutil.copy(built, tmp)
     tmp.chmod(0o755)
     tmp.replace(binary)
     # Keep the shared target dir from growing by one binary per spec ever seen.
-    for junk in [built, *(target_dir() / "release" / "deps").glob(f"{name}-*")]:
+    for junk in [built, *(target_dir() / triple / "release" / "deps").glob(f"{name}-*")]:
         junk.unlink(missing_ok=True)
     remove_tree(crate)
     return Build(binary, seconds=seconds)

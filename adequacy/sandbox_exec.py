@@ -8,6 +8,12 @@ except the child's own program and the dynamic loader. It cannot be applied befo
 and then executes the child: the system Python run with ``-I -S`` and the code below (no file
 of ours is needed in the sandbox, only the interpreter and its standard library, read-only).
 
+Landlock must allow the loader of a dynamically linked child (the kernel opens it for
+execution), and the loader runs any file it can map (``ld.so /tmp/x``). So exec_spec harnesses
+are linked statically (no loader allowed), and last the launcher installs a seccomp filter that
+refuses every ``execve``/``execveat`` but its own one, known by three pointers at random
+addresses: once the child runs, nothing can be executed at all, JVMs included.
+
 Where the kernel's Landlock ABI allows it the same rule set also refuses every TCP bind and
 connect (ABI 4) and signals or abstract UNIX sockets reaching outside the sandbox (ABI 6):
 defence in depth behind the network and PID namespaces.

@@ -83,21 +83,20 @@ MAP_FIXED_NOREPLACE = 0x100000
 libc.mmap.restype = ctypes.c_void_p
 libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
 def place(data, align):
+    size = (len(data) + 2 * 4096 - 1) // 4096 * 4096  # room for a random offset in page one
     for _ in range(64):
         page = rnd.randrange(1 << 20, 1 << 34) << 12
-        got = libc.mmap(page, 8192, 3, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
+        got = libc.mmap(page, size, 3, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
         if got == page:
-            at = page + rnd.randrange(0, (4096 - 64) // align) * align
+            at = page + rnd.randrange(0, 4096 // align) * align
             ctypes.memmove(at, data, len(data))
             return at
     die("no free address for the exec arguments")
-strs = [place(x.encode() + b"\0", 1) for x in target]
-envs = [place(("%s=%s" % kv).encode() + b"\0", 1) for kv in os.environ.items()]
-path = place(target[0].encode() + b"\0", 1)
+strs = [place(os.fsencode(x) + b"\0", 1) for x in target]
+envs = [place(k + b"=" + v + b"\0", 1) for k, v in os.environb.items()]
+path = place(os.fsencode(target[0]) + b"\0", 1)
 argv = place(struct.pack("<%dQ" % (len(strs) + 1), *strs, 0), 8)
 envp = place(struct.pack("<%dQ" % (len(envs) + 1), *envs, 0), 8)
-if len(target[0]) + 1 > 4096 - 64 or 8 * (len(strs) + 1) > 4096 - 64 or 8 * (len(envs) + 1) > 4096 - 64:
-    die("exec arguments too long")
 def st(code, k):
     return struct.pack("<HBBI", code, 0, 0, k & 0xFFFFFFFF)
 def jeq(k, t, f):

@@ -164,6 +164,14 @@ def test_a_program_in_an_anonymous_memory_file_cannot_run(hostile: Path, payload
     assert len(out) == 3 and all(ln.startswith("DENIED") for ln in out), out
 
 
+def test_bubblewraps_unfiltered_process_cannot_be_steered(hostile: Path) -> None:
+    """pid 1 of the sandbox is bubblewrap's, started before the launcher's Landlock and
+    seccomp: attaching to it would let a harness execute through it."""
+    r = run(hostile, "ptrace", "-")
+    out = lines(r)
+    assert len(out) == 2 and all(ln.startswith("DENIED") for ln in out), out
+
+
 def test_no_network_even_to_localhost(hostile: Path) -> None:
     server = socket.socket()
     server.bind(("127.0.0.1", 0))

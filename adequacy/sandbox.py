@@ -8,8 +8,9 @@ Two layers contain it:
    libraries, or its JDK and class path) and its working folder; a private size-capped
    ``/tmp``; new PID, network, IPC, UTS and user namespaces; no capabilities; killed with us.
 2. always, inside it: its own session (a timeout kills the process group), CPU, address-space,
-   file-size, open-file and process limits, a parent-death signal, captured output capped, and
-   under root an unprivileged user id so that the process limit and file permissions bite; when
+   file-size, open-file and process limits, a parent-death signal, captured output capped
+   (with bubblewrap and Landlock, ``adequacy.sandbox_exec``: Landlock and a seccomp filter so
+   that no other program starts), and under root an unprivileged user id so that the process limit and file permissions bite; when
    bubblewrap is missing, a private network namespace where the kernel allows one.
 
 What could be applied is reported by ``protections()`` (``adequacy backends`` prints it), so a
@@ -323,8 +324,9 @@ def _exec_protection(wrapped: bool, why_not: str) -> Protection:
     if lacking:
         return Protection(name, False, "partly: no other program is visible in its root, but "
                           f"one it writes to its /tmp could run: {lacking}")
-    return Protection(name, True, "Landlock allows executing only its own program and the "
-                      "loader; nothing else is visible in its root (bubblewrap)")
+    return Protection(name, True, "Landlock allows executing only its own program (and a "
+                      "dynamic program's loader; harnesses are static), then a seccomp filter "
+                      "refuses every execve/execveat after the one that starts it")
 
 
 @functools.lru_cache(maxsize=1)

@@ -8,6 +8,12 @@ except the child's own program and the dynamic loader. It cannot be applied befo
 and then executes the child: the system Python run with ``-I -S`` and the code below (no file
 of ours is needed in the sandbox, only the interpreter and its standard library, read-only).
 
+Landlock must allow the loader of a dynamically linked child (the kernel opens it for
+execution), and the loader runs any file it can map (``ld.so /tmp/x``). So exec_spec harnesses
+are linked statically (no loader allowed), and last the launcher installs a seccomp filter that
+refuses every ``execve``/``execveat`` but its own one, known by three pointers at random
+addresses: once the child runs, nothing can be executed at all, JVMs included.
+
 Where the kernel's Landlock ABI allows it the same rule set also refuses every TCP bind and
 connect (ABI 4) and signals or abstract UNIX sockets reaching outside the sandbox (ABI 6):
 defence in depth behind the network and PID namespaces.
@@ -68,10 +74,53 @@ if libc.prctl(38, 1, 0, 0, 0) != 0:
 if sc(446, rs, 0) != 0:
     die("landlock_restrict_self failed: errno %d" % ctypes.get_errno())
 os.close(rs)
-try:
-    os.execv(target[0], target)
-except OSError as e:
-    die("cannot execute %s: %s" % (target[0], e))
+# Last: a seccomp filter that refuses execve and execveat from now on, except the one execve
+# below, which it knows by its three pointers (random addresses, about 130 bits: the program
+# after it cannot find them, and the filter cannot be read back without CAP_SYS_ADMIN).
+import mmap, random, struct
+rnd = random.SystemRandom()
+MAP_FIXED_NOREPLACE = 0x100000
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+def place(data, align):
+    size = (len(data) + 2 * 4096 - 1) // 4096 * 4096  # room for a random offset in page one
+    for _ in range(64):
+        page = rnd.randrange(1 << 20, 1 << 34) << 12
+        got = libc.mmap(page, size, 3, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0)
+        if got == page:
+            at = page + rnd.randrange(0, 4096 // align) * align
+            ctypes.memmove(at, data, len(data))
+            return at
+    die("no free address for the exec arguments")
+strs = [place(os.fsencode(x) + b"\0", 1) for x in target]
+envs = [place(k + b"=" + v + b"\0", 1) for k, v in os.environb.items()]
+path = place(os.fsencode(target[0]) + b"\0", 1)
+argv = place(struct.pack("<%dQ" % (len(strs) + 1), *strs, 0), 8)
+envp = place(struct.pack("<%dQ" % (len(envs) + 1), *envs, 0), 8)
+def st(code, k):
+    return struct.pack("<HBBI", code, 0, 0, k & 0xFFFFFFFF)
+def jeq(k, t, f):
+    return struct.pack("<HBBI", 0x15, t, f, k & 0xFFFFFFFF)
+LD, RET, JGE = 0x20, 0x06, 0x35
+ALLOW, EPERM = 0x7FFF0000, 0x00050001
+prog = [st(LD, 4), jeq(0xC000003E, 1, 0), st(RET, EPERM),  # x86-64 only (no int 0x80)
+        st(LD, 0), struct.pack("<HBBI", JGE, 0, 1, 0x40000000), st(RET, EPERM),  # no x32
+        jeq(322, 0, 1), st(RET, EPERM), jeq(59, 1, 0), st(RET, ALLOW)]
+for i, v in enumerate((path, argv, envp)):
+    prog += [st(LD, 16 + 8 * i), jeq(v & 0xFFFFFFFF, 1, 0), st(RET, EPERM),
+             st(LD, 20 + 8 * i), jeq(v >> 32, 1, 0), st(RET, EPERM)]
+prog.append(st(RET, ALLOW))
+if os.uname().machine != "x86_64":
+    die("the exec filter is written for x86-64")
+code = b"".join(prog)
+buf = ctypes.create_string_buffer(code)
+class Fprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+fp = Fprog(len(prog), ctypes.addressof(buf))
+if libc.prctl(22, 2, ctypes.byref(fp), 0, 0) != 0:
+    die("seccomp filter refused: errno %d" % ctypes.get_errno())
+sc(59, ctypes.c_void_p(path), ctypes.c_void_p(argv), ctypes.c_void_p(envp))
+die("cannot execute %s: errno %d" % (target[0], ctypes.get_errno()))
 """
 
 
@@ -128,7 +177,7 @@ def launcher(program: str, processes: int | None) -> tuple[list[str], tuple[str,
     assert found is not None
     exe, needs = found
     may = [program, os.path.realpath(program)]
-    ld = sandbox_view.loader()
+    ld = sandbox_view.interpreter(program)  # a static program gets no loader to run
     if ld:
         may += [ld, os.path.realpath(ld)]
     nproc = "-" if processes is None else str(processes)

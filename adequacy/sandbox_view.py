@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import struct
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
@@ -29,6 +30,32 @@ def loader() -> str | None:
     for p in _LOADERS:
         if os.path.exists(p):
             return p
+    return None
+
+
+def interpreter(binary: str | Path) -> str | None:
+    """The dynamic loader an ELF program names (its ``PT_INTERP``), or None: a static program,
+    or not a 64-bit little-endian ELF file. Why it matters: a program with no loader needs
+    none in its sandbox, so none may be executed there (the loader runs any file it can map,
+    ``ld.so /tmp/x``)."""
+    try:
+        with open(binary, "rb") as f:
+            head = f.read(64)
+            if len(head) < 64 or head[:4] != b"\x7fELF" or head[4] != 2 or head[5] != 1:
+                return None
+            phoff, = struct.unpack_from("<Q", head, 32)
+            phentsize, phnum = struct.unpack_from("<HH", head, 54)
+            for i in range(min(phnum, 256)):
+                f.seek(phoff + i * phentsize)
+                ph = f.read(56)
+                if len(ph) < 56:
+                    return None
+                kind, _flags, offset, _va, _pa, size = struct.unpack_from("<IIQQQQ", ph)
+                if kind == 3:  # PT_INTERP
+                    f.seek(offset)
+                    return f.read(min(size, 4096)).split(b"\0")[0].decode("utf-8", "replace")
+    except OSError:
+        return None
     return None
 
 
@@ -81,7 +108,10 @@ def _with_targets(paths: Iterable[str]) -> set[str]:
 
 @functools.lru_cache(maxsize=64)
 def _native_view(binary: str, mtime: float) -> tuple[str, ...]:
-    return tuple(sorted(_with_targets(linked_libraries(binary))))
+    libs = linked_libraries(binary)
+    if interpreter(binary) is None and libs <= {loader()}:
+        return ()  # a static program: no loader, no library
+    return tuple(sorted(_with_targets(libs)))
 
 
 def libraries(binary: str | Path) -> View:

@@ -28,7 +28,8 @@ def cache_dir(shared_with_sandbox: bool = False) -> Path:
 
     ``shared_with_sandbox``: the folder will be read by sandboxed children that run as an
     unprivileged user (the JVM workers under root). Such a user cannot enter ``/root``, so
-    under root a private folder in the temporary directory is used instead, and refused if
+    under root a private folder in the temporary directory is used instead (one per
+    ``ADEQUACY_CACHE``, so that a fresh cache is fresh for the workers too), and refused if
     someone else made it (it would let them plant classes our workers load).
     """
     env = os.environ.get("ADEQUACY_CACHE")
@@ -38,7 +39,12 @@ def cache_dir(shared_with_sandbox: bool = False) -> Path:
         xdg = os.environ.get("XDG_CACHE_HOME")
         root = (Path(xdg) if xdg else Path.home() / ".cache") / "spec-adequacy"
     if shared_with_sandbox and os.geteuid() == 0 and not _world_traversable(root):
-        root = Path(tempfile.gettempdir()) / "spec-adequacy-cache-0"
+        # one such folder per cache root: a fresh ADEQUACY_CACHE (CI proving a first install)
+        # must not find the Java workers that another cache root built
+        name = "spec-adequacy-cache-0"
+        if env:
+            name += "-" + hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:12]
+        root = Path(tempfile.gettempdir()) / name
         _refuse_squatted(root)
     return root
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -121,3 +122,21 @@ def test_an_external_verifier_sees_its_install_folder_and_the_work_folder() -> N
         sandbox.remove_tree(install)
         sandbox.remove_tree(work)
     assert r.stdout == b"solver ok\nspec text\n", r
+
+
+@pytest.mark.skipif(sandbox_exec.available() is not None or not sandbox_bwrap.probe(False).ok,
+                    reason="needs bubblewrap and Landlock")
+def test_the_exec_filter_passes_long_arguments_and_environment_intact(tmp_path: Path) -> None:
+    """The launcher places the child's argv and environment at random addresses for its
+    seccomp filter: a class path of many kilobytes and every variable must arrive whole."""
+    echo = shutil.which("printenv")
+    assert echo is not None
+    work = sandbox.make_workdir()
+    try:
+        long = "x" * 20000
+        r = sandbox.run_limited([echo, "LONG", "OTHER"], cwd=work, timeout=30,
+                                env={"PATH": "/usr/bin:/bin", "LONG": long, "OTHER": "é"})
+    finally:
+        sandbox.remove_tree(work)
+    assert r.returncode == 0, r
+    assert r.stdout.decode().splitlines() == [long, "é"]

@@ -34,6 +34,23 @@ public class Hostile {
                     catch (Exception e) { report("exec", false, a[i] + " " + e); }
                 }
                 break;
+            case "loader": {
+                // a program written to the private /tmp, started through the dynamic loader;
+                // FORK/VFORK exec the target directly (the default goes through jspawnhelper)
+                System.setProperty("jdk.lang.Process.launchMechanism", a[2]);
+                String copy = "/tmp/" + token;
+                Files.copy(Path.of(a[4]), Path.of(copy));
+                new File(copy).setExecutable(true);
+                for (String[] cmd : new String[][] {{a[3], copy}, {copy}}) {
+                    try {
+                        Process pr = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+                        String out = new String(pr.getInputStream().readAllBytes()).trim();
+                        pr.waitFor();
+                        report("exec", true, String.join(" ", cmd) + " " + out);
+                    } catch (Exception e) { report("exec", false, String.join(" ", cmd) + " " + e); }
+                }
+                break;
+            }
             case "net":
                 for (int i = 2; i < a.length; i++) {
                     String[] hp = a[i].split(":");

@@ -96,6 +96,25 @@ def test_reads_writes_exec_and_network_are_refused(classes: Path) -> None:
         server.close()
 
 
+@pytest.mark.skipif(sandbox_exec.available() is not None,
+                    reason=f"no Landlock here: {sandbox_exec.available()}")
+@pytest.mark.parametrize("mechanism", ["POSIX_SPAWN", "FORK", "VFORK"])
+def test_the_loader_trick_from_the_jvm(classes: Path, mechanism: str) -> None:
+    """The JVM needs the loader (java is linked dynamically), so Landlock lets it execute
+    java and the loader; a program the JVM writes must still not run through either."""
+    payload = classes / "payload"
+    if not payload.exists():
+        (classes / "payload.rs").write_text('fn main() { println!("PWNED"); }\n')
+        subprocess.run(["rustc", "-o", str(payload), str(classes / "payload.rs")], check=True,
+                       capture_output=True, timeout=600)
+        payload.chmod(0o755)
+    loader = sandbox_view.loader() or "/lib64/ld-linux-x86-64.so.2"
+    token = f"adequacy-jvm-ld-{uuid.uuid4().hex}"
+    out = run(classes, "loader", token, mechanism, loader, str(payload))
+    assert len(out) == 2 and all(ln.startswith("DENIED") for ln in out), out
+    assert not any("PWNED" in ln for ln in out), out
+
+
 def test_stopping_a_worker_kills_the_jvms_it_spawned(classes: Path) -> None:
     assert JAVA
     token = f"adequacy-jvm-spawn-{uuid.uuid4().hex}"

@@ -9,6 +9,7 @@ other program run, no connection made, and no process left behind.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -22,7 +23,7 @@ from containment_support import alive, descendants, procs_with, wait_until
 
 from adequacy import sandbox, sandbox_exec, sandbox_view
 from adequacy.backend import Limits
-from adequacy.backends.verus.exec_spec import engine
+from adequacy.backends.verus.exec_spec import cargo, engine
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.requires("rustc")]
@@ -33,23 +34,38 @@ REPO = HERE.parents[1]
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Linked statically, as the engine links every harness (``cargo.STATIC``)."""
     out = tmp_path_factory.mktemp("hostile") / "hostile"
-    subprocess.run(["rustc", "--edition", "2021", "-O", "-o", str(out), str(HERE / "hostile.rs")],
-                   check=True, capture_output=True, timeout=600)
+    subprocess.run(["rustc", "--edition", "2021", "-O", *cargo.STATIC.split(), "-o", str(out),
+                    str(HERE / "hostile.rs")], check=True, capture_output=True, timeout=600)
     return out
 
 
-def run(binary: Path, *args: str, timeout: float = 30.0,
-        limits: Limits = Limits()) -> sandbox.RunResult:
-    """Like ``engine.run``: the binary copied into a fresh workdir, the harness's settings."""
+@pytest.fixture(scope="module")
+def payload(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Another program, linked dynamically (the loader can start it): prints PWNED."""
+    d = tmp_path_factory.mktemp("payload")
+    (d / "payload.rs").write_text('fn main() { println!("PWNED"); }\n')
+    subprocess.run(["rustc", "-o", str(d / "payload"), str(d / "payload.rs")], check=True,
+                   capture_output=True, timeout=600)
+    return d / "payload"
+
+
+def run(binary: Path, *args: str, timeout: float = 30.0, limits: Limits = Limits(),
+        files: tuple[Path, ...] = (), ro: tuple[str, ...] = ()) -> sandbox.RunResult:
+    """Like ``engine.run``: the binary copied into a fresh workdir, the harness's settings;
+    ``files`` are copied beside it, ``ro`` bound read-only in addition to what it links."""
     work = sandbox.make_workdir("adequacy-exec-")
     try:
         exe = work / "harness"
         shutil.copy(binary, exe)
         exe.chmod(0o755)
+        for f in files:
+            shutil.copy(f, work / f.name)
         return sandbox.run_limited([str(exe), *args], cwd=work, timeout=timeout,
                                    limits=engine.harness_limits(limits, timeout),
-                                   env=engine.HARNESS_ENV, view=sandbox_view.libraries(binary))
+                                   env=engine.HARNESS_ENV,
+                                   view=sandbox_view.libraries(binary).plus(ro=ro))
     finally:
         sandbox.remove_tree(work)
 
@@ -95,7 +111,65 @@ def test_a_program_written_to_its_own_tmp_cannot_run(hostile: Path) -> None:
     r = run(hostile, "selfcopy", f"adequacy-copy-{uuid.uuid4().hex}")
     out = lines(r)
     assert len(out) == 1 and out[0].startswith("DENIED exec /tmp/"), r
-    assert "Permission denied" in out[0]
+    assert REFUSED.search(out[0]), out
+
+
+LOADER = sandbox_view.loader() or "/lib64/ld-linux-x86-64.so.2"
+#: seccomp refuses execve first (EPERM); Landlock, behind it, would refuse (EACCES)
+REFUSED = re.compile(r"Operation not permitted|Permission denied")
+
+
+def landlock() -> pytest.MarkDecorator:
+    return pytest.mark.skipif(sandbox_exec.available() is not None,
+                              reason=f"no Landlock here: {sandbox_exec.available()}")
+
+
+def test_the_harness_links_no_loader(hostile: Path) -> None:
+    """A static program: the sandbox needs no loader for it, so none may be executed."""
+    assert sandbox_view.interpreter(hostile) is None
+    assert sandbox_view.libraries(hostile).ro == ()
+    assert sandbox_view.interpreter("/bin/sh") == LOADER
+
+
+@landlock()
+def test_the_loader_trick_on_a_program_written_to_tmp(hostile: Path, payload: Path) -> None:
+    """``ld.so /tmp/x`` ran before: the loader was executable in the sandbox. The loader is
+    still there (the Landlock launcher, a Python, needs it), but Landlock refuses to
+    execute it once the harness runs, as it refuses the written file itself."""
+    token = f"adequacy-ld-{uuid.uuid4().hex}"
+    r = run(hostile, "loader", token, LOADER, payload.name, files=(payload,))
+    out = lines(r)
+    assert out[0] == f"OK write /tmp/{token}", r
+    assert out[1].startswith(f"DENIED loader {LOADER} ") and REFUSED.search(out[1]), out
+    assert out[2].startswith(f"DENIED exec /tmp/{token} "), out
+    assert "PWNED" not in r.stdout.decode(), r
+
+
+@landlock()
+def test_execveat_of_a_written_file_is_refused(hostile: Path, payload: Path) -> None:
+    token = f"adequacy-at-{uuid.uuid4().hex}"
+    r = run(hostile, "execveat", token, payload.name, files=(payload,))
+    out = lines(r)
+    assert len(out) == 1, r
+    assert out[0].startswith(f"DENIED execveat /tmp/{token} "), out
+    assert REFUSED.search(out[0]), out
+    assert "PWNED" not in r.stdout.decode(), r
+
+
+@landlock()
+def test_a_program_in_an_anonymous_memory_file_cannot_run(hostile: Path, payload: Path) -> None:
+    r = run(hostile, "memfd", "-", payload.name, LOADER, files=(payload,))
+    out = lines(r)
+    assert "PWNED" not in r.stdout.decode(), r
+    assert len(out) == 3 and all(ln.startswith("DENIED") for ln in out), out
+
+
+def test_bubblewraps_unfiltered_process_cannot_be_steered(hostile: Path) -> None:
+    """pid 1 of the sandbox is bubblewrap's, started before the launcher's Landlock and
+    seccomp: attaching to it would let a harness execute through it."""
+    r = run(hostile, "ptrace", "-")
+    out = lines(r)
+    assert len(out) == 2 and all(ln.startswith("DENIED") for ln in out), out
 
 
 def test_no_network_even_to_localhost(hostile: Path) -> None:
@@ -155,7 +229,7 @@ def test_huge_allocation_is_refused(hostile: Path) -> None:
 KILLED_PARENT = """
 import sys, time
 from adequacy import sandbox
-from adequacy.backends.verus.exec_spec import engine
+from adequacy.backends.verus.exec_spec import cargo, engine
 from adequacy import sandbox_view
 from adequacy.backend import Limits
 binary, token = sys.argv[1], sys.argv[2]

@@ -34,6 +34,8 @@ class Diagnostic:
     line: int | None
     """Line of the primary span in ``src/main.rs`` (the spec occupies the first lines)."""
     rendered: str
+    package: str = ""
+    """cargo's package id of the crate being compiled (the spec's crate, or vstd...)."""
 
 
 def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
@@ -57,8 +59,31 @@ def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
                 break
         code = (msg.get("code") or {}).get("code") if msg.get("code") else None
         out.append(Diagnostic(level=str(msg.get("level", "")), message=str(msg.get("message", "")),
-                              code=code, line=line, rendered=str(msg.get("rendered") or "")))
+                              code=code, line=line, rendered=str(msg.get("rendered") or ""),
+                              package=str(obj.get("package_id") or "")))
     return out
+
+
+_LINKER = re.compile(r"linker `[^`]*` not found|linking with `[^`]*` failed|"
+                     r"could not exec the linker|No space left on device")
+
+
+def toolchain_fault(diags: list[Diagnostic], crate_name: str) -> str | None:
+    """Why a failed build is the tool chain's fault, not the spec's, or None.
+
+    An error while compiling another crate (vstd or a dependency: a rustc too old or too new)
+    or a linker failure says nothing about the spec; recording it as the spec's verdict would
+    cache a machine's fault as the spec's for ever."""
+    for d in diags:
+        if d.level != "error":
+            continue
+        if d.package and crate_name not in d.package:
+            name = d.package.split("#")[-1].split()[0]
+            return (f"the tool chain: a dependency ({name}) failed to compile with this "
+                    f"rustc: {d.message.strip()[:300]}")
+        if _LINKER.search(d.message):
+            return f"the tool chain: {d.message.strip()[:300]}"
+    return None
 
 
 def fragment_gap(d: Diagnostic) -> str | None:

@@ -16,8 +16,8 @@ harness on the cases after it, so the batch always continues.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import re
 import shutil
 import stat
@@ -40,7 +40,8 @@ from adequacy.verdicts import Truth, Verdict
 
 from ..render import encode_tokens, struct_decoder
 from ..syntax.ast import SpecModule
-from .diagnostics import classify, parse_cargo_messages
+from . import cargo
+from .diagnostics import classify, parse_cargo_messages, toolchain_fault
 from .fidelity import divergences
 from .rewrite import rewrite
 from .split import only
@@ -49,7 +50,7 @@ ENGINE = "exec_spec"
 #: The exact vstd release every harness depends on (crates.io, newest when this was written).
 VSTD_VERSION = "0.0.0-2026-11-01-0251"
 #: Bump when the harness template or its protocol changes: cached binaries are keyed on it.
-HARNESS_VERSION = "2"
+HARNESS_VERSION = "3"
 #: Bump when what the engine decides changes without the binary changing (fidelity rules):
 #: goes into the engine version, hence into verdict cache keys.
 RULES_VERSION = "2"
@@ -142,38 +143,9 @@ class Build:
     cached: bool = False
 
 
-def _cargo_env() -> dict[str, str]:
-    home = Path.home()
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "CARGO_HOME": os.environ.get("CARGO_HOME", str(home / ".cargo")),
-        "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", str(home / ".rustup")),
-        "CARGO_TARGET_DIR": str(target_dir()),
-        "CARGO_TERM_COLOR": "never",
-        "LANG": "C.UTF-8",
-    }
-    for k in ("RUSTUP_TOOLCHAIN", "CARGO_NET_OFFLINE", "CARGO_REGISTRIES_CRATES_IO_PROTOCOL"):
-        if k in os.environ:
-            env[k] = os.environ[k]
-    return env
-
-
 def cargo_sandbox(crate: Path, offline: bool) -> tuple[sandbox_view.View, dict[str, str]]:
-    """What cargo may see: the tool chain and the vstd sources read-only, only the crate and
-    the shared target folder writable. Offline builds get a private CARGO_HOME at the real
-    path (cargo writes its lock and usage files there; the same path keeps the target
-    folder's fingerprints valid) with the registry bound read-only in it; the one online build
-    (first use, no lock file yet) writes the real registry."""
-    env = _cargo_env()
-    home = Path(env["CARGO_HOME"])
-    ro = [Path(env["RUSTUP_HOME"]), home / "bin", home / "config.toml", home / "config",
-          home / "registry"]
-    if offline:
-        return sandbox_view.View(ro=tuple(str(p) for p in ro),
-                                 rw=(str(crate), str(target_dir())), system=True,
-                                 tmpfs=(str(home),)), env
-    return sandbox_view.toolchain(*ro[:-1], rw=[crate, target_dir(), home / "registry"]), env
+    """What cargo may see for one harness crate (``cargo.sandbox``; its folders are made)."""
+    return cargo.sandbox(crate, target_dir(), offline)
 
 
 def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build:
@@ -207,8 +179,11 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
         crate_name=name, vstd_version=VSTD_VERSION))
     (crate / "src" / "main.rs").write_text(main_rs, encoding="utf-8")  # what the lexer read
     lock = cache_dir() / "exec_spec" / f"Cargo.lock.{VSTD_VERSION}"
-    cmd = ["cargo", "build", "--release", "--message-format=json"]
-    if lock.is_file():
+    triple = cargo.host_triple()
+    cmd = ["cargo", "build", "--release", "--message-format=json", "--target", triple]
+    home = Path(cargo.env(target_dir())["CARGO_HOME"])
+    offline = lock.is_file() and cargo.has_vstd(home, VSTD_VERSION)
+    if offline:
         shutil.copy(lock, crate / "Cargo.lock")
         cmd.append("--offline")
     # The compiler is trusted (vstd's proc macros, rustc); the spec text cannot run code at
@@ -216,24 +191,30 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
     # keeps our uid (the target dir is ours), but in case a front-end gap lets build-time code
     # through it is still contained: no network once vstd is fetched, a private /tmp, writes
     # only to the crate and the target folder, a wall clock and no stray children.
-    view, env = cargo_sandbox(crate, offline=lock.is_file())
-    res = run_limited(cmd, cwd=crate, timeout=max(60.0, limits.spec_seconds), env=env,
-                      limits=SandboxLimits(memory_mb=None, cpu_seconds=1800, file_size_mb=2048,
-                                           open_files=4096, processes=None,
-                                           network=not lock.is_file(), drop_privileges=False,
-                                           tmp_mb=512),
-                      view=view)
+    view, env = cargo_sandbox(crate, offline=offline)
+    with contextlib.nullcontext() if offline else cargo.online_lock(cache_dir() / "exec_spec"):
+        res = run_limited(cmd, cwd=crate, timeout=max(60.0, limits.spec_seconds), env=env,
+                          limits=SandboxLimits(memory_mb=None, cpu_seconds=1800,
+                                               file_size_mb=2048, open_files=4096,
+                                               processes=None, network=not offline,
+                                               drop_privileges=False, tmp_mb=512),
+                          view=view)
     seconds = time.monotonic() - start
     stdout = res.stdout.decode("utf-8", "replace")
     if res.timed_out:
         raise BackendError(f"cargo build of the exec_spec harness timed out after "
                            f"{res.seconds:.0f}s")
     if res.returncode != 0:
-        outcome = classify(parse_cargo_messages(stdout), spec_lines)
+        diags = parse_cargo_messages(stdout)
+        fault = toolchain_fault(diags, name)
+        if fault is not None:
+            remove_tree(crate)
+            raise BackendError(f"cargo build of the exec_spec harness failed: {fault}")
+        outcome = classify(diags, spec_lines)
         if outcome is None:
-            err = res.stderr.decode("utf-8", "replace").strip().splitlines()[-15:]
-            raise BackendError("cargo failed without a compiler error (is crates.io or the "
-                               "cargo registry cache reachable?):\n" + "\n".join(err))
+            remove_tree(crate)
+            raise cargo.failure(res.stderr.decode("utf-8", "replace"),
+                                registry=home / "registry", lock=lock if offline else None)
         record.write_text(json.dumps({"kind": outcome.kind, "message": outcome.message,
                                       "line": outcome.line}))
         remove_tree(crate)
@@ -241,13 +222,13 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
                      seconds=seconds)
     if not lock.is_file() and (crate / "Cargo.lock").is_file():
         shutil.copy(crate / "Cargo.lock", lock)
-    built = target_dir() / "release" / name
+    built = target_dir() / triple / "release" / name
     tmp = binary.with_suffix(".tmp")
     shutil.copy(built, tmp)
     tmp.chmod(0o755)
     tmp.replace(binary)
     # Keep the shared target dir from growing by one binary per spec ever seen.
-    for junk in [built, *(target_dir() / "release" / "deps").glob(f"{name}-*")]:
+    for junk in [built, *(target_dir() / triple / "release" / "deps").glob(f"{name}-*")]:
         junk.unlink(missing_ok=True)
     remove_tree(crate)
     return Build(binary, seconds=seconds)

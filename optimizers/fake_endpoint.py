@@ -2,7 +2,7 @@
 litellm talks to over its real code path (the HTTP counterpart of ``testing.ScriptedLM``).
 
 It answers with a scripted reply (a function of the prompt and the call number), can fail
-with the HTTP errors providers send (401 bad key, 404 model not found, 429, 500, 503), either
+with the HTTP errors providers send (400 refused request, 401 bad key, 404 model not found, 429, 500, 503), either
 for the first few requests or for all of them, and can be stopped so that its address refuses
 connections. What it shows is our handling of real wire behaviour, nothing about any model.
 """
@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 ERRORS: dict[int, dict[str, Any]] = {
+    400: {"message": "Invalid request", "type": "invalid_request_error", "code": None},
     401: {"message": "Incorrect API key provided", "type": "invalid_request_error",
           "code": "invalid_api_key"},
     404: {"message": "The model `missing` does not exist", "type": "invalid_request_error",

@@ -105,7 +105,7 @@ def classify(exc: BaseException) -> tuple[Kind, str]:
 
     ``fatal``: retrying cannot help; ``transient``: retry, fatal once the tries are spent;
     ``request``: this one request was refused (too long a prompt, a 400) -- the spec's writer
-    failed, unless the endpoint never answered anything (then it is the endpoint)."""
+    failed, unless the endpoint refused every request so far (then it is the endpoint)."""
     from dspy.utils import exceptions as ex
 
     status = getattr(exc, "status", None)
@@ -165,9 +165,16 @@ class _Breaker:
         self.lock = threading.Lock()
         self.failure: LmUnavailable | None = None
         self.succeeded = False
+        self.refused = 0
+        """Requests refused (a 400, a garbled answer) before any success."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Breaker:
         return self
+
+    def refuse(self) -> int:
+        with self.lock:
+            self.refused += 1
+            return self.refused
 
     def trip(self, message: str) -> LmUnavailable:
         with self.lock:
@@ -223,15 +230,19 @@ class GuardedLM(dspy.LM):
         from dspy.utils.exceptions import ContextWindowExceededError
 
         kind, reason = classify(exc)
-        # A too-long prompt is this prompt's problem even on a first call (ReAct truncates
-        # its trajectory on it); any other refused request is the endpoint's until one worked.
-        if kind == "request" and (self.breaker.succeeded
-                                  or isinstance(exc, ContextWindowExceededError)):
-            raise exc
+        if kind == "request":
+            # One refused request is that request's problem (a prompt too long, a statement a
+            # provider's filter refuses: its writer failed, the batch goes on; ReAct truncates
+            # its trajectory on a too-long one). ``tries`` refusals in a row before anything
+            # ever succeeded are the endpoint's (a wrong API, a parameter it rejects).
+            if (self.breaker.succeeded or isinstance(exc, ContextWindowExceededError)
+                    or self.breaker.refuse() < self.settings.tries):
+                raise exc
+            raise self.breaker.trip(
+                f"{self.where}: refused each of the first {self.breaker.refused} requests "
+                f"({reason}): {provider_message(exc)}") from exc
         if kind == "transient" and attempt < self.settings.tries:
             return self._wait(exc, attempt)
-        if kind == "request":
-            reason = f"the endpoint refused the first request ({reason})"
         raise self._fail(exc, reason, attempt) from exc
 
     def __call__(self, prompt: Any = None, *, messages: Any = None, **kwargs: Any) -> Any:

@@ -159,3 +159,34 @@ def test_gepa_refuses_an_empty_validation_split(tmp_path):
     assert len(line) == 1 and "the validation split is empty (2 tasks" in line[0]
     assert srv.seen == []  # refused before any LM call
     assert not (tmp_path / "out").exists()
+
+
+def _tasks(tmp: Path, names: list[str]) -> Path:
+    d = tmp / "tasks"
+    d.mkdir()
+    for n in names:
+        (d / n).symlink_to(VERUS / n)
+    return d
+
+
+def test_one_refused_request_is_that_specs_writer_failing(tmp_path):
+    # a statement a provider refuses must not stop the batch: that spec's writer failed
+    tasks = _tasks(tmp_path, ["binary_search_first", "coprime_check"])
+    with FakeEndpoint(_reply, fail_first=[400]) as srv:
+        res, _ = _run(["synthesize", str(tasks), "-o", str(tmp_path / "out"), "--writer",
+                       "dspy", "--lm", MODEL, "--api-base", srv.base, "--retry-wait", "0"])
+    assert res.exit_code == 0, res.output
+    assert len(srv.seen) == 2 and "(1 the writer failed to write)" in res.stdout
+    jobs = [json.loads(x) for x in (tmp_path / "out" / "jobs.jsonl").read_text().splitlines()]
+    assert [("writer_failed" in j) for j in jobs] == [True, False]
+
+
+def test_an_endpoint_refusing_every_request_stops_after_3(tmp_path):
+    tasks = _tasks(tmp_path, ["binary_search_first", "coprime_check", "count_in_range",
+                              "euclid_mod"])
+    with FakeEndpoint(_reply, fail_all=400) as srv:
+        res, _ = _run(["synthesize", str(tasks), "-o", str(tmp_path / "out"), "--writer",
+                       "dspy", "--lm", MODEL, "--api-base", srv.base, "--retry-wait", "0"])
+    assert res.exit_code == 2, res.output
+    assert "refused each of the first 3 requests" in _one_line(res)
+    assert len(srv.seen) == 3 and _results_written("synthesize", tmp_path) == []

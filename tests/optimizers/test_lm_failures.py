@@ -190,3 +190,22 @@ def test_an_endpoint_refusing_every_request_stops_after_3(tmp_path):
     assert res.exit_code == 2, res.output
     assert "refused each of the first 3 requests" in _one_line(res)
     assert len(srv.seen) == 3 and _results_written("synthesize", tmp_path) == []
+
+
+def test_without_validation_the_table_says_so(tmp_path):
+    # --allow-no-validation: 2 tasks at the default split have no validation task; the table
+    # must not claim a choice "on validation"
+    from adequacy.optimizers.optimize import OptimizeOptions, optimize
+    from adequacy.optimizers.testing import ScriptedLM
+
+    from .conftest import example
+
+    tasks = [example("verus", n) for n in ("binary_search_first", "coprime_check")]
+    t_lm = ScriptedLM(lambda messages: {"spec": "no spec here"})
+    r_lm = ScriptedLM(lambda messages: json.dumps({"new_instruction": "Write the spec."}))
+    res = optimize(tasks, tmp_path / "run", t_lm, r_lm,
+                   OptimizeOptions(max_metric_calls=2, allow_no_validation=True))
+    assert res.splits.val == [] and not res.validated
+    table = (tmp_path / "run" / "table.md").read_text()
+    assert "chosen without validation: optimized (the validation split is empty)" in table
+    assert "chosen on validation" not in table

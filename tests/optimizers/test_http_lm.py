@@ -59,3 +59,8 @@ def test_synthesize_over_http_with_retry(server, tmp_path, monkeypatch):
     # the answer without a spec is the writer's failure, not an invalid spec
     assert summary.passed_all == 1 and summary.invalid == 0 and summary.writer_failed == 1
     assert "writer failed 1" in summary.footer(tmp_path / "results.jsonl")
+    again = run_batch(jobs_from_file(tmp_path / "out" / "jobs.jsonl"),
+                      tmp_path / "results.jsonl", BatchOptions(), workers=1, progress=False)
+    assert again.computed == 0 and again.skipped_done == 2 and again.writer_failed == 1
+    lines = (tmp_path / "results.jsonl").read_text().splitlines()
+    assert sorted(json.loads(x)["status"] for x in lines) == ["scored", "writer failed"]

@@ -212,3 +212,12 @@ def test_without_validation_the_table_says_so(tmp_path):
     table = (tmp_path / "run" / "table.md").read_text()
     assert "chosen without validation: optimized (the validation split is empty)" in table
     assert "chosen on validation" not in table
+
+
+def test_endpoint_down_stops_gepa_running_on_threads(tmp_path):
+    # in DSPy's thread pool the stop must still cross the workers to the command
+    args = _args("optimize", refused_base(), tmp_path) + ["--threads", "2"]
+    res, _ = _run(args)
+    assert res.exit_code == 2, res.output
+    assert "cannot connect after 3 tries" in _one_line(res)
+    assert _results_written("optimize", tmp_path) == []

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import fcntl
+import hashlib
 import json
 import os
 import signal
@@ -66,6 +67,9 @@ class Job(BaseModel):
     spec: str
     spec_text: str | None = None
     provenance: Provenance | None = None
+    writer_failed: str | None = None
+    """Set by ``adequacy synthesize`` when the writer produced no spec (the reason): the job
+    is recorded as ``writer failed`` without scoring ``spec`` (which holds the raw answer)."""
 
 
 class BatchOptions(BaseModel):
@@ -96,13 +100,17 @@ class BatchSummary(BaseModel):
     failed: int
     invalid: int
     errors: int
+    writer_failed: int = 0
+    """Specs their writer failed to write (``Job.writer_failed``); not invalid, not passed."""
     reports: list[SpecReport] = []
     """The report of every job, in job order."""
 
     def footer(self, results: Path | str) -> str:
         return (f"{self.total} pairs: {self.computed} scored now, {self.skipped_done} already "
                 f"in {results}; passed {self.passed_all}, failed {self.failed}, "
-                f"invalid {self.invalid}, errors {self.errors}")
+                f"invalid {self.invalid}, "
+                + (f"writer failed {self.writer_failed}, " if self.writer_failed else "")
+                + f"errors {self.errors}")
 
 
 class ResultsLocked(AdequacyError):
@@ -188,6 +196,23 @@ def _fallback_key(job: Job) -> str:
     return f"error:{job.task}:{job.spec}"
 
 
+def _writer_failed(job: Job, tasks: dict[str, Task | None]) -> SpecReport:
+    """The record of a spec its writer failed to write: nothing to score, keyed by the task,
+    the path and the reason (so a rewritten spec at the same path is a new job)."""
+    reason = " ".join((job.writer_failed or "").split())[:300] or "no spec"
+    task = tasks.get(job.task)
+    if job.task not in tasks:
+        try:
+            task = tasks[job.task] = load_task(job.task)
+        except TaskError:
+            task = tasks[job.task] = None
+    sha = hashlib.sha256(f"{job.task}\0{job.spec}\0{reason}".encode()).hexdigest()
+    return SpecReport(key=f"writer-failed:{sha}", task_id=task.id if task else "?",
+                      task_path=job.task, spec_path=job.spec, spec_sha="",
+                      language=task.language if task else "?", status="writer failed",
+                      error=reason).finish()
+
+
 def _key_of(job: Job, opts: BatchOptions, tasks: dict[str, Task | None]) -> str:
     if job.task not in tasks:
         try:
@@ -231,7 +256,15 @@ def _run_locked(
         tasks: dict[str, Task | None] = {}
         todo: dict[str, list[int]] = {}
         skipped = 0
+        unwritten: list[tuple[SpecReport, Job]] = []
         for i, j in enumerate(jobs):
+            if j.writer_failed is not None:
+                wf = reports[i] = _writer_failed(j, tasks)
+                if wf.key in log:
+                    skipped += 1
+                else:
+                    unwritten.append((wf, j))
+                continue
             k = _key_of(j, opts, tasks)
             rec = log.get(k)
             if rec is not None and rec.status != "error" and not k.startswith("error:"):
@@ -270,6 +303,10 @@ def _run_locked(
                 record(key, rep, out)
                 advance()
 
+            for rep, job in unwritten:
+                append_record(results, rep, producer("run", job.provenance), out=out)
+                log[rep.key] = rep
+
             if opts.executor == "ray":
                 # Same keys, log and resume: only where a pair is scored changes.
                 from adequacy.ray_executor import score_on_ray
@@ -300,7 +337,8 @@ def _run_locked(
     t = totals(final)
     return BatchSummary(total=len(jobs), skipped_done=skipped, computed=computed,
                         scored=t.scored, passed_all=t.passed_all, failed=t.failed,
-                        invalid=t.invalid, errors=t.errors, reports=final)
+                        invalid=t.invalid, errors=t.errors, writer_failed=t.writer_failed,
+                        reports=final)
 
 
 # ------------------------------------------------------------------ pool and its children

@@ -147,18 +147,26 @@ def agent_cmd(
     workdir: Annotated[Path | None, typer.Option(help="Where gym folders are made (default: "
                                                  "a temporary folder).")] = None,
     temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.7,
+    tries: Annotated[int, typer.Option("--tries", min=1, max=20, help="Attempts per LM call "
+                                       "in all; then the run stops with exit 2.")] = 3,
+    retry_wait: Annotated[float, typer.Option("--retry-wait", min=0.0, max=60.0, help=
+                                              "Seconds before the second attempt (doubles)."
+                                              )] = 1.0,
 ) -> None:
     """Run a DSPy ReAct spec-writing agent over the gym tools; one JSONL rollout per run."""
     try:
         from adequacy.optimizers.agent import AgentOptions, run_agent, summary_text
+        from adequacy.optimizers.lm import LmUnavailable
     except ImportError as e:
         raise _fail(f"the agent needs the optimize extra: pip install "
                     f"'spec-adequacy[optimize]' ({e})") from None
     opts = AgentOptions(lm=lm, api_base=api_base, steps=steps, harness=not no_harness,
                         threshold=threshold, rollouts=rollouts, visible=visible, seed=seed,
-                        temperature=temperature)
+                        temperature=temperature, tries=tries, retry_wait=retry_wait)
     try:
         recs = run_agent(tasks, output, opts, workdir=workdir)
+    except LmUnavailable as e:
+        raise _fail(f"{e}; the rollout in progress was not graded") from None
     except AdequacyError as e:
         raise _fail(str(e)) from None
     out.print(summary_text(recs, threshold), highlight=False, markup=False)

@@ -39,13 +39,27 @@ FamilyOpt = Annotated[str, typer.Option("--family", help="Prompt family: zs 2s 4
                       "fs-cot fs-ltm.")]
 
 
+TriesOpt = Annotated[int, typer.Option("--tries", min=1, max=20, help=
+                    "Attempts per LM call in all; transient failures (rate limit, 5xx, timeout, "
+                    "connection refused) are retried, then the command stops with exit 2.")]
+RetryWaitOpt = Annotated[float, typer.Option("--retry-wait", min=0.0, max=60.0, help=
+                         "Seconds before the second attempt (doubles after each).")]
+
+
 def _lm(model: str | None, api_base: str | None, temperature: float | None,
-        no_cache: bool = False, retries: int = 3, max_tokens: int | None = None) -> Any:
+        no_cache: bool = False, tries: int = 3, retry_wait: float = 1.0,
+        max_tokens: int | None = None) -> Any:
     if model is None:
         return None
-    from adequacy.optimizers.lm import make_lm
-    return make_lm(model, api_base=api_base, temperature=temperature, cache=not no_cache,
-                   retries=retries, max_tokens=max_tokens)
+    from adequacy.optimizers.lm import LmSettings, make_lm
+    return make_lm(LmSettings(model=model, api_base=api_base, temperature=temperature,
+                              cache=not no_cache, tries=tries, retry_wait=retry_wait,
+                              max_tokens=max_tokens))
+
+
+def _lm_stopped(e: BaseException) -> typer.Exit:
+    """An LM that cannot answer stops the command: one line, exit 2, nothing scored."""
+    return _fail(f"{e}; nothing was scored as the model's answer")
 
 
 def _load_tasks(paths: list[Path]) -> list[Any]:
@@ -79,30 +93,34 @@ def synthesize(
     samples: Annotated[int, typer.Option(help="Specs per task.")] = 1,
     demo_tasks: Annotated[list[Path] | None, typer.Option("--demo-tasks", help=
                           "Training tasks whose gold specs may be few-shot examples.")] = None,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass DSPy's disk cache.")]
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass the LM answer cache.")]
     = False,
-    retries: Annotated[int, typer.Option(help="Retries per LM call (exponential backoff).")]
-    = 3,
+    tries: TriesOpt = 3,
+    retry_wait: RetryWaitOpt = 1.0,
 ) -> None:
     """Write spec files for tasks with a writer; score them with `adequacy run DIR/jobs.jsonl`."""
     if samples < 1:
         raise _fail(f"--samples must be at least 1, got {samples}")
     if writer == "dspy":
         _need_dspy()
+    from adequacy.optimizers.lm import LmUnavailable
     from adequacy.optimizers.registry import make_writer
     from adequacy.optimizers.synthesize import synthesize as run
     try:
         pool = _load_tasks(demo_tasks) if demo_tasks else []
         w = make_writer(writer, family=family, lm=_lm(lm, api_base, temperature, no_cache,
-                                                      retries), pool=pool, program_path=program)
+                                                      tries, retry_wait),
+                        pool=pool, program_path=program)
         summary = run(tasks, output, w, samples=samples,
                       provenance=_provenance(writer, family, program))
+    except LmUnavailable as e:
+        raise _lm_stopped(e) from None
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except OSError as e:
         raise _fail(f"{e.filename or output}: {e.strerror}") from None
     out.print(f"{summary.specs} specs for {summary.tasks} tasks in {output} ({summary.failed} "
-              f"without a usable spec); score them: adequacy run {summary.jobs}", highlight=False, soft_wrap=True)
+              f"the writer failed to write); score them: adequacy run {summary.jobs}", highlight=False, soft_wrap=True)
     if summary.prompt_tokens or summary.cost:
         out.print(f"tokens: {summary.prompt_tokens} in, {summary.completion_tokens} out; cost "
                   f"${summary.cost:.4f}", highlight=False, soft_wrap=True)
@@ -135,7 +153,11 @@ def optimize(
                        "(one proof per spec).")] = False,
     threads: Annotated[int, typer.Option(help="GEPA evaluation threads.")] = 1,
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
-    retries: Annotated[int, typer.Option(help="Retries per LM call.")] = 3,
+    tries: TriesOpt = 3,
+    retry_wait: RetryWaitOpt = 1.0,
+    allow_no_validation: Annotated[bool, typer.Option(
+        "--allow-no-validation", help="Run even when the validation split is empty; the "
+        "table then says the program was chosen without validation.")] = False,
 ) -> None:
     """Optimize a spec-writing prompt with GEPA against adequacy (or VR) on a training split."""
     _need_dspy()
@@ -151,19 +173,22 @@ def optimize(
                                harness_t=harness_t, auto=auto,
                                max_metric_calls=max_metric_calls, seed=seed,
                                proportions=parse_proportions(split), with_vr=with_vr,
-                               num_threads=threads)
+                               num_threads=threads, allow_no_validation=allow_no_validation)
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except ValueError as e:
         lines = str(e).splitlines()
         raise _fail(f"bad option {lines[1] if len(lines) > 1 else ''}: "
                     f"{lines[2].strip() if len(lines) > 2 else lines[0]}") from None
+    from adequacy.optimizers.lm import LmUnavailable
     try:
         loaded = _load_tasks(tasks)
-        task_lm = _lm(lm, api_base, temperature, no_cache, retries)
+        task_lm = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
         refl = _lm(reflection_lm or lm, reflection_api_base or api_base, 1.0, no_cache,
-                   retries)
+                   tries, retry_wait)
         res = run(loaded, output, task_lm, refl, opts)
+    except LmUnavailable as e:
+        raise _lm_stopped(e) from None
     except AdequacyError as e:
         raise _fail(str(e)) from None
     out.print((output / "table.md").read_text(), highlight=False, markup=False)
@@ -181,7 +206,8 @@ def judge(
     results: Annotated[Path | None, typer.Option("--output", "-o", help=
                        "Write one JSON line per spec here.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
-    retries: Annotated[int, typer.Option(help="Retries per LM call.")] = 3,
+    tries: TriesOpt = 3,
+    retry_wait: RetryWaitOpt = 1.0,
 ) -> None:
     """Ask a model whether each spec is faithful and compare with the evaluator's verdict."""
     _need_dspy()
@@ -189,15 +215,22 @@ def judge(
         raise _fail("--lm MODEL is required (a litellm model string)")
     from adequacy.batch import jobs_from_file
     from adequacy.optimizers.judge import judge_one, summarize
+    from adequacy.optimizers.lm import LmUnavailable
     from adequacy.tasks import load_task
     try:
         job_list = jobs_from_file(jobs)
-        model = _lm(lm, api_base, temperature, no_cache, retries)
+        model = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
         records = []
+        unwritten = sum(1 for j in job_list if j.writer_failed is not None)
         for j in job_list:
+            if j.writer_failed is not None:  # no spec to judge
+                continue
             task = load_task(j.task)
             records.append(judge_one(task, Path(j.spec).read_text(encoding="utf-8"), j.spec,
                                      model))
+        model.raise_if_failed()
+    except LmUnavailable as e:
+        raise _lm_stopped(e) from None
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except OSError as e:
@@ -209,6 +242,9 @@ def judge(
     def pct(x: float | None) -> str:
         return "n/a" if x is None else f"{100 * x:.1f}%"
 
+    if unwritten:
+        out.print(f"{unwritten} jobs without a spec (writer failed) not judged",
+                  highlight=False)
     out.print(f"{s.specs} specs: evaluator rejects {s.evaluator_rejects}, accepts "
               f"{s.evaluator_accepts}; judge unreadable {s.unreadable}", highlight=False, soft_wrap=True)
     out.print(f"miss rate (judge accepts what the evaluator rejects): {pct(s.miss_rate)} "

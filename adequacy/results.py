@@ -79,10 +79,13 @@ class SpecReport(BaseModel):
     spec_path: str | None
     spec_sha: str
     language: str
-    status: Literal["scored", "invalid", "error"]
+    status: Literal["scored", "invalid", "error", "writer failed"]
+    """``writer failed``: the spec writer (a model) produced no spec, ``error`` says why; a
+    failure like any unpassed spec, but not an invalid spec."""
     invalid: InvalidSpec | None = None
     error: str | None = None
-    """A failure of ours (not the spec's), e.g. an engine crashing; the batch went on."""
+    """A failure of ours (not the spec's), e.g. an engine crashing; the batch went on. For
+    ``writer failed``: why the writer produced no spec."""
     strict: bool = True
     engines: list[EngineRun] = []
     verdicts: list[Verdict] = []
@@ -175,10 +178,13 @@ class BatchTotals(BaseModel):
     """The spec's fault (front end or an engine rejected it)."""
     errors: int = 0
     """Our fault (missing task, crashed engine): neither a pass nor the spec's failure."""
+    writer_failed: int = 0
+    """The writer produced no spec: counted against the writer, never as invalid."""
 
     def line(self) -> str:
+        wf = f", writer failed {self.writer_failed}" if self.writer_failed else ""
         return (f"specs {self.specs}: passed {self.passed_all}, failed {self.failed}, "
-                f"invalid {self.invalid}, errors {self.errors}")
+                f"invalid {self.invalid}{wf}, errors {self.errors}")
 
 
 def totals(reports: Sequence[SpecReport]) -> BatchTotals:
@@ -192,6 +198,8 @@ def totals(reports: Sequence[SpecReport]) -> BatchTotals:
                 t.failed += 1
         elif r.status == "invalid":
             t.invalid += 1
+        elif r.status == "writer failed":
+            t.writer_failed += 1
         else:
             t.errors += 1
     return t

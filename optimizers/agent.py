@@ -26,6 +26,8 @@ from adequacy.gym.tools import GymTools
 from adequacy.metrics import summarize
 from adequacy.results import Provenance, append_record, producer, read_results
 
+from .lm import LmSettings, make_lm, raise_if_failed
+
 TASK_FILES = ("INSTRUCTIONS.md", "statement.md", "{spec}", "visible_cases.jsonl",
               "LANGUAGE_NOTES.md", "example/statement.md", "example/{spec}",
               "example/visible_cases.jsonl")
@@ -47,6 +49,9 @@ class AgentOptions(BaseModel):
     seed: int = 0
     temperature: float = 0.7
     max_tokens: int = 4000
+    tries: int = 3
+    """Attempts per LM call in all (see ``lm.GuardedLM``)."""
+    retry_wait: float = 1.0
 
 
 class AgentStep(BaseModel):
@@ -75,8 +80,8 @@ class AgentRollout(GymRecord):
     submitted_by: str = ""
     """``agent`` (it called submit) or ``final answer`` (its last answer was submitted for it)."""
     agent_error: str = ""
-    """Why the agent stopped early (LM unreachable, unparseable answers); then the skeleton or
-    its last answer was graded and this says so."""
+    """Why the agent stopped early (unparseable answers, a refused request); then the skeleton
+    or its last answer was graded and this says so. An unreachable LM stops the whole run."""
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float | None = None
@@ -160,12 +165,11 @@ def _steps(trajectory: dict[str, Any], history: list[dict[str, Any]]) -> list[Ag
     return out
 
 
-def make_lm(opts: AgentOptions) -> dspy.LM:
-    kw: dict[str, Any] = {"temperature": opts.temperature, "max_tokens": opts.max_tokens,
-                          "cache": False}
-    if opts.api_base:
-        kw["api_base"] = opts.api_base
-    return dspy.LM(opts.lm, **kw)
+def agent_lm(opts: AgentOptions) -> Any:
+    """The agent's LM; uncached, so that rollouts of one task are distinct samples."""
+    return make_lm(LmSettings(model=opts.lm, api_base=opts.api_base,
+                              temperature=opts.temperature, max_tokens=opts.max_tokens,
+                              cache=False, tries=opts.tries, retry_wait=opts.retry_wait))
 
 
 def run_rollout(folder: Path, opts: AgentOptions, lm: Any, rollout: int = 0) -> AgentRollout:
@@ -184,8 +188,11 @@ def run_rollout(folder: Path, opts: AgentOptions, lm: Any, rollout: int = 0) -> 
             pred = agent(task_files=task_files_text(folder, opts.harness))
         trajectory = dict(pred.trajectory)
         final = str(getattr(pred, "spec", "") or "")
-    except Exception as e:  # noqa: BLE001 - an LM or adapter failure ends this rollout only
+    except Exception as e:  # noqa: BLE001 - an unreadable answer ends this rollout only
+        # (an LM that cannot answer raises LmUnavailable, not an Exception: it stops the run
+        # instead of grading the skeleton as the agent's work)
         error = f"{type(e).__name__}: {str(e)[:500]}"
+    raise_if_failed(lm)  # never grade the skeleton for an LM that could not answer
     history = list(getattr(lm, "history", []))[start:]
     by = "agent"
     if not state.get("submitted"):
@@ -213,7 +220,7 @@ def run_agent(tasks: Sequence[Path], output: Path, opts: AgentOptions,
     ``output`` as they finish."""
     if opts.steps < 1 or opts.rollouts < 1:
         raise AdequacyError("--steps and --rollouts must be at least 1")
-    lm = lm or make_lm(opts)
+    lm = lm or agent_lm(opts)
     tmp = None
     if workdir is None:
         tmp = tempfile.TemporaryDirectory(prefix="adequacy-agent-")

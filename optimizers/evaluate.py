@@ -22,7 +22,7 @@ from .verifier import prove, prover_for
 class TaskScore(BaseModel):
     task_id: str
     status: str
-    """scored | invalid | error | no spec"""
+    """scored | invalid | error | writer failed (the LM's answer held no spec)"""
     adequacy: float
     metrics: dict[str, float | None] = {}
     harness: bool | None = None
@@ -44,6 +44,9 @@ class SplitScore(BaseModel):
     harness_t: float
     vr: float | None
     invalid: int
+    """Specs not scored: invalid, an error of ours, or ``writer_failed``."""
+    writer_failed: int = 0
+    """Tasks whose answer held no spec (counted 0 in ``adequacy``, and in ``invalid``)."""
     per_task: list[TaskScore]
 
 
@@ -62,7 +65,7 @@ def evaluate(program: dspy.Module, tasks: Sequence[Task], lm: Any, harness_t: fl
     for t in tasks:
         w = writer.one(program, t, 0)
         if w.text is None:
-            rows.append(TaskScore(task_id=t.id, status="no spec", adequacy=0.0, error=w.error,
+            rows.append(TaskScore(task_id=t.id, status="writer failed", adequacy=0.0, error=w.error,
                                   vr=0.0 if with_vr else None))
             continue
         rep = score_spec(t, w.text, limits=limits)
@@ -91,4 +94,6 @@ def evaluate(program: dspy.Module, tasks: Sequence[Task], lm: Any, harness_t: fl
                       pre_corr=metric("pre_corr"), pre_comp=metric("pre_comp"),
                       harness_at_t=(sum(1 for r in rows if r.harness) / n) if n else 0.0,
                       harness_t=harness_t, vr=_mean(vrs) if vrs else None,
-                      invalid=sum(1 for r in rows if r.status != "scored"), per_task=rows)
+                      invalid=sum(1 for r in rows if r.status != "scored"),
+                      writer_failed=sum(1 for r in rows if r.status == "writer failed"),
+                      per_task=rows)

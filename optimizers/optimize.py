@@ -35,7 +35,7 @@ from adequacy.values import content_hash
 
 from .demos import default_pool, demos_from
 from .evaluate import SplitScore, evaluate
-from .lm import call_records, usage_of
+from .lm import call_records, raise_if_failed, usage_of
 from .metrics import Kind, Option, SpecMetric
 from .programs import SHOTS, SpecWriterProgram, task_inputs
 from .splits import Splits, split_tasks
@@ -56,6 +56,9 @@ class OptimizeOptions(BaseModel):
     """Also report VR (a prover run per spec: slow) in the seed-vs-optimized table."""
     num_threads: int = 1
     minibatch: int = 3
+    allow_no_validation: bool = False
+    """Run with an empty validation split (the table then says nothing was validated);
+    otherwise an empty split is refused before any LM call."""
 
 
 class OptimizeResult(BaseModel):
@@ -66,6 +69,8 @@ class OptimizeResult(BaseModel):
     seed_test: SplitScore | None
     optimized_test: SplitScore | None
     chosen: Literal["seed", "optimized"]
+    validated: bool = True
+    """False when the validation split was empty: ``chosen`` is then GEPA's program unchecked."""
     candidates: int
     metric_calls: int | None
     seconds: float
@@ -93,7 +98,7 @@ def _row(name: str, seed: SplitScore | None, opt: SplitScore | None) -> str:
 
 def table(seed: SplitScore | None, opt: SplitScore | None, title: str) -> str:
     rows = ["adequacy", "post_corr", "post_comp", "pre_corr", "pre_comp", "harness_at_t", "vr",
-            "invalid"]
+            "invalid", "writer_failed"]
     n = seed.tasks if seed else 0
     t = seed.harness_t if seed else 1.0
     head = [f"### {title} ({n} tasks; harness_at_t is the share with all four >= {t})", "",
@@ -110,6 +115,12 @@ def optimize(tasks: Sequence[Task], out_dir: Path, task_lm: Any, reflection_lm: 
     language = langs.pop()
     by_id = {t.id: t for t in tasks}
     splits = split_tasks(tasks, opts.proportions, opts.seed)
+    if not splits.val and not opts.allow_no_validation:
+        raise AdequacyError(
+            f"the validation split is empty ({len(tasks)} tasks, split "
+            f"{'/'.join(f'{p:g}' for p in opts.proportions)}): the seed and the optimized "
+            "program could not be compared; give more tasks or a larger validation share "
+            "(--split), or pass --allow-no-validation")
     train = [by_id[i] for i in splits.train]
     k = SHOTS.get(opts.family, 0)
     demo_tasks: list[str] = []
@@ -140,6 +151,7 @@ def optimize(tasks: Sequence[Task], out_dir: Path, task_lm: Any, reflection_lm: 
     lm_time = _Timer(task_lm, reflection_lm)
     with dspy.context(lm=task_lm):
         optimized = gepa.compile(seed_prog, trainset=examples, valset=examples)
+    raise_if_failed(task_lm, reflection_lm)  # in case a library swallowed LmUnavailable
     optimized.save(str(out_dir / "program.json"))
     (out_dir / "instructions.json").write_text(json.dumps(
         {"seed": instructions(seed_prog), "optimized": instructions(optimized)}, indent=2))
@@ -173,6 +185,10 @@ def optimize(tasks: Sequence[Task], out_dir: Path, task_lm: Any, reflection_lm: 
     if seed_val and opt_val and seed_val.adequacy > opt_val.adequacy:
         chosen = "seed"
     seed_test, opt_test = score(seed_prog, test, "test"), score(optimized, test, "test")
+    raise_if_failed(task_lm, reflection_lm)
+    validated = bool(val)
+    verdict = (f"chosen on validation: {chosen}" if validated else
+               f"chosen without validation: {chosen} (the validation split is empty)")
     (out_dir / "scores.json").write_text(json.dumps({
         k2: v.model_dump() if v else None for k2, v in
         {"seed_val": seed_val, "optimized_val": opt_val, "seed_test": seed_test,
@@ -180,7 +196,7 @@ def optimize(tasks: Sequence[Task], out_dir: Path, task_lm: Any, reflection_lm: 
     (out_dir / "table.md").write_text(
         table(seed_test, opt_test, "test split") + "\n" + table(seed_val, opt_val,
                                                                   "validation split")
-        + f"\nchosen on validation: {chosen}\n")
+        + f"\n{verdict}\n")
     records = lm_time.records() + [{"role": "evaluation", **r} for r in eval_calls]
     with (out_dir / "calls.jsonl").open("w") as f:
         for r in records:
@@ -190,7 +206,7 @@ def optimize(tasks: Sequence[Task], out_dir: Path, task_lm: Any, reflection_lm: 
                   for r in records])
     return OptimizeResult(out_dir=str(out_dir), splits=splits, seed_val=seed_val,
                           optimized_val=opt_val, seed_test=seed_test, optimized_test=opt_test,
-                          chosen=chosen, candidates=n_cand, metric_calls=calls,
+                          chosen=chosen, validated=validated, candidates=n_cand, metric_calls=calls,
                           seconds=time.monotonic() - start, lm_seconds=lm_time.seconds,
                           prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens,
                           cost=u.cost)

@@ -2,10 +2,13 @@
 
 Layout: ``DIR/<task_id>/<writer>-<n>.<ext>``, ``DIR/jobs.jsonl`` (the ``{"task", "spec",
 "provenance"}`` lines ``adequacy run`` reads, paths relative to DIR; provenance says which
-writer, model, prompt family and program wrote the spec, and ``run`` records it) and ``DIR/writes.jsonl`` (one ``WrittenSpec``
-per spec: writer, model, tokens, cost, notes, error). A writer that produced no spec still gets
-its file, holding the raw answer (or a comment with the reason), so that ``adequacy run``
-scores it as the invalid spec it is instead of silently leaving it out.
+writer, model, prompt family and program wrote the spec, and ``run`` records it) and
+``DIR/writes.jsonl`` (one ``WrittenSpec`` per spec: writer, model, tokens, cost, notes, error).
+A writer that produced no spec (the model's answer held none) gets a job line with
+``writer_failed`` (the reason) and a ``<writer>-<n>.writer-failed.txt`` file with the raw
+answer: ``adequacy run`` records it as "writer failed", a failure that counts against Pass@1
+like any other but is not an invalid spec, and is never left out. An LM that cannot be reached
+stops the command instead (``LmUnavailable``): nothing it would have written is counted at all.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pydantic import BaseModel
 
 from adequacy.errors import TaskError
 from adequacy.results import Provenance
-from adequacy.tasks import Task, load_task
+from adequacy.tasks import load_task
 
 from .extract import SPEC_EXT
 from .writer import Writer, WrittenSpec
@@ -29,8 +32,7 @@ class SynthesisSummary(BaseModel):
     tasks: int
     specs: int
     failed: int
-    """Specs with no usable text (written as the raw answer: ``adequacy run`` calls them
-    invalid)."""
+    """Specs the writer failed to write (``adequacy run`` records them as "writer failed")."""
     jobs: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -54,10 +56,14 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "task"
 
 
-def _failed_text(task: Task, w: WrittenSpec) -> str:
-    reason = (w.error or "no spec").replace("\n", " ")
+def failure_reason(w: WrittenSpec) -> str:
+    """One line saying why the writer produced no spec."""
+    return " ".join((w.error or "no spec in the answer").split())[:300]
+
+
+def _failed_text(w: WrittenSpec) -> str:
     body = w.answer if w.answer and w.answer.strip() else ""
-    return f"// no spec: {reason}\n{body}\n"
+    return f"writer failed: {failure_reason(w)}\n\n{body}\n"
 
 
 def synthesize(
@@ -76,18 +82,31 @@ def synthesize(
     n_specs = failed = 0
     tot_p = tot_c = 0
     cost = 0.0
-    with (out / "jobs.jsonl").open("w", encoding="utf-8") as jobs, \
-            (out / "writes.jsonl").open("w", encoding="utf-8") as log:
+    # Both files are written under ``.partial`` names and renamed once every spec is written:
+    # a run stopped by an unreachable LM leaves no jobs file that ``adequacy run`` could score
+    # as if it were complete (and no stale one from an earlier run).
+    final = {name: out / name for name in ("jobs.jsonl", "writes.jsonl")}
+    partial = {name: out / f"{name}.partial" for name in final}
+    for p in final.values():
+        p.unlink(missing_ok=True)
+    with partial["jobs.jsonl"].open("w", encoding="utf-8") as jobs, \
+            partial["writes.jsonl"].open("w", encoding="utf-8") as log:
         for d, task in loaded:
             folder = out / _safe(task.id)
             folder.mkdir(exist_ok=True)
             for i, w in enumerate(writer.write(task, samples)):
-                rel = f"{_safe(task.id)}/{stem}-{i}.{SPEC_EXT.get(task.language, 'txt')}"
-                text = w.text if w.text is not None else _failed_text(task, w)
-                (out / rel).write_text(text, encoding="utf-8")
+                job: dict[str, object] = {"task": str(d.resolve())}
+                if w.text is not None:
+                    rel = f"{_safe(task.id)}/{stem}-{i}.{SPEC_EXT.get(task.language, 'txt')}"
+                    (out / rel).write_text(w.text, encoding="utf-8")
+                else:
+                    rel = f"{_safe(task.id)}/{stem}-{i}.writer-failed.txt"
+                    (out / rel).write_text(_failed_text(w), encoding="utf-8")
+                    job["writer_failed"] = failure_reason(w)
+                job["spec"] = rel
                 prov = made_by.model_copy(update={"model": w.model or made_by.model})
-                jobs.write(json.dumps({"task": str(d.resolve()), "spec": rel,
-                                       "provenance": prov.model_dump()}) + "\n")
+                job["provenance"] = prov.model_dump()
+                jobs.write(json.dumps(job) + "\n")
                 log.write(w.model_copy(update={"sample": i}).model_dump_json() + "\n")
                 n_specs += 1
                 failed += w.text is None
@@ -96,6 +115,8 @@ def synthesize(
                 cost += w.usage.cost
                 if on_spec:
                     on_spec(w)
+    for name, p in partial.items():
+        p.replace(final[name])
     return SynthesisSummary(tasks=len(loaded), specs=n_specs, failed=failed,
                             jobs=str(out / "jobs.jsonl"), prompt_tokens=tot_p,
                             completion_tokens=tot_c, cost=cost)

@@ -54,6 +54,9 @@ def approach_stats(name: str, records: Sequence[Record],
     ks = [k for k in (1, 2, 3, 5, 10, 20, 50, 100) if k <= max_k]
     summ = summarize([(r.task_id, r.passed_all, r.buckets if r.status == "scored" else None)
                       for r in reps], ks=ks)
+    # a spec its writer failed to write is counted as not passed, but it is not invalid
+    unwritten = sum(1 for r in reps if r.status == "writer failed")
+    summ = summ.model_copy(update={"invalid": summ.invalid - unwritten})
     metrics = [r.metrics for r in reps if r.metrics is not None]
 
     def frac_true(values: list[bool | None]) -> float | None:

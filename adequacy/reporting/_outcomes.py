@@ -1,4 +1,4 @@
-"""The six outcome categories every spec falls in exactly one of (docs/report.md).
+"""The outcome categories every spec falls in exactly one of (docs/report.md).
 
 Order matters: a spec that rejects a valid case *and* accepts a wrong one is first of all
 too strong (it would refuse correct code), so completeness failures win over soundness ones.
@@ -17,6 +17,7 @@ class Outcome(StrEnum):
     failed_completeness = "failed on completeness"
     failed_soundness = "failed on soundness"
     invalid = "invalid"
+    writer_failed = "writer failed"
     unknown_dominated = "unknown-dominated"
     error = "error"
 
@@ -27,6 +28,7 @@ OUTCOME_HELP = {
     Outcome.failed_soundness: "accepted some invalid input or wrong output, and no valid one "
                               "was rejected (too weak)",
     Outcome.invalid: "the front end rejected the spec (syntax, types, policy)",
+    Outcome.writer_failed: "the spec writer (a model) produced no spec",
     Outcome.unknown_dominated: "no case decided wrongly, but unknown verdicts or empty buckets "
                                "kept it from passing",
     Outcome.error: "our failure, not the spec's (an engine crashed, a task could not be read)",
@@ -39,6 +41,8 @@ _SOUND = (Bucket.pre_sound, Bucket.post_sound)
 def outcome(rep: SpecReport) -> Outcome:
     if rep.status == "invalid":
         return Outcome.invalid
+    if rep.status == "writer failed":
+        return Outcome.writer_failed
     if rep.status == "error":
         return Outcome.error
     if rep.passed_all:

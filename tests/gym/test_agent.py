@@ -19,6 +19,7 @@ from adequacy.optimizers.agent import (  # noqa: E402
     run_agent,
     summary_text,
 )
+from adequacy.optimizers.lm import LmUnavailable  # noqa: E402
 
 from .conftest import JML, VERUS  # noqa: E402
 from .leaks import hidden_cases, leaks_in  # noqa: E402
@@ -95,13 +96,13 @@ def test_no_harness_removes_check(tmp_path: Path) -> None:
     assert "submit" in prompt and "(1) check" not in prompt and "check tool is not available" in prompt
 
 
-def test_unreachable_model_is_recorded_not_hidden(tmp_path: Path,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    # nothing listens on port 9: litellm fails; the rollout says so and grades the skeleton
-    opts = AgentOptions(lm="openai/none", api_base="http://127.0.0.1:9/v1", steps=2)
+def test_unreachable_model_stops_the_run_instead_of_grading_the_skeleton(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # nothing listens on port 9: the LM is retried (3 tries), then the run stops; grading the
+    # skeleton as the agent's work would score the endpoint's failure as the model's
+    opts = AgentOptions(lm="openai/none", api_base="http://127.0.0.1:9/v1", steps=2,
+                        retry_wait=0)
     monkeypatch.setenv("OPENAI_API_KEY", "test")
-    recs = run_agent([VERUS / "euclid_mod"], tmp_path / "r.jsonl", opts,
-                     workdir=tmp_path / "w")
-    r = recs[0]
-    assert r.agent_error and r.submitted_by == "final answer" and r.trajectory == []
-    assert not r.passed_all
+    with pytest.raises(LmUnavailable, match=r"127.0.0.1:9/v1: cannot connect after 3 tries"):
+        run_agent([VERUS / "euclid_mod"], tmp_path / "r.jsonl", opts, workdir=tmp_path / "w")
+    assert not (tmp_path / "r.jsonl").exists()

@@ -48,7 +48,18 @@ def test_pass_at_k_and_bucket_means_by_hand(tmp_path: Path) -> None:
     assert a.harness_at["0.5"] == pytest.approx(1.0)
     assert a.harness_at["1"] == pytest.approx(1 / 3)
     assert a.outcomes == {"passed": 1, "failed on completeness": 0, "failed on soundness": 2,
-                          "invalid": 0, "unknown-dominated": 0, "error": 0}
+                          "invalid": 0, "writer failed": 0, "unknown-dominated": 0,
+                          "error": 0}
+
+
+def test_writer_failed_counts_as_not_passed_and_not_invalid(tmp_path: Path) -> None:
+    # t1: one spec passes, the writer failed to write the other -> pass@1 = 1/2; invalid 0
+    reps = [spec_report("t1", "a.rs", full(True), key="a"),
+            spec_report("t1", "b.txt", {}, status="writer failed", key="b")]
+    (a,) = build_study(read_records([write(tmp_path / "r.jsonl", reps)]), ["r.jsonl"]).approaches
+    assert a.summary.pass_at_1 == pytest.approx(0.5)
+    assert a.summary.invalid == 0
+    assert a.outcomes["writer failed"] == 1 and a.outcomes["invalid"] == 0
 
 
 def test_outcome_categories() -> None:
@@ -61,6 +72,7 @@ def test_outcome_categories() -> None:
     assert outcome(spec_report("t", "s", only_unknown)) is Outcome.unknown_dominated
     assert outcome(spec_report("t", "s", {}, status="invalid")) is Outcome.invalid
     assert outcome(spec_report("t", "s", {}, status="error")) is Outcome.error
+    assert outcome(spec_report("t", "s", {}, status="writer failed")) is Outcome.writer_failed
 
 
 def test_approaches_from_writer_and_model_fields(tmp_path: Path) -> None:

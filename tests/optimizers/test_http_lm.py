@@ -63,4 +63,4 @@ def test_synthesize_over_http_with_retry(server, tmp_path, monkeypatch):
                       tmp_path / "results.jsonl", BatchOptions(), workers=1, progress=False)
     assert again.computed == 0 and again.skipped_done == 2 and again.writer_failed == 1
     lines = (tmp_path / "results.jsonl").read_text().splitlines()
-    assert sorted(json.loads(x)["status"] for x in lines) == ["scored", "writer failed"]
+    assert sorted(json.loads(x)["report"]["status"] for x in lines) == ["scored", "writer failed"]

@@ -215,6 +215,10 @@ def score(
     timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
                               "case timeouts in a row (its other cases: unknown); 0: never.")]
     = 3,
+    memory_mb: Annotated[int, typer.Option("--memory-mb", min=16, help=
+                         "Memory per spec evaluation (MiB): engines' processes, JVM heaps "
+                         "(half), interp's growth per case; past it: unknown, out of memory.")]
+    = 2048,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
@@ -236,7 +240,7 @@ def score(
         rep = score_spec(t, text, str(spec), backend=backend, engines=engine,
                          cross_check=cross_check, strict=strict,
                          limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
-                                       timeout_streak=timeout_streak),
+                                       timeout_streak=timeout_streak, memory_mb=memory_mb),
                          cache=vc, cases=cases)
     if as_json:
         print(rep.model_dump_json(indent=2))
@@ -272,6 +276,10 @@ def run(
     timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
                               "case timeouts in a row (its other cases: unknown); 0: never.")]
     = 3,
+    memory_mb: Annotated[int, typer.Option("--memory-mb", min=16, help=
+                         "Memory per spec evaluation (MiB): engines' processes, JVM heaps "
+                         "(half), interp's growth per case; past it: unknown, out of memory.")]
+    = 2048,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
@@ -327,7 +335,7 @@ def run(
         os.environ["ADEQUACY_MAX_SPEC_BYTES"] = str(max_spec_bytes)
     opts = BatchOptions(backend=backend, engines=engine, cross_check=cross_check, strict=strict,
                         limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
-                                      timeout_streak=timeout_streak),
+                                      timeout_streak=timeout_streak, memory_mb=memory_mb),
                         cache_path=cache_path)
     if executor not in ("local", "ray"):
         raise _fail(f"--executor must be local or ray, not {executor!r}")

@@ -159,7 +159,8 @@ def _one(prog: Program, task: Task, c: Case, limits: Limits,
                                              for p in task.outputs}))
     except (ValueError, TypeError, KeyError) as e:
         return Truth.unknown, f"cannot convert the case's values: {e}", False
-    prog.budget = Budget(limits.steps, min(limits.case_seconds, max(0.1, left)), MAX_DEPTH)
+    prog.budget = Budget(limits.steps, min(limits.case_seconds, max(0.1, left)), MAX_DEPTH,
+                         limits.memory_mb)
     try:
         r = prog.call_fn(fname, *args)
     except Undef as u:

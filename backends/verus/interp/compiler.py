@@ -17,7 +17,7 @@ from adequacy.types import INT_WIDTHS
 from ..syntax import ast as A
 from . import builtins as B
 from .quant import compile_quant
-from .runtime import Budget, Code, CompileError, FnCode, Scope
+from .runtime import Budget, Code, CompileError, FnCode, Scope, set_current
 from .runtime import truth as _truth
 from .values import (
     MAX_BITS,
@@ -40,6 +40,20 @@ from .values import (
 
 #: Spec-only types: vstd has no ``View`` impl for them, so ``x@`` does not type-check.
 SPEC_ONLY_TYPES = frozenset({"Seq", "Set", "Map", "Multiset", "SpecString"})
+
+
+BIG_INT_BITS = 1 << 14
+"""Integer products above this many bits pay for their (superlinear) CPython work."""
+
+
+def big_int_cost(bits: int, what: str) -> None:
+    """Charge a big multiplication before doing it: ~(words^2)/512 steps (measured here: a
+    500,000-bit square takes ~60 ms, charged ~130,000 steps) and its bytes of memory."""
+    if bits > MAX_BITS:
+        check_bits(bits, what)
+    w = bits >> 6
+    B.work((w * w) >> 9 << B.COPY, B.COPY)
+    B.alloc(bits >> 3, 1, what)
 
 
 def ediv(a: int, b: int, line: int) -> int:
@@ -180,12 +194,21 @@ class Program:
             fr: list[Any] = [None] * max(counter[0], 1)
             for s, a in zip(slots, args, strict=True):
                 fr[s] = a
-            return code(fr)
+            old = set_current(self.budget)
+            try:
+                return code(fr)
+            finally:
+                set_current(old)
         return run
 
     def call_fn(self, name: str, *args: Any) -> Any:
+        """Evaluate spec fn ``name`` under ``self.budget``, which the built-ins charge too."""
         fc = self.fns[name]
-        return self.caller(fc, fc.item.line)(*args)
+        old = set_current(self.budget)
+        try:
+            return self.caller(fc, fc.item.line)(*args)
+        finally:
+            set_current(old)
 
     # ------------------------------------------------------------ expressions
     def expr(self, e: A.Expr, sc: Scope) -> Code:
@@ -325,8 +348,9 @@ class Program:
                 a = lc(fr)
                 b = rc(fr)
                 if type(a) is int and type(b) is int:
-                    if a.bit_length() + b.bit_length() > MAX_BITS:
-                        check_bits(a.bit_length() + b.bit_length(), f"product at line {line}")
+                    bits = a.bit_length() + b.bit_length()
+                    if bits > BIG_INT_BITS:
+                        big_int_cost(bits, f"product at line {line}")
                     return a * b
                 return arith_other("*", a, b, line)
             return mul
@@ -378,6 +402,9 @@ class Program:
                     raise Undef("<< on an integer of unknown width", line)
                 if a:
                     check_bits(a.bit_length() + b, f"shift at line {line}")
+                    if a.bit_length() + b > BIG_INT_BITS:
+                        B.work(a.bit_length() + b >> 6, B.COPY)
+                        B.alloc((a.bit_length() + b) >> 3, 1, f"shift at line {line}")
                 r = a << b
                 if width is not None:
                     bits, signed = width
@@ -551,6 +578,8 @@ class Program:
                         if type(n) is not int or n < 0:
                             raise Undef("bad repeat count", line)
                         check_elems(n, f"array repetition at line {line}")
+                        B.work(n, B.COPY)
+                        B.alloc(n, 8, f"array repetition at line {line}")
                         return (a0(fr),) * n
                     return rep
                 # enum tuple variants and tuple structs
@@ -1049,16 +1078,22 @@ def cmp_code(op: str, lc: Code, rc: Code, line: int) -> Code:
         def eq(fr: list[Any]) -> Any:
             a = lc(fr)
             b = rc(fr)
-            if type(a) is not type(b) and not _compatible(a, b):
+            ta = type(a)
+            if ta is not type(b) and not _compatible(a, b):
                 raise Undef(f"cannot compare {show(a)} == {show(b)}", line)
+            if ta is tuple or ta is frozenset or ta is FMap:
+                B.work(len(a), B.COPY)
             return a == b
         return eq
     if op in ("!=", "!=="):
         def ne(fr: list[Any]) -> Any:
             a = lc(fr)
             b = rc(fr)
-            if type(a) is not type(b) and not _compatible(a, b):
+            ta = type(a)
+            if ta is not type(b) and not _compatible(a, b):
                 raise Undef(f"cannot compare {show(a)} != {show(b)}", line)
+            if ta is tuple or ta is frozenset or ta is FMap:
+                B.work(len(a), B.COPY)
             return a != b
         return ne
     f = CMP_FUNCS[op]
@@ -1086,8 +1121,12 @@ def arith_other(op: str, a: Any, b: Any, line: int) -> Any:
     if ta is tuple and tb is tuple and op == "+":
         if len(a) + len(b) > MAX_ELEMS:
             check_elems(len(a) + len(b), f"sequence concatenation at line {line}")
+        B.work(len(a) + len(b), B.COPY)
+        B.alloc(len(a) + len(b), B.SEQ_BYTES, f"sequence concatenation at line {line}")
         return a + b
     if ta is frozenset and tb is frozenset:
+        B.work(len(a) + len(b), B.SETCOPY)
+        B.alloc(len(a) + len(b), B.SET_BYTES, f"set {op} at line {line}")
         if op == "+":
             return a | b
         if op == "-":

@@ -24,6 +24,7 @@ from typing import Any
 from adequacy.types import INT_WIDTHS
 
 from ..syntax import ast as A
+from .builtins import HASH, work
 from .runtime import Scope, truth
 from .values import Abort, MSet, Tup, Undef, show
 
@@ -522,6 +523,8 @@ def _fitter(ty: A.TypeRef | None, cast: str, line: int) -> Callable[[Any], Any] 
 
 def _members(coll: Any, how: str, line: int) -> list[Any]:
     """Distinct elements (or keys, for ``dom``) of a collection value, in a stable order."""
+    if isinstance(coll, (tuple, frozenset, dict, MSet)):
+        work(len(coll.counts) if type(coll) is MSet else len(coll), HASH)
     if type(coll) is MSet:
         return list(coll.counts)
     if isinstance(coll, dict):

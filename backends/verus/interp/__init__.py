@@ -45,7 +45,7 @@ VERSION = _source_version()
 MAX_DEPTH = 20000
 _STACK_BYTES = 512 * 1024 * 1024
 
-__all__ = ["ENGINE", "VERSION", "compile_module", "evaluate_cases", "Program"]
+__all__ = ["ENGINE", "VERSION", "compile_module", "evaluate_cases", "run_deep", "Program"]
 
 
 def compile_module(spec: SpecModule, path: str | None = None) -> Program:
@@ -62,8 +62,17 @@ def compile_module(spec: SpecModule, path: str | None = None) -> Program:
     return prog
 
 
+_DEEP_LOCK = threading.Lock()
+_DEEP_USERS = [0, 0]
+"""[threads running deep now, the recursion limit before the first of them raised it]."""
+
+
 def _run_big_stack(fn: Any) -> Any:
-    """Run ``fn()`` in a thread with a large stack and a high recursion limit."""
+    """Run ``fn()`` in a fresh thread with a large stack and a high recursion limit.
+
+    The recursion limit is one per interpreter: it is raised while any deep thread runs and
+    restored when the last one ends (two concurrent evaluations, say in the MCP server, must
+    not lower it under each other)."""
     box: dict[str, Any] = {}
 
     def target() -> None:
@@ -72,20 +81,31 @@ def _run_big_stack(fn: Any) -> Any:
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             box["error"] = e
 
-    old_limit = sys.getrecursionlimit()
-    old_size = threading.stack_size()
+    with _DEEP_LOCK:
+        if _DEEP_USERS[0] == 0:
+            _DEEP_USERS[1] = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_DEEP_USERS[1], 1_000_000))
+        _DEEP_USERS[0] += 1
     try:
-        threading.stack_size(_STACK_BYTES)
-        sys.setrecursionlimit(max(old_limit, 1_000_000))
-        t = threading.Thread(target=target, name="verus-interp", daemon=True)
-        t.start()
+        old_size = threading.stack_size()
+        try:
+            threading.stack_size(_STACK_BYTES)
+            t = threading.Thread(target=target, name="verus-interp", daemon=True)
+            t.start()
+        finally:
+            threading.stack_size(old_size)
+        t.join()
     finally:
-        threading.stack_size(old_size)
-    t.join()
-    sys.setrecursionlimit(old_limit)
+        with _DEEP_LOCK:
+            _DEEP_USERS[0] -= 1
+            if _DEEP_USERS[0] == 0:
+                sys.setrecursionlimit(_DEEP_USERS[1])
     if "error" in box:
         raise box["error"]
     return box.get("value")
+
+
+run_deep = _run_big_stack
 
 
 def evaluate_cases(spec: SpecModule | Program, task: Task, cases: Sequence[Case],

@@ -29,6 +29,9 @@ from .runtime import Scope, truth
 from .values import Abort, MSet, Tup, Undef, show
 
 MAX_TYPE_DOMAIN = 1 << 16
+MAX_SPLIT = 256
+"""Most quantifiers a disjunctive guard may be split into (the product of its conjuncts'
+alternatives); past it the quantifier is unbounded (unknown), not a compile-time blow-up."""
 MAX_CHAR = 0x10FFFF
 REL = {"<", "<=", ">", ">=", "=="}
 FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
@@ -52,12 +55,18 @@ class Cand:
 
 def conjuncts(e: A.Expr) -> list[A.Expr]:
     """Flatten ``&&`` and chained comparisons into simple conjuncts."""
-    if isinstance(e, A.Binary) and e.op == "&&":
-        return conjuncts(e.l) + conjuncts(e.r)
-    if isinstance(e, A.Chain):
-        return [A.Binary(e.line, op, e.operands[k], e.operands[k + 1])
-                for k, op in enumerate(e.ops)]
-    return [e]
+    out: list[A.Expr] = []
+    stack = [e]
+    while stack:  # no recursion per conjunct: guards may be 10,000 terms long
+        x = stack.pop()
+        if isinstance(x, A.Binary) and x.op == "&&":
+            stack += (x.r, x.l)
+        elif isinstance(x, A.Chain):
+            out += [A.Binary(x.line, op, x.operands[k], x.operands[k + 1])
+                    for k, op in enumerate(x.ops)]
+        else:
+            out.append(x)
+    return out
 
 
 def free_names(e: object, out: set[str] | None = None) -> set[str]:
@@ -287,9 +296,15 @@ def _bounded_side(ty: A.TypeRef, has_lo: bool, has_hi: bool) -> bool:
 
 
 def _disjuncts(e: A.Expr) -> list[A.Expr]:
-    if isinstance(e, A.Binary) and e.op == "||":
-        return _disjuncts(e.l) + _disjuncts(e.r)
-    return [e]
+    out: list[A.Expr] = []
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Binary) and x.op == "||":
+            stack += (x.r, x.l)
+        else:
+            out.append(x)
+    return out
 
 
 def _negated_guard(body: A.Expr | None) -> tuple[A.Expr, A.Expr] | None:
@@ -618,10 +633,16 @@ def _split_disjunctive_guard(e: A.Quant, conjs: list[A.Expr],
                              body: A.Expr | None) -> A.Expr | None:
     """``forall|x| (A || B) ==> P`` is ``(forall|x| A ==> P) && (forall|x| B ==> P)``;
     ``exists|x| (A || B) && P`` is ``(exists|x| A && P) || (exists|x| B && P)``."""
+    cases = 1
+    for c in conjs:
+        if isinstance(c, A.Binary) and c.op == "||":
+            cases *= len(_disjuncts(c))
+            if cases > MAX_SPLIT:
+                return None  # (A1 || A2) && (B1 || B2) && ... multiplies: stays unbounded
     for k, c in enumerate(conjs):
         if isinstance(c, A.Binary) and c.op == "||":
             parts = []
-            for alt in (c.l, c.r):
+            for alt in _disjuncts(c):  # all alternatives at once: no recursion per one
                 new = conjs[:k] + [alt] + conjs[k + 1:]
                 guard = new[0]
                 for x in new[1:]:
@@ -631,5 +652,8 @@ def _split_disjunctive_guard(e: A.Quant, conjs: list[A.Expr],
                 else:
                     inner = guard
                 parts.append(A.Quant(e.line, e.kind, e.params, inner))
-            return A.Binary(e.line, "&&" if e.kind == "forall" else "||", parts[0], parts[1])
+            out: A.Expr = parts[0]
+            for q in parts[1:]:
+                out = A.Binary(e.line, "&&" if e.kind == "forall" else "||", out, q)
+            return out
     return None

@@ -29,7 +29,7 @@ from .runtime import Scope, truth
 from .values import Abort, MSet, Tup, Undef, show
 
 MAX_TYPE_DOMAIN = 1 << 16
-MAX_SPLIT = 256
+MAX_SPLIT = 4096
 """Most quantifiers a disjunctive guard may be split into (the product of its conjuncts'
 alternatives); past it the quantifier is unbounded (unknown), not a compile-time blow-up."""
 MAX_CHAR = 0x10FFFF

@@ -123,6 +123,8 @@ class Program:
         self.budget = Budget(2_000_000, 10.0)
         self.unsupported: list[tuple[str, int]] = []
         self.allow_old = False
+        self.split_count = 0
+        """Quantifiers made by splitting disjunctive guards (``quant.MAX_SPLIT``)."""
 
     # ------------------------------------------------------------ functions
     def fn_code(self, fc: FnCode) -> FnCode:

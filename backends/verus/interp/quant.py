@@ -29,9 +29,9 @@ from .runtime import Scope, truth
 from .values import Abort, MSet, Tup, Undef, show
 
 MAX_TYPE_DOMAIN = 1 << 16
-MAX_SPLIT = 4096
-"""Most quantifiers a disjunctive guard may be split into (the product of its conjuncts'
-alternatives); past it the quantifier is unbounded (unknown), not a compile-time blow-up."""
+MAX_SPLIT = 1024
+"""Most quantifiers a program's disjunctive guards may be split into; past it a quantifier
+that needs a split is unbounded (unknown), not a compile-time blow-up."""
 MAX_CHAR = 0x10FFFF
 REL = {"<", "<=", ">", ">=", "=="}
 FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
@@ -349,7 +349,7 @@ def compile_quant(prog: Any, e: A.Quant, sc: Scope) -> Callable[[list[Any]], Any
         body = None
     pl = plan(e.params, conjs)
     if pl.unbounded is not None and kind != "choose":
-        split = _split_disjunctive_guard(e, conjs, body)
+        split = _split_disjunctive_guard(prog, e, conjs, body)
         if split is not None:
             return prog.expr(split, sc)
     if pl.unbounded is not None:
@@ -629,20 +629,21 @@ def _producer(prog: Any, cands: list[Cand], ty: A.TypeRef | None, sc: Any,
     return ints
 
 
-def _split_disjunctive_guard(e: A.Quant, conjs: list[A.Expr],
+def _split_disjunctive_guard(prog: Any, e: A.Quant, conjs: list[A.Expr],
                              body: A.Expr | None) -> A.Expr | None:
     """``forall|x| (A || B) ==> P`` is ``(forall|x| A ==> P) && (forall|x| B ==> P)``;
     ``exists|x| (A || B) && P`` is ``(exists|x| A && P) || (exists|x| B && P)``."""
-    cases = 1
-    for c in conjs:
-        if isinstance(c, A.Binary) and c.op == "||":
-            cases *= len(_disjuncts(c))
-            if cases > MAX_SPLIT:
-                return None  # (A1 || A2) && (B1 || B2) && ... multiplies: stays unbounded
     for k, c in enumerate(conjs):
         if isinstance(c, A.Binary) and c.op == "||":
+            alts = _disjuncts(c)
+            # (A1 || A2) && (B1 || B2) && ... whose alternatives bound nothing would split
+            # again and again (2^n quantifiers): the program's splits are capped
+            used = getattr(prog, "split_count", 0) + len(alts)
+            if used > MAX_SPLIT:
+                return None
+            prog.split_count = used
             parts = []
-            for alt in _disjuncts(c):  # all alternatives at once: no recursion per one
+            for alt in alts:  # all alternatives at once: no recursion per one
                 new = conjs[:k] + [alt] + conjs[k + 1:]
                 guard = new[0]
                 for x in new[1:]:

@@ -25,6 +25,7 @@ from adequacy.verdicts import Truth, Verdict
 from ..syntax.ast import SpecModule
 from .compiler import Abort, Budget, CompileError, Program
 from .values import StructVal, Undef, from_json
+from .watchdog import Watchdog
 
 ENGINE = "interp"
 
@@ -182,7 +183,11 @@ def _one(prog: Program, task: Task, c: Case, limits: Limits,
     prog.budget = Budget(limits.steps, min(limits.case_seconds, max(0.1, left)), MAX_DEPTH,
                          limits.memory_mb)
     try:
-        r = prog.call_fn(fname, *args)
+        dog = Watchdog(prog.budget.seconds * 1.5 + 0.05)
+        try:
+            r = prog.call_fn(fname, *args)
+        finally:
+            dog.disarm()
     except Undef as u:
         return Truth.unknown, "undefined: " + u.reason if not u.reason.startswith(
             ("unsupported", "unbounded")) else u.reason, False

@@ -293,9 +293,9 @@ def _verdicts(x: Any) -> list[dict[str, Any]]:
 
 
 def test_watchdog_stops_work_no_step_pays_for() -> None:
-    """Hashing a 1,000,000-element Seq four times inside a `set!` literal costs ~10-20 ms and no step;
-    1,024 such closure calls pass between two looks at the clock (10 s and more). The watchdog stops
-    the case at 1.5x its time: each case is unknown within twice its 2 s."""
+    """Hashing a 1,000,000-element Seq four times inside a `set!` literal costs ~10-20 ms and
+    no step; 1,024 such closure calls pass between two looks at the clock (10 s and more). The
+    watchdog stops the case at 1.5x its time: each case is unknown within twice its 2 s."""
     program = load(variant("{ let s = [0int; 1000000]; "
                            f"Seq::new(100000, |j: int| set![s, s, s, s].len()).len() > 0 && {T} }}"))
     t0 = time.perf_counter()

@@ -62,8 +62,10 @@ class Limits(BaseModel):
     """Wall-clock limit for one case; exceeding it makes that case unknown."""
     spec_seconds: float = 600.0
     """Wall-clock limit for one spec on one engine (compile included)."""
-    memory_mb: int = 2048
-    """Address-space limit of child processes."""
+    memory_mb: int = Field(default=2048, ge=16)
+    """Memory of one spec's evaluation: the address space of engines' child processes, half
+    of it (128 to 1024 MiB) as a JVM worker's heap, and the growth of interp's own process
+    during a case (past it the case is unknown, "out of memory")."""
     steps: int = 2_000_000
     """Evaluation step limit for embedded interpreters (per case)."""
     timeout_streak: int = Field(default=3, ge=0)

@@ -216,6 +216,10 @@ def score(
                               "failed cases in a row (timeouts, out of memory...: its other cases "
                               "unknown); 0: never.")]
     = 3,
+    memory_mb: Annotated[int, typer.Option("--memory-mb", min=16, help=
+                         "Memory per spec evaluation (MiB): engines' processes, JVM heaps "
+                         "(half), interp's growth per case; past it: unknown, out of memory.")]
+    = 2048,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
@@ -237,7 +241,7 @@ def score(
         rep = score_spec(t, text, str(spec), backend=backend, engines=engine,
                          cross_check=cross_check, strict=strict,
                          limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
-                                       timeout_streak=timeout_streak),
+                                       timeout_streak=timeout_streak, memory_mb=memory_mb),
                          cache=vc, cases=cases)
     if as_json:
         print(rep.model_dump_json(indent=2))
@@ -274,6 +278,10 @@ def run(
                               "failed cases in a row (timeouts, out of memory...: its other cases "
                               "unknown); 0: never.")]
     = 3,
+    memory_mb: Annotated[int, typer.Option("--memory-mb", min=16, help=
+                         "Memory per spec evaluation (MiB): engines' processes, JVM heaps "
+                         "(half), interp's growth per case; past it: unknown, out of memory.")]
+    = 2048,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the "
                         "verdict cache.")] = False,
     cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None,
@@ -330,7 +338,7 @@ def run(
         os.environ["ADEQUACY_MAX_SPEC_BYTES"] = str(max_spec_bytes)
     opts = BatchOptions(backend=backend, engines=engine, cross_check=cross_check, strict=strict,
                         limits=Limits(case_seconds=case_timeout, spec_seconds=spec_timeout,
-                                      timeout_streak=timeout_streak),
+                                      timeout_streak=timeout_streak, memory_mb=memory_mb),
                         cache_path=cache_path)
     if executor not in ("local", "ray"):
         raise _fail(f"--executor must be local or ray, not {executor!r}")

@@ -23,6 +23,9 @@ from adequacy.verdicts import Verdict
 if TYPE_CHECKING:
     from adequacy.gym.texts import GymTexts
 
+    from .interp.compiler import Program
+    from .syntax.ast import SpecModule
+
 #: (name, module relative to this package, class, default chain, fidelity), in chain order.
 ENGINES = (("interp", ".interp.engine", "InterpEngine", True, 20),
            ("exec_spec", ".exec_spec.engine", "ExecSpecEngine", True, 10),
@@ -76,15 +79,20 @@ class VerusBackend:
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
         from . import frontend
-        from .interp import compile_module
+        from .interp import compile_module, run_deep
         from .loaded import VerusSpec
 
         if task.language != "verus":
             raise BackendError(f"the verus backend scores verus tasks, not {task.language!r}")
-        spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
-        # Resolve names now: a spec calling an undefined function is invalid (rustc would
-        # reject it), not a spec whose every case is unknown.
-        program = compile_module(spec, path)
+
+        def front_end() -> tuple[SpecModule, Program]:
+            spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
+            # Resolve names now: a spec calling an undefined function is invalid (rustc would
+            # reject it), not a spec whose every case is unknown.
+            return spec, compile_module(spec, path)
+        # In a fresh deep thread: the parser and compiler recurse once per nesting level (at
+        # most syntax.parser.MAX_NESTING), whatever stack the caller has already used.
+        spec, program = run_deep(front_end)
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
                           normalized=frontend.normalize(text), path=path,
                           data=VerusSpec(spec, program))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from adequacy import progress
-from adequacy.backend import Limits, TimeoutStreak
+from adequacy.backend import OUT_OF_MEMORY, TIMEOUT, FailureStreak, Limits
 from adequacy.errors import SpecInvalid
 from adequacy.tasks import Case, Task
 from adequacy.toolchain import source_version
@@ -25,6 +25,7 @@ from adequacy.verdicts import Truth, Verdict
 from ..syntax.ast import SpecModule
 from .compiler import Abort, Budget, CompileError, Program
 from .values import StructVal, Undef, from_json
+from .watchdog import Watchdog
 
 ENGINE = "interp"
 
@@ -45,7 +46,7 @@ VERSION = _source_version()
 MAX_DEPTH = 20000
 _STACK_BYTES = 512 * 1024 * 1024
 
-__all__ = ["ENGINE", "VERSION", "compile_module", "evaluate_cases", "Program"]
+__all__ = ["ENGINE", "VERSION", "compile_module", "evaluate_cases", "run_deep", "Program"]
 
 
 def compile_module(spec: SpecModule, path: str | None = None) -> Program:
@@ -62,8 +63,17 @@ def compile_module(spec: SpecModule, path: str | None = None) -> Program:
     return prog
 
 
+_DEEP_LOCK = threading.Lock()
+_DEEP_USERS = [0, 0]
+"""[threads running deep now, the recursion limit before the first of them raised it]."""
+
+
 def _run_big_stack(fn: Any) -> Any:
-    """Run ``fn()`` in a thread with a large stack and a high recursion limit."""
+    """Run ``fn()`` in a fresh thread with a large stack and a high recursion limit.
+
+    The recursion limit is one per interpreter: it is raised while any deep thread runs and
+    restored when the last one ends (two concurrent evaluations, say in the MCP server, must
+    not lower it under each other)."""
     box: dict[str, Any] = {}
 
     def target() -> None:
@@ -72,20 +82,31 @@ def _run_big_stack(fn: Any) -> Any:
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             box["error"] = e
 
-    old_limit = sys.getrecursionlimit()
-    old_size = threading.stack_size()
+    with _DEEP_LOCK:
+        if _DEEP_USERS[0] == 0:
+            _DEEP_USERS[1] = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_DEEP_USERS[1], 1_000_000))
+        _DEEP_USERS[0] += 1
     try:
-        threading.stack_size(_STACK_BYTES)
-        sys.setrecursionlimit(max(old_limit, 1_000_000))
-        t = threading.Thread(target=target, name="verus-interp", daemon=True)
-        t.start()
+        old_size = threading.stack_size()
+        try:
+            threading.stack_size(_STACK_BYTES)
+            t = threading.Thread(target=target, name="verus-interp", daemon=True)
+            t.start()
+        finally:
+            threading.stack_size(old_size)
+        t.join()
     finally:
-        threading.stack_size(old_size)
-    t.join()
-    sys.setrecursionlimit(old_limit)
+        with _DEEP_LOCK:
+            _DEEP_USERS[0] -= 1
+            if _DEEP_USERS[0] == 0:
+                sys.setrecursionlimit(_DEEP_USERS[1])
     if "error" in box:
         raise box["error"]
     return box.get("value")
+
+
+run_deep = _run_big_stack
 
 
 def evaluate_cases(spec: SpecModule | Program, task: Task, cases: Sequence[Case],
@@ -114,7 +135,7 @@ def _evaluate(spec: SpecModule | Program, task: Task, cases: Sequence[Case],
             prog_error = f"spec does not compile: {e}"
     out: list[Verdict] = []
     deadline = time.monotonic() + limits.spec_seconds
-    streak = TimeoutStreak(limits.timeout_streak)
+    streak = FailureStreak(limits.timeout_streak)
     for c in cases:
         t0 = time.perf_counter()
         if prog_error:
@@ -134,7 +155,10 @@ def _evaluate(spec: SpecModule | Program, task: Task, cases: Sequence[Case],
             value, reason, exhausted = _one(prog, task, c, limits, left)
         except Exception as e:  # noqa: BLE001 - one case's surprise must not sink its batch
             value, reason = Truth.unknown, f"interp internal error: {type(e).__name__}: {e}"
-        streak.note(c.bucket.predicate, exhausted)
+        # the give-up rule names what ran out: the memory cap apart from time and steps
+        streak.note(c.bucket.predicate,
+                    None if not exhausted else
+                    OUT_OF_MEMORY if (reason or "").startswith("out of memory") else TIMEOUT)
         progress.advance()
         out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=ENGINE,
                            reason=reason, seconds=round(time.perf_counter() - t0, 6)))
@@ -159,9 +183,14 @@ def _one(prog: Program, task: Task, c: Case, limits: Limits,
                                              for p in task.outputs}))
     except (ValueError, TypeError, KeyError) as e:
         return Truth.unknown, f"cannot convert the case's values: {e}", False
-    prog.budget = Budget(limits.steps, min(limits.case_seconds, max(0.1, left)), MAX_DEPTH)
+    prog.budget = Budget(limits.steps, min(limits.case_seconds, max(0.1, left)), MAX_DEPTH,
+                         limits.memory_mb)
     try:
-        r = prog.call_fn(fname, *args)
+        dog = Watchdog(prog.budget.seconds * 1.5 + 0.05)
+        try:
+            r = prog.call_fn(fname, *args)
+        finally:
+            dog.disarm()
     except Undef as u:
         return Truth.unknown, "undefined: " + u.reason if not u.reason.startswith(
             ("unsupported", "unbounded")) else u.reason, False

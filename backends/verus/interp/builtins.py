@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .runtime import current
 from .values import (
     MAX_BITS,
     MAX_ELEMS,
@@ -26,6 +27,62 @@ from .values import (
 )
 
 Method = Callable[..., Any]
+
+# ---------------------------------------------------------------- what built-ins cost
+# A built-in is one CPython call that may build or scan millions of elements without giving
+# the evaluation loop a chance to look at the clock, so each one pays before it works: steps
+# for the elements it copies (COPY: 128 per step, ~6 ns each here) or hashes and builds
+# (HASH: 8 per step, ~100 ns each), and, for large results, an estimate of the bytes it is
+# about to allocate (SEQ_BYTES per tuple slot and new int, SET_BYTES per hash-table entry).
+COPY = 7
+HASH = 3
+SEQ_BYTES = 40
+SET_BYTES = 72
+SETCOPY = 5
+"""Set-from-set work (union, copy on insert): 32 entries per step, they keep their hashes."""
+BIG = 1 << 14
+"""Results with fewer elements are not reserved one by one; the periodic look at the resident
+set covers them."""
+
+
+def work(n: int, shift: int) -> None:
+    """Charge ``n`` elements of C-level work (``shift``: COPY or HASH) to this evaluation."""
+    if n >> shift:
+        b = current()
+        if b is not None:
+            b.charge(n >> shift)
+
+
+def alloc(n: int, per: int, what: str) -> None:
+    """Reserve the memory of an ``n``-element result before building it."""
+    if n >= BIG:
+        b = current()
+        if b is not None:
+            b.reserve(n * per, what)
+
+
+def _costed(f: Method, size: Callable[..., int], shift: int, per: int, what: str) -> Method:
+    """``f`` behind its price: ``size(*args)`` elements of work (and of result, when ``per``)."""
+    def priced(*args: Any) -> Any:
+        n = size(*args)
+        if n >> shift:
+            work(n, shift)
+            if per:
+                alloc(n, per, what)
+        return f(*args)
+    return priced
+
+
+def _n1(s: Any, *_: Any) -> int:
+    return len(s)
+
+
+def _n2(s: Any, t: Any, *_: Any) -> int:
+    return len(s) + len(t)
+
+
+def _ms_size(m: Any, *rest: Any) -> int:
+    return len(m.counts) + sum(len(x.counts) for x in rest if type(x) is MSet)
 
 
 def _int(x: Any, what: str) -> int:
@@ -140,13 +197,18 @@ def _flatten(s: tuple) -> tuple:
     for x in s:
         if len(out) + len(x) > MAX_ELEMS:
             check_elems(len(out) + len(x), "flatten")
+        work(len(x) + 1, COPY)
+        alloc(len(out) + len(x), SEQ_BYTES, "flatten")
         out.extend(x)
     return tuple(out)
 
 
 def _concat(s: tuple, t: tuple) -> tuple:
-    if len(s) + len(t) > MAX_ELEMS:
-        check_elems(len(s) + len(t), "sequence concatenation")
+    n = len(s) + len(t)
+    if n > MAX_ELEMS:
+        check_elems(n, "sequence concatenation")
+    work(n, COPY)
+    alloc(n, SEQ_BYTES, "sequence concatenation")
     return s + t
 
 
@@ -158,10 +220,17 @@ def _remove_value(s: tuple, v: Any) -> tuple:
 
 
 def _no_dups(s: tuple) -> bool:
+    work(len(s), HASH)
+    alloc(len(s), SET_BYTES, "no_duplicates")
     try:
         return len(set(s)) == len(s)
     except TypeError:
+        work(len(s) * len(s), COPY)
         return all(s[i] != s[j] for i in range(len(s)) for j in range(i))
+
+
+def _span(s: tuple, i: Any, j: Any) -> int:
+    return j - i if type(i) is int and type(j) is int and j > i else 0
 
 
 def _take(s: tuple, n: Any) -> tuple:
@@ -193,44 +262,48 @@ SEQ: dict[str, Method] = {
     "len": lambda s: len(s),
     "index": seq_index,
     "spec_index": seq_index,
-    "push": lambda s, a: s + (a,),
-    "update": _update,
-    "subrange": _subrange,
-    "take": _take,
-    "skip": _skip,
+    "push": _costed(lambda s, a: s + (a,), _n1, COPY, SEQ_BYTES, "push"),
+    "update": _costed(_update, _n1, COPY, SEQ_BYTES, "update"),
+    "subrange": _costed(_subrange, _span, COPY, SEQ_BYTES, "subrange"),
+    "take": _costed(_take, lambda s, n: n if type(n) is int and n > 0 else 0, COPY,
+                    SEQ_BYTES, "take"),
+    "skip": _costed(_skip, _n1, COPY, SEQ_BYTES, "skip"),
     "add": _concat,
     "spec_add": _concat,
     "first": lambda s: _need_nonempty(s, "first")[0],
     "last": lambda s: _need_nonempty(s, "last")[-1],
-    "drop_first": lambda s: _need_nonempty(s, "drop_first")[1:],
-    "drop_last": lambda s: _need_nonempty(s, "drop_last")[:-1],
-    "contains": lambda s, x: x in s,
-    "index_of": _index_of,
-    "index_of_first": lambda s, x: _first_or_none(s, x),
-    "index_of_last": lambda s, x: _first_or_none(s, x, True),
-    "to_set": lambda s: frozenset(s),
-    "to_multiset": lambda s: MSet.of(s),
+    "drop_first": _costed(lambda s: _need_nonempty(s, "drop_first")[1:], _n1, COPY, SEQ_BYTES,
+                          "drop_first"),
+    "drop_last": _costed(lambda s: _need_nonempty(s, "drop_last")[:-1], _n1, COPY, SEQ_BYTES,
+                         "drop_last"),
+    "contains": _costed(lambda s, x: x in s, _n1, COPY, 0, "contains"),
+    "index_of": _costed(_index_of, _n1, HASH, 0, "index_of"),
+    "index_of_first": _costed(lambda s, x: _first_or_none(s, x), _n1, HASH, 0, ""),
+    "index_of_last": _costed(lambda s, x: _first_or_none(s, x, True), _n1, HASH, 0, ""),
+    "to_set": _costed(lambda s: frozenset(s), _n1, HASH, SET_BYTES, "to_set"),
+    "to_multiset": _costed(lambda s: MSet.of(s), _n1, HASH, SET_BYTES, "to_multiset"),
     "map": lambda s, f: tuple(_call(f, i, x) for i, x in enumerate(s)),
     "map_values": lambda s, f: tuple(_call(f, x) for x in s),
     "flat_map": lambda s, f: _flatten(tuple(_call(f, x) for x in s)),
     "filter": _filter_seq,
     "fold_left": _fold_left,
     "fold_right": _fold_right,
-    "reverse": lambda s: s[::-1],
-    "insert": _insert,
-    "remove": _remove,
-    "remove_value": _remove_value,
-    "is_prefix_of": lambda s, t: len(s) <= len(t) and t[:len(s)] == s,
-    "is_suffix_of": lambda s, t: len(s) <= len(t) and t[len(t) - len(s):] == s,
+    "reverse": _costed(lambda s: s[::-1], _n1, COPY, SEQ_BYTES, "reverse"),
+    "insert": _costed(_insert, _n1, COPY, SEQ_BYTES, "insert"),
+    "remove": _costed(_remove, _n1, COPY, SEQ_BYTES, "remove"),
+    "remove_value": _costed(_remove_value, _n1, HASH, SEQ_BYTES, "remove_value"),
+    "is_prefix_of": _costed(lambda s, t: len(s) <= len(t) and t[:len(s)] == s, _n1, COPY, 0, ""),
+    "is_suffix_of": _costed(lambda s, t: len(s) <= len(t) and t[len(t) - len(s):] == s, _n1, COPY,
+                            0, ""),
     "no_duplicates": _no_dups,
-    "disjoint": lambda s, t: not (set(s) & set(t)),
+    "disjoint": _costed(lambda s, t: not (set(s) & set(t)), _n2, HASH, SET_BYTES, "disjoint"),
     "all": lambda s, p: all(_truth(_call(p, x)) for x in s),
     "any": lambda s, p: any(_truth(_call(p, x)) for x in s),
     "exactly_one": lambda s, p: sum(1 for x in s if _truth(_call(p, x))) == 1,
-    "max": _max,
-    "min": _min,
+    "max": _costed(_max, _n1, COPY, 0, ""),
+    "min": _costed(_min, _n1, COPY, 0, ""),
     "flatten": _flatten,
-    "zip_with": _zip,
+    "zip_with": _costed(_zip, _n1, HASH, SEQ_BYTES, "zip_with"),
     "is_empty": lambda s: len(s) == 0,
     "view": lambda s: s,
     "deep_view": lambda s: s,
@@ -238,10 +311,12 @@ SEQ: dict[str, Method] = {
     "to_vec": lambda s: s,
     "clone": lambda s: s,
     "as_str": lambda s: s,
-    "as_bytes": lambda s: tuple(ord(c) if type(c) is str else c for c in s),
+    "as_bytes": _costed(lambda s: tuple(ord(c) if type(c) is str else c for c in s), _n1, HASH,
+                        SEQ_BYTES, "as_bytes"),
     "unicode_len": lambda s: len(s),
     "get_char": lambda s, i: _idx(s, i),
-    "is_ascii": lambda s: all(type(c) is str and ord(c) < 128 for c in s),
+    "is_ascii": _costed(lambda s: all(type(c) is str and ord(c) < 128 for c in s), _n1, HASH, 0,
+                        ""),
 }
 
 
@@ -259,23 +334,23 @@ SET: dict[str, Method] = {
     "len": _set_len,
     "contains": lambda s, x: x in s,
     "spec_has": lambda s, x: x in s,
-    "insert": lambda s, x: s | {x},
-    "remove": lambda s, x: s - {x},
-    "union": lambda s, t: s | t,
-    "intersect": lambda s, t: s & t,
-    "difference": lambda s, t: s - t,
-    "spec_add": lambda s, t: s | t,
-    "spec_mul": lambda s, t: s & t,
-    "spec_sub": lambda s, t: s - t,
-    "subset_of": lambda s, t: s <= t,
-    "spec_le": lambda s, t: s <= t,
-    "disjoint": lambda s, t: not (s & t),
+    "insert": _costed(lambda s, x: s | {x}, _n1, SETCOPY, SET_BYTES, "Set::insert"),
+    "remove": _costed(lambda s, x: s - {x}, _n1, SETCOPY, SET_BYTES, "Set::remove"),
+    "union": _costed(lambda s, t: s | t, _n2, SETCOPY, SET_BYTES, "union"),
+    "intersect": _costed(lambda s, t: s & t, _n2, SETCOPY, SET_BYTES, "intersect"),
+    "difference": _costed(lambda s, t: s - t, _n2, SETCOPY, SET_BYTES, "difference"),
+    "spec_add": _costed(lambda s, t: s | t, _n2, SETCOPY, SET_BYTES, "union"),
+    "spec_mul": _costed(lambda s, t: s & t, _n2, SETCOPY, SET_BYTES, "intersect"),
+    "spec_sub": _costed(lambda s, t: s - t, _n2, SETCOPY, SET_BYTES, "difference"),
+    "subset_of": _costed(lambda s, t: s <= t, _n1, SETCOPY, 0, ""),
+    "spec_le": _costed(lambda s, t: s <= t, _n1, SETCOPY, 0, ""),
+    "disjoint": _costed(lambda s, t: not (s & t), _n2, SETCOPY, SET_BYTES, "disjoint"),
     "finite": lambda s: True,
     "is_empty": lambda s: len(s) == 0,
     "choose": _set_choose,
     "filter": lambda s, p: frozenset(x for x in s if _truth(_call(p, x))),
     "map": lambda s, f: frozenset(_call(f, x) for x in s),
-    "to_multiset": lambda s: MSet.of(s),
+    "to_multiset": _costed(lambda s: MSet.of(s), _n1, HASH, SET_BYTES, "to_multiset"),
     "is_singleton": lambda s: len(s) == 1,
     "all": lambda s, p: all(_truth(_call(p, x)) for x in s),
     "any": lambda s, p: any(_truth(_call(p, x)) for x in s),
@@ -316,6 +391,9 @@ MULTISET: dict[str, Method] = {
     "filter": lambda m, p: MSet({k: v for k, v in m.counts.items() if _truth(_call(p, k))}),
     "view": lambda m: m,
 }
+for _name, _f in list(MULTISET.items()):
+    if _name not in ("count", "contains", "spec_has", "view", "filter"):
+        MULTISET[_name] = _costed(_f, _ms_size, HASH, SET_BYTES, f"Multiset::{_name}")
 
 
 def _map_get(m: FMap, k: Any) -> Any:
@@ -326,28 +404,35 @@ def _map_get(m: FMap, k: Any) -> Any:
 
 
 MAP: dict[str, Method] = {
-    "dom": lambda m: frozenset(m),
+    "dom": _costed(lambda m: frozenset(m), _n1, SETCOPY, SET_BYTES, "dom"),
     "len": lambda m: len(m),
     "index": _map_get,
     "spec_index": _map_get,
-    "insert": lambda m, k, v: FMap({**m, k: v}),
-    "remove": lambda m, k: FMap({x: y for x, y in m.items() if x != k}),
+    "insert": _costed(lambda m, k, v: FMap({**m, k: v}), _n1, SETCOPY, SET_BYTES, "Map::insert"),
+    "remove": _costed(lambda m, k: FMap({x: y for x, y in m.items() if x != k}), _n1, HASH,
+                      SET_BYTES, "Map::remove"),
     "contains_key": lambda m, k: k in m,
-    "contains_value": lambda m, v: v in m.values(),
+    "contains_value": _costed(lambda m, v: v in m.values(), _n1, COPY, 0, ""),
     "contains_pair": lambda m, k, v: k in m and m[k] == v,
     "get": lambda m, k: some(m[k]) if k in m else NONE,
     "index_opt": lambda m, k: some(m[k]) if k in m else NONE,
-    "values": lambda m: frozenset(m.values()),
+    "values": _costed(lambda m: frozenset(m.values()), _n1, HASH, SET_BYTES, "values"),
     "is_empty": lambda m: len(m) == 0,
-    "submap_of": lambda a, b: all(k in b and b[k] == v for k, v in a.items()),
-    "spec_le": lambda a, b: all(k in b and b[k] == v for k, v in a.items()),
-    "union_prefer_right": lambda a, b: FMap({**a, **b}),
-    "remove_keys": lambda m, ks: FMap({k: v for k, v in m.items() if k not in ks}),
-    "restrict": lambda m, ks: FMap({k: v for k, v in m.items() if k in ks}),
+    "submap_of": _costed(lambda a, b: all(k in b and b[k] == v for k, v in a.items()), _n1, HASH,
+                         0, ""),
+    "spec_le": _costed(lambda a, b: all(k in b and b[k] == v for k, v in a.items()), _n1, HASH, 0,
+                       ""),
+    "union_prefer_right": _costed(lambda a, b: FMap({**a, **b}), _n2, SETCOPY, SET_BYTES,
+                                  "union_prefer_right"),
+    "remove_keys": _costed(lambda m, ks: FMap({k: v for k, v in m.items() if k not in ks}), _n1,
+                           HASH, SET_BYTES, "remove_keys"),
+    "restrict": _costed(lambda m, ks: FMap({k: v for k, v in m.items() if k in ks}), _n1, HASH,
+                        SET_BYTES, "restrict"),
     "map_values": lambda m, f: FMap({k: _call(f, v) for k, v in m.items()}),
     "map_entries": lambda m, f: FMap({k: _call(f, k, v) for k, v in m.items()}),
     "filter_keys": lambda m, p: FMap({k: v for k, v in m.items() if _truth(_call(p, k))}),
-    "is_injective": lambda m: len(set(m.values())) == len(m),
+    "is_injective": _costed(lambda m: len(set(m.values())) == len(m), _n1, HASH, SET_BYTES,
+                            "is_injective"),
     "view": lambda m: m,
 }
 
@@ -406,6 +491,11 @@ def _pow(b: Any, e: Any) -> int:
         return 1 if e == 0 or b == 1 else (0 if b == 0 else (-1) ** (e & 1))
     if e > MAX_BITS or (abs(b).bit_length() - 1) * e > MAX_BITS:
         check_bits(max(e, (abs(b).bit_length() - 1) * e), "pow result")
+    bits = abs(b).bit_length() * e
+    if bits > 1 << 14:  # repeated squaring: about one product of the result's size
+        w = bits >> 6
+        work((w * w) >> 9 << COPY, COPY)
+        alloc(bits >> 3, 1, "pow result")
     return int(b ** e)
 
 
@@ -438,7 +528,7 @@ def static_call(segs: tuple[str, ...]) -> Method | None:
         ("Map", "empty"): lambda: FMap(),
         ("Multiset", "empty"): lambda: MSet({}),
         ("Multiset", "singleton"): lambda x: MSet({x: 1}),
-        ("Multiset", "from_set"): lambda s: MSet.of(s),
+        ("Multiset", "from_set"): _costed(lambda s: MSet.of(s), _n1, HASH, SET_BYTES, "from_set"),
         ("Option", "Some"): some,
         ("Option", "None"): lambda: NONE,
         ("Seq", "len"): lambda s: len(s),
@@ -452,6 +542,8 @@ def static_call(segs: tuple[str, ...]) -> Method | None:
 def _set_range(lo: Any, hi: int) -> frozenset:
     lo = _int(lo, "lo")
     check_elems(hi - lo, "Set::range")
+    work(hi - lo, HASH)
+    alloc(hi - lo, SET_BYTES, "Set::range")
     return frozenset(range(lo, hi))
 
 
@@ -460,4 +552,5 @@ def _seq_new(n: Any, f: Any) -> tuple:
     if n < 0:
         raise Undef("Seq::new with a negative length")
     check_elems(n, "Seq::new")
+    alloc(n, SEQ_BYTES, "Seq::new")  # each element's closure call pays its own step
     return tuple(_call(f, i) for i in range(n))

@@ -17,7 +17,7 @@ from adequacy.types import INT_WIDTHS
 from ..syntax import ast as A
 from . import builtins as B
 from .quant import compile_quant
-from .runtime import Budget, Code, CompileError, FnCode, Scope
+from .runtime import Budget, Code, CompileError, FnCode, Scope, set_current
 from .runtime import truth as _truth
 from .values import (
     MAX_BITS,
@@ -40,6 +40,20 @@ from .values import (
 
 #: Spec-only types: vstd has no ``View`` impl for them, so ``x@`` does not type-check.
 SPEC_ONLY_TYPES = frozenset({"Seq", "Set", "Map", "Multiset", "SpecString"})
+
+
+BIG_INT_BITS = 1 << 14
+"""Integer products above this many bits pay for their (superlinear) CPython work."""
+
+
+def big_int_cost(bits: int, what: str) -> None:
+    """Charge a big multiplication before doing it: ~(words^2)/512 steps (measured here: a
+    500,000-bit square takes ~60 ms, charged ~130,000 steps) and its bytes of memory."""
+    if bits > MAX_BITS:
+        check_bits(bits, what)
+    w = bits >> 6
+    B.work((w * w) >> 9 << B.COPY, B.COPY)
+    B.alloc(bits >> 3, 1, what)
 
 
 def ediv(a: int, b: int, line: int) -> int:
@@ -109,6 +123,8 @@ class Program:
         self.budget = Budget(2_000_000, 10.0)
         self.unsupported: list[tuple[str, int]] = []
         self.allow_old = False
+        self.split_count = 0
+        """Quantifiers made by splitting disjunctive guards (``quant.MAX_SPLIT``)."""
 
     # ------------------------------------------------------------ functions
     def fn_code(self, fc: FnCode) -> FnCode:
@@ -180,12 +196,21 @@ class Program:
             fr: list[Any] = [None] * max(counter[0], 1)
             for s, a in zip(slots, args, strict=True):
                 fr[s] = a
-            return code(fr)
+            old = set_current(self.budget)
+            try:
+                return code(fr)
+            finally:
+                set_current(old)
         return run
 
     def call_fn(self, name: str, *args: Any) -> Any:
+        """Evaluate spec fn ``name`` under ``self.budget``, which the built-ins charge too."""
         fc = self.fns[name]
-        return self.caller(fc, fc.item.line)(*args)
+        old = set_current(self.budget)
+        try:
+            return self.caller(fc, fc.item.line)(*args)
+        finally:
+            set_current(old)
 
     # ------------------------------------------------------------ expressions
     def expr(self, e: A.Expr, sc: Scope) -> Code:
@@ -298,95 +323,154 @@ class Program:
 
     def c_Binary(self, e: A.Binary, sc: Scope) -> Code:
         op, line = e.op, e.line
-        if op in ("&&", "||", "==>", "<==", "<==>"):
-            return self.logic(op, e.l, e.r, sc, line)
-        lc = self.expr(e.l, sc)
-        rc = self.expr(e.r, sc)
+        if op in ("&&", "||"):
+            return self.junction(e, sc)
+        if op in ("==>", "<=="):
+            return self.implication(e, sc)
+        if op == "<==>":
+            return self.iff_chain(e, sc)
         if op in A_CMP:
-            return cmp_code(op, lc, rc, line)
-        if op == "+":
-            def add(fr: list[Any]) -> Any:
-                a = lc(fr)
-                b = rc(fr)
-                if type(a) is int and type(b) is int:
-                    return a + b
-                return arith_other("+", a, b, line)
-            return add
-        if op == "-":
-            def sub(fr: list[Any]) -> Any:
-                a = lc(fr)
-                b = rc(fr)
-                if type(a) is int and type(b) is int:
-                    return a - b
-                return arith_other("-", a, b, line)
-            return sub
-        if op == "*":
-            def mul(fr: list[Any]) -> Any:
-                a = lc(fr)
-                b = rc(fr)
-                if type(a) is int and type(b) is int:
-                    if a.bit_length() + b.bit_length() > MAX_BITS:
-                        check_bits(a.bit_length() + b.bit_length(), f"product at line {line}")
-                    return a * b
-                return arith_other("*", a, b, line)
-            return mul
-        if op == "/":
-            def div(fr: list[Any]) -> Any:
-                a = lc(fr)
-                b = rc(fr)
-                if type(a) is int and type(b) is int:
-                    return ediv(a, b, line)
-                return arith_other("/", a, b, line)
-            return div
-        if op == "%":
-            def mod(fr: list[Any]) -> Any:
-                a = lc(fr)
-                b = rc(fr)
-                if type(a) is int and type(b) is int:
-                    return emod(a, b, line)
-                return arith_other("%", a, b, line)
-            return mod
-        if op in ("&", "|", "^"):
-            pyop = {"&": lambda a, b: a & b, "|": lambda a, b: a | b,
-                    "^": lambda a, b: a ^ b}[op]
-
-            def bit(fr: list[Any]) -> Any:
-                a = lc(fr)
-                b = rc(fr)
-                if type(a) is type(b) and type(a) in (int, bool):
-                    return pyop(a, b)
-                if type(a) is frozenset and type(b) is frozenset and op in ("&", "|"):
-                    return pyop(a, b)
-                raise Undef(f"cannot apply {op} to {show(a)} and {show(b)}", line)
-            return bit
-        if op in ("<<", ">>"):
-            ty = self.static_type(e.l, sc)
-            width = INT_WIDTHS.get(ty) if ty else None
-
-            def shift(fr: list[Any]) -> Any:
-                a = lc(fr)
-                b = rc(fr)
-                if type(a) is not int or type(b) is not int:
-                    raise Undef(f"cannot shift {show(a)} by {show(b)}", line)
-                if b < 0:
-                    raise Undef("shift by a negative amount", line)
-                if op == ">>":
-                    return a >> b
-                if width is not None and b >= width[0]:
-                    return 0  # every bit shifted out of the written width
-                if width is None and ty not in ("int", "nat"):
-                    raise Undef("<< on an integer of unknown width", line)
-                if a:
-                    check_bits(a.bit_length() + b, f"shift at line {line}")
-                r = a << b
-                if width is not None:
-                    bits, signed = width
-                    r &= (1 << bits) - 1
-                    if signed and r >= 1 << (bits - 1):
-                        r -= 1 << bits
-                return r
-            return shift
+            return cmp_code(op, self.expr(e.l, sc), self.expr(e.r, sc), line)
+        if op in LEFT_OPS:
+            return self.arith(e, sc)
+        self.expr(e.l, sc)
+        self.expr(e.r, sc)
         return self.unsupported_code(f"operator {op}", line)
+
+    def arith(self, e: A.Binary, sc: Scope) -> Code:
+        """A left-associative chain ``a + b - c * d ...`` (its left spine) compiled into one
+        loop: a 10,000-term sum costs no recursion per term, compiling or evaluating."""
+        spine: list[A.Binary] = []
+        node: A.Expr = e
+        while isinstance(node, A.Binary) and node.op in LEFT_OPS:
+            spine.append(node)
+            node = node.l
+        spine.reverse()
+        base = self.expr(node, sc)
+        left_ty = self.static_type(node, sc)
+        steps: list[tuple[Callable[[Any, Any], Any], Code]] = []
+        for b in spine:
+            rc = self.expr(b.r, sc)
+            steps.append((binop(b.op, b.line, left_ty), rc))
+            left_ty = (left_ty or (self.static_type(b.r, sc) if b.op in "&|^" else None)
+                       ) if b.op in BIT_OPS else None
+        if len(steps) == 1:
+            f, rc = steps[0]
+            return fast_binop(spine[0].op, spine[0].line, base, rc) or (
+                lambda fr: f(base(fr), rc(fr)))
+
+        def chain(fr: list[Any]) -> Any:
+            v = base(fr)
+            for f, rc in steps:
+                v = f(v, rc(fr))
+            return v
+        return chain
+
+    def junction(self, e: A.Binary, sc: Scope) -> Code:
+        """``a && b && c ...`` (any grouping) as one loop over its operands, with Verus's
+        three-valued meaning: one false operand makes it false even when another is
+        undefined; otherwise an undefined operand makes it undefined. ``||`` dually."""
+        op = e.op
+        leaves: list[tuple[A.Expr, Scope]] = []
+        stack: list[tuple[A.Expr, Scope]] = [(e, sc)]
+        while stack:
+            x, s = stack.pop()
+            if isinstance(x, A.Binary) and x.op == op:
+                # `x matches P(v) && f(v)`: the pattern's names are in scope on the right
+                s2 = s.child() if op == "&&" and isinstance(x.l, A.Matches) else s
+                stack.append((x.r, s2))
+                stack.append((x.l, s2))
+            else:
+                leaves.append((x, s))
+        if len(leaves) == 2:
+            return self.logic(op, e.l, e.r, sc, e.line)
+        codes = [(self.expr(x, s), x.line) for x, s in leaves]
+        decisive = op == "||"
+
+        def junction(fr: list[Any]) -> Any:
+            pending: Undef | None = None
+            for c, ln in codes:
+                try:
+                    v = c(fr)
+                    if v is not True and v is not False:
+                        _truth(v, ln)
+                except Undef as u:
+                    pending = u
+                    continue
+                if v is decisive:
+                    return decisive
+            if pending is not None:
+                raise pending
+            return not decisive
+        return junction
+
+    def implication(self, e: A.Binary, sc: Scope) -> Code:
+        """``a ==> b ==> c`` is ``a ==> (b ==> c)`` (and ``c <== b <== a`` the same): one loop
+        over the premises. A false premise makes it true; an undefined one leaves it to the
+        conclusion (true decides, otherwise undefined)."""
+        premises: list[A.Expr] = []
+        if e.op == "==>":
+            node: A.Expr = e
+            while isinstance(node, A.Binary) and node.op == "==>":
+                premises.append(node.l)
+                node = node.r
+            concl = node
+        else:
+            node = e
+            while isinstance(node, A.Binary) and node.op == "<==":
+                premises.append(node.r)
+                node = node.l
+            concl = node
+        if len(premises) == 1:
+            return self.logic("==>", premises[0], concl, sc, e.line)
+        s = sc
+        prem: list[tuple[Code, int]] = []
+        for p in premises:
+            if isinstance(p, A.Matches):
+                s = s.child()
+            prem.append((self.expr(p, s), p.line))
+        cc = self.expr(concl, s)
+        line = e.line
+
+        def implies_chain(fr: list[Any]) -> Any:
+            pending: Undef | None = None
+            for c, ln in prem:
+                try:
+                    a = c(fr)
+                except Undef as u:
+                    pending = u
+                    continue
+                if a is False:
+                    return True
+                if a is not True:
+                    _truth(a, ln)
+            b = cc(fr)
+            if b is True:
+                return True
+            if b is False:
+                if pending is not None:
+                    raise pending
+                return False
+            return _truth(b, line)
+        return implies_chain
+
+    def iff_chain(self, e: A.Binary, sc: Scope) -> Code:
+        """``a <==> b <==> c`` groups to the left; evaluated in one loop."""
+        rights: list[A.Binary] = []
+        node: A.Expr = e
+        while isinstance(node, A.Binary) and node.op == "<==>":
+            rights.append(node)
+            node = node.l
+        rights.reverse()
+        base = self.expr(node, sc)
+        rest = [(self.expr(b.r, sc), b.line) for b in rights]
+
+        def iff(fr: list[Any]) -> Any:
+            v = base(fr)
+            for rc, ln in rest:
+                v = _truth(v, ln) == _truth(rc(fr), ln)
+            return v
+        return iff
 
     def logic(self, op: str, l_: A.Expr, r_: A.Expr, sc: Scope, line: int) -> Code:
         rsc = sc
@@ -551,6 +635,8 @@ class Program:
                         if type(n) is not int or n < 0:
                             raise Undef("bad repeat count", line)
                         check_elems(n, f"array repetition at line {line}")
+                        B.work(n, B.COPY)
+                        B.alloc(n, 8, f"array repetition at line {line}")
                         return (a0(fr),) * n
                     return rep
                 # enum tuple variants and tuple structs
@@ -762,6 +848,8 @@ class Program:
         return self.unsupported_code("range expression", e.line)
 
     def c_If(self, e: A.If, sc: Scope) -> Code:
+        if isinstance(e.els, A.If):
+            return self.if_chain(e, sc)
         line = e.line
         if e.let_pat is not None:
             scrut = self.expr(e.cond, sc)
@@ -785,6 +873,35 @@ class Program:
                 return els(fr)
             return then(fr) if _truth(c, line) else els(fr)
         return if_
+
+    def if_chain(self, e: A.If, sc: Scope) -> Code:
+        """``if a {..} else if b {..} ... else {..}`` as one loop over its links (a chain of
+        10,000 ``else if`` costs no recursion per link)."""
+        arms: list[tuple[Code, Callable[[Any, list[Any]], bool] | None, Code, int]] = []
+        node: A.Expr | None = e
+        while isinstance(node, A.If):
+            if node.let_pat is not None:
+                scrut = self.expr(node.cond, sc)
+                inner = sc.child()
+                m = self.pattern(node.let_pat, inner)
+                arms.append((scrut, m, self.expr(node.then, inner), node.line))
+            else:
+                arms.append((self.expr(node.cond, sc), None, self.expr(node.then, sc),
+                             node.line))
+            node = node.els
+        els = self.expr(node, sc) if node is not None else (lambda fr: None)
+
+        def if_chain(fr: list[Any]) -> Any:
+            for cond, m, then, ln in arms:
+                if m is not None:
+                    if m(cond(fr), fr):
+                        return then(fr)
+                    continue
+                c = cond(fr)
+                if c is True or (c is not False and _truth(c, ln)):
+                    return then(fr)
+            return els(fr)
+        return if_chain
 
     def c_Match(self, e: A.Match, sc: Scope) -> Code:
         scrut = self.expr(e.scrut, sc)
@@ -1001,9 +1118,16 @@ class Program:
                     if f == e.name:
                         return t.name
             return None
-        if isinstance(e, A.Binary) and e.op in ("&", "|", "^", "<<", ">>"):
-            return self.static_type(e.l, sc) or (self.static_type(e.r, sc)
-                                                 if e.op in "&|^" else None)
+        if isinstance(e, A.Binary) and e.op in BIT_OPS:
+            spine: list[A.Binary] = []
+            node: A.Expr = e
+            while isinstance(node, A.Binary) and node.op in BIT_OPS:
+                spine.append(node)
+                node = node.l
+            ty = self.static_type(node, sc)
+            for b in reversed(spine):  # innermost first, without recursion per link
+                ty = ty or (self.static_type(b.r, sc) if b.op in "&|^" else None)
+            return ty
         if isinstance(e, A.Call) and isinstance(e.func, A.Path):
             fc = self.fns.get(e.func.segs[-1])
             if fc and fc.item.ret_type:
@@ -1030,6 +1154,105 @@ class Program:
 
 
 A_CMP = ("==", "!=", "===", "!==", "<", "<=", ">", ">=", "=~=", "=~~=")
+LEFT_OPS = ("+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>")
+BIT_OPS = ("&", "|", "^", "<<", ">>")
+
+
+def binop(op: str, line: int, left_ty: str | None) -> Callable[[Any, Any], Any]:
+    """``a op b`` on two values; ``left_ty``: the written type of the left operand (for
+    ``<<``, whose result is truncated to it)."""
+    if op == "+":
+        def add(a: Any, b: Any) -> Any:
+            if type(a) is int and type(b) is int:
+                return a + b
+            return arith_other("+", a, b, line)
+        return add
+    if op == "-":
+        def sub(a: Any, b: Any) -> Any:
+            if type(a) is int and type(b) is int:
+                return a - b
+            return arith_other("-", a, b, line)
+        return sub
+    if op == "*":
+        def mul(a: Any, b: Any) -> Any:
+            if type(a) is int and type(b) is int:
+                bits = a.bit_length() + b.bit_length()
+                if bits > BIG_INT_BITS:
+                    big_int_cost(bits, f"product at line {line}")
+                return a * b
+            return arith_other("*", a, b, line)
+        return mul
+    if op == "/":
+        def div(a: Any, b: Any) -> Any:
+            if type(a) is int and type(b) is int:
+                return ediv(a, b, line)
+            return arith_other("/", a, b, line)
+        return div
+    if op == "%":
+        def mod(a: Any, b: Any) -> Any:
+            if type(a) is int and type(b) is int:
+                return emod(a, b, line)
+            return arith_other("%", a, b, line)
+        return mod
+    if op in ("&", "|", "^"):
+        pyop = {"&": lambda a, b: a & b, "|": lambda a, b: a | b,
+                "^": lambda a, b: a ^ b}[op]
+
+        def bit(a: Any, b: Any) -> Any:
+            if type(a) is type(b) and type(a) in (int, bool):
+                return pyop(a, b)
+            if type(a) is frozenset and type(b) is frozenset and op in ("&", "|"):
+                B.work(len(a) + len(b), B.SETCOPY)
+                return pyop(a, b)
+            raise Undef(f"cannot apply {op} to {show(a)} and {show(b)}", line)
+        return bit
+    width = INT_WIDTHS.get(left_ty) if left_ty else None
+
+    def shift(a: Any, b: Any) -> Any:
+        if type(a) is not int or type(b) is not int:
+            raise Undef(f"cannot shift {show(a)} by {show(b)}", line)
+        if b < 0:
+            raise Undef("shift by a negative amount", line)
+        if op == ">>":
+            return a >> b
+        if width is not None and b >= width[0]:
+            return 0  # every bit shifted out of the written width
+        if width is None and left_ty not in ("int", "nat"):
+            raise Undef("<< on an integer of unknown width", line)
+        if a:
+            check_bits(a.bit_length() + b, f"shift at line {line}")
+            if a.bit_length() + b > BIG_INT_BITS:
+                B.work(a.bit_length() + b >> 6, B.COPY)
+                B.alloc((a.bit_length() + b) >> 3, 1, f"shift at line {line}")
+        r = a << b
+        if width is not None:
+            bits, signed = width
+            r &= (1 << bits) - 1
+            if signed and r >= 1 << (bits - 1):
+                r -= 1 << bits
+        return r
+    return shift
+
+
+def fast_binop(op: str, line: int, lc: Code, rc: Code) -> Code | None:
+    """One ``+`` or ``-`` with its integer case inline (the hot path of index arithmetic)."""
+    if op == "+":
+        def add(fr: list[Any]) -> Any:
+            a = lc(fr)
+            b = rc(fr)
+            if type(a) is int and type(b) is int:
+                return a + b
+            return arith_other("+", a, b, line)
+        return add
+    if op == "-":
+        def sub(fr: list[Any]) -> Any:
+            a = lc(fr)
+            b = rc(fr)
+            if type(a) is int and type(b) is int:
+                return a - b
+            return arith_other("-", a, b, line)
+        return sub
+    return None
 
 
 def _eq(a: Any, b: Any) -> bool:
@@ -1049,16 +1272,22 @@ def cmp_code(op: str, lc: Code, rc: Code, line: int) -> Code:
         def eq(fr: list[Any]) -> Any:
             a = lc(fr)
             b = rc(fr)
-            if type(a) is not type(b) and not _compatible(a, b):
+            ta = type(a)
+            if ta is not type(b) and not _compatible(a, b):
                 raise Undef(f"cannot compare {show(a)} == {show(b)}", line)
+            if ta is tuple or ta is frozenset or ta is FMap:
+                B.work(len(a), B.COPY)
             return a == b
         return eq
     if op in ("!=", "!=="):
         def ne(fr: list[Any]) -> Any:
             a = lc(fr)
             b = rc(fr)
-            if type(a) is not type(b) and not _compatible(a, b):
+            ta = type(a)
+            if ta is not type(b) and not _compatible(a, b):
                 raise Undef(f"cannot compare {show(a)} != {show(b)}", line)
+            if ta is tuple or ta is frozenset or ta is FMap:
+                B.work(len(a), B.COPY)
             return a != b
         return ne
     f = CMP_FUNCS[op]
@@ -1086,8 +1315,12 @@ def arith_other(op: str, a: Any, b: Any, line: int) -> Any:
     if ta is tuple and tb is tuple and op == "+":
         if len(a) + len(b) > MAX_ELEMS:
             check_elems(len(a) + len(b), f"sequence concatenation at line {line}")
+        B.work(len(a) + len(b), B.COPY)
+        B.alloc(len(a) + len(b), B.SEQ_BYTES, f"sequence concatenation at line {line}")
         return a + b
     if ta is frozenset and tb is frozenset:
+        B.work(len(a) + len(b), B.SETCOPY)
+        B.alloc(len(a) + len(b), B.SET_BYTES, f"set {op} at line {line}")
         if op == "+":
             return a | b
         if op == "-":

@@ -24,10 +24,14 @@ from typing import Any
 from adequacy.types import INT_WIDTHS
 
 from ..syntax import ast as A
+from .builtins import HASH, work
 from .runtime import Scope, truth
 from .values import Abort, MSet, Tup, Undef, show
 
 MAX_TYPE_DOMAIN = 1 << 16
+MAX_SPLIT = 1024
+"""Most quantifiers a program's disjunctive guards may be split into; past it a quantifier
+that needs a split is unbounded (unknown), not a compile-time blow-up."""
 MAX_CHAR = 0x10FFFF
 REL = {"<", "<=", ">", ">=", "=="}
 FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
@@ -51,12 +55,18 @@ class Cand:
 
 def conjuncts(e: A.Expr) -> list[A.Expr]:
     """Flatten ``&&`` and chained comparisons into simple conjuncts."""
-    if isinstance(e, A.Binary) and e.op == "&&":
-        return conjuncts(e.l) + conjuncts(e.r)
-    if isinstance(e, A.Chain):
-        return [A.Binary(e.line, op, e.operands[k], e.operands[k + 1])
-                for k, op in enumerate(e.ops)]
-    return [e]
+    out: list[A.Expr] = []
+    stack = [e]
+    while stack:  # no recursion per conjunct: guards may be 10,000 terms long
+        x = stack.pop()
+        if isinstance(x, A.Binary) and x.op == "&&":
+            stack += (x.r, x.l)
+        elif isinstance(x, A.Chain):
+            out += [A.Binary(x.line, op, x.operands[k], x.operands[k + 1])
+                    for k, op in enumerate(x.ops)]
+        else:
+            out.append(x)
+    return out
 
 
 def free_names(e: object, out: set[str] | None = None) -> set[str]:
@@ -286,9 +296,15 @@ def _bounded_side(ty: A.TypeRef, has_lo: bool, has_hi: bool) -> bool:
 
 
 def _disjuncts(e: A.Expr) -> list[A.Expr]:
-    if isinstance(e, A.Binary) and e.op == "||":
-        return _disjuncts(e.l) + _disjuncts(e.r)
-    return [e]
+    out: list[A.Expr] = []
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Binary) and x.op == "||":
+            stack += (x.r, x.l)
+        else:
+            out.append(x)
+    return out
 
 
 def _negated_guard(body: A.Expr | None) -> tuple[A.Expr, A.Expr] | None:
@@ -333,7 +349,7 @@ def compile_quant(prog: Any, e: A.Quant, sc: Scope) -> Callable[[list[Any]], Any
         body = None
     pl = plan(e.params, conjs)
     if pl.unbounded is not None and kind != "choose":
-        split = _split_disjunctive_guard(e, conjs, body)
+        split = _split_disjunctive_guard(prog, e, conjs, body)
         if split is not None:
             return prog.expr(split, sc)
     if pl.unbounded is not None:
@@ -522,6 +538,8 @@ def _fitter(ty: A.TypeRef | None, cast: str, line: int) -> Callable[[Any], Any] 
 
 def _members(coll: Any, how: str, line: int) -> list[Any]:
     """Distinct elements (or keys, for ``dom``) of a collection value, in a stable order."""
+    if isinstance(coll, (tuple, frozenset, dict, MSet)):
+        work(len(coll.counts) if type(coll) is MSet else len(coll), HASH)
     if type(coll) is MSet:
         return list(coll.counts)
     if isinstance(coll, dict):
@@ -611,14 +629,21 @@ def _producer(prog: Any, cands: list[Cand], ty: A.TypeRef | None, sc: Any,
     return ints
 
 
-def _split_disjunctive_guard(e: A.Quant, conjs: list[A.Expr],
+def _split_disjunctive_guard(prog: Any, e: A.Quant, conjs: list[A.Expr],
                              body: A.Expr | None) -> A.Expr | None:
     """``forall|x| (A || B) ==> P`` is ``(forall|x| A ==> P) && (forall|x| B ==> P)``;
     ``exists|x| (A || B) && P`` is ``(exists|x| A && P) || (exists|x| B && P)``."""
     for k, c in enumerate(conjs):
         if isinstance(c, A.Binary) and c.op == "||":
+            alts = _disjuncts(c)
+            # (A1 || A2) && (B1 || B2) && ... whose alternatives bound nothing would split
+            # again and again (2^n quantifiers): the program's splits are capped
+            used = getattr(prog, "split_count", 0) + len(alts)
+            if used > MAX_SPLIT:
+                return None
+            prog.split_count = used
             parts = []
-            for alt in (c.l, c.r):
+            for alt in alts:  # all alternatives at once: no recursion per one
                 new = conjs[:k] + [alt] + conjs[k + 1:]
                 guard = new[0]
                 for x in new[1:]:
@@ -628,5 +653,8 @@ def _split_disjunctive_guard(e: A.Quant, conjs: list[A.Expr],
                 else:
                     inner = guard
                 parts.append(A.Quant(e.line, e.kind, e.params, inner))
-            return A.Binary(e.line, "&&" if e.kind == "forall" else "||", parts[0], parts[1])
+            out: A.Expr = parts[0]
+            for q in parts[1:]:
+                out = A.Binary(e.line, "&&" if e.kind == "forall" else "||", out, q)
+            return out
     return None

@@ -33,6 +33,13 @@ BINOPS: dict[str, tuple[int, bool]] = {
     "+": (11, False), "-": (11, False), "*": (12, False), "/": (12, False), "%": (12, False),
 }
 CMP_PREC = 6
+MAX_NESTING = 256
+"""Deepest nesting of expressions (parentheses, blocks, call arguments, method and field
+chains, prefix operators), types and patterns a spec may have. Every pass over the tree
+(parser, compiler, evaluator, exec_spec's checks) recurses once per level, so the depth must
+be bounded for them to stay safe; associative chains (``a && b && ...``, ``a + b + ...``,
+``a ==> b ==> ...``, ``else if``) and sequences (match arms, items, statements) are not
+nesting and cost no depth. Real specs stay far below this (the verus-bench corpus: under 40)."""
 
 
 class Parser:
@@ -42,6 +49,16 @@ class Parser:
         self.path = path
         self.skipped: list[tuple[str, int]] = []
         """Constructs read past without a tree (what, line): the policy refuses them."""
+        self.depth = 0
+        """Current nesting (see ``MAX_NESTING``)."""
+
+    def enter(self, k: int = 1) -> None:
+        """Go ``k`` levels deeper; a spec nested past ``MAX_NESTING`` is invalid, at the line
+        where it gets too deep (the caller undoes the depth on its way out)."""
+        self.depth += k
+        if self.depth > MAX_NESTING:
+            raise SpecInvalid(f"nesting deeper than {MAX_NESTING} levels (expressions, types or "
+                              "patterns inside each other)", file=self.path, line=self.tok.line)
 
     # ------------------------------------------------------------ helpers
     @property
@@ -534,6 +551,13 @@ class Parser:
 
     # ------------------------------------------------------------ types
     def parse_type(self) -> A.TypeRef:
+        self.enter()
+        try:
+            return self._type()
+        finally:
+            self.depth -= 1
+
+    def _type(self) -> A.TypeRef:
         t = self.tok
         if t.is_p("&") or t.is_p("&&"):
             self.pos += 1
@@ -606,11 +630,13 @@ class Parser:
     # ------------------------------------------------------------ expressions
     def parse_expr(self, no_struct: bool = False) -> A.Expr:
         """Lowest level: ``|||`` then ``&&&`` (infix or the prefix forms), looser than all."""
+        self.enter()
         line = self.tok.line
         self.eat_p("|||")
         e = self.parse_and_prefix(no_struct)
         while self.eat_p("|||"):
             e = A.Binary(line, "||", e, self.parse_and_prefix(no_struct))
+        self.depth -= 1
         return e
 
     def parse_and_prefix(self, no_struct: bool) -> A.Expr:
@@ -657,9 +683,34 @@ class Parser:
                 break
             op_at = self.pos
             self.pos += 1
-            rhs = self.parse_binary(prec if right else prec + 1, no_struct)
+            if right:
+                left = self.right_chain(left, start, (t.line, op, op_at), prec, no_struct)
+                continue
+            rhs = self.parse_binary(prec + 1, no_struct)
             left = A.Binary(t.line, op, left, rhs, (start, op_at, self.pos))
         return left
+
+    def right_chain(self, first: A.Expr, start: int, op0: tuple[int, str, int], prec: int,
+                    no_struct: bool) -> A.Expr:
+        """``a ==> b ==> c`` is ``a ==> (b ==> c)``: the operands are read in a loop and
+        folded from the right, so a long chain costs no parser recursion per link."""
+        operands = [(first, start)]
+        ops = [op0]
+        while True:
+            at = self.pos
+            operands.append((self.parse_binary(prec + 1, no_struct), at))
+            t = self.tok
+            if t.kind == "punct" and BINOPS.get(str(t.value)) == (prec, True):
+                ops.append((t.line, str(t.value), self.pos))
+                self.pos += 1
+                continue
+            break
+        end = self.pos
+        acc = operands[-1][0]
+        for k in range(len(ops) - 1, -1, -1):
+            line, op, op_at = ops[k]
+            acc = A.Binary(line, op, operands[k][0], acc, (operands[k][1], op_at, end))
+        return acc
 
     def parse_cast_level(self, no_struct: bool) -> A.Expr:
         start = self.pos
@@ -692,10 +743,14 @@ class Parser:
         t = self.tok
         if t.kind == "punct" and t.value in ("!", "-", "*", "&", "&&"):
             self.pos += 1
+            self.enter()
             if t.value in ("&", "&&"):
                 self.eat_kw("mut")
-                return self.parse_unary(no_struct)
+                e = self.parse_unary(no_struct)
+                self.depth -= 1
+                return e
             e = self.parse_unary(no_struct)
+            self.depth -= 1
             if t.value == "-" and isinstance(e, A.Lit) and e.kind == "int":
                 return A.Lit(t.line, -cast(int, e.value), "int", e.suffix)
             if t.value == "*":
@@ -713,7 +768,17 @@ class Parser:
         return args
 
     def parse_postfix(self, e: A.Expr, no_struct: bool) -> A.Expr:
+        """Postfix chains (``s.push(1).push(2)``, ``a[i][j]``, ``x.f.g``) nest their receiver
+        one level per link, which is what the tree's passes recurse on."""
+        base = self.depth
+        try:
+            return self._postfix(e)
+        finally:
+            self.depth = base
+
+    def _postfix(self, e: A.Expr) -> A.Expr:
         while True:
+            self.enter()
             t = self.tok
             if t.is_p("."):
                 self.pos += 1
@@ -1002,18 +1067,28 @@ class Parser:
         return A.MacroCall(t.line, name)
 
     def parse_if(self) -> A.Expr:
-        line = self.tok.line
-        self.pos += 1
-        let_pat = None
-        if self.eat_kw("let"):
-            let_pat = self.parse_pattern()
-            self.expect_p("=")
-        cond = self.parse_expr(no_struct=True)
-        then = self.parse_block()
+        """``if .. else if .. else ..``: the links are read in a loop (an ``else if`` chain is
+        a sequence, not nesting) and folded into nested ``If`` nodes from the end."""
+        heads: list[tuple[int, A.Pat | None, A.Expr, A.Block]] = []
         els: A.Expr | None = None
-        if self.eat_kw("else"):
-            els = self.parse_if() if self.at_kw("if") else self.parse_block()
-        return A.If(line, cond, then, els, let_pat)
+        while True:
+            line = self.tok.line
+            self.pos += 1
+            let_pat = None
+            if self.eat_kw("let"):
+                let_pat = self.parse_pattern()
+                self.expect_p("=")
+            cond = self.parse_expr(no_struct=True)
+            heads.append((line, let_pat, cond, self.parse_block()))
+            if self.eat_kw("else"):
+                if self.at_kw("if"):
+                    continue
+                els = self.parse_block()
+            break
+        for line, let_pat, cond, then in reversed(heads):
+            els = A.If(line, cond, then, els, let_pat)
+        assert els is not None
+        return els
 
     def parse_block(self) -> A.Block:
         open_t = self.expect_p("{")
@@ -1088,6 +1163,13 @@ class Parser:
         return None
 
     def parse_pattern1(self) -> A.Pat:
+        self.enter()
+        try:
+            return self._pattern1()
+        finally:
+            self.depth -= 1
+
+    def _pattern1(self) -> A.Pat:
         t = self.tok
         line = t.line
         if t.is_p("&") or t.is_p("&&"):

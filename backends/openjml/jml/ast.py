@@ -119,13 +119,17 @@ class TypeRef(Expr):
 
 
 def walk(e: Expr) -> list[Expr]:
-    """Every node of the tree, pre-order."""
-    out: list[Expr] = [e]
-    for v in e.__dict__.values():
-        if isinstance(v, Expr):
-            out += walk(v)
-        elif isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, Expr):
-                    out += walk(x)
+    """Every node of the tree, pre-order (iterative: hostile trees may be deep)."""
+    out: list[Expr] = []
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        out.append(x)
+        kids: list[Expr] = []
+        for v in x.__dict__.values():
+            if isinstance(v, Expr):
+                kids.append(v)
+            elif isinstance(v, tuple):
+                kids.extend(y for y in v if isinstance(y, Expr))
+        stack.extend(reversed(kids))
     return out

@@ -10,6 +10,7 @@ members and yields the JML-free token stream that the "code altered" check compa
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from adequacy.errors import SpecInvalid
@@ -215,6 +216,10 @@ def _annotation_text(raw: str) -> str:
     return "".join(res)
 
 
+_INTERESTING = re.compile(r"[\n\"'/]")
+"""The characters where a comment or a literal can start (the scanner jumps between them)."""
+
+
 def split_comments(text: str, file: str | None = None) -> tuple[str, list[Token]]:
     """The text with comments blanked, and one ``jml`` token per JML annotation comment."""
     out = list(text)
@@ -228,7 +233,12 @@ def split_comments(text: str, file: str | None = None) -> tuple[str, list[Token]
             if out[k] != "\n":
                 out[k] = " "
 
+    interesting = _INTERESTING.search
     while i < n:
+        m = interesting(text, i)
+        if m is None:
+            break
+        i = m.start()
         ch = text[i]
         if ch == "\n":
             line += 1
@@ -757,7 +767,10 @@ def check_code(spec: SpecFile, original: SpecFile, allow_pure_helpers: bool = Tr
             for m in c.methods:
                 if m.is_pure and m.name not in orig_names:
                     skip.append(m.tok_range)
-    mine = [t for k, t in enumerate(spec.java_tokens) if not any(a <= k < b for a, b in skip)]
+    skipped = bytearray(len(spec.java_tokens))
+    for a, b in skip:
+        skipped[a:b] = b"\x01" * (b - a)
+    mine = [t for k, t in enumerate(spec.java_tokens) if not skipped[k]]
     theirs = original.java_tokens
     for k, (a, b) in enumerate(zip(mine, theirs, strict=False)):
         if a.kind == "eof" and b.kind == "eof":

@@ -85,7 +85,7 @@ def tokenize(text: str, first_line: int = 1, file: str | None = None,
         if m is None:
             raise SpecInvalid(f"unexpected character {c!r}", file=file, line=line)
         i = m.end()
-        kind = m.lastgroup
+        kind = m.lastgroup or ""
         if kind == "ws":
             continue
         if kind == "op":

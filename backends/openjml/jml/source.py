@@ -768,8 +768,8 @@ def check_code(spec: SpecFile, original: SpecFile, allow_pure_helpers: bool = Tr
                 if m.is_pure and m.name not in orig_names:
                     skip.append(m.tok_range)
     skipped = bytearray(len(spec.java_tokens))
-    for a, b in skip:
-        skipped[a:b] = b"\x01" * (b - a)
+    for lo, hi in skip:
+        skipped[lo:hi] = b"\x01" * (hi - lo)
     mine = [t for k, t in enumerate(spec.java_tokens) if not skipped[k]]
     theirs = original.java_tokens
     for k, (a, b) in enumerate(zip(mine, theirs, strict=False)):

@@ -9,6 +9,7 @@ from adequacy.backend import LoadedSpec
 from adequacy.errors import BackendError, SpecInvalid, TaskError
 from adequacy.tasks import Task
 
+from .purity import check_purity
 from .resolve import check_names
 from .semantics import Case, math_gap, spec_cases
 from .source import (
@@ -34,7 +35,9 @@ class JmlSpec:
     cases: list[Case]
     """Spec cases with JML's implicit clauses made explicit (``jml.semantics``)."""
     math_gap: str | None = None
-    """Why the spec's arithmetic is outside what the engines compute (``math_gap``), or None."""
+    """Why no engine can compute this spec's cases faithfully, or None: its arithmetic
+    (``semantics.math_gap``) or what a pure helper does that the engines cannot vouch for
+    (``purity.check_purity``). Every engine answers unknown for every case then."""
     compiled: dict[str, Any] = field(default_factory=dict)
     """Each engine's own compiled form of the spec (e.g. rac's Java unit), made once on the
     engine's first ``check`` and kept with the loaded spec so it is not rebuilt per call."""
@@ -112,7 +115,8 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
     cases = spec_cases(cls, method, file)
     for c in cases:
         check_names(cls, method, c.requires, c.ensures, file)
-    return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases))
+    purity = check_purity(src, cls, file)
+    return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases) or purity)
 
 
 def spec_data(spec: LoadedSpec, task: Task) -> JmlSpec:

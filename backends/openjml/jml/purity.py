@@ -172,9 +172,7 @@ class _Method:
                 self.locals.add(x.text)
                 self.unfresh.add(x.text)
                 continue
-            declared = (prev.kind == "ident" and prev.text not in KEYWORDS_BEFORE_NAME) or \
-                prev.is_op(">", "]")
-            if declared and nxt.is_op("=", ";", ",", ":", ")"):
+            if self._after_type(k) and nxt.is_op("=", ";", ",", ":", ")"):
                 self.locals.add(x.text)
                 if nxt.is_op(":", ")"):
                     self.unfresh.add(x.text)  # for-each variable, catch parameter
@@ -187,6 +185,29 @@ class _Method:
                         self.builders.add(x.text)
                 else:
                     self.unfresh.add(x.text)
+
+    def _after_type(self, k: int) -> bool:
+        """Whether the name at ``k`` follows a type (``int x``, ``int[] x``, ``List<T> x``),
+        i.e. is being declared; ``a > x`` and ``a[i] x`` are not declarations."""
+        prev = self.tok(k - 1)
+        if prev.kind == "ident":
+            return prev.text not in KEYWORDS_BEFORE_NAME
+        if prev.is_op("]"):
+            return self.tok(k - 2).is_op("[") and self._after_type(k - 2)
+        if prev.is_op(">"):
+            j, depth = k - 1, 0
+            while j >= 0:
+                x = self.t[j]
+                if x.is_op(">"):
+                    depth += 1
+                elif x.is_op("<"):
+                    depth -= 1
+                    if depth == 0:
+                        return self.tok(j - 1).kind == "ident"
+                elif not (x.kind == "ident" or x.is_op(",", ".", "?", "[", "]")):
+                    return False
+                j -= 1
+        return False
 
     def _in_lambda_params(self, k: int) -> bool:
         j = k
@@ -223,11 +244,16 @@ class _Method:
         if rhs[0].is_op("{") or rhs[0].is_ident("new"):
             return True
         texts = [x.text for x in rhs]
+        while len(texts) > 2 and texts[0][:1].islower() and texts[1] == ".":
+            texts = texts[2:]  # a package prefix: java.util.Arrays.copyOf
         return texts[-3:] == ["clone", "(", ")"] or texts[:4] in (
             ["Arrays", ".", "copyOf", "("], ["Arrays", ".", "copyOfRange", "("])
 
     def allocated(self, name: str) -> bool:
-        return name in self.locals and name not in self.unfresh
+        """Whether ``name`` is a local that only ever holds what the method allocated. A
+        local named like a field is not trusted: the scan does not know block scopes, and
+        outside the block the name is the field again."""
+        return name in self.locals and name not in self.unfresh and name not in self.fields
 
     # ------------------------------------------------------------------ the rules
     def check(self) -> str | None:
@@ -314,8 +340,11 @@ class _Method:
                 raise self.err(f"assigns an element of {name}, an array the method did not "
                                "allocate (a pure method is assignable \\nothing)", op)
             return
-        if name in self.fields and name not in self.locals and name not in self.params:
-            raise self.err(f"assigns field {name} (a pure method is assignable \\nothing)", op)
+        if name in self.fields and name not in self.params:
+            hint = " (a local variable named like the field? rename it)" \
+                if name in self.locals else ""
+            raise self.err(f"assigns field {name}{hint} (a pure method is assignable "
+                           "\\nothing)", op)
 
     def _new(self, k: int) -> None:
         ty = self.tok(k + 1)
@@ -372,6 +401,9 @@ class _Method:
                                f"{self.cls.name}.{name.text}", name)
             return
         assert recv is not None
+        if recv.kind == "ident" and recv.text[:1].isupper() and self._package_before(k - 2):
+            self._static_call(recv, name, k)
+            return
         if recv.kind == "ident" and not self.tok(k - 3).is_op(".") and \
                 recv.text not in self.locals and recv.text not in self.params and \
                 recv.text not in self.fields:
@@ -390,6 +422,17 @@ class _Method:
             return
         if name.text not in READERS:
             self.note(f"calls {name.text}")
+
+    def _package_before(self, k: int) -> bool:
+        """Whether the class name at ``k`` is qualified by a package (``java.util.Arrays``)
+        whose first name is no variable."""
+        j = k
+        while self.tok(j - 1).is_op(".") and self.tok(j - 2).kind == "ident" and \
+                self.tok(j - 2).text[:1].islower():
+            j -= 2
+        first = self.tok(j).text
+        return j < k and first not in self.locals and first not in self.params and \
+            first not in self.fields and not self.tok(j - 1).is_op(".")
 
     def _root(self, k: int) -> Token | None:
         """The name a receiver expression ending at ``k`` starts from (``a`` in ``a.b[i]``),

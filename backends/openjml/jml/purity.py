@@ -167,7 +167,7 @@ class _Method:
         for k, x in enumerate(t):
             if x.kind != "ident":
                 continue
-            prev, nxt = self.tok(k - 1), self.tok(k + 1)
+            nxt = self.tok(k + 1)
             if nxt.is_op("->") or (nxt.is_op(",", ")") and self._in_lambda_params(k)):
                 self.locals.add(x.text)
                 self.unfresh.add(x.text)

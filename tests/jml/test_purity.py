@@ -123,6 +123,11 @@ CLS = """public class Solution {
     ("{ int counter = 0; } counter = 5; return true;", "assigns field counter"),
     ("{ int[] memo = new int[1]; } memo[0] = 5; return true;", "an element of memo"),
     ("boolean b = 0 > counter; counter = 1; return b;", "assigns field counter"),
+    ("java.util.Set<Integer> s = java.util.Set.of(); "
+     "java.util.function.Function<Integer, Boolean> f = s::add; return f.apply(x);",
+     "refers to s::add"),
+    ("java.util.function.IntUnaryOperator f = Solution::solve2; return true;",
+     "A non-pure method is being called where it is not permitted: Solution.solve2"),
     ("Arrays.sort(a); return true;", "Arrays.sort modifies a"),
     ("java.util.List<int[]> l = java.util.List.of(memo); return l.add(memo);", "calls add on l"),
 ])
@@ -145,6 +150,9 @@ def test_impure_helpers_are_invalid_with_their_line(body: str, message: str | No
     "return new java.util.Random().nextBoolean();",
     "return Integer.toString(x).intern() == Integer.toString(x);",
     "return a.hashCode() % 2 == 0;",
+    "int[][] g = {memo}; g[0][0] = x; return true;",
+    "int[][] g = new int[2][]; g[0] = memo; g[0][0] = x; return true;",
+    "return String.format(\"%s\", a).length() > 5;",
     "try { return Solution.class.getDeclaredField(\"counter\") != null; } "
     "catch (Exception e) { return false; }",
 ])
@@ -166,6 +174,9 @@ def test_calls_the_engines_cannot_vouch_for_are_a_gap(body: str) -> None:
     "java.util.Map<Integer, Integer> m = new java.util.HashMap<>(); m.put(x, 1); "
     "return m.containsKey(x);",
     "return Solution.counter == 0 && memo.length == 10;",
+    "int[][] g = new int[3][3]; g[1][2] = x; return g[1][2] == x;",
+    "java.util.List<Integer> l = new java.util.ArrayList<>(); "
+    "java.util.function.Function<Integer, Boolean> f = l::add; return f.apply(x);",
 ])
 def test_honest_helpers_pass(body: str) -> None:
     src = read_source(CLS % body, "S.java")

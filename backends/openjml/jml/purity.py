@@ -40,7 +40,7 @@ IMPURE_STATIC = frozenset({
     "Integer.getInteger", "Long.getLong", "Boolean.getBoolean", "Math.random",
     "StrictMath.random", "Objects.hashCode", "Objects.hash", "Objects.toString",
     "Arrays.hashCode", "Arrays.deepHashCode", "Arrays.toString",
-    "Arrays.deepToString", "Collections.shuffle",
+    "Arrays.deepToString", "Collections.shuffle", "String.format", "Objects.requireNonNull",
 })
 """Static methods of ``PURE_CLASSES`` that read global state or an object's identity hash
 (which depends on what ran before): a gap, not a rejection."""
@@ -146,6 +146,9 @@ class _Method:
         self.locals: set[str] = set()
         self.unfresh: set[str] = set()
         self.builders: set[str] = set()
+        self.grids: set[str] = set()
+        """Locals only ever holding ``new T[n][m]...`` (every inner array allocated with it)
+        and never given another inner array: their inner elements may be assigned."""
         self.gap: str | None = None
         self._declarations()
 
@@ -176,6 +179,7 @@ class _Method:
                 self.locals.add(x.text)
                 if nxt.is_op(":", ")"):
                     self.unfresh.add(x.text)  # for-each variable, catch parameter
+        spoiled: set[str] = set()
         for k, x in enumerate(t):
             if x.kind == "ident" and x.text in self.locals and self.tok(k + 1).is_op("=") and \
                     not self.tok(k - 1).is_op("."):
@@ -183,8 +187,30 @@ class _Method:
                 if self._fresh(rhs):
                     if len(rhs) > 1 and rhs[1].text in ("StringBuilder", "StringBuffer"):
                         self.builders.add(x.text)
+                    if _full_dims(rhs):
+                        self.grids.add(x.text)
+                    else:
+                        spoiled.add(x.text)
                 else:
                     self.unfresh.add(x.text)
+            elif x.kind == "ident" and self.tok(k + 1).is_op("[") and \
+                    not self.tok(k - 1).is_op(".") and self._one_index_assigned(k + 1):
+                spoiled.add(x.text)  # given another inner array: ``g[0] = memo``
+        self.grids -= spoiled
+
+    def _one_index_assigned(self, k: int) -> bool:
+        """Whether the ``[`` at ``k`` closes into a direct assignment (``g[i] = ...``)."""
+        nest = 0
+        while k < len(self.t):
+            if self.t[k].is_op("["):
+                nest += 1
+            elif self.t[k].is_op("]"):
+                nest -= 1
+                if nest == 0:
+                    break
+            k += 1
+        nxt = self.tok(k + 1)
+        return nxt.kind == "op" and nxt.text in ASSIGN
 
     def _after_type(self, k: int) -> bool:
         """Whether the name at ``k`` follows a type (``int x``, ``int[] x``, ``List<T> x``),
@@ -264,7 +290,9 @@ class _Method:
                 raise self.err(f"declares {x.text} {self.tok(k + 1).text} inside a pure method; "
                                "its fields would keep state between calls (a pure method is "
                                "assignable \\nothing)", x)
-            if x.is_ident("new"):
+            if x.is_op("::"):
+                self._reference(k)
+            elif x.is_ident("new"):
                 self._new(k)
             elif x.kind == "op" and x.text in ASSIGN:
                 if not self._is_local_declaration(k):
@@ -282,6 +310,27 @@ class _Method:
                                                   "ClassLoader", "Class"):
                 self.note(f"uses {x.text}")
         return self.gap
+
+    def _reference(self, k: int) -> None:
+        """``recv::m``: the call happens later, through an interface method (``apply``...),
+        so the method named here is judged now."""
+        name, recv = self.tok(k + 1), self.tok(k - 1)
+        if name.is_ident("new"):
+            if recv.text not in FRESH_TYPES and not recv.is_op("]"):
+                self.note(f"allocates a {recv.text}")
+        elif name.text in MUTATORS:
+            if not (recv.kind == "ident" and self.allocated(recv.text)):
+                raise self.err(f"refers to {recv.text}::{name.text}, which changes an object "
+                               "the method did not allocate (a pure method is assignable "
+                               "\\nothing)", name)
+        elif recv.text == self.cls.name or recv.is_ident("this"):
+            m = self.own.get(name.text)
+            if m is None or not (m.is_pure or m.model):
+                raise self.err("A non-pure method is being called where it is not permitted: "
+                               f"{self.cls.name}.{name.text}", name)
+        elif name.text not in READERS and not (recv.text in PURE_CLASSES and
+                                               f"{recv.text}.{name.text}" not in IMPURE_STATIC):
+            self.note(f"refers to {recv.text}::{name.text}")
 
     def _is_local_declaration(self, k: int) -> bool:
         name, prev = self.tok(k - 1), self.tok(k - 2)
@@ -316,14 +365,16 @@ class _Method:
         the method allocated; anything else writes state that outlives the call."""
         j = end
         indexed = False
+        depth = 0
         while self.tok(j).is_op("]"):
-            depth = 0
+            depth += 1
+            nest = 0
             while j >= 0:
                 if self.t[j].is_op("]"):
-                    depth += 1
+                    nest += 1
                 elif self.t[j].is_op("["):
-                    depth -= 1
-                    if depth == 0:
+                    nest -= 1
+                    if nest == 0:
                         break
                 j -= 1
             j -= 1
@@ -339,6 +390,9 @@ class _Method:
             if not self.allocated(name):
                 raise self.err(f"assigns an element of {name}, an array the method did not "
                                "allocate (a pure method is assignable \\nothing)", op)
+            if depth > 1 and name not in self.grids:
+                self.note(f"assigns an element of an inner array of {name} (which may be "
+                          "an array it did not allocate)")
             return
         if name in self.fields and name not in self.params:
             hint = " (a local variable named like the field? rename it)" \
@@ -480,3 +534,29 @@ class _Method:
                     and self.tok(k + 3).is_op(",", ")")):
                 raise self.err(f"{qual} modifies {first.text}, which the method did not "
                                "allocate (a pure method is assignable \\nothing)", name)
+
+
+def _full_dims(rhs: list[Token]) -> bool:
+    """``new T[a][b]`` with every dimension given (so every inner array is new) and at
+    least two of them."""
+    if len(rhs) < 2 or not rhs[0].is_ident("new"):
+        return False
+    dims = 0
+    k = 2
+    while k < len(rhs) and rhs[k].is_op("."):
+        k += 2
+    while k < len(rhs) and rhs[k].is_op("["):
+        if k + 1 < len(rhs) and rhs[k + 1].is_op("]"):
+            return False
+        nest = 0
+        while k < len(rhs):
+            if rhs[k].is_op("["):
+                nest += 1
+            elif rhs[k].is_op("]"):
+                nest -= 1
+                if nest == 0:
+                    break
+            k += 1
+        dims += 1
+        k += 1
+    return dims >= 2 and k == len(rhs)

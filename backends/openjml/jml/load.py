@@ -20,6 +20,7 @@ from .source import (
     read_source,
     returned_parameter,
 )
+from .unicode import java_input
 
 _ORIGINALS: dict[tuple[str, float], SpecFile] = {}
 
@@ -143,10 +144,12 @@ def ordered_args(task: Task, params: list[tuple[str, str]], method: str,
 def annotated(task: Task, jml_lines: list[str]) -> str:
     """The task's Solution.java with ``//@`` lines put just above the method under
     specification (indented like it): the shape of the simplest spec a model could write."""
-    text = task.skeleton_path.read_text(encoding="utf-8")
+    text = java_input(task.skeleton_path.read_text(encoding="utf-8"), str(task.skeleton_path))
     _cls, method = find_target(original_source(task), task, str(task.skeleton_path))
-    line_start = text.rfind("\n", 0, method.start) + 1
-    indent = text[line_start:method.start]
-    indent = indent if not indent.strip() else ""
-    block = "".join(f"{indent}//@ {ln}\n" for ln in jml_lines)
-    return text[:line_start] + block + text[line_start:]
+    # by line: the front end's offsets are into its rebuilt text, its lines are the file's
+    lines = text.split("\n")
+    at = method.line - 1
+    first = lines[at] if at < len(lines) else ""
+    indent = first[:len(first) - len(first.lstrip())]
+    block = [f"{indent}//@ {ln}" for ln in jml_lines]
+    return "\n".join(lines[:at] + block + lines[at:])

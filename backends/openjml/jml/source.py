@@ -315,8 +315,8 @@ class _Reader:
         return SpecInvalid(msg, file=self.file, line=line)
 
     def rebuild(self) -> tuple[str, list[str]]:
-        """The file as the engines get it: every token on its own line, ordinary comments
-        dropped, each JML annotation rebuilt from its tokens; and the cache key's tokens.
+        """The file as the engines get it: every token on its own line (indented as it was),
+        ordinary comments dropped, each JML annotation rebuilt from its tokens; and the cache key's tokens.
 
         Why: an engine must read what the front end checked. Whatever our lexer and javac's
         (or KeY's, or OpenJML's) might disagree on (unicode escapes, line terminators, JML
@@ -335,6 +335,8 @@ class _Reader:
                 line = max(tline, line + 1)
                 line_comment = False
                 key.append(" " + text)
+                indent = self.text[self.text.rfind("\n", 0, start) + 1:start]
+                out.append(indent if indent.isspace() else " " * len(indent))
             elif start != last_end:
                 out.append(" ")
                 key.append(" " + text)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from adequacy.errors import SpecInvalid
 
 from .lexer import Token, tokenize
-from .source import JavaClass, JavaMethod, SpecFile
+from .source import JavaClass, JavaField, JavaMethod, SpecFile
 
 ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", ">>>="}
 PURE_CLASSES = frozenset({
@@ -103,12 +103,15 @@ def check_purity(src: SpecFile, cls: JavaClass, file: str | None) -> str | None:
     """Raise ``SpecInvalid`` where a pure or model method of ``cls`` breaks JML's purity
     rules; return why the engines cannot vouch for one (a gap), or None."""
     gaps: list[str] = []
-    for m in cls.methods + cls.models:
+    members = cls.methods + cls.models
+    own = {x.name: x for x in members}
+    fields = {f.name: f for f in cls.fields}
+    for m in members:
         if not (m.is_pure or m.model) or not m.has_body:
             continue
         body = _body(src, m, file)
         if body:
-            gap = _Method(m, body, cls, file).check()
+            gap = _Method(m, body, cls, file, own, fields).check()
             if gap:
                 gaps.append(gap)
     return gaps[0] if gaps else None
@@ -137,12 +140,12 @@ def _body(src: SpecFile, m: JavaMethod, file: str | None) -> list[Token]:
 
 
 class _Method:
-    def __init__(self, m: JavaMethod, toks: list[Token], cls: JavaClass,
-                 file: str | None) -> None:
+    def __init__(self, m: JavaMethod, toks: list[Token], cls: JavaClass, file: str | None,
+                 own: dict[str, JavaMethod], fields: dict[str, JavaField]) -> None:
         self.m, self.t, self.cls, self.file = m, toks, cls, file
-        self.fields = {f.name: f for f in cls.fields}
+        self.fields = fields
         self.params = {n for _t, n in m.params}
-        self.own = {x.name: x for x in cls.methods + cls.models}
+        self.own = own
         self.locals: set[str] = set()
         self.unfresh: set[str] = set()
         self.builders: set[str] = set()

@@ -132,3 +132,19 @@ def test_cache_key_keeps_what_the_lexer_joins() -> None:
     shift = read_source("class A { int f(int x) { return x >> 1; } }")
     gt = read_source("class A { int f(int x) { return x > > 1; } }")
     assert shift.normalized() != gt.normalized()
+
+
+def test_poison_leaves_nothing_in_a_shared_cache(tmp_path: Path) -> None:
+    """On main the poison was scored (its hidden statement read by KeY) and its verdicts went
+    into the cache under the key of the honest spec with the same comment-free tokens; now
+    the poison is invalid, and the victim computes its own verdicts."""
+    from adequacy.cache import VerdictCache
+
+    task = load_task(ABS)
+    cache = VerdictCache(tmp_path / "verdicts.sqlite")
+    poison = score_spec(task, POISON, "poison.java", cache=cache)
+    assert poison.status == "invalid"
+    victim = spec("//@ ensures \\result == 42;")
+    rep = score_spec(task, victim, "victim.java", cache=cache)
+    assert cache.hits == 0 and not any(v.cached for v in rep.verdicts)
+    assert not rep.passed_all

@@ -130,6 +130,9 @@ CLS = """public class Solution {
      "A non-pure method is being called where it is not permitted: Solution.solve2"),
     ("Arrays.sort(a); return true;", "Arrays.sort modifies a"),
     ("java.util.List<int[]> l = java.util.List.of(memo); return l.add(memo);", "calls add on l"),
+    ("java.util.List<int[]> l = new java.util.ArrayList<>(); l.add(memo); "
+     "return l.get(0).clone() != null && l.get(0).equals(memo) && "
+     "java.util.List.of(memo).set(0, memo) != null;", "calls set on an object"),
 ])
 def test_impure_helpers_are_invalid_with_their_line(body: str, message: str | None) -> None:
     src = read_source(CLS % body, "S.java")
@@ -177,6 +180,9 @@ def test_calls_the_engines_cannot_vouch_for_are_a_gap(body: str) -> None:
     "int[][] g = new int[3][3]; g[1][2] = x; return g[1][2] == x;",
     "java.util.List<Integer> l = new java.util.ArrayList<>(); "
     "java.util.function.Function<Integer, Boolean> f = l::add; return f.apply(x);",
+    "String s = String.valueOf(x); return new StringBuilder(s).reverse().toString().equals(s);",
+    "StringBuilder sb = new StringBuilder(); sb.append(x).append(' ').reverse(); "
+    "return sb.toString().length() > 0;",
 ])
 def test_honest_helpers_pass(body: str) -> None:
     src = read_source(CLS % body, "S.java")

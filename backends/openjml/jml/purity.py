@@ -89,6 +89,12 @@ READERS = frozenset({
 """Methods that only read their receiver (``toString``/``hashCode`` only on what the method
 allocated as a string builder: elsewhere they may show an identity hash)."""
 IDENTITY = frozenset({"toString", "hashCode"})
+SELF_RETURNING = frozenset({"append", "insert", "reverse", "delete", "deleteCharAt",
+                            "replace"})
+"""StringBuilder methods that return their receiver: ``new StringBuilder(s).reverse()``
+and ``sb.append(a).append(b)`` change only what was allocated."""
+NEW = "\0new"
+"""The root of a receiver that is a constructor call."""
 KEYWORDS_BEFORE_NAME = {"return", "new", "throw", "case", "else", "do", "yield", "assert",
                         "instanceof", "this", "super", "break", "continue"}
 TYPE_DECL = {"class", "interface", "enum", "record"}
@@ -279,6 +285,11 @@ class _Method:
             ["Arrays", ".", "copyOf", "("], ["Arrays", ".", "copyOfRange", "("])
 
     def allocated(self, name: str) -> bool:
+        if name == NEW:
+            return True
+        return self._allocated_local(name)
+
+    def _allocated_local(self, name: str) -> bool:
         """Whether ``name`` is a local that only ever holds what the method allocated. A
         local named like a field is not trusted: the scan does not know block scopes, and
         outside the block the name is the field again."""
@@ -474,11 +485,22 @@ class _Method:
                                "allocate (a pure method is assignable \\nothing)", name)
             return
         if name.text in IDENTITY:
-            if root is None or root.text not in self.builders:
+            if root is None or root.text not in self.builders and not (
+                    root.text == NEW and self._built_as_builder(k)):
                 self.note(f"calls {name.text} (it may show an identity hash)")
             return
         if name.text not in READERS:
             self.note(f"calls {name.text}")
+
+    def _built_as_builder(self, k: int) -> bool:
+        """Whether the receiver chain of the call at ``k`` starts with ``new StringBuilder``
+        (or ``StringBuffer``)."""
+        j = k
+        while j >= 0 and not self.t[j].is_ident("new"):
+            j -= 1
+        return self.tok(j + 1).text in ("StringBuilder", "StringBuffer") or (
+            self.tok(j + 1).text == "java" and self.tok(j + 5).text in
+            ("StringBuilder", "StringBuffer"))
 
     def _package_before(self, k: int) -> bool:
         """Whether the class name at ``k`` is qualified by a package (``java.util.Arrays``)
@@ -509,6 +531,15 @@ class _Method:
                             break
                     j -= 1
                 if open_ == "(":
+                    callee = self.tok(j - 1)
+                    q = j - 1
+                    while self.tok(q - 1).is_op(".") and self.tok(q - 2).kind == "ident":
+                        q -= 2
+                    if callee.kind == "ident" and self.tok(q - 1).is_ident("new"):
+                        return Token("ident", NEW, callee.line)  # new T(...): allocated here
+                    if callee.text in SELF_RETURNING and self.tok(j - 2).is_op("."):
+                        j -= 3  # sb.append(x).reverse(): the receiver is sb again
+                        continue
                     return None
                 j -= 1
                 continue

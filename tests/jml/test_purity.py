@@ -51,6 +51,8 @@ HONEST = spec("seen(x, \\result)", """\
 """)
 
 
+@pytest.mark.slow
+@pytest.mark.requires("javac")
 def test_stateful_helper_no_longer_passes_abs_value() -> None:
     rep = score_spec(load_task(ABS), STATEFUL, "stateful.java", cache=None)
     assert rep.status == "invalid" and not rep.passed_all
@@ -58,6 +60,8 @@ def test_stateful_helper_no_longer_passes_abs_value() -> None:
     assert "class M" in rep.invalid.message
 
 
+@pytest.mark.slow
+@pytest.mark.requires("javac")
 def test_verdicts_do_not_depend_on_case_order_or_other_cases() -> None:
     """One spec, its cases in three shuffled orders and each bucket on its own: every case
     gets the same verdict every time. On main the stateful spec accepted a mutant scored

@@ -69,6 +69,8 @@ def test_verify_refuses_the_poison_before_key_starts(tmp_path: Path) -> None:
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
+@pytest.mark.requires("javac")
 def test_escapes_in_jml_read_as_java_reads_them() -> None:
     """``\\u0026\\u0026`` is ``&&`` to Java: the clause means what KeY reads, and rac decides
     it like the plain spelling (on main the lexer saw a backslash keyword and refused it)."""
@@ -134,6 +136,8 @@ def test_cache_key_keeps_what_the_lexer_joins() -> None:
     assert shift.normalized() != gt.normalized()
 
 
+@pytest.mark.slow
+@pytest.mark.requires("javac")
 def test_poison_leaves_nothing_in_a_shared_cache(tmp_path: Path) -> None:
     """On main the poison was scored (its hidden statement read by KeY) and its verdicts went
     into the cache under the key of the honest spec with the same comment-free tokens; now

@@ -40,6 +40,8 @@ def verdicts(text: str) -> tuple[str, list[tuple[str, str, str]]]:
     return rep.status, [(v.bucket.value, v.case_id, v.value.value) for v in rep.verdicts]
 
 
+@pytest.mark.slow
+@pytest.mark.requires("javac")
 def test_a_990_term_chain_scores_like_its_meaning() -> None:
     status, got = verdicts(spec(chain(990)))
     want_status, want = verdicts(spec(CORE))
@@ -55,6 +57,8 @@ def test_a_10000_term_chain_is_read_without_recursion_per_term() -> None:
     assert len(js.cases) == 1
 
 
+@pytest.mark.slow
+@pytest.mark.requires("javac")
 def test_a_10000_term_chain_through_rac_is_decided() -> None:
     """End to end: javac refuses one method of that size ("code too large"), so rac splits
     big operands into methods of their own and decides every case like the short spec."""

@@ -92,3 +92,28 @@ def test_code_check_of_a_big_spec_is_near_linear() -> None:
     t0 = time.process_time()
     load(task, text, "big.java")
     assert time.process_time() - t0 < 10.0
+
+
+@pytest.mark.slow
+@pytest.mark.requires("javac")
+def test_a_2000_location_frame_is_decided_like_everything() -> None:
+    """``assignable a[0], ..., a[1999]`` became a 2,000-deep ``||`` chain in the implicit
+    frame clause; balanced, it is decided, here like the gold spec's omitted frame (every
+    case's array is shorter than 2,000)."""
+    task = load_task(ABS.parent / "reverse_in_place")
+    gold = (task.root / "specs" / "gold.java").read_text()
+    frame = ", ".join(f"a[{k}]" for k in range(2000))
+    framed = gold.replace("@ requires a != null;", f"@ requires a != null;\n      @ assignable {frame};")
+    assert framed != gold
+    got = score_spec(task, framed, "frame.java", cache=None)
+    want = score_spec(task, gold, "gold.java", cache=None)
+    assert got.status == "scored"
+    assert [(v.bucket, v.case_id, v.value) for v in got.verdicts] == \
+        [(v.bucket, v.case_id, v.value) for v in want.verdicts]
+
+
+def test_classes_nested_too_deep_are_invalid_with_their_line() -> None:
+    text = "".join(f"class C{i} {{\n" for i in range(500)) + "}" * 500
+    with pytest.raises(SpecInvalid) as e:
+        load(load_task(ABS), text, "nested.java")
+    assert "nesting deeper than 40" in e.value.message and e.value.line == 41

@@ -118,6 +118,16 @@ class TypeRef(Expr):
     name: str
 
 
+def balanced(line: int, op: str, operands: list[Expr]) -> Expr:
+    """``a op b op c op d`` as ``(a op b) op (c op d)`` for an associative ``op``: the same
+    operands in the same order (so the same short-circuits), depth log2(n) instead of n."""
+    if len(operands) == 1:
+        return operands[0]
+    mid = len(operands) // 2
+    return Binary(line, op, balanced(line, op, operands[:mid]),
+                  balanced(line, op, operands[mid:]))
+
+
 def walk(e: Expr) -> list[Expr]:
     """Every node of the tree, pre-order (iterative: hostile trees may be deep)."""
     out: list[Expr] = []

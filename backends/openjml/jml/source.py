@@ -216,6 +216,8 @@ def _annotation_text(raw: str) -> str:
     return "".join(res)
 
 
+MAX_CLASS_NESTING = 40
+"""Classes inside classes the reader follows (it recurses once per level)."""
 _INTERESTING = re.compile(r"[\n\"'/]")
 """The characters where a comment or a literal can start (the scanner jumps between them)."""
 
@@ -389,6 +391,16 @@ class _Reader:
                 if x.kind == "ident" and x.text in JML_MODIFIERS}
 
     def _class(self, i: int, classes: list[JavaClass], mods: set[str] | None = None) -> int:
+        self.depth = getattr(self, "depth", 0) + 1
+        try:
+            if self.depth > MAX_CLASS_NESTING:
+                raise self.err(f"nesting deeper than {MAX_CLASS_NESTING} (classes declared "
+                               "inside each other)", self.toks[i].line)
+            return self._class_body(i, classes, mods)
+        finally:
+            self.depth -= 1
+
+    def _class_body(self, i: int, classes: list[JavaClass], mods: set[str] | None) -> int:
         toks = self.toks
         name_tok = toks[i + 1]
         j = i + 2

@@ -137,14 +137,17 @@ class _Translator:
         return f"{RT}.truth({self.expr(e, env)})"
 
     def truth_part(self, e: A.Expr, env: Env) -> str:
-        """``truth`` of an operand, as a call of a method of its own when it is big (outside
-        quantifiers, whose variables a split-off method could not see)."""
-        if env.quants or len(A.walk(e)) <= SPLIT_NODES:
+        """``truth`` of an operand, as a call of a method of its own when it is big; the
+        quantified variables in scope become its extra parameters."""
+        if len(A.walk(e)) <= SPLIT_NODES:
             return self.truth(e, env)
         name = self.ctx.fresh("part")
+        bound = [var for _n, var, _t in env.quants]
+        params = SIGNATURE[:-1] + "".join(f", Object {v}" for v in bound) + ")"
         self.ctx.helpers.append((f'@SuppressWarnings("unchecked") static Object {name}'
-                                 f"{SIGNATURE} {{ return {self.expr(e, env)}; }}", e.line))
-        return f"{RT}.truth({name}(__p, __q, __res, __this))"
+                                 f"{params} {{ return {self.expr(e, env)}; }}", e.line))
+        args = "".join(f", {v}" for v in bound)
+        return f"{RT}.truth({name}(__p, __q, __res, __this{args}))"
 
     def _Lit(self, e: A.Lit, env: Env) -> str:
         return _lit(e)

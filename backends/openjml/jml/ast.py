@@ -118,14 +118,28 @@ class TypeRef(Expr):
     name: str
 
 
+def balanced(line: int, op: str, operands: list[Expr]) -> Expr:
+    """``a op b op c op d`` as ``(a op b) op (c op d)`` for an associative ``op``: the same
+    operands in the same order (so the same short-circuits), depth log2(n) instead of n."""
+    if len(operands) == 1:
+        return operands[0]
+    mid = len(operands) // 2
+    return Binary(line, op, balanced(line, op, operands[:mid]),
+                  balanced(line, op, operands[mid:]))
+
+
 def walk(e: Expr) -> list[Expr]:
-    """Every node of the tree, pre-order."""
-    out: list[Expr] = [e]
-    for v in e.__dict__.values():
-        if isinstance(v, Expr):
-            out += walk(v)
-        elif isinstance(v, tuple):
-            for x in v:
-                if isinstance(x, Expr):
-                    out += walk(x)
+    """Every node of the tree, pre-order (iterative: hostile trees may be deep)."""
+    out: list[Expr] = []
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        out.append(x)
+        kids: list[Expr] = []
+        for v in x.__dict__.values():
+            if isinstance(v, Expr):
+                kids.append(v)
+            elif isinstance(v, tuple):
+                kids.extend(y for y in v if isinstance(y, Expr))
+        stack.extend(reversed(kids))
     return out

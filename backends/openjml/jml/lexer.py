@@ -6,6 +6,7 @@ One lexer serves both, since JML expressions are Java expressions plus a few ope
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from adequacy.errors import SpecInvalid
@@ -18,10 +19,18 @@ OPERATORS = sorted([
     "+", "-", "*", "/", "%", "=", "<", ">", "!", "~", "?", ":", ";", ",", ".", "(", ")", "[",
     "]", "{", "}", "&", "|", "^", "@",
 ], key=len, reverse=True)
+_FAST = re.compile(r"(?P<ws>[^\S\n]+)|(?P<id>[^\W\d][\w$]*|\$[\w$]*)"
+                   r"|(?P<bs>\\[A-Za-z_][A-Za-z0-9_]*)|(?P<op>"
+                   + "|".join(re.escape(op) for op in OPERATORS) + ")")
+"""Whitespace, names, backslash keywords and operators in one match (maximal munch: the
+operators are listed longest first); numbers and literals keep their own scanners."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Token:
+    """One token; never changed after the lexer made it (not ``frozen``: a frozen dataclass
+    costs three times as much to build, and a big spec has a million tokens)."""
+
     kind: str
     """``ident``, ``backslash`` (``\\result``), ``int``, ``float``, ``char``, ``string``,
     ``op``, ``jml`` (a whole annotation, only from the source reader) or ``eof``."""
@@ -47,27 +56,14 @@ def tokenize(text: str, first_line: int = 1, file: str | None = None,
     i = 0
     n = len(text)
     line = first_line
+    fast = _FAST.match
     while i < n:
         c = text[i]
         if c == "\n":
             line += 1
             i += 1
             continue
-        if c.isspace():
-            i += 1
-            continue
         start = i
-        if c.isalpha() or c in "_$":
-            while i < n and (text[i].isalnum() or text[i] in "_$"):
-                i += 1
-            toks.append(Token("ident", text[start:i], line, start))
-            continue
-        if c == "\\" and i + 1 < n and (text[i + 1].isalpha() or text[i + 1] == "_"):
-            i += 1
-            while i < n and (text[i].isalnum() or text[i] == "_"):
-                i += 1
-            toks.append(Token("backslash", text[start:i], line, start))
-            continue
         if c.isdigit() or (c == "." and i + 1 < n and text[i + 1].isdigit()):
             i, kind = _number(text, i)
             toks.append(Token(kind, text[start:i], line, start))
@@ -85,15 +81,21 @@ def tokenize(text: str, first_line: int = 1, file: str | None = None,
             i = j + 1
             toks.append(Token("string" if c == '"' else "char", text[start:i], line, start))
             continue
-        for op in OPERATORS:
-            if text.startswith(op, i):
-                if split_shifts and op in (">>", ">>>", ">>=", ">>>="):
-                    op = ">"
-                toks.append(Token("op", op, line, start))
-                i += len(op)
-                break
-        else:
+        m = fast(text, i)
+        if m is None:
             raise SpecInvalid(f"unexpected character {c!r}", file=file, line=line)
+        i = m.end()
+        kind = m.lastgroup or ""
+        if kind == "ws":
+            continue
+        if kind == "op":
+            op = m.group()
+            if split_shifts and op in (">>", ">>>", ">>=", ">>>="):
+                op = ">"
+                i = start + 1
+            toks.append(Token("op", op, line, start))
+        else:
+            toks.append(Token("ident" if kind == "id" else "backslash", m.group(), line, start))
     toks.append(Token("eof", "", line, n))
     return toks
 

@@ -9,6 +9,7 @@ from adequacy.backend import LoadedSpec
 from adequacy.errors import BackendError, SpecInvalid, TaskError
 from adequacy.tasks import Task
 
+from .purity import check_purity
 from .resolve import check_names
 from .semantics import Case, math_gap, spec_cases
 from .source import (
@@ -19,6 +20,7 @@ from .source import (
     read_source,
     returned_parameter,
 )
+from .unicode import java_input
 
 _ORIGINALS: dict[tuple[str, float], SpecFile] = {}
 
@@ -34,7 +36,9 @@ class JmlSpec:
     cases: list[Case]
     """Spec cases with JML's implicit clauses made explicit (``jml.semantics``)."""
     math_gap: str | None = None
-    """Why the spec's arithmetic is outside what the engines compute (``math_gap``), or None."""
+    """Why no engine can compute this spec's cases faithfully, or None: its arithmetic
+    (``semantics.math_gap``) or what a pure helper does that the engines cannot vouch for
+    (``purity.check_purity``). Every engine answers unknown for every case then."""
     compiled: dict[str, Any] = field(default_factory=dict)
     """Each engine's own compiled form of the spec (e.g. rac's Java unit), made once on the
     engine's first ``check`` and kept with the loaded spec so it is not rebuilt per call."""
@@ -112,7 +116,8 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
     cases = spec_cases(cls, method, file)
     for c in cases:
         check_names(cls, method, c.requires, c.ensures, file)
-    return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases))
+    purity = check_purity(src, cls, file)
+    return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases) or purity)
 
 
 def spec_data(spec: LoadedSpec, task: Task) -> JmlSpec:
@@ -139,10 +144,12 @@ def ordered_args(task: Task, params: list[tuple[str, str]], method: str,
 def annotated(task: Task, jml_lines: list[str]) -> str:
     """The task's Solution.java with ``//@`` lines put just above the method under
     specification (indented like it): the shape of the simplest spec a model could write."""
-    text = task.skeleton_path.read_text(encoding="utf-8")
+    text = java_input(task.skeleton_path.read_text(encoding="utf-8"), str(task.skeleton_path))
     _cls, method = find_target(original_source(task), task, str(task.skeleton_path))
-    line_start = text.rfind("\n", 0, method.start) + 1
-    indent = text[line_start:method.start]
-    indent = indent if not indent.strip() else ""
-    block = "".join(f"{indent}//@ {ln}\n" for ln in jml_lines)
-    return text[:line_start] + block + text[line_start:]
+    # by line: the front end's offsets are into its rebuilt text, its lines are the file's
+    lines = text.split("\n")
+    at = method.line - 1
+    first = lines[at] if at < len(lines) else ""
+    indent = first[:len(first) - len(first.lstrip())]
+    block = [f"{indent}//@ {ln}" for ln in jml_lines]
+    return "\n".join(lines[:at] + block + lines[at:])

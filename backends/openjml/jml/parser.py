@@ -16,6 +16,18 @@ PRIMITIVES = {"int", "long", "short", "byte", "char", "boolean", "double", "floa
 QUANTIFIERS = {"\\forall": "forall", "\\exists": "exists", "\\num_of": "num_of",
                "\\sum": "sum", "\\product": "product", "\\max": "max", "\\min": "min"}
 SPECIAL_TYPES = {"\\bigint": "\\bigint", "\\real": "\\real", "\\TYPE": "\\TYPE"}
+MAX_NESTING = 40
+"""Deepest nesting of sub-expressions the parser follows (parentheses, unary operators,
+arguments, ``==>`` chains). Each level costs the recursive-descent parser about 16 Python
+frames; deeper input is refused as invalid, with its line, before any recursion limit can turn
+it into an internal error."""
+MAX_DEPTH = 200
+"""Deepest expression tree any later pass walks (a left-nested chain of 300 ``+`` is 300 deep;
+``&&`` and ``||`` chains are rebalanced and never come near it)."""
+BALANCED = ("&&", "||")
+"""Operators whose chains are rebuilt as balanced trees: associative, and the balanced tree
+evaluates the operands in the same order with the same short-circuits, so the value and the
+well-definedness are those of the left-nested chain Java would build."""
 
 
 class Parser:
@@ -23,6 +35,7 @@ class Parser:
         self.toks = toks if toks and toks[-1].kind == "eof" else toks + [
             Token("eof", "", toks[-1].line if toks else 0)]
         self.i = 0
+        self.depth = 0
         self.file = file
         self.parenthesised: set[int] = set()
         self.unnegated: dict[int, tuple[A.Lit, Token]] = {}
@@ -70,9 +83,26 @@ class Parser:
         for lit, tok in self.unnegated.values():
             raise self.err(f"integer literal {lit.text} is too large (only -{lit.text} is a "
                            "valid literal)", tok)
+        if tree_depth(e) > MAX_DEPTH:
+            raise self.err(f"nesting deeper than {MAX_DEPTH} (a long chain of an operator "
+                           "other than && and || nests one level per operand; split the "
+                           "clause)", self.toks[0])
         return e
 
+    def nested(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.err(f"nesting deeper than {MAX_NESTING} (parentheses, operators or "
+                           "calls inside each other)")
+
     def expr(self) -> A.Expr:
+        self.nested()
+        try:
+            return self._expr()
+        finally:
+            self.depth -= 1
+
+    def _expr(self) -> A.Expr:
         c = self.equiv()
         if self.t.is_op("?"):
             line = self.t.line
@@ -96,7 +126,11 @@ class Parser:
         if self.t.is_op("==>"):
             op = self.t
             self.i += 1
-            right = self.implies()
+            self.nested()
+            try:
+                right = self.implies()
+            finally:
+                self.depth -= 1
             if isinstance(right, A.Binary) and right.op == "<==" and not self._paren(right):
                 raise self.err(_MIXED, op)
             e = A.Binary(op.line, "==>", e, right)
@@ -120,6 +154,13 @@ class Parser:
         if level == len(self.LEVELS):
             return self.relational()
         e = self.binary(level + 1)
+        if self.LEVELS[level][0] in BALANCED:
+            operands, ops = [e], []
+            while self.t.is_op(*self.LEVELS[level]):
+                ops.append(self.t)
+                self.i += 1
+                operands.append(self.binary(level + 1))
+            return _balanced(operands, ops)
         while self.t.is_op(*self.LEVELS[level]):
             op = self.t
             self.i += 1
@@ -179,6 +220,13 @@ class Parser:
         return e
 
     def unary(self) -> A.Expr:
+        self.nested()
+        try:
+            return self._unary()
+        finally:
+            self.depth -= 1
+
+    def _unary(self) -> A.Expr:
         t = self.t
         if t.is_op("+", "-", "!", "~"):
             self.i += 1
@@ -417,6 +465,32 @@ class Parser:
             body = first
         self.expect_op(")", f"closing {q.text}")
         return A.Quant(open_.line, kind, ty, tuple(names), rng, body)
+
+
+def _balanced(operands: list[A.Expr], ops: list[Token]) -> A.Expr:
+    """``a && b && c && d`` as ``(a && b) && (c && d)``: depth log2(n) instead of n, so no
+    later pass recurses once per term (one operator throughout: ``BALANCED`` are levels)."""
+    if len(operands) == 1:
+        return operands[0]
+    mid = len(operands) // 2
+    op = ops[mid - 1]
+    return A.Binary(op.line, op.text, _balanced(operands[:mid], ops[:mid - 1]),
+                    _balanced(operands[mid:], ops[mid:]))
+
+
+def tree_depth(e: A.Expr) -> int:
+    """Depth of the tree, without recursion (the tree may be too deep to recurse over)."""
+    deepest = 0
+    stack: list[tuple[A.Expr, int]] = [(e, 1)]
+    while stack:
+        x, d = stack.pop()
+        deepest = max(deepest, d)
+        for v in x.__dict__.values():
+            if isinstance(v, A.Expr):
+                stack.append((v, d + 1))
+            elif isinstance(v, tuple):
+                stack.extend((y, d + 1) for y in v if isinstance(y, A.Expr))
+    return deepest
 
 
 _MIXED = ("==> and <== mixed without parentheses (OpenJML: jml.mixed.implies); write "

@@ -288,9 +288,9 @@ def frame_conditions(method: JavaMethod, sc: SpecCase,
             if ty[:-2] not in PRIMITIVES:
                 elem_same = A.Call(line, A.Name(line, "Objects"), "equals", (
                     A.Index(line, name, i), A.Old(line, A.Index(line, name, i))))
-            body: A.Expr = elem_same
-            for a in allowed:
-                body = A.Binary(line, "||", a, body)
+            # the last location first, as the left-nested chain this was; balanced, so that
+            # ``assignable a[0], ..., a[999]`` is no 1,000-deep tree
+            body: A.Expr = A.balanced(line, "||", [*reversed(allowed), elem_same])
             same = A.Quant(line, "forall", "int", (FRAME_VAR,),
                            A.Chain(line, ("<=", "<"), (A.Lit(line, "int", 0, "0"), i,
                                                        A.Field(line, name, "length"))), body)

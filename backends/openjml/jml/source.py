@@ -9,11 +9,14 @@ members and yields the JML-free token stream that the "code altered" check compa
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 
 from adequacy.errors import SpecInvalid
 
 from .lexer import Token, tokenize
+from .unicode import java_input
 
 BEHAVIORS = {
     "behavior": "behavior", "behaviour": "behavior",
@@ -159,9 +162,16 @@ class SpecFile:
     def find_class(self, name: str) -> JavaClass | None:
         return next((c for c in self.classes if c.name == name), None)
 
+    key_tokens: list[str] = field(default_factory=list)
+    """What the engines read, without layout: Java tokens and JML annotations (each between
+    ``/*@`` and ``@*/`` markers), a token prefixed with a space unless it touched the one
+    before (``>`` ``>`` is a shift, ``> >`` is not)."""
+
     def normalized(self) -> str:
-        """Comment- and layout-free text: Java and JML tokens in file order."""
-        return " ".join(t.text for t in self.all_tokens)
+        """The verdict cache's key for the spec: ``key_tokens`` as one string (JSON, so no two
+        token sequences share a key). ``text`` is rebuilt from the same tokens, so the key is
+        computed on what every engine reads."""
+        return json.dumps(self.key_tokens, ensure_ascii=False)
 
 
 def _annotation_text(raw: str) -> str:
@@ -206,6 +216,12 @@ def _annotation_text(raw: str) -> str:
     return "".join(res)
 
 
+MAX_CLASS_NESTING = 40
+"""Classes inside classes the reader follows (it recurses once per level)."""
+_INTERESTING = re.compile(r"[\n\"'/]")
+"""The characters where a comment or a literal can start (the scanner jumps between them)."""
+
+
 def split_comments(text: str, file: str | None = None) -> tuple[str, list[Token]]:
     """The text with comments blanked, and one ``jml`` token per JML annotation comment."""
     out = list(text)
@@ -219,7 +235,12 @@ def split_comments(text: str, file: str | None = None) -> tuple[str, list[Token]
             if out[k] != "\n":
                 out[k] = " "
 
+    interesting = _INTERESTING.search
     while i < n:
+        m = interesting(text, i)
+        if m is None:
+            break
+        i = m.start()
         ch = text[i]
         if ch == "\n":
             line += 1
@@ -295,6 +316,56 @@ class _Reader:
     def err(self, msg: str, line: int) -> SpecInvalid:
         return SpecInvalid(msg, file=self.file, line=line)
 
+    def rebuild(self) -> tuple[str, list[str]]:
+        """The file as the engines get it: every token on its own line (indented as it was),
+        ordinary comments dropped, each JML annotation rebuilt from its tokens; and the cache key's tokens.
+
+        Why: an engine must read what the front end checked. Whatever our lexer and javac's
+        (or KeY's, or OpenJML's) might disagree on (unicode escapes, line terminators, JML
+        comment syntaxes we do not read such as ``//+KeY@``) is gone from the rebuilt text.
+        """
+        out: list[str] = []
+        key: list[str] = []
+        line = 1
+        last_end = -1
+        line_comment = False
+
+        def put(text: str, tline: int, start: int, end: int) -> None:
+            nonlocal line, last_end, line_comment
+            if tline > line or line_comment:
+                out.append("\n" * max(tline - line, 1))
+                line = max(tline, line + 1)
+                line_comment = False
+                key.append(" " + text)
+                indent = self.text[self.text.rfind("\n", 0, start) + 1:start]
+                out.append(indent if indent.isspace() else " " * len(indent))
+            elif start != last_end:
+                out.append(" ")
+                key.append(" " + text)
+            else:
+                key.append(text)
+            out.append(text)
+            last_end = end
+
+        for t in self.toks[:-1]:
+            if t.kind != "jml":
+                put(t.text, t.line, t.pos, t.pos + len(t.text))
+                continue
+            slashes = self.text.startswith("//@", t.pos)
+            put("//@" if slashes else "/*@", t.line, t.pos, -1)
+            key[-1] = " /*@"
+            base = t.pos + 3
+            for x in self.jml_of[t.pos]:
+                put(x.text, x.line, base + x.pos, base + x.pos + len(x.text))
+            if slashes:
+                line_comment = True
+            else:
+                out.append(" @*/")
+            key.append(" @*/")
+            last_end = -1
+        out.append("\n")
+        return "".join(out), key
+
     def read(self) -> SpecFile:
         classes: list[JavaClass] = []
         toks = self.toks
@@ -320,6 +391,16 @@ class _Reader:
                 if x.kind == "ident" and x.text in JML_MODIFIERS}
 
     def _class(self, i: int, classes: list[JavaClass], mods: set[str] | None = None) -> int:
+        self.depth = getattr(self, "depth", 0) + 1
+        try:
+            if self.depth > MAX_CLASS_NESTING:
+                raise self.err(f"nesting deeper than {MAX_CLASS_NESTING} (classes declared "
+                               "inside each other)", self.toks[i].line)
+            return self._class_body(i, classes, mods)
+        finally:
+            self.depth -= 1
+
+    def _class_body(self, i: int, classes: list[JavaClass], mods: set[str] | None) -> int:
         toks = self.toks
         name_tok = toks[i + 1]
         j = i + 2
@@ -653,8 +734,36 @@ def _render(toks: list[Token]) -> str:
 
 
 def read_source(text: str, file: str | None = None) -> SpecFile:
-    """Read a Java+JML file; raises ``SpecInvalid`` with file and line on malformed input."""
-    return _Reader(text, file).read()
+    """Read a Java+JML file; raises ``SpecInvalid`` with file and line on malformed input.
+
+    Java's unicode-escape and line-terminator translation comes first (``jml.unicode``); the
+    ``SpecFile`` is then the reading of the text rebuilt from the tokens (``_Reader.rebuild``),
+    so its ``text`` (what the engines are given) holds nothing the checks did not see.
+    """
+    first = _Reader(java_input(text, file), file)
+    rebuilt, key = first.rebuild()
+    if java_input(rebuilt, file) != rebuilt:
+        line = _first_difference(rebuilt, java_input(rebuilt, file))
+        raise SpecInvalid("a unicode escape produces a backslash that starts another "
+                          "unicode escape; write the characters themselves (JLS 3.3)",
+                          file=file, line=line)
+    reader = _Reader(rebuilt, file)
+    spec = reader.read()
+    for a, b in zip(first.ordered, spec.all_tokens, strict=False):
+        if (a.kind, a.text, a.line) != (b.kind, b.text, b.line):
+            raise SpecInvalid(f"the file does not read the same way twice near {a.text!r} "
+                              "(a token the Java lexer would split or join differently)",
+                              file=file, line=a.line)
+    if len(first.ordered) != len(spec.all_tokens):
+        raise SpecInvalid("the file does not read the same way twice", file=file,
+                          line=spec.all_tokens[-1].line if spec.all_tokens else 1)
+    spec.key_tokens = key
+    return spec
+
+
+def _first_difference(a: str, b: str) -> int:
+    k = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), 0)
+    return a.count("\n", 0, k) + 1
 
 
 def check_code(spec: SpecFile, original: SpecFile, allow_pure_helpers: bool = True) -> None:
@@ -672,7 +781,10 @@ def check_code(spec: SpecFile, original: SpecFile, allow_pure_helpers: bool = Tr
             for m in c.methods:
                 if m.is_pure and m.name not in orig_names:
                     skip.append(m.tok_range)
-    mine = [t for k, t in enumerate(spec.java_tokens) if not any(a <= k < b for a, b in skip)]
+    skipped = bytearray(len(spec.java_tokens))
+    for lo, hi in skip:
+        skipped[lo:hi] = b"\x01" * (hi - lo)
+    mine = [t for k, t in enumerate(spec.java_tokens) if not skipped[k]]
     theirs = original.java_tokens
     for k, (a, b) in enumerate(zip(mine, theirs, strict=False)):
         if a.kind == "eof" and b.kind == "eof":

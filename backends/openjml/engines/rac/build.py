@@ -10,9 +10,8 @@ from adequacy.errors import SpecInvalid
 from ...jml import ast as A
 from ...jml.semantics import Case
 from ...jml.source import JavaClass, JavaMethod, SpecFile, returned_parameter
-from .translate import Context, Env, translate
+from .translate import SIGNATURE, Context, Env, translate
 
-SIGNATURE = "(Object[] __p, Object[] __q, Object __res, Object __this)"
 JAVA_ONLY = {"public", "private", "protected", "static", "final", "strictfp", "synchronized"}
 
 
@@ -82,6 +81,9 @@ def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
         # every case constrains normal returns, an exceptional one through its implicit
         # ``ensures false`` (``jml.semantics``)
         plan.append({"normal": True, "req": req, "ens": ens})
+    for source, line in ctx.helpers:
+        lines.append(source)
+        jml_lines.append(line)
     text = spec.java_text
     close_line = text.count("\n", 0, cls.body_close) + 1
     source = text[:cls.body_close] + "\n" + "\n".join(lines) + "\n" + text[cls.body_close:]

@@ -20,6 +20,11 @@ from ...jml.resolve import LIBRARY_CLASSES
 from ...jml.source import JavaClass, JavaMethod
 
 RT = "adequacy.rac.R"
+SIGNATURE = "(Object[] __p, Object[] __q, Object __res, Object __this)"
+"""Parameters of every generated clause method (pre-state, post-state, result, receiver)."""
+SPLIT_NODES = 200
+"""An operand of ``&&``/``||`` larger than this (in AST nodes) becomes its own method: javac
+refuses a method over 64 KB of bytecode, and a 10,000-term chain is far over."""
 QUANT_TYPES = {"int", "long", "short", "byte", "char", "boolean", "\\bigint", "Integer", "Long"}
 _BIN = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "<": "lt", "<=": "le",
         ">": "gt", ">=": "ge", "==": "eq", "!=": "ne", "&": "bitand", "|": "bitor",
@@ -37,6 +42,8 @@ class Context:
     file: str | None
     methods: dict[str, list[JavaMethod]] = field(default_factory=dict)
     counter: int = 0
+    helpers: list[tuple[str, int]] = field(default_factory=list)
+    """Methods split off long ``&&``/``||`` chains: (Java source, JML line)."""
 
     def __post_init__(self) -> None:
         for m in self.cls.methods + self.cls.models:
@@ -128,6 +135,19 @@ class _Translator:
 
     def truth(self, e: A.Expr, env: Env) -> str:
         return f"{RT}.truth({self.expr(e, env)})"
+
+    def truth_part(self, e: A.Expr, env: Env) -> str:
+        """``truth`` of an operand, as a call of a method of its own when it is big; the
+        quantified variables in scope become its extra parameters."""
+        if len(A.walk(e)) <= SPLIT_NODES:
+            return self.truth(e, env)
+        name = self.ctx.fresh("part")
+        bound = [var for _n, var, _t in env.quants]
+        params = SIGNATURE[:-1] + "".join(f", Object {v}" for v in bound) + ")"
+        self.ctx.helpers.append((f'@SuppressWarnings("unchecked") static Object {name}'
+                                 f"{params} {{ return {self.expr(e, env)}; }}", e.line))
+        args = "".join(f", {v}" for v in bound)
+        return f"{RT}.truth({name}(__p, __q, __res, __this{args}))"
 
     def _Lit(self, e: A.Lit, env: Env) -> str:
         return _lit(e)
@@ -272,7 +292,7 @@ class _Translator:
     def _Binary(self, e: A.Binary, env: Env) -> str:
         op = e.op
         if op in ("&&", "||", "==>", "<==", "<==>", "<=!=>"):
-            a, b = self.truth(e.left, env), self.truth(e.right, env)
+            a, b = self.truth_part(e.left, env), self.truth_part(e.right, env)
             java = {"&&": f"{a} && {b}", "||": f"{a} || {b}", "==>": f"!{a} || {b}",
                     "<==": f"{a} || !{b}", "<==>": f"{a} == {b}", "<=!=>": f"{a} != {b}"}[op]
             return f"{RT}.bool({java})"

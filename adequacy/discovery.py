@@ -52,8 +52,7 @@ def default_spec_glob(task_dir: Path) -> str:
     skeleton, ``specs/*.rs`` for a Verus task): a task's ``specs/`` also holds notes such as
     ``expected.toml``, which scored as a spec is one more "invalid spec" in the results. A task
     whose language no backend serves keeps ``specs/*``; scoring it then says why."""
-    from adequacy.backend import task_files
-    from adequacy.tasks import _read_header
+    from adequacy.tasks import _read_header, task_files
 
     head = _read_header(task_dir, [])
     files = task_files(str(head.get("language"))) if head else None

@@ -169,8 +169,8 @@ def task_validate(
     from adequacy.discovery import discover_tasks
     try:
         folders = discover_tasks(paths)
-    except AdequacyError as e:
-        raise _fail(str(e)) from None
+    except AdequacyError as why:
+        raise _fail(str(why)) from None
     bad = 0
     for f in folders:
         task, errors = check_task(f)

@@ -17,7 +17,6 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from adequacy.discovery import discover_tasks
-from adequacy.errors import TaskError
 from adequacy.tasks import Task, load_task
 
 from .extract import SPEC_EXT

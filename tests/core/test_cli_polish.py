@@ -82,10 +82,8 @@ def test_task_new_jml_refuses_a_type_java_cannot_hold(tmp_path: Path) -> None:
     ("verify", "T", "S", "--spec-timeout", "-5"),
     ("mutate", "T", "--per-case", "0"),
     ("check", "T", "--case-timeout", "0"),
-    ("gym", "make", "T", "OUT", "--visible", "-1"),
     ("agent", "T", "--lm", "x", "--steps", "0"),
     ("agent", "T", "--lm", "x", "--rollouts", "0"),
-    ("synthesize", "T", "-o", "OUT", "--samples", "0"),
     ("compare", "R", "--resamples", "0"),
 ])
 def test_nonsensical_numbers_refused(args: tuple[str, ...], tmp_path: Path) -> None:

@@ -15,6 +15,9 @@ from pathlib import Path
 from adequacy.errors import TaskError
 
 
+_NOT = "not a task folder or a folder of tasks"
+
+
 def is_task_folder(p: Path) -> bool:
     return (p / "task.toml").is_file()
 
@@ -32,13 +35,12 @@ def discover_tasks(paths: Iterable[Path]) -> list[Path]:
         elif p.is_dir():
             found = sorted(d for d in p.iterdir() if is_task_folder(d))
             if not found:
-                raise TaskError("no task.toml in this folder or in its subfolders: not a "
-                                "task folder or a folder of tasks", file=str(p))
+                raise TaskError(f"{_NOT}: no task.toml in it or in its subfolders",
+                                file=str(p))
         elif p.exists():
-            raise TaskError("is a file: expected a task folder or a folder of tasks",
-                            file=str(p))
+            raise TaskError(f"{_NOT}: it is a file", file=str(p))
         else:
-            raise TaskError("does not exist", file=str(p))
+            raise TaskError(f"{_NOT}: it does not exist", file=str(p))
         for d in found:
             key = d.resolve()
             if key not in seen:

@@ -202,7 +202,7 @@ def test_every_command_refuses_a_folder_without_tasks(args: tuple[str, ...],
     empty = tmp_path / "no_tasks"
     (empty / "sub").mkdir(parents=True)
     line = one_error_line(*cli(*(a.format(p=empty, o=tmp_path / "o") for a in args)))
-    assert f"{empty}: no task.toml" in line
+    assert f"{empty}: not a task folder or a folder of tasks: no task.toml" in line
 
 
 @pytest.mark.parametrize("args", [
@@ -214,7 +214,7 @@ def test_every_command_refuses_a_folder_without_tasks(args: tuple[str, ...],
 def test_every_command_refuses_a_missing_path(args: tuple[str, ...], tmp_path: Path) -> None:
     gone = tmp_path / "gone"
     line = one_error_line(*cli(*(a.format(p=gone, o=tmp_path / "o") for a in args)))
-    assert f"{gone}: does not exist" in line
+    assert f"{gone}: not a task folder or a folder of tasks: it does not exist" in line
 
 
 def test_discover_tasks_expands_one_level_and_drops_repeats(tmp_path: Path) -> None:

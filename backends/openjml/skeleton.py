@@ -24,6 +24,12 @@ _JAVA = {"i8": "byte", "i16": "short", "i32": "int", "i64": "long", "bool": "boo
 _BOXED = {"byte": "Byte", "short": "Short", "int": "Integer", "long": "Long",
           "boolean": "Boolean", "char": "Character", "float": "Float", "double": "Double"}
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_RESERVED = frozenset(
+    "abstract assert boolean break byte case catch char class const continue default do double "
+    "else enum extends final finally float for goto if implements import instanceof int "
+    "interface long native new package private protected public return short static strictfp "
+    "super switch synchronized this throw throws transient try void volatile while true false "
+    "null var record yield".split())
 
 
 def java_type(schema: str, *, boxed: bool = False) -> str | None:
@@ -83,11 +89,22 @@ def solution_java(task_dir: Path) -> str:
     cls, method = str(jml.get("class", "Solution")), str(jml.get("method", "solve"))
     for what, name in (("jml.class", cls), ("jml.method", method), *(
             (f"signature.input.{n}", n) for n in inputs)):
-        if not _IDENT.fullmatch(name):
+        if not _IDENT.fullmatch(name) or name in _RESERVED:
             raise TaskError(f"{what}: {name!r} is not a Java identifier", file=file)
     params = _types("jml.java_params", inputs, jml.get("java_params"), file)
     ret = jml.get("java_return")
-    if ret is None:
+    if ret is not None:  # written into the file as it is: only a type of the schema's result
+        want = str(output.get("result", "void")).replace(" ", "")
+        try:
+            ok = isinstance(ret, str) and (ret.strip() == "void" == want or (
+                ret.strip() != "void" and java_type_to_schema(ret).replace(" ", "") == want))
+        except JavaSignatureError:
+            ok = False
+        if not ok:
+            raise TaskError(f"jml.java_return: {ret!r} is not the Java type of the result "
+                            f"({want})", file=file)
+        ret = ret.strip()
+    else:
         if set(output) - {"result"}:
             raise TaskError("signature.output: fields other than `result` (a post-state) need "
                             "[jml] java_return and post_state; write Solution.java by hand",

@@ -243,3 +243,20 @@ def test_run_default_glob_skips_expected_toml(tmp_path: Path) -> None:
     specs = [Path(json.loads(ln)["spec_path"]).name for ln in results.read_text().splitlines()
              if ln.strip()]
     assert specs == ["gold.rs"]
+
+
+@pytest.mark.parametrize(("edit", "needle"), [
+    (('x = "i32"', 'class = "i32"'), "signature.input.class"),
+    (('method = "solve"', 'method = "solve"\njava_return = "int solve(){return 0;} int"'),
+     "jml.java_return"),
+    (('method = "solve"', 'method = "solve"\njava_params = ["long"]'), "jml.java_params"),
+])
+def test_task_new_jml_writes_only_what_the_schema_says(edit: tuple[str, str], needle: str,
+                                                       tmp_path: Path) -> None:
+    task = tmp_path / "abs_value"
+    shutil.copytree(ABS, task)
+    (task / "Solution.java").unlink()
+    toml = task / "task.toml"
+    toml.write_text(toml.read_text().replace(*edit))
+    line = one_error_line(*cli("task", "new", task))
+    assert needle in line and not (task / "Solution.java").exists()

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from adequacy.errors import TaskError
 
-
 _NOT = "not a task folder or a folder of tasks"
 
 

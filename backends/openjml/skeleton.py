@@ -24,8 +24,14 @@ _JAVA = {"i8": "byte", "i16": "short", "i32": "int", "i64": "long", "bool": "boo
 _BOXED = {"byte": "Byte", "short": "Short", "int": "Integer", "long": "Long",
           "boolean": "Boolean", "char": "Character", "float": "Float", "double": "Double"}
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_RESERVED = frozenset(
-    ["abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue", "default", "do", "double", "else", "enum", "extends", "final", "finally", "float", "for", "goto", "if", "implements", "import", "instanceof", "int", "interface", "long", "native", "new", "package", "private", "protected", "public", "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false", "null", "var", "record", "yield"])
+_RESERVED = frozenset([
+    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class",
+    "const", "continue", "default", "do", "double", "else", "enum", "extends", "final",
+    "finally", "float", "for", "goto", "if", "implements", "import", "instanceof", "int",
+    "interface", "long", "native", "new", "package", "private", "protected", "public",
+    "return", "short", "static", "strictfp", "super", "switch", "synchronized", "this",
+    "throw", "throws", "transient", "try", "void", "volatile", "while", "true", "false",
+    "null", "var", "record", "yield"])
 
 
 def java_type(schema: str, *, boxed: bool = False) -> str | None:

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from adequacy import plugins, progress
 from adequacy.backend import Limits
+from adequacy.cli_options import at_least, fraction, positive
 from adequacy.errors import AdequacyError
 from adequacy.tasks import check_task, load_task
 
@@ -165,13 +166,11 @@ def task_validate(
     paths: Annotated[list[Path], typer.Argument(help="Task folders (or folders of tasks).")],
 ) -> None:
     """Check task folders; print every problem with file, line and field. Exit 2 on any."""
-    folders: list[Path] = []
-    for p in paths:
-        if p.is_dir() and not (p / "task.toml").exists():
-            subs = sorted(d for d in p.iterdir() if (d / "task.toml").exists())
-            folders += subs or [p]
-        else:
-            folders.append(p)
+    from adequacy.discovery import discover_tasks
+    try:
+        folders = discover_tasks(paths)
+    except AdequacyError as why:
+        raise _fail(str(why)) from None
     bad = 0
     for f in folders:
         task, errors = check_task(f)
@@ -182,6 +181,18 @@ def task_validate(
         else:
             assert task is not None
             n = {b.value: len(c) for b, c in task.cases.items()}
+            if not sum(n.values()):
+                # nothing to score: every metric would be undefined and `score` exits 1
+                bad += 1
+                _say_error(f"{f}: no cases (tests/*.jsonl are missing or empty): there is "
+                           "nothing to score a spec against")
+                continue
+            empty = [k for k, v in n.items() if not v]
+            if empty:
+                err.print(Text("warning: ", style="yellow") + Text(
+                    f"{f}: no {', '.join(empty)} cases: those metrics are undefined and "
+                    "`score` exits 1 (`adequacy mutate` fills the sound buckets)"),
+                    soft_wrap=True, highlight=False)
             out.print(f"ok  {f}  ({task.id}: " + ", ".join(f"{k} {v}" for k, v in n.items())
                       + ")", highlight=False)
     out.print(f"{len(folders) - bad} of {len(folders)} tasks valid", highlight=False)
@@ -206,17 +217,20 @@ def score(
     strict: Annotated[bool, typer.Option("--strict/--lenient", help=
                       "Strict: unknown counts as failed. Lenient: unknown left out.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    harness_t: Annotated[float, typer.Option("--harness-t", help="Threshold t of Harness@t.")]
+    harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
+        help="Threshold t of Harness@t.")]
     = 1.0,
     visible_only: Annotated[bool, typer.Option("--visible-only",
                             help="Score only cases marked visible.")] = False,
-    case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
-    spec_timeout: Annotated[float, typer.Option(help="Seconds per spec and engine.")] = 600.0,
-    timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
-                              "failed cases in a row (timeouts, out of memory...: its other cases "
-                              "unknown); 0: never.")]
+    case_timeout: Annotated[float, typer.Option(callback=positive,
+        help="Seconds per case.")] = 10.0,
+    spec_timeout: Annotated[float, typer.Option(callback=positive,
+        help="Seconds per spec and engine.")] = 600.0,
+    timeout_streak: Annotated[int, typer.Option(callback=at_least(0),
+        help="Give up a predicate after this many failed cases in a row (timeouts, out of "
+             "memory...: its other cases unknown); 0: never.")]
     = 3,
-    memory_mb: Annotated[int, typer.Option("--memory-mb", min=16, help=
+    memory_mb: Annotated[int, typer.Option("--memory-mb", callback=at_least(16), help=
                          "Memory per spec evaluation (MiB): engines' processes, JVM heaps "
                          "(half), interp's growth per case; past it: unknown, out of memory.")]
     = 2048,
@@ -260,11 +274,13 @@ def run(
                          ] = None,
     tasks: Annotated[list[Path] | None, typer.Option("--tasks", metavar="DIR", help=
                      "Task folders or folders of tasks (with --spec-glob).")] = None,
-    spec_glob: Annotated[str, typer.Option(help="Specs of each task, relative to it.")]
-    = "specs/*",
+    spec_glob: Annotated[str | None, typer.Option(help="Specs of each task, relative to it "
+                         "(default: specs/* with the backend's spec suffix, e.g. specs/*.rs).")]
+    = None,
     results: Annotated[Path, typer.Option("--results", "-o", help=
                        "Results JSONL (appended; rerun resumes).")] = Path("results.jsonl"),
-    workers: Annotated[int | None, typer.Option(help="Processes (default: cores).")] = None,
+    workers: Annotated[int | None, typer.Option(callback=at_least(1),
+        help="Processes (default: cores).")] = None,
     backend: Annotated[str | None, typer.Option(help="Backend name.")] = None,
     engine: EngineOpt = None,
     cross_check: Annotated[bool, typer.Option("--cross-check", help=
@@ -272,13 +288,15 @@ def run(
     = False,
     strict: Annotated[bool, typer.Option("--strict/--lenient", help=
                       "Strict: unknown counts as failed. Lenient: unknown left out.")] = True,
-    case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
-    spec_timeout: Annotated[float, typer.Option(help="Seconds per spec and engine.")] = 600.0,
-    timeout_streak: Annotated[int, typer.Option(help="Give up a predicate after this many "
-                              "failed cases in a row (timeouts, out of memory...: its other cases "
-                              "unknown); 0: never.")]
+    case_timeout: Annotated[float, typer.Option(callback=positive,
+        help="Seconds per case.")] = 10.0,
+    spec_timeout: Annotated[float, typer.Option(callback=positive,
+        help="Seconds per spec and engine.")] = 600.0,
+    timeout_streak: Annotated[int, typer.Option(callback=at_least(0),
+        help="Give up a predicate after this many failed cases in a row (timeouts, out of "
+             "memory...: its other cases unknown); 0: never.")]
     = 3,
-    memory_mb: Annotated[int, typer.Option("--memory-mb", min=16, help=
+    memory_mb: Annotated[int, typer.Option("--memory-mb", callback=at_least(16), help=
                          "Memory per spec evaluation (MiB): engines' processes, JVM heaps "
                          "(half), interp's growth per case; past it: unknown, out of memory.")]
     = 2048,
@@ -313,18 +331,14 @@ def run(
         if jobs_file is not None:
             jobs = jobs_from_file(jobs_file)
         elif tasks:
-            dirs: list[Path] = []
-            for p in tasks:
-                if (p / "task.toml").exists():
-                    dirs.append(p)
-                elif p.is_dir():
-                    dirs += sorted(d for d in p.iterdir() if (d / "task.toml").exists())
-                else:
-                    raise _fail(f"{p}: not a task folder or a folder of tasks")
-            try:
-                jobs = jobs_from_glob(dirs, spec_glob)
-            except (ValueError, NotImplementedError) as e:  # e.g. an absolute pattern
-                raise _fail(f"--spec-glob {spec_glob!r}: {e}") from None
+            from adequacy.discovery import default_spec_glob, discover_tasks
+            jobs = []
+            for d in discover_tasks(tasks):
+                pattern = spec_glob or default_spec_glob(d)
+                try:
+                    jobs += jobs_from_glob([d], pattern)
+                except (ValueError, NotImplementedError) as e:  # e.g. an absolute pattern
+                    raise _fail(f"--spec-glob {pattern!r}: {e}") from None
         else:
             raise _fail("give a jobs file or --tasks")
     except AdequacyError as e:
@@ -367,8 +381,10 @@ def verify(
         "--engine", "-e", help="Prover (default: the most faithful one installed; see "
         "`adequacy backends`).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    case_timeout: Annotated[float, typer.Option(help="Seconds per case (adequacy).")] = 10.0,
-    spec_timeout: Annotated[float, typer.Option(help="Seconds per proof.")] = 120.0,
+    case_timeout: Annotated[float, typer.Option(callback=positive,
+        help="Seconds per case (adequacy).")] = 10.0,
+    spec_timeout: Annotated[float, typer.Option(callback=positive,
+        help="Seconds per proof.")] = 120.0,
 ) -> None:
     """Prove the spec against the method body (verification rate) beside its adequacy metrics."""
     from adequacy.textfiles import read_spec
@@ -460,7 +476,8 @@ def _mutate_imported(dest: Path) -> None:
 @app.command()
 def mutate(
     task: Annotated[Path, typer.Argument(help="Task folder.")],
-    per_case: Annotated[int, typer.Option("--per-case", help="Mutants and invalid inputs per "
+    per_case: Annotated[int, typer.Option("--per-case", callback=at_least(1),
+        help="Mutants and invalid inputs per "
                                           "case.")] = 3,
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same cases).")] = 0,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from adequacy.backend import Limits
+from adequacy.cli_options import at_least, fraction, positive
 from adequacy.errors import AdequacyError
 
 gym_app = typer.Typer(no_args_is_help=True, help="Task folders for coding agents.")
@@ -30,7 +31,8 @@ def gym_make(
     tasks: Annotated[list[Path], typer.Argument(help="Task folders or folders of tasks.")],
     out_dir: Annotated[Path, typer.Argument(help="Folder to write gym folders into (one per "
                                             "task).", show_default=False)],
-    visible: Annotated[int, typer.Option(help="Visible cases per task (completeness buckets "
+    visible: Annotated[int, typer.Option(callback=at_least(0),
+        help="Visible cases per task (completeness buckets "
                                          "only).")] = 3,
     seed: Annotated[int, typer.Option(help="Seed of the visible-case draw.")] = 0,
     examples: Annotated[list[Path] | None, typer.Option(
@@ -57,7 +59,8 @@ def check_cmd(
                                                   "in).")] = None,
     spec: Annotated[Path | None, typer.Option(help="Spec file (default: the folder's).")]
     = None,
-    case_timeout: Annotated[float, typer.Option(help="Seconds per case.")] = 10.0,
+    case_timeout: Annotated[float, typer.Option(callback=positive,
+        help="Seconds per case.")] = 10.0,
 ) -> None:
     """Score your spec on the folder's visible cases, with detailed feedback (also logged)."""
     from adequacy.gym import check, find_folder
@@ -136,17 +139,21 @@ def agent_cmd(
     = Path("rollouts.jsonl"),
     api_base: Annotated[str | None, typer.Option("--api-base", help="OpenAI-compatible "
                                                  "endpoint.")] = None,
-    steps: Annotated[int, typer.Option(help="Step budget (tool calls) per rollout.")] = 10,
+    steps: Annotated[int, typer.Option(callback=at_least(1),
+        help="Step budget (tool calls) per rollout.")] = 10,
     no_harness: Annotated[bool, typer.Option("--no-harness", help="Remove the check tool "
                                              "(ablation).")] = False,
-    threshold: Annotated[float, typer.Option(help="t of Harness@t / PostHarness@t in the "
+    threshold: Annotated[float, typer.Option(callback=fraction,
+        help="t of Harness@t / PostHarness@t in the "
                                              "summary.")] = 0.75,
-    rollouts: Annotated[int, typer.Option(help="Rollouts per task (pass@k).")] = 1,
-    visible: Annotated[int, typer.Option(help="Visible cases per task.")] = 3,
+    rollouts: Annotated[int, typer.Option(callback=at_least(1),
+        help="Rollouts per task (pass@k).")] = 1,
+    visible: Annotated[int, typer.Option(callback=at_least(0), help="Visible cases per task.")] = 3,
     seed: Annotated[int, typer.Option(help="Seed of the visible-case draw.")] = 0,
     workdir: Annotated[Path | None, typer.Option(help="Where gym folders are made (default: "
                                                  "a temporary folder).")] = None,
-    temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.7,
+    temperature: Annotated[float, typer.Option(callback=at_least(0),
+        help="Sampling temperature.")] = 0.7,
     tries: Annotated[int, typer.Option("--tries", min=1, max=20, help="Attempts per LM call "
                                        "in all; then the run stops with exit 2.")] = 3,
     retry_wait: Annotated[float, typer.Option("--retry-wait", min=0.0, max=60.0, help=

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from adequacy.cli_options import at_least, fraction
 from adequacy.errors import AdequacyError
 
 out = Console()
@@ -34,7 +35,7 @@ LmOpt = Annotated[str | None, typer.Option("--lm", help="litellm model string, e
                   "openai/gpt-4o or openai/<name> with --api-base.")]
 ApiBaseOpt = Annotated[str | None, typer.Option("--api-base", help=
                        "OpenAI-compatible endpoint (vLLM, llama.cpp, LM Studio).")]
-TempOpt = Annotated[float | None, typer.Option(help="Sampling temperature.")]
+TempOpt = Annotated[float | None, typer.Option(callback=at_least(0), help="Sampling temperature.")]
 FamilyOpt = Annotated[str, typer.Option("--family", help="Prompt family: zs 2s 4s zs-cot "
                       "fs-cot fs-ltm.")]
 
@@ -90,7 +91,7 @@ def synthesize(
     lm: LmOpt = None,
     api_base: ApiBaseOpt = None,
     temperature: TempOpt = None,
-    samples: Annotated[int, typer.Option(help="Specs per task.")] = 1,
+    samples: Annotated[int, typer.Option(callback=at_least(1), help="Specs per task.")] = 1,
     demo_tasks: Annotated[list[Path] | None, typer.Option("--demo-tasks", help=
                           "Training tasks whose gold specs may be few-shot examples.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Bypass the LM answer cache.")]
@@ -142,16 +143,19 @@ def optimize(
     family: FamilyOpt = "zs",
     metric: Annotated[str, typer.Option(help="adequacy | vr | verified_adequacy")] = "adequacy",
     option: Annotated[str, typer.Option(help="adequacy option: mean | all4 | post")] = "mean",
-    harness_t: Annotated[float, typer.Option("--harness-t", help="Threshold t of Harness@t "
+    harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
+        help="Threshold t of Harness@t "
                          "and PostHarness@t.")] = 1.0,
     auto: Annotated[str, typer.Option(help="GEPA budget: light | medium | heavy.")] = "light",
-    max_metric_calls: Annotated[int | None, typer.Option(help="GEPA budget in metric calls "
+    max_metric_calls: Annotated[int | None, typer.Option(callback=at_least(1),
+        help="GEPA budget in metric calls "
                                 "(overrides --auto).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the split and of GEPA.")] = 0,
     split: Annotated[str, typer.Option(help="TRAIN/VAL/TEST proportions.")] = "100/50/512",
     with_vr: Annotated[bool, typer.Option("--with-vr", help="Report VR in the final table "
                        "(one proof per spec).")] = False,
-    threads: Annotated[int, typer.Option(help="GEPA evaluation threads.")] = 1,
+    threads: Annotated[int, typer.Option(callback=at_least(1),
+        help="GEPA evaluation threads.")] = 1,
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
     tries: TriesOpt = 3,
     retry_wait: RetryWaitOpt = 1.0,

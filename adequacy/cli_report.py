@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from adequacy.cli_options import at_least
 from adequacy.errors import AdequacyError
 
 out = Console()
@@ -80,7 +81,8 @@ def compare(
     a: Annotated[Path, typer.Argument(help="Results JSONL of approach A (the baseline).")],
     b: Annotated[Path, typer.Argument(help="Results JSONL of approach B.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 10_000,
+    resamples: Annotated[int, typer.Option(callback=at_least(1),
+        help="Bootstrap resamples.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
 ) -> None:
     """Per task and bucket, what got better or worse from A to B, with a sign test and a

@@ -25,7 +25,8 @@ def task_new(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing skeleton.")]
     = False,
 ) -> None:
-    """Write the task's skeleton (skeleton.rs for Verus) from task.toml; exit 2 on any problem."""
+    """Write the task's skeleton file (the one its backend names) from task.toml; exit 2 on any
+    problem."""
     from adequacy.tasks import _read_header
 
     if not (task / "task.toml").is_file():
@@ -42,7 +43,7 @@ def task_new(
     maker = getattr(backend, "new_skeleton", None)
     if maker is None:
         raise _fail(f"{task / 'task.toml'}: no backend writes skeletons for language "
-                    f"{language!r} (a JML task's Solution.java is written by hand)")
+                    f"{language!r}")
     try:
         name, text = maker(task)
     except AdequacyError as e:

@@ -64,7 +64,8 @@ class AgentStep(BaseModel):
     observation: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    cost: float | None = None
+    cost: float | None = 0.0
+    """US dollars; 0 for models litellm has no price for (None only in old records)."""
 
 
 class AgentRollout(GymRecord):
@@ -84,7 +85,8 @@ class AgentRollout(GymRecord):
     or its last answer was graded and this says so. An unreachable LM stops the whole run."""
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    cost: float | None = None
+    cost: float | None = 0.0
+    """US dollars; 0 for models litellm has no price for (None only in old records)."""
 
 
 class WriteSpec(dspy.Signature):
@@ -143,18 +145,18 @@ def _tools(gym: GymTools, task_id: str, language: str, harness: bool,
     return tools
 
 
-def _usage(entry: dict[str, Any]) -> tuple[int, int, float | None]:
+def _usage(entry: dict[str, Any]) -> tuple[int, int, float]:
     u = entry.get("usage") or {}
     cost = entry.get("cost")
     return (int(u.get("prompt_tokens") or 0), int(u.get("completion_tokens") or 0),
-            float(cost) if isinstance(cost, int | float) else None)
+            float(cost) if isinstance(cost, int | float) else 0.0)
 
 
 def _steps(trajectory: dict[str, Any], history: list[dict[str, Any]]) -> list[AgentStep]:
     out = []
     i = 0
     while f"thought_{i}" in trajectory:
-        pt, ct, cost = _usage(history[i]) if i < len(history) else (0, 0, None)
+        pt, ct, cost = _usage(history[i]) if i < len(history) else (0, 0, 0.0)
         args = trajectory.get(f"tool_args_{i}")
         out.append(AgentStep(index=i, thought=str(trajectory[f"thought_{i}"]),
                              tool=str(trajectory.get(f"tool_name_{i}", "")),
@@ -204,14 +206,13 @@ def run_rollout(folder: Path, opts: AgentOptions, lm: Any, rollout: int = 0) -> 
         raise AdequacyError(f"{m.task_id}: the submission could not be graded")
     steps = _steps(trajectory, history)
     usage = [_usage(h) for h in history]
-    costs = [c for _, _, c in usage if c is not None]
     return AgentRollout.model_validate({
         **rec.model_dump(), "agent_model": opts.lm, "harness": opts.harness,
         "step_budget": opts.steps, "rollout": rollout, "trajectory": steps, "submitted_by": by,
         "agent_error": error,
         "prompt_tokens": sum(p for p, _, _ in usage),
         "completion_tokens": sum(c for _, c, _ in usage),
-        "cost": sum(costs) if costs else None})
+        "cost": sum(c for _, _, c in usage)})
 
 
 def run_agent(tasks: Sequence[Path], output: Path, opts: AgentOptions,

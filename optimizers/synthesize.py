@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from adequacy.errors import TaskError
+from adequacy.discovery import discover_tasks
 from adequacy.results import Provenance
 from adequacy.tasks import load_task
 
@@ -40,16 +40,8 @@ class SynthesisSummary(BaseModel):
 
 
 def task_dirs(paths: Iterable[Path]) -> list[Path]:
-    """Task folders, expanding folders of tasks one level down."""
-    out: list[Path] = []
-    for p in paths:
-        if (p / "task.toml").exists():
-            out.append(p)
-        elif p.is_dir():
-            out += sorted(d for d in p.iterdir() if (d / "task.toml").exists())
-        else:
-            raise TaskError("not a task folder or a folder of tasks", file=str(p))
-    return out
+    """The one expansion every command uses (see ``adequacy.discovery``)."""
+    return discover_tasks(paths)
 
 
 def _safe(name: str) -> str:

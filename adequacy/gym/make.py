@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from adequacy.discovery import discover_tasks
 from adequacy.errors import TaskError
 from adequacy.gym.manifest import PRIVATE, GymManifest, task_content_hash, write_manifest
 from adequacy.gym.texts import instructions, texts_for
@@ -53,16 +54,8 @@ def spec_file_name(task: Task) -> str:
 
 
 def task_dirs(paths: Sequence[Path]) -> list[Path]:
-    """Task folders, or folders of task folders, in a stable order."""
-    out: list[Path] = []
-    for p in paths:
-        if (p / "task.toml").is_file():
-            out.append(p)
-        elif p.is_dir():
-            out += sorted(d for d in p.iterdir() if (d / "task.toml").is_file())
-        else:
-            raise TaskError("not a task folder or a folder of tasks", file=str(p))
-    return out
+    """The one expansion every command uses (see ``adequacy.discovery``)."""
+    return discover_tasks(paths)
 
 
 def shipped_dirs() -> list[Path]:

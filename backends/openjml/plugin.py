@@ -9,6 +9,7 @@ also proves a spec against the method body (``verifiers``, ``adequacy verify``).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adequacy.backend import Engine, Limits, LoadedSpec, Verifier
@@ -62,6 +63,13 @@ class OpenJmlBackend:
         from .gym_texts import gym_texts
 
         return gym_texts()
+
+    def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
+        """``Solution.java`` declaring the method as task.toml types it (``adequacy task
+        new``); its body, the reference implementation, is left to write."""
+        from .skeleton import solution_java
+
+        return JML_FILES.skeleton, solution_java(task_dir)
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
         spec = load(task, text, path)

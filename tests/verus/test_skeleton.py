@@ -112,8 +112,8 @@ def test_task_new_writes_the_skeleton_and_refuses_to_overwrite(tmp_path: Path) -
 
 
 @pytest.mark.parametrize(("toml", "needle"), [
-    ('id = "t"\nlanguage = "jml"\n[signature.input]\nx = "i32"\n[signature.output]\n'
-     'result = "i32"\n', "jml"),
+    ('id = "t"\nlanguage = "lean"\n[signature.input]\nx = "i32"\n[signature.output]\n'
+     'result = "i32"\n', "lean"),  # JML tasks get a Solution.java (tests/core/test_cli_polish)
     ('id = "t"\nlanguage = "verus"\n[signature.input]\nx = "f64"\n[signature.output]\n'
      'result = "i32"\n', "signature.input.x"),
     ('id = "t"\nlanguage = "verus"\n[signature.input]\nx = "seq<"\n[signature.output]\n'

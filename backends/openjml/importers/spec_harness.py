@@ -22,6 +22,7 @@ from adequacy.types import SeqType, Type
 from adequacy.verdicts import Bucket
 
 from ..signature import JavaSignatureError
+from .detect import detect_dataset
 from .harness import Harness, ReadError, build_harness
 from .readers import HarnessUnsupported
 
@@ -226,6 +227,11 @@ def import_spec_harness(src: Path, dest: Path, dataset: str, *, visible: int = 3
     """
     src, dest = Path(src), Path(dest)
     path = _find_source(src, dataset)
+    found = detect_dataset(path)
+    if found is not None and found != dataset:
+        raise TaskError(f"holds {DATASETS[found]['name']} tasks, not "
+                        f"{DATASETS[dataset]['name']}: use `adequacy import {found}`",
+                        file=str(path))
     report = ImportReport(importer=dataset, src=str(path), dest=str(dest))
     dest.mkdir(parents=True, exist_ok=True)
     with path.open(encoding="utf-8") as f:

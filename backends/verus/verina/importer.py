@@ -25,6 +25,7 @@ from adequacy.verdicts import Bucket
 from .lean_types import LeanType, LeanTypeError, parse_lean_type, schema_text
 from .lean_values import LeanValueError, convert
 from .skeleton_bridge import NoSkeleton, make_skeleton
+from .statement import verus_statement
 
 #: Cases of each completeness bucket shown to a spec writer; the rest are for evaluation.
 VISIBLE_PER_BUCKET = 3
@@ -141,7 +142,7 @@ def convert_task(folder: Path, strict: bool = True) -> Converted:
     except NoSkeleton as e:
         raise Refusal("no Verus skeleton", str(e)) from None
     desc = folder / "description.txt"
-    statement = desc.read_text(encoding="utf-8") if desc.is_file() else ""
+    statement = verus_statement(desc.read_text(encoding="utf-8")) if desc.is_file() else ""
     tests = _read_json(folder / "test.json")
     rejects = _read_json(folder / "reject_inputs.json") if (
         folder / "reject_inputs.json").is_file() else []

@@ -34,7 +34,8 @@ class JmlSpec:
     cases: list[Case]
     """Spec cases with JML's implicit clauses made explicit (``jml.semantics``)."""
     math_gap: str | None = None
-    """Why the spec's arithmetic is outside what the engines compute (``math_gap``), or None."""
+    """Why the spec's arithmetic is outside bigint spec math, which KeY computes
+    (``math_gap``), or None; rac computes every mode."""
     compiled: dict[str, Any] = field(default_factory=dict)
     """Each engine's own compiled form of the spec (e.g. rac's Java unit), made once on the
     engine's first ``check`` and kept with the loaded spec so it is not rebuilt per call."""

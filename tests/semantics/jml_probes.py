@@ -221,6 +221,21 @@ PROBES: list[Probe] = [
           [post({"x": INT_MAX}, INT_MIN, True), post({"x": 1}, 2, True),
            post({"x": 1}, 3, False)],
           MODES + "; JLS 5.1.3 (narrowing long to int keeps the low 32 bits)"),
+    Probe("java-math-conditional-promotes", SPEC_JAVA_MATH,
+          "//@ ensures \\result == (x > 0 ? x : 0L) + 1;",
+          [post({"x": INT_MAX}, INT_MIN, False), post({"x": 1}, 2, True)],
+          MODES + "; JLS 15.25 (an int and a long branch make the conditional a long, so "
+          "INT_MAX + 1 is 2^31, not INT_MIN)"),
+    Probe("java-math-empty-sum", SPEC_JAVA_MATH,
+          "//@ ensures \\result == (\\sum int i; 0 <= i && i < 0; i) + x + 1;",
+          [post({"x": INT_MAX}, INT_MIN, True), post({"x": INT_MAX}, 0, False)],
+          MODES + "; RM 12.5.2 (\\sum has its body's type, here int: the empty sum is the "
+          "int 0, and 0 + INT_MAX + 1 wraps)"),
+    Probe("java-math-num-of-long", SPEC_JAVA_MATH,
+          "//@ ensures \\result == (\\num_of int i; 0 <= i && i < 1; true) + x;",
+          [post({"x": INT_MAX}, INT_MIN, False), post({"x": 1}, 2, True)],
+          MODES + "; RM 12.5.2 / OpenJML JmlAttr (\\num_of is a long: 1 + INT_MAX does not "
+          "wrap at int)"),
     Probe("code-java-math-spec-bigint", CODE_JAVA_MATH, "//@ ensures \\result == x + 1;",
           [post({"x": INT_MAX}, INT_MIN, False), post({"x": 1}, 2, True)],
           MODES + " (code_java_math is the Java code's mode; the spec stays bigint)"),
@@ -259,6 +274,10 @@ PROBES: list[Probe] = [
           REAL + "; JLS 3.10.2 (the double 0.1 is 3602879701896397 / 2^55, not 1/10): whether "
           "(\\real) 0.1 means the decimal or the double is not settled by RM 12.1 (OpenJML's "
           "prover reads doubles as reals), so the truth is not determined"),
+    Probe("real-transcendental", INT1, "//@ ensures Math.sqrt((\\real) x) == 2;",
+          [post({"x": 4}, 0, None)],
+          REAL + " (JML defines + - * / on \\real; Math.sqrt is a Java method on double, so "
+          "no exact \\real value is defined)"),
     Probe("real-division-by-zero", INT1, "//@ ensures (\\real) x / 0 == 0;",
           [post({"x": 1}, 0, None)],
           "RM 12.3 (a partial operation outside its domain, such as division by zero, leaves "

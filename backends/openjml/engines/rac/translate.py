@@ -434,7 +434,9 @@ class _Translator:
         elif kind == "num_of":
             cond = self.truth(e.body, inner) if e.range is None else \
                 f"{self.truth(e.range, inner)} && {self.truth(e.body, inner)}"
-            core = f"(({cond}) ? (Object) {RT}.ONE : (Object) {RT}.ZERO)"
+            one, zero = (f"{RT}.ONE", f"{RT}.ZERO") if self.mode == "bigint" else \
+                ("Long.valueOf(1L)", "Long.valueOf(0L)")  # \\num_of is a long (RM 12.5)
+            core = f"(({cond}) ? (Object) {one} : (Object) {zero})"
         else:
             neutral = {"sum": f"{RT}.ZERO", "product": f"{RT}.ONE", "max": f"{RT}.NONE",
                        "min": f"{RT}.NONE"}[kind]
@@ -460,7 +462,15 @@ class _Translator:
                     outer = outer.bind(e.vars[j], vars_[j], ty)
                 lo = self._bound(b[0], outer, "max")
                 hi = self._bound(b[1], outer, "min")
-            out = self.op(folder, lo, hi, _java_string(ty), f"(Object {var}) -> {out}")
+            args = [lo, hi, _java_string(ty), f"(Object {var}) -> {out}"]
+            if self.mode != "bigint" and folder in ("sum", "product"):
+                # the result's Java type (which later arithmetic wraps at) is the body's
+                rty = "long" if kind == "num_of" else self.static_type(e.body, inner)
+                if rty is None:
+                    return _unsupported(f"\\{kind} whose body type rac cannot tell, under "
+                                        f"spec_{self.mode}_math")
+                args.append(_java_string(rty))
+            out = self.op(folder, *args)
         if kind in ("max", "min"):
             out = f"{RT}.some({out}, {_java_string(chr(92) + kind)})"
         return out

@@ -179,33 +179,56 @@ public final class JavaMath {
     }
 
     /**
-     * {@code \sum} / {@code \product} of Java-typed terms. The exact result is computed; when it
-     * fits the terms' type it is also the wrapped one (wrapping commutes with + and *), so it
-     * is the value whether or not OpenJML wraps the accumulator. When it does not fit, the
-     * two readings differ and nothing says which OpenJML means: undefined with the reason.
+     * {@code \sum} / {@code \product} whose result has the Java type {@code resultType} (the
+     * body's type as the translator sees it; {@code \num_of} is a long; "" when unknown). The
+     * exact result is computed; when it fits the type it is also the wrapped one (wrapping
+     * commutes with + and *), so it is the value whether or not OpenJML wraps the
+     * accumulator. When it does not fit, the two readings differ and nothing says which
+     * OpenJML means: undefined with the reason. So is an empty range of unknown type (its 0
+     * or 1 would have to carry a Java type).
      */
-    public static Object sum(boolean safe, Object lo, Object hi, String type, Function<Object, Object> body) {
-        return fold(safe, lo, hi, type, body, true);
+    public static Object sum(boolean safe, Object lo, Object hi, String type, Function<Object, Object> body,
+                             String resultType) {
+        return fold(safe, lo, hi, type, body, true, resultType);
     }
 
-    public static Object product(boolean safe, Object lo, Object hi, String type, Function<Object, Object> body) {
-        return fold(safe, lo, hi, type, body, false);
+    public static Object product(boolean safe, Object lo, Object hi, String type, Function<Object, Object> body,
+                                 String resultType) {
+        return fold(safe, lo, hi, type, body, false, resultType);
     }
 
-    static Object fold(boolean safe, Object lo, Object hi, String type, Function<Object, Object> body, boolean sum) {
+    static int typeWidth(String t) {
+        switch (t) {
+            case "int": case "short": case "byte": case "char":
+            case "Integer": case "Short": case "Byte": case "Character": return 32;
+            case "long": case "Long": return 64;
+            case "": return -1;
+            default: return 0;
+        }
+    }
+
+    static Object fold(boolean safe, Object lo, Object hi, String type, Function<Object, Object> body, boolean sum,
+                       String resultType) {
         Object[] acc = {sum ? BigInteger.ZERO : BigInteger.ONE};
-        int[] w = {-1};
+        int[] w = {typeWidth(resultType)};
+        boolean[] any = {false};
         R.each(lo, hi, type, v -> {
             Object x = body.apply(v);
-            int xw = R.width(x);
-            w[0] = w[0] == -1 ? xw : (xw == 0 || w[0] == 0 ? 0 : Math.max(w[0], xw));
+            any[0] = true;
+            if (typeWidth(resultType) == -1) {
+                int xw = R.width(x);
+                w[0] = w[0] == -1 ? xw : (xw == 0 || w[0] == 0 ? 0 : Math.max(w[0], xw));
+            }
             acc[0] = sum ? R.add(acc[0], x) : R.mul(acc[0], x);
             return true;
         });
-        if (w[0] <= 0 || !(acc[0] instanceof BigInteger)) return acc[0];
+        String what = sum ? "\\sum" : "\\product";
+        if (w[0] == -1)
+            throw new R.Undefined("empty " + what + " whose Java type rac cannot tell, under " + mode(safe));
+        if (w[0] == 0 || !(acc[0] instanceof BigInteger)) return acc[0];
         BigInteger r = (BigInteger) acc[0];
         if (R.fits(r, w[0])) return box(r, w[0]);
-        throw new R.Undefined((sum ? "\\sum" : "\\product") + " = " + r + " leaves the terms' type under "
-                + mode(safe) + ": whether OpenJML wraps the accumulator is not settled");
+        throw new R.Undefined(what + " = " + r + " leaves its Java type under " + mode(safe)
+                + ": whether OpenJML wraps the accumulator is not settled");
     }
 }

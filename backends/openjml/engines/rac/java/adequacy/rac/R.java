@@ -516,7 +516,10 @@ public final class R {
 
     static Object math(String name, Object[] a) {
         Object r = mathBig(name, a);
-        return r instanceof BigInteger ? typed((BigInteger) r, a) : r;
+        if (!(r instanceof BigInteger)) return r;
+        // floorMod(long, int) is an int (JDK 9+): the divisor's type is the result's
+        return typed((BigInteger) r, name.equals("floorMod") && a.length == 2 && width(a[0]) > 0
+                ? new Object[] {a[1]} : a);
     }
 
     /** A Math result with the Java type of its (typed) arguments: {@code spec_java_math}

@@ -120,8 +120,12 @@ OLD = "RM 12.4.2 (\\old(e): e evaluated in the pre-state; a reference's contents
       "where it is dereferenced)"
 LIT = "JLS 3.10.1 (hex, octal and binary int literals are two's-complement bit patterns; " \
       "underscores are ignored)"
-REAL = "RM 12.1 (\\real is the type of the mathematical real numbers; integral values " \
-       "convert to it exactly, binary numeric promotion lifts the other operand to \\real)"
+REAL = "JML RM 19.2 (\\real: arithmetic without precision limits); OpenJML tutorial " \
+       "type-real (\\real is the mathematical reals; integral values and \\bigint convert " \
+       "to it implicitly, so the other operand of a \\real operation is lifted exactly)"
+REAL_OPS = "OpenJML tutorial \"JML's \\real built-in mathematical real type\" " \
+           "(openjml.org/tutorial/type-real: j / k is real division, k must not be 0; " \
+           "((\\bigint) (j / k)) * k + j % k == j; (\\bigint) j truncates toward zero)"
 LONG_MAX = 2**63 - 1
 MODES = "OpenJML tutorial Arithmetic Modes (openjml.org/tutorial/ArithmeticModes): Java mode " \
         "wraps silently, safe mode has Java's values but an overflow is a verification error, " \
@@ -247,8 +251,9 @@ PROBES: list[Probe] = [
           [post({"x": INT_MAX}, INT_MIN, False)], MODES + " (math mode: mathematical +)"),
     Probe("bigint-division-truncates", INT1, "//@ ensures (\\bigint) x / 2 == \\result;",
           [post({"x": -7}, -3, True), post({"x": -7}, -4, False)],
-          "RM 12.1 (\\bigint operators are Java's on unbounded integers: / truncates toward "
-          "zero, JLS 15.17.2)"),
+          "OpenJML tutorial \"JML's \\bigint built-in integer type\" (openjml.org/tutorial/"
+          "type-bigint: j / k truncates toward zero, k must not be 0); JML RM 19.1 (\\bigint: "
+          "no wrap-around)"),
     # ---- \real: exact, never through double
     Probe("real-2pow53", LONG_ID, "//@ ensures (\\real) x == (\\real) \\result;",
           [post({"x": 2**53}, 2**53 + 1, False), post({"x": 2**53}, 2**53, True)],
@@ -274,14 +279,20 @@ PROBES: list[Probe] = [
           REAL + "; JLS 3.10.2 (the double 0.1 is 3602879701896397 / 2^55, not 1/10): whether "
           "(\\real) 0.1 means the decimal or the double is not settled by RM 12.1 (OpenJML's "
           "prover reads doubles as reals), so the truth is not determined"),
+    Probe("real-remainder", INT1, "//@ ensures (\\real) x / 2 % 1 == (\\real) 1 / 2;",
+          [post({"x": 7}, 0, True), post({"x": 8}, 0, False), post({"x": -7}, 0, False)],
+          REAL_OPS + " (j % k has j's sign: 7/2 % 1 = 1/2, -7/2 % 1 = -1/2)"),
+    Probe("real-truncates", INT1, "//@ ensures (\\bigint) ((\\real) x / 2) == \\result;",
+          [post({"x": -7}, -3, True), post({"x": -7}, -4, False)],
+          REAL_OPS + " ((\\bigint) of a \\real truncates toward zero: -7/2 -> -3)"),
     Probe("real-transcendental", INT1, "//@ ensures Math.sqrt((\\real) x) == 2;",
           [post({"x": 4}, 0, None)],
           REAL + " (JML defines + - * / on \\real; Math.sqrt is a Java method on double, so "
           "no exact \\real value is defined)"),
     Probe("real-division-by-zero", INT1, "//@ ensures (\\real) x / 0 == 0;",
           [post({"x": 1}, 0, None)],
-          "RM 12.3 (a partial operation outside its domain, such as division by zero, leaves "
-          "the expression undefined); OpenJML: UndefinedDivideByZero"),
+          REAL_OPS + "; RM 12.3 (an expression outside its operator's domain is undefined; "
+          "OpenJML reports UndefinedDivideByZero)"),
     # ---- frames and \old
     Probe("assignable-element", VOID_ARR, "//@ assignable a[0];\n    //@ ensures a[0] == 0;",
           [post({"a": [5, 6]}, {"a": [0, 6]}, True), post({"a": [5, 6]}, {"a": [0, 7]}, False)],

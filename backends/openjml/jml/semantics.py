@@ -329,7 +329,11 @@ def math_gap(cls: JavaClass, method: JavaMethod, cases: list[Case]) -> str | Non
     operational mode at present"), and the method under specification is never run to
     evaluate a case (the case holds its output).
     """
-    spec_mode = spec_math_mode(cls, method)
+    # KeY proves the spec inside generated stub methods of the same class, which carry the
+    # class's mode but not the method's: a class in another mode is a gap even when the
+    # method's own modifier restores bigint math (KeY was seen proving a wrapped sum there)
+    modes = {spec_math_mode(cls, method), _mode(cls.modifiers, "spec") or "bigint"}
+    spec_mode = next((m for m in ("java", "safe") if m in modes), "bigint")
     exprs = [e for c in cases for e, _ in c.requires + c.ensures]
     nodes = [n for e in exprs for n in A.walk(e)]
     if any(isinstance(n, A.Special) and n.name in ("\\java_math", "\\safe_math")

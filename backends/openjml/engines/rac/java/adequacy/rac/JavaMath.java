@@ -148,7 +148,8 @@ public final class JavaMath {
             case "char": lo = 0; hi = 0xFFFF; break;
             default: return R.cast(type, v);
         }
-        if (v instanceof Real || v == null || v instanceof Boolean || v instanceof String) return R.cast(type, v);
+        if (v == null || v instanceof Boolean || v instanceof String) return R.cast(type, v);
+        if (v instanceof Real) v = ((Real) v).truncate(); // toward zero, then Java's narrowing
         BigInteger exact;
         if (v instanceof Double || v instanceof Float) {
             double d = ((Number) v).doubleValue();

@@ -157,7 +157,7 @@ public final class R {
     }
 
     public static Object rem(Object a, Object b) {
-        if (anyReal(a, b)) throw new Undefined("% on \\real (JML defines + - * / on \\real)");
+        if (anyReal(a, b)) return real(a).rem(real(b));
         if (floating(a) || floating(b)) return dbl(a) % dbl(b);
         BigInteger d = big(b);
         if (d.signum() == 0) throw new Undefined("division by zero");
@@ -322,7 +322,7 @@ public final class R {
             case "short": return BigInteger.valueOf(narrow(v, Short.MIN_VALUE, Short.MAX_VALUE, "short"));
             case "byte": return BigInteger.valueOf(narrow(v, Byte.MIN_VALUE, Byte.MAX_VALUE, "byte"));
             case "char": return toChar(v);
-            case "\\bigint": return floating(v) ? truncate(dbl(v)) : big(v);
+            case "\\bigint": return v instanceof Real ? ((Real) v).truncate() : floating(v) ? truncate(dbl(v)) : big(v);
             case "\\real": return real(v);
             case "double": return dbl(v);
             case "float": return (double) (float) dbl(v);
@@ -341,7 +341,7 @@ public final class R {
         }
     }
 
-    /** (\\bigint) of a double: its value truncated toward zero, exactly (a cast through long
+    /** (\bigint) of a double: its value truncated toward zero, exactly (a cast through long
      *  would saturate at 2^63); NaN and the infinities have no integer value. */
     static BigInteger truncate(double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) throw new Undefined("(\\bigint) of " + d);
@@ -355,6 +355,7 @@ public final class R {
     }
 
     static long narrow(Object v, long lo, long hi, String t) {
+        if (v instanceof Real) v = ((Real) v).truncate(); // a cast of a \real truncates toward zero
         if (floating(v)) {
             double d = dbl(v);
             return Math.max(lo, Math.min(hi, (long) d));

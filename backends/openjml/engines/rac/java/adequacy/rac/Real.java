@@ -9,8 +9,8 @@ import java.math.BigInteger;
  * {@code \real} is the mathematical reals (JML RM 12.1), so {@code 2^53} and {@code 2^53 + 1}
  * differ and {@code 1/3 * 3 == 1}; a double rounds the first away and a BigDecimal cannot hold
  * {@code 1/3}. Only the operations JML defines on {@code \real} and that stay rational are here
- * ({@code + - * /}, negation, comparison); anything else (square roots, a remainder, a
- * conversion to a Java type) is left to the caller to refuse as undefined.
+ * ({@code + - * / %}, negation, comparison, truncation to {@code \bigint}); anything else
+ * (square roots, rounding to a double) is left to the caller to refuse as undefined.
  */
 public final class Real extends Number implements Comparable<Real> {
     private static final long serialVersionUID = 1L;
@@ -56,6 +56,15 @@ public final class Real extends Number implements Comparable<Real> {
         if (o.num.signum() == 0) throw new R.Undefined("division by zero (\\real)");
         return of(num.multiply(o.den), den.multiply(o.num));
     }
+    /** Toward zero, as {@code (\bigint) r} is (OpenJML tutorial, "\real" type). */
+    BigInteger truncate() { return num.divide(den); }
+
+    /** {@code j % k}: the sign of j, with {@code ((\bigint) (j / k)) * k + j % k == j}. */
+    Real rem(Real o) {
+        if (o.num.signum() == 0) throw new R.Undefined("division by zero (\\real %)");
+        return sub(of(div(o).truncate()).mul(o));
+    }
+
     Real neg() { return new Real(num.negate(), den); }
     Real abs() { return num.signum() < 0 ? neg() : this; }
     int signum() { return num.signum(); }

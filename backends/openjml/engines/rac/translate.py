@@ -30,6 +30,10 @@ MODE_FUNCTIONS = {"\\java_math": "java", "\\safe_math": "safe", "\\bigint_math":
 """OpenJML's functions that compute their argument in one arithmetic mode."""
 _MODAL = {"add", "sub", "mul", "div", "rem", "bitand", "bitor", "xor", "shl", "shr", "ushr"}
 """Runtime operations whose meaning depends on the arithmetic mode."""
+_MATH_SAME_TYPE = {"abs", "max", "min", "addExact", "subtractExact", "multiplyExact",
+                   "negateExact", "floorDiv", "floorMod"}
+"""java.lang.Math methods whose result has their (promoted) arguments' type; floorMod's is
+its divisor's (JDK 9+: ``floorMod(long, int)`` is an int)."""
 _NUMERIC = ("byte", "short", "char", "int", "long", "float", "double", "\\bigint", "\\real")
 _UNBOX = {"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte",
           "Character": "char", "Double": "double", "Float": "float", "BigInteger": "\\bigint"}
@@ -195,6 +199,18 @@ class _Translator:
             return _promote(self.static_type(e.then, env), self.static_type(e.other, env))
         if isinstance(e, A.Field) and e.name == "length":
             return "int"
+        if isinstance(e, A.Field) and isinstance(e.obj, A.Name) and e.obj.id in (
+                "Integer", "Long") and e.name in ("MAX_VALUE", "MIN_VALUE") and \
+                self._is_class(e.obj, env):
+            return "int" if e.obj.id == "Integer" else "long"
+        if isinstance(e, A.Call) and isinstance(e.target, A.Name) and \
+                e.target.id in ("Math", "StrictMath") and self._is_class(e.target, env) and \
+                e.name in _MATH_SAME_TYPE and e.args:
+            args = e.args[1:] if e.name == "floorMod" and len(e.args) == 2 else e.args
+            out: str | None = "int"
+            for a in args:  # the overload Java picks: the arguments' promoted type
+                out = _promote(out, self.static_type(a, env))
+            return out
         if isinstance(e, A.Index):
             arr = self.static_type(e.arr, env)
             return arr[:-2].strip() if arr and arr.endswith("[]") else None

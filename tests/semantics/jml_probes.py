@@ -279,12 +279,16 @@ PROBES: list[Probe] = [
           REAL + "; JLS 3.10.2 (the double 0.1 is 3602879701896397 / 2^55, not 1/10): whether "
           "(\\real) 0.1 means the decimal or the double is not settled by RM 12.1 (OpenJML's "
           "prover reads doubles as reals), so the truth is not determined"),
-    Probe("real-remainder", INT1, "//@ ensures (\\real) x / 2 % 1 == (\\real) 1 / 2;",
-          [post({"x": 7}, 0, True), post({"x": 8}, 0, False), post({"x": -7}, 0, False)],
-          REAL_OPS + " (j % k has j's sign: 7/2 % 1 = 1/2, -7/2 % 1 = -1/2)"),
-    Probe("real-truncates", INT1, "//@ ensures (\\bigint) ((\\real) x / 2) == \\result;",
-          [post({"x": -7}, -3, True), post({"x": -7}, -4, False)],
-          REAL_OPS + " ((\\bigint) of a \\real truncates toward zero: -7/2 -> -3)"),
+    Probe("real-remainder", LONG_ID,
+          "//@ ensures ((\\real) x + (\\real) 1 / 2) % 1 == (\\real) 1 / 2;",
+          [post({"x": 2**53}, 0, True), post({"x": -(2**53)}, 0, False)],
+          REAL_OPS + " (j % k has j's sign: (2^53 + 1/2) % 1 = 1/2, (-2^53 + 1/2) % 1 = "
+          "-1/2; as doubles 2^53 + 1/2 rounds to 2^53)"),
+    Probe("real-truncates", LONG_ID, "//@ ensures (\\bigint) ((\\real) x / 2) == \\result;",
+          [post({"x": -(2**54 + 3)}, -(2**53 + 1), True),
+           post({"x": -(2**54 + 3)}, -(2**53 + 2), False)],
+          REAL_OPS + " ((\\bigint) of a \\real truncates toward zero: -(2^54 + 3)/2 -> "
+          "-(2^53 + 1); as a double -(2^54 + 3) is -(2^54 + 4))"),
     Probe("real-transcendental", INT1, "//@ ensures Math.sqrt((\\real) x) == 2;",
           [post({"x": 4}, 0, None)],
           REAL + " (JML defines + - * / on \\real; Math.sqrt is a Java method on double, so "

@@ -140,6 +140,14 @@ public final class JavaMath {
      */
     public static Object cast(boolean safe, String type, Object v) {
         long lo, hi;
+        switch (type) { // a boxed type converts as its primitive does (then boxes: same value)
+            case "Integer": type = "int"; break;
+            case "Long": type = "long"; break;
+            case "Short": type = "short"; break;
+            case "Byte": type = "byte"; break;
+            case "Character": type = "char"; break;
+            default: break;
+        }
         switch (type) {
             case "int": lo = Integer.MIN_VALUE; hi = Integer.MAX_VALUE; break;
             case "long": lo = Long.MIN_VALUE; hi = Long.MAX_VALUE; break;

@@ -8,7 +8,7 @@ Three suites, measured in one run:
   cases per bucket plus wrong outputs and hand-written invalid inputs; skipped when missing).
 "disagree" counts cases both engines decided differently (must be 0).
 Run:  python benchmarks/semantics_jml.py [--per-bucket 3] [--bundled-per-bucket N] [--no-key]
-      [--no-sgb]
+      [--no-sgb] [--probes-only]
 """
 
 from __future__ import annotations
@@ -84,6 +84,8 @@ def main() -> int:
                     help="sample bundled specs' cases (0: every case)")
     ap.add_argument("--no-key", action="store_true")
     ap.add_argument("--no-sgb", action="store_true")
+    ap.add_argument("--probes-only", action="store_true",
+                    help="only the hand-checked probes (the suite that measures 'wrong')")
     args = ap.parse_args()
     key = engine_named(main_backend("jml"), "key").info()
     use_key = not args.no_key and key.available
@@ -93,10 +95,13 @@ def main() -> int:
     rows = []
     t0 = time.monotonic()
     rows.append(probes(engines))
-    pairs = list(bundled(REPO / "examples" / "jml"))
+    if args.probes_only:
+        args.no_sgb = True
+    pairs = [] if args.probes_only else list(bundled(REPO / "examples" / "jml"))
     if args.bundled_per_bucket:
         pairs = [(sample(t, args.bundled_per_bucket), s) for t, s in pairs]
-    rows.append(cross("bundled", pairs, use_key))
+    if not args.probes_only:
+        rows.append(cross("bundled", pairs, use_key))
     sgb = REPO.parent / "shared" / "datasets" / "specgenbench" / "sgb.jsonl"
     if not args.no_sgb and sgb.exists():
         from adequacy.backends.openjml.importers.spec_harness import import_specgenbench

@@ -12,6 +12,7 @@ from adequacy.backends.openjml.jml.semantics import (
     identity_comparison,
     math_gap,
     spec_cases,
+    spec_math_mode,
 )
 from adequacy.backends.openjml.jml.source import read_source
 from adequacy.backends.openjml.stubs.render import render_jml
@@ -92,6 +93,23 @@ def test_frames_of_array_parameters() -> None:
     _c, _m, cases = _cases("class S { //@ ensures true;\n /*@ pure @*/ static int solve(int[] a)"
                            " { return 0; } }")
     assert len(_text(cases)[0][1]) == 2  # pure: \nothing
+
+
+def test_spec_math_mode_method_wins_and_key_gap_follows_the_class() -> None:
+    """OpenJML's lookup: the method's spec_*_math, else the class's, else bigint. KeY's stubs
+    inherit only the class's mode, so a java-math class is KeY's gap even when the method is
+    bigint; code_* modifiers never change the spec's mode nor make a gap."""
+    cls, m, cases = _cases("/*@ spec_java_math @*/ class S { //@ ensures \\result == x + 1;\n"
+                           " static /*@ spec_bigint_math @*/ int solve(int x) { return x; } }")
+    assert spec_math_mode(cls, m) == "bigint"
+    assert "spec_java_math" in str(math_gap(cls, m, cases))
+    cls, m, cases = _cases("/*@ spec_safe_math @*/ class S { //@ ensures \\result == x + 1;\n"
+                           " static int solve(int x) { return x; } }")
+    assert spec_math_mode(cls, m) == "safe"
+    cls, m, cases = _cases("class S { //@ ensures \\result == inc(x);\n"
+                           " static /*@ code_java_math @*/ int solve(int x) { return x; }\n"
+                           " static /*@ pure code_bigint_math @*/ int inc(int y) { return y + 1; } }")
+    assert spec_math_mode(cls, m) == "bigint" and math_gap(cls, m, cases) is None
 
 
 def test_math_modes_and_identity_gaps() -> None:

@@ -50,7 +50,7 @@ def test_hostile_helper_is_contained(name: str) -> None:
     loaded = b.load_spec(task, spec, f"{name}.java")
     # the front end cannot vouch for such a helper (issue 18.3: its cases are unknown); the
     # sandbox underneath must contain it all the same, so this test runs rac without the gap
-    loaded.data.math_gap = None
+    loaded.data.gap = None
     cases = task.all_cases()
     pre = [c for c in cases if c.bucket.predicate == "pre"]
     # Non-timeout cases get a generous limit so that a loaded CI machine cannot turn a stack

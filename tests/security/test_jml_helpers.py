@@ -50,8 +50,8 @@ def test_hostile_helper_makes_the_case_unknown_and_leaves_nothing(name: str) -> 
     loaded = b.load_spec(task, spec, f"{name}.java")
     # the front end cannot vouch for such a helper (issue 18.3: its cases are unknown); the
     # sandbox underneath must contain it all the same, so this test runs rac without the gap
-    assert loaded.data.math_gap and "pure method evil" in loaded.data.math_gap
-    loaded.data.math_gap = None
+    assert loaded.data.gap and "pure method evil" in loaded.data.gap
+    loaded.data.gap = None
     pre = [c for c in task.all_cases() if c.bucket.predicate == "pre"]
     by_id = {v.case_id: v for v in engine_named(b, "rac").check(
         loaded, task, pre, Limits(case_seconds=15))}

@@ -62,6 +62,27 @@ INSTANCE = Method("public class Solution {\n    int base = 10;\n\n    public int
 SPEC_JAVA_MATH = Method("public class Solution {\n    public static /*@ spec_java_math @*/ "
                         "int solve(int x) {\n        return x + 1;\n    }\n}\n",
                         {"x": "i32"}, {"result": "i32"})
+LONG_ID = Method("public class Solution {\n    public static long solve(long x) {\n"
+                 "        return x;\n    }\n}\n", {"x": "i64"}, {"result": "i64"})
+SPEC_SAFE_MATH = Method("public class Solution {\n    public static /*@ spec_safe_math @*/ "
+                        "int solve(int x) {\n        return x + 1;\n    }\n}\n",
+                        {"x": "i32"}, {"result": "i32"})
+JAVA_MATH_LONG = Method("public class Solution {\n    public static /*@ spec_java_math @*/ "
+                        "long solve(int x) {\n        return x + 1L;\n    }\n}\n",
+                        {"x": "i32"}, {"result": "i64"})
+CLASS_JAVA_MATH = Method("/*@ spec_java_math @*/ public class Solution {\n"
+                         "    public static int solve(int x) {\n        return x * 2;\n    }\n}\n",
+                         {"x": "i32"}, {"result": "i32"})
+CLASS_JAVA_METHOD_BIGINT = Method(
+    "/*@ spec_java_math @*/ public class Solution {\n    public static /*@ spec_bigint_math @*/ "
+    "int solve(int x) {\n        return x + 1;\n    }\n}\n", {"x": "i32"}, {"result": "i32"})
+CODE_JAVA_MATH = Method("public class Solution {\n    public static /*@ code_java_math @*/ "
+                        "int solve(int x) {\n        return x + 1;\n    }\n}\n",
+                        {"x": "i32"}, {"result": "i32"})
+HELPER_CODE_BIGINT = Method(
+    "public class Solution {\n    static /*@ pure code_bigint_math @*/ int inc(int y) {\n"
+    "        return y + 1;\n    }\n\n    public static int solve(int x) {\n"
+    "        return inc(x);\n    }\n}\n", {"x": "i32"}, {"result": "i32"})
 SPEC_BIGINT_MATH = Method("public class Solution {\n    public static /*@ spec_bigint_math @*/ "
                           "int solve(int x) {\n        return x + 1;\n    }\n}\n",
                           {"x": "i32"}, {"result": "i32"})
@@ -99,6 +120,20 @@ OLD = "RM 12.4.2 (\\old(e): e evaluated in the pre-state; a reference's contents
       "where it is dereferenced)"
 LIT = "JLS 3.10.1 (hex, octal and binary int literals are two's-complement bit patterns; " \
       "underscores are ignored)"
+REAL = "JML RM 19.2 (\\real: arithmetic without precision limits); OpenJML tutorial " \
+       "type-real (\\real is the mathematical reals; integral values and \\bigint convert " \
+       "to it implicitly, so the other operand of a \\real operation is lifted exactly)"
+REAL_OPS = "OpenJML tutorial \"JML's \\real built-in mathematical real type\" " \
+           "(openjml.org/tutorial/type-real: j / k is real division, k must not be 0; " \
+           "((\\bigint) (j / k)) * k + j % k == j; (\\bigint) j truncates toward zero)"
+LONG_MAX = 2**63 - 1
+MODES = "OpenJML tutorial Arithmetic Modes (openjml.org/tutorial/ArithmeticModes): Java mode " \
+        "wraps silently, safe mode has Java's values but an overflow is a verification error, " \
+        "math mode is unbounded; specs default to math mode; modifiers spec_java_math, " \
+        "spec_safe_math, spec_bigint_math on a method or class (OpenJML Arithmetic." \
+        "defaultArithmeticMode: the method's modifier, else the enclosing class's)"
+SAFE = MODES + "; an overflow in a spec is an ArithmeticOperationRange error (OpenJML " \
+       "Arithmetic.Safe), the spec undefined there, like a division by zero: unknown"
 MATH = "OpenJML specs/java/lang/Math.jml (abs(int) returns Integer.MIN_VALUE for it, as the " \
        "JDK does); RM 12.1 (spec arithmetic is \\bigint by default, OpenJML Options spec math)"
 
@@ -166,11 +201,102 @@ PROBES: list[Probe] = [
     Probe("spec-java-math", SPEC_JAVA_MATH, "//@ ensures \\result == x + 1;",
           [post({"x": INT_MAX}, INT_MIN, True), post({"x": 1}, 2, True),
            post({"x": 1}, 3, False)],
-          "OpenJML arithmetic modes: spec_java_math makes spec + wrap like Java's",
-          rac_gap=True),
+          MODES + " (java: INT_MAX + 1 wraps to INT_MIN)"),
+    Probe("spec-safe-math-overflow", SPEC_SAFE_MATH, "//@ ensures \\result == x + 1;",
+          [post({"x": INT_MAX}, INT_MIN, None), post({"x": 1}, 2, True),
+           post({"x": 1}, 3, False)], SAFE),
+    Probe("spec-safe-math-neg", SPEC_SAFE_MATH, "//@ requires -x < 0;",
+          [pre({"x": INT_MIN}, None), pre({"x": 5}, True), pre({"x": -5}, False)],
+          SAFE + " (-INT_MIN overflows int: OpenJML Arithmetic.Safe.rewriteUnary)"),
+    Probe("spec-java-math-long-literal", JAVA_MATH_LONG, "//@ ensures \\result == x + 1L;",
+          [post({"x": INT_MAX}, 2**31, True), post({"x": INT_MAX}, INT_MIN, False)],
+          MODES + "; JLS 5.6.2 (int + long is long: no int wrap-around)"),
+    Probe("spec-java-math-class", CLASS_JAVA_MATH, "//@ ensures \\result == x * 2;",
+          [post({"x": 2**30}, INT_MIN, True), post({"x": 2**30}, 0, False)],
+          MODES + " (the class's modifier applies to its methods' specs)"),
+    Probe("spec-math-method-over-class", CLASS_JAVA_METHOD_BIGINT,
+          "//@ ensures \\result == x + 1;",
+          [post({"x": INT_MAX}, INT_MIN, False), post({"x": 1}, 2, True)],
+          MODES + " (the method's spec_bigint_math wins over the class's spec_java_math)"),
+    Probe("java-math-function", INT1, "//@ ensures \\result == \\java_math(x + 1);",
+          [post({"x": INT_MAX}, INT_MIN, True), post({"x": INT_MAX}, INT_MAX, False)],
+          MODES + " (\\java_math(e) computes e in Java mode)"),
+    Probe("java-math-cast-wraps", SPEC_JAVA_MATH, "//@ ensures (int) (x + 1L) == \\result;",
+          [post({"x": INT_MAX}, INT_MIN, True), post({"x": 1}, 2, True),
+           post({"x": 1}, 3, False)],
+          MODES + "; JLS 5.1.3 (narrowing long to int keeps the low 32 bits)"),
+    Probe("java-math-conditional-promotes", SPEC_JAVA_MATH,
+          "//@ ensures \\result == (x > 0 ? x : 0L) + 1;",
+          [post({"x": INT_MAX}, INT_MIN, False), post({"x": 1}, 2, True)],
+          MODES + "; JLS 15.25 (an int and a long branch make the conditional a long, so "
+          "INT_MAX + 1 is 2^31, not INT_MIN)"),
+    Probe("java-math-empty-sum", SPEC_JAVA_MATH,
+          "//@ ensures \\result == (\\sum int i; 0 <= i && i < 0; i) + x + 1;",
+          [post({"x": INT_MAX}, INT_MIN, True), post({"x": INT_MAX}, 0, False)],
+          MODES + "; RM 12.5.2 (\\sum has its body's type, here int: the empty sum is the "
+          "int 0, and 0 + INT_MAX + 1 wraps)"),
+    Probe("java-math-num-of-long", SPEC_JAVA_MATH,
+          "//@ ensures \\result == (\\num_of int i; 0 <= i && i < 1; true) + x;",
+          [post({"x": INT_MAX}, INT_MIN, False), post({"x": 1}, 2, True)],
+          MODES + "; RM 12.5.2 / OpenJML JmlAttr (\\num_of is a long: 1 + INT_MAX does not "
+          "wrap at int)"),
+    Probe("code-java-math-spec-bigint", CODE_JAVA_MATH, "//@ ensures \\result == x + 1;",
+          [post({"x": INT_MAX}, INT_MIN, False), post({"x": 1}, 2, True)],
+          MODES + " (code_java_math is the Java code's mode; the spec stays bigint)"),
+    Probe("code-bigint-math-helper", HELPER_CODE_BIGINT, "//@ ensures \\result == inc(x);",
+          [post({"x": INT_MAX}, INT_MIN, True), post({"x": INT_MAX}, 0, False)],
+          MODES + " (\"code_bigint_math is not an operational mode at present\": the helper "
+          "runs as Java, inc(INT_MAX) = INT_MIN)"),
     Probe("spec-bigint-math", SPEC_BIGINT_MATH, "//@ ensures \\result == x + 1;",
-          [post({"x": INT_MAX}, INT_MIN, False)],
-          "OpenJML arithmetic modes: spec_bigint_math (mathematical +)"),
+          [post({"x": INT_MAX}, INT_MIN, False)], MODES + " (math mode: mathematical +)"),
+    Probe("bigint-division-truncates", INT1, "//@ ensures (\\bigint) x / 2 == \\result;",
+          [post({"x": -7}, -3, True), post({"x": -7}, -4, False)],
+          "OpenJML tutorial \"JML's \\bigint built-in integer type\" (openjml.org/tutorial/"
+          "type-bigint: j / k truncates toward zero, k must not be 0); JML RM 19.1 (\\bigint: "
+          "no wrap-around)"),
+    # ---- \real: exact, never through double
+    Probe("real-2pow53", LONG_ID, "//@ ensures (\\real) x == (\\real) \\result;",
+          [post({"x": 2**53}, 2**53 + 1, False), post({"x": 2**53}, 2**53, True)],
+          REAL + "; 2^53 + 1 and 2^53 are different reals (as doubles both are 2^53)"),
+    Probe("double-2pow53", LONG_ID, "//@ ensures (double) x == (double) \\result;",
+          [post({"x": 2**53}, 2**53 + 1, True), post({"x": 2**53}, 2**53 + 2, False)],
+          "JLS 5.1.2 (long to double rounds to nearest, ties to even: 2^53 + 1 -> 2^53)"),
+    Probe("real-third", INT1, "//@ ensures (\\real) \\result / 3 * 3 == \\result "
+          "&& (\\real) \\result / 10 * 3 == (\\real) 3 / 10;",
+          [post({"x": 0}, 1, True), post({"x": 0}, 2, False)],
+          REAL + "; 1/3*3 = 1 and 1/10*3 = 3/10 exactly (as doubles 0.1*3 != 0.3)"),
+    Probe("real-of-long", LONG_ID, "//@ ensures (\\real) \\result - (\\real) x == 1;",
+          [post({"x": 2**62}, 2**62 + 1, True), post({"x": 2**62}, 2**62, False)],
+          REAL + " ((\\real) of a long is exact: 2^62 + 1 - 2^62 = 1)"),
+    Probe("real-integer-promotion", LONG_ID,
+          "//@ ensures (\\real) x + 1 > x && \\result > (\\real) x / 2;",
+          [post({"x": LONG_MAX}, LONG_MAX, True), post({"x": 3}, 1, False),
+           post({"x": 3}, 2, True)],
+          REAL + "; JLS 5.6.2 / RM 12.1 (x and \\result are promoted to \\real: "
+          "LONG_MAX + 1 > LONG_MAX, 1 > 3/2 is false)"),
+    Probe("real-of-double-inexact", INT1, "//@ ensures (\\real) 0.1 * 10 == 1;",
+          [post({"x": 0}, 0, None)],
+          REAL + "; JLS 3.10.2 (the double 0.1 is 3602879701896397 / 2^55, not 1/10): whether "
+          "(\\real) 0.1 means the decimal or the double is not settled by RM 12.1 (OpenJML's "
+          "prover reads doubles as reals), so the truth is not determined"),
+    Probe("real-remainder", LONG_ID,
+          "//@ ensures ((\\real) x + (\\real) 1 / 2) % 1 == (\\real) 1 / 2;",
+          [post({"x": 2**53}, 0, True), post({"x": -(2**53)}, 0, False)],
+          REAL_OPS + " (j % k has j's sign: (2^53 + 1/2) % 1 = 1/2, (-2^53 + 1/2) % 1 = "
+          "-1/2; as doubles 2^53 + 1/2 rounds to 2^53)"),
+    Probe("real-truncates", LONG_ID, "//@ ensures (\\bigint) ((\\real) x / 2) == \\result;",
+          [post({"x": -(2**54 + 3)}, -(2**53 + 1), True),
+           post({"x": -(2**54 + 3)}, -(2**53 + 2), False)],
+          REAL_OPS + " ((\\bigint) of a \\real truncates toward zero: -(2^54 + 3)/2 -> "
+          "-(2^53 + 1); as a double -(2^54 + 3) is -(2^54 + 4))"),
+    Probe("real-transcendental", INT1, "//@ ensures Math.sqrt((\\real) x) == 2;",
+          [post({"x": 4}, 0, None)],
+          REAL + " (JML defines + - * / on \\real; Math.sqrt is a Java method on double, so "
+          "no exact \\real value is defined)"),
+    Probe("real-division-by-zero", INT1, "//@ ensures (\\real) x / 0 == 0;",
+          [post({"x": 1}, 0, None)],
+          REAL_OPS + "; RM 12.3 (an expression outside its operator's domain is undefined; "
+          "OpenJML reports UndefinedDivideByZero)"),
     # ---- frames and \old
     Probe("assignable-element", VOID_ARR, "//@ assignable a[0];\n    //@ ensures a[0] == 0;",
           [post({"a": [5, 6]}, {"a": [0, 6]}, True), post({"a": [5, 6]}, {"a": [0, 7]}, False)],

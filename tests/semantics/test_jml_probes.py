@@ -37,6 +37,15 @@ def test_rac_decides_correctly(probe: Probe, tmp_path: Path) -> None:
         assert not undecided, undecided
 
 
+@pytest.mark.requires("javac")
+@pytest.mark.parametrize("pid", ["real-of-double-inexact", "real-transcendental"])
+def test_rac_says_why_a_real_is_not_computed(pid: str, tmp_path: Path) -> None:
+    """A \\real rac cannot compute exactly is unknown with the reason, not rounded."""
+    probe = next(p for p in PROBES if p.id == pid)
+    for _truth, value, reason in run(probe, "rac", tmp_path):
+        assert value == "unknown" and "\\real" in reason, reason
+
+
 @pytest.mark.parametrize("probe", INVALID, ids=lambda p: p.id)
 def test_front_end_rejects_ill_formed(probe: Probe, tmp_path: Path) -> None:
     with pytest.raises(SpecInvalid) as e:

@@ -36,9 +36,11 @@ class JmlSpec:
     cases: list[Case]
     """Spec cases with JML's implicit clauses made explicit (``jml.semantics``)."""
     math_gap: str | None = None
-    """Why no engine can compute this spec's cases faithfully, or None: its arithmetic
-    (``semantics.math_gap``) or what a pure helper does that the engines cannot vouch for
-    (``purity.check_purity``). Every engine answers unknown for every case then."""
+    """Why the spec's arithmetic is outside bigint spec math, which KeY computes
+    (``semantics.math_gap``), or None; rac computes every mode."""
+    gap: str | None = None
+    """What a pure helper does that no engine can vouch for (``purity.check_purity``), or
+    None. Every engine answers unknown for every case then."""
     compiled: dict[str, Any] = field(default_factory=dict)
     """Each engine's own compiled form of the spec (e.g. rac's Java unit), made once on the
     engine's first ``check`` and kept with the loaded spec so it is not rebuilt per call."""
@@ -117,7 +119,7 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
     for c in cases:
         check_names(cls, method, c.requires, c.ensures, file)
     purity = check_purity(src, cls, file)
-    return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases) or purity)
+    return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases), purity)
 
 
 def spec_data(spec: LoadedSpec, task: Task) -> JmlSpec:

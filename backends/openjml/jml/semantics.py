@@ -301,34 +301,50 @@ def frame_conditions(method: JavaMethod, sc: SpecCase,
 
 
 # ------------------------------------------------------------------------------- math modes
-def math_gap(cls: JavaClass, method: JavaMethod, cases: list[Case]) -> str | None:
-    """Why no engine can evaluate this spec's arithmetic faithfully, or None.
+def _mode(mods: set[str], prefix: str) -> str | None:
+    for m in ("java", "safe", "bigint"):
+        if f"{prefix}_{m}_math" in mods:
+            return m
+    return None
 
-    The engines compute OpenJML's default spec math (``spec_bigint_math``: mathematical
-    integers) and run helper code with Java's arithmetic (``code_java_math`` /
-    ``code_safe_math`` give the same values). ``spec_java_math`` / ``spec_safe_math`` change what
-    spec arithmetic means and ``code_bigint_math`` what helper code computes: cases whose value
-    depends on them are left unknown rather than computed with the wrong arithmetic.
+
+def spec_math_mode(cls: JavaClass, method: JavaMethod) -> str:
+    """The arithmetic mode of the method's spec: ``bigint``, ``java`` or ``safe``.
+
+    As OpenJML's ``Arithmetic.defaultArithmeticMode`` finds it: the method's
+    ``spec_*_math`` modifier, else its class's, else the default ``spec_bigint_math``
+    (OpenJML tutorial "Arithmetic Modes": math mode for specifications). The ``code_*``
+    modifiers concern Java code only, never the spec's own arithmetic.
     """
-    def mode(mods: set[str], prefix: str) -> str | None:
-        for m in ("java", "safe", "bigint"):
-            if f"{prefix}_{m}_math" in mods:
-                return m
-        return None
+    return _mode(method.modifiers, "spec") or _mode(cls.modifiers, "spec") or "bigint"
 
-    spec_mode = mode(method.modifiers, "spec") or mode(cls.modifiers, "spec") or "bigint"
+
+def math_gap(cls: JavaClass, method: JavaMethod, cases: list[Case]) -> str | None:
+    """Why an engine that computes only ``spec_bigint_math`` (KeY) cannot evaluate this spec's
+    arithmetic faithfully, or None. rac computes every mode (``spec_math_mode``) and ignores it.
+
+    ``code_java_math`` / ``code_safe_math`` / ``code_bigint_math`` need no gap: helper code
+    called from a spec runs with Java's values in all three (safe math only adds overflow
+    warnings about the code itself; OpenJML's tutorial: "``code_bigint_math`` is not an
+    operational mode at present"), and the method under specification is never run to
+    evaluate a case (the case holds its output).
+    """
+    # KeY proves the spec inside generated stub methods of the same class, which carry the
+    # class's mode but not the method's: a class in another mode is a gap even when the
+    # method's own modifier restores bigint math (KeY was seen proving a wrapped sum there)
+    modes = {spec_math_mode(cls, method), _mode(cls.modifiers, "spec") or "bigint"}
+    spec_mode = next((m for m in ("java", "safe") if m in modes), "bigint")
     exprs = [e for c in cases for e, _ in c.requires + c.ensures]
     nodes = [n for e in exprs for n in A.walk(e)]
+    if any(isinstance(n, A.Special) and n.name in ("\\java_math", "\\safe_math")
+           for n in nodes):
+        return "\\java_math / \\safe_math in the spec (key computes spec_bigint_math)"
     if spec_mode != "bigint" and any(
-            (isinstance(n, A.Binary) and n.op in ARITHMETIC)
+            (isinstance(n, A.Binary) and n.op in ARITHMETIC | {"&", "|", "^"})
             or (isinstance(n, A.Unary) and n.op in ("-", "~"))
+            or isinstance(n, A.Cast)
             or (isinstance(n, A.Quant) and n.kind in ("sum", "product")) for n in nodes):
-        return f"spec_{spec_mode}_math arithmetic (the engines compute spec_bigint_math)"
-    called = {n.name for n in nodes if isinstance(n, A.Call) and n.target is None}
-    for m in cls.methods + cls.models:
-        if m.name in called and (mode(m.modifiers, "code") or mode(cls.modifiers, "code")) \
-                == "bigint":
-            return f"helper {m.name} is code_bigint_math (the engines run Java arithmetic)"
+        return f"spec_{spec_mode}_math arithmetic (key computes spec_bigint_math)"
     return None
 
 

@@ -126,7 +126,7 @@ def check(spec: JmlSpec, task: Task, cases: Sequence[Case], limits: Limits,
     sound), so this halves the proofs for adequate specs; ``both_directions`` runs both
     always, which also detects an inconsistent (vacuous) stub."""
     t0 = time.monotonic()
-    gap = spec.math_gap or identity_gap(spec)
+    gap = spec.gap or spec.math_gap or identity_gap(spec)
     if gap is not None:
         return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
                         reason=f"outside key's semantics: {gap}") for c in cases]

@@ -69,7 +69,9 @@ class RacEngine:
         if not info.available:
             raise EngineUnavailable(info.reason)
         data = spec_data(spec, task)
-        return check(unit_for(data), data.file, task, cases, limits, gap=data.math_gap)
+        # rac computes every arithmetic mode, so JmlSpec.math_gap (KeY's) does not apply;
+        # what no engine can vouch for (a helper's purity gap) does
+        return check(unit_for(data), data.file, task, cases, limits, gap=data.gap)
 
 
 def unit_for(spec: JmlSpec) -> Unit:
@@ -166,7 +168,7 @@ class Run:
 def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
           limits: Limits, gap: str | None = None) -> list[Verdict]:
     """One verdict per case; a hang or crash costs that case only (the JVM is replaced).
-    ``gap`` (``JmlSpec.math_gap``) or a compile failure makes every case unknown.
+    ``gap`` (``JmlSpec.gap``) or a compile failure makes every case unknown.
 
     The spec's budget holds for the whole call, and a predicate that keeps failing (timeouts,
     out of memory, stack overflows, a dying worker, forbidden actions) is given up after

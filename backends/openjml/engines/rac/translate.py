@@ -1,9 +1,13 @@
-"""JML expressions to Java source that evaluates them with OpenJML's default semantics.
+"""JML expressions to Java source that evaluates them with OpenJML's semantics.
 
 Every JML value becomes a Java ``Object``; the runtime class ``adequacy.rac.R`` does the
-arithmetic on mathematical integers (bigint math for specifications), Java's truncating ``/``
-and ``%``, short-circuit logic and quantifiers, and throws ``R.Undefined`` wherever JML leaves a
-value undefined. The front end (``jml.resolve``) has already rejected unknown names, calls of
+arithmetic on mathematical integers (``spec_bigint_math``, the default for specifications),
+exact rationals for ``\\real`` (``adequacy.rac.Real``), Java's truncating ``/`` and ``%``,
+short-circuit logic and quantifiers, and throws ``R.Undefined`` wherever JML leaves a value
+undefined. Under ``spec_java_math`` / ``spec_safe_math`` (the method's modifier, else its
+class's; ``\\java_math(e)`` and friends for one sub-expression) arithmetic goes through
+``adequacy.rac.JavaMath`` instead, which keeps Java types and wraps (java) or makes an overflow
+undefined (safe). The front end (``jml.resolve``) has already rejected unknown names, calls of
 non-pure methods and such; the same checks here only guard the translation, and their
 ``SpecInvalid`` carries ``engine="rac"`` (the runner makes it ``unknown``, never invalid).
 """
@@ -17,6 +21,7 @@ from adequacy.errors import SpecInvalid
 from ...jml import ast as A
 from ...jml.parser import PRIMITIVES
 from ...jml.resolve import LIBRARY_CLASSES
+from ...jml.semantics import spec_math_mode
 from ...jml.source import JavaClass, JavaMethod
 
 RT = "adequacy.rac.R"
@@ -25,6 +30,18 @@ SIGNATURE = "(Object[] __p, Object[] __q, Object __res, Object __this)"
 SPLIT_NODES = 200
 """An operand of ``&&``/``||`` larger than this (in AST nodes) becomes its own method: javac
 refuses a method over 64 KB of bytecode, and a 10,000-term chain is far over."""
+JM = "adequacy.rac.JavaMath"
+MODE_FUNCTIONS = {"\\java_math": "java", "\\safe_math": "safe", "\\bigint_math": "bigint"}
+"""OpenJML's functions that compute their argument in one arithmetic mode."""
+_MODAL = {"add", "sub", "mul", "div", "rem", "bitand", "bitor", "xor", "shl", "shr", "ushr"}
+"""Runtime operations whose meaning depends on the arithmetic mode."""
+_MATH_SAME_TYPE = {"abs", "max", "min", "addExact", "subtractExact", "multiplyExact",
+                   "negateExact", "floorDiv", "floorMod"}
+"""java.lang.Math methods whose result has their (promoted) arguments' type; floorMod's is
+its divisor's (JDK 9+: ``floorMod(long, int)`` is an int)."""
+_NUMERIC = ("byte", "short", "char", "int", "long", "float", "double", "\\bigint", "\\real")
+_UNBOX = {"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte",
+          "Character": "char", "Double": "double", "Float": "float", "BigInteger": "\\bigint"}
 QUANT_TYPES = {"int", "long", "short", "byte", "char", "boolean", "\\bigint", "Integer", "Long"}
 _BIN = {"+": "add", "-": "sub", "*": "mul", "/": "div", "%": "rem", "<": "lt", "<=": "le",
         ">": "gt", ">=": "ge", "==": "eq", "!=": "ne", "&": "bitand", "|": "bitor",
@@ -44,10 +61,14 @@ class Context:
     counter: int = 0
     helpers: list[tuple[str, int]] = field(default_factory=list)
     """Methods split off long ``&&``/``||`` chains: (Java source, JML line)."""
+    math: str = ""
+    """Arithmetic mode of the spec: ``bigint``, ``java`` or ``safe`` (from the modifiers)."""
 
     def __post_init__(self) -> None:
         for m in self.cls.methods + self.cls.models:
             self.methods.setdefault(m.name, []).append(m)
+        if not self.math:
+            self.math = spec_math_mode(self.cls, self.target)
 
     def fresh(self, name: str) -> str:
         self.counter += 1
@@ -81,8 +102,10 @@ def _lit(e: A.Lit) -> str:
         return "null"
     if e.kind in ("int", "long"):
         assert isinstance(e.value, int)
-        if -(2**31) <= e.value < 2**31:
+        if e.kind == "int" and -(2**31) <= e.value < 2**31:
             return f"((Object) Integer.valueOf({e.value}))"
+        if -(2**63) <= e.value < 2**63:  # a long literal keeps its Java type (spec_java_math)
+            return f"((Object) Long.valueOf({e.value}L))"
         return f'{RT}.big("{e.value}")'
     if e.kind == "char":
         return f"((Object) {_java_char(str(e.value))})"
@@ -125,9 +148,83 @@ def translate(e: A.Expr, env: Env, ctx: Context) -> str:
     return t.expr(e, env)
 
 
+def _promote(a: str | None, b: str | None) -> str | None:
+    """Binary numeric promotion (JLS 5.6.2) extended as OpenJML does for JML's types: a
+    ``\\real`` wins, ``\\bigint`` with a floating type is ``\\real``; None when unknown."""
+    a, b = _UNBOX.get(a or "", a), _UNBOX.get(b or "", b)
+    if a not in _NUMERIC or b not in _NUMERIC:
+        return None
+    kinds = {a, b}
+    if "\\real" in kinds or ("\\bigint" in kinds and kinds & {"float", "double"}):
+        return "\\real"
+    for t in ("\\bigint", "double", "float", "long"):
+        if t in kinds:
+            return t
+    return "int"
+
+
 class _Translator:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.mode = ctx.math
+
+    def op(self, name: str, *args: str) -> str:
+        """A runtime operation in the current arithmetic mode."""
+        if self.mode == "bigint" or name not in _MODAL | {"neg", "plus", "bitnot", "cast",
+                                                           "sum", "product"}:
+            return f"{RT}.{name}({', '.join(args)})"
+        safe = "true" if self.mode == "safe" else "false"
+        return f"{JM}.{name}({', '.join((safe, *args))})"
+
+    def static_type(self, e: A.Expr, env: Env) -> str | None:
+        """The JML type of ``e`` where the translator can tell it (else None): what a
+        conditional's branches are promoted to under Java arithmetic."""
+        if isinstance(e, A.Lit):
+            return {"int": "int", "long": "long", "char": "char", "float": "float",
+                    "double": "double", "bool": "boolean", "string": "String"}.get(e.kind)
+        if isinstance(e, A.Name):
+            for name, _var, ty in reversed(env.quants):
+                if name == e.id:
+                    return ty
+            for ty, pname in self.ctx.target.params:
+                if pname == e.id:
+                    return ty.strip()
+            return next((f.type for f in self.ctx.cls.fields if f.name == e.id), None)
+        if isinstance(e, A.Result):
+            return self.ctx.target.return_type
+        if isinstance(e, A.Old):
+            return self.static_type(e.expr, env)
+        if isinstance(e, A.Cast):
+            return e.type
+        if isinstance(e, A.Unary) and e.op in ("-", "+", "~"):
+            return _promote(self.static_type(e.expr, env), "int")
+        if isinstance(e, A.Binary) and e.op in ("+", "-", "*", "/", "%", "&", "|", "^"):
+            return _promote(self.static_type(e.left, env), self.static_type(e.right, env))
+        if isinstance(e, A.Binary) and e.op in ("<<", ">>", ">>>"):
+            return _promote(self.static_type(e.left, env), "int")
+        if isinstance(e, A.Cond):
+            return _promote(self.static_type(e.then, env), self.static_type(e.other, env))
+        if isinstance(e, A.Field) and e.name == "length":
+            return "int"
+        if isinstance(e, A.Field) and isinstance(e.obj, A.Name) and e.obj.id in (
+                "Integer", "Long") and e.name in ("MAX_VALUE", "MIN_VALUE") and \
+                self._is_class(e.obj, env):
+            return "int" if e.obj.id == "Integer" else "long"
+        if isinstance(e, A.Call) and isinstance(e.target, A.Name) and \
+                e.target.id in ("Math", "StrictMath") and self._is_class(e.target, env) and \
+                e.name in _MATH_SAME_TYPE and e.args:
+            args = e.args[1:] if e.name == "floorMod" and len(e.args) == 2 else e.args
+            out: str | None = "int"
+            for a in args:  # the overload Java picks: the arguments' promoted type
+                out = _promote(out, self.static_type(a, env))
+            return out
+        if isinstance(e, A.Index):
+            arr = self.static_type(e.arr, env)
+            return arr[:-2].strip() if arr and arr.endswith("[]") else None
+        if isinstance(e, A.Call) and e.target is None:
+            cands = [m for m in self.ctx.methods.get(e.name, []) if len(m.params) == len(e.args)]
+            return cands[0].return_type if len(cands) == 1 else None
+        return None
 
     def expr(self, e: A.Expr, env: Env) -> str:
         m = getattr(self, "_" + type(e).__name__)
@@ -286,8 +383,9 @@ class _Translator:
 
     def _Unary(self, e: A.Unary, env: Env) -> str:
         x = self.expr(e.expr, env)
-        return {"-": f"{RT}.neg({x})", "+": f"{RT}.plus({x})", "!": f"{RT}.not({x})",
-                "~": f"{RT}.bitnot({x})"}[e.op]
+        if e.op == "!":
+            return f"{RT}.not({x})"
+        return self.op({"-": "neg", "+": "plus", "~": "bitnot"}[e.op], x)
 
     def _Binary(self, e: A.Binary, env: Env) -> str:
         op = e.op
@@ -298,7 +396,7 @@ class _Translator:
             return f"{RT}.bool({java})"
         if op == "<:":
             return _unsupported("<:")
-        return f"{RT}.{_BIN[op]}({self.expr(e.left, env)}, {self.expr(e.right, env)})"
+        return self.op(_BIN[op], self.expr(e.left, env), self.expr(e.right, env))
 
     def _Chain(self, e: A.Chain, env: Env) -> str:
         parts = []
@@ -308,16 +406,36 @@ class _Translator:
         return f"{RT}.bool({' && '.join(parts)})"
 
     def _Cond(self, e: A.Cond, env: Env) -> str:
-        return f"({self.truth(e.cond, env)} ? {self.expr(e.then, env)} : " \
-               f"{self.expr(e.other, env)})"
+        then, other = self.expr(e.then, env), self.expr(e.other, env)
+        if self.mode != "bigint":
+            # Java promotes both branches to one type (JLS 15.25), which later arithmetic
+            # wraps at: the value's runtime type alone would not say it
+            a, b = self.static_type(e.then, env), self.static_type(e.other, env)
+            a, b = _UNBOX.get(a or "", a), _UNBOX.get(b or "", b)
+            if a in _NUMERIC or b in _NUMERIC:
+                both = _promote(a, b)
+                if both is None:
+                    return _unsupported(f"a conditional expression whose branch types rac "
+                                        f"cannot tell, under spec_{self.mode}_math")
+                conv = f"{JM}.cast(false, " if both in ("int", "long") else f"{RT}.cast("
+                lit = _java_string(both)
+                then = then if a == both else f"{conv}{lit}, {then})"
+                other = other if b == both else f"{conv}{lit}, {other})"
+        return f"({self.truth(e.cond, env)} ? {then} : {other})"
 
     def _Cast(self, e: A.Cast, env: Env) -> str:
-        return f"{RT}.cast({_java_string(e.type)}, {self.expr(e.expr, env)})"
+        return self.op("cast", _java_string(e.type), self.expr(e.expr, env))
 
     def _InstanceOf(self, e: A.InstanceOf, env: Env) -> str:
         return f"{RT}.instanceOf({self.expr(e.expr, env)}, {_java_string(e.type)})"
 
     def _Special(self, e: A.Special, env: Env) -> str:
+        if e.name in MODE_FUNCTIONS and len(e.args) == 1:
+            outer, self.mode = self.mode, MODE_FUNCTIONS[e.name]
+            try:
+                return self.expr(e.args[0], env)
+            finally:
+                self.mode = outer
         if e.name == "\\nonnullelements" and len(e.args) == 1:
             return f"{RT}.nonnullelements({self.expr(e.args[0], env)})"
         if e.name in ("\\nothing", "\\everything"):
@@ -352,7 +470,9 @@ class _Translator:
         elif kind == "num_of":
             cond = self.truth(e.body, inner) if e.range is None else \
                 f"{self.truth(e.range, inner)} && {self.truth(e.body, inner)}"
-            core = f"(({cond}) ? (Object) {RT}.ONE : (Object) {RT}.ZERO)"
+            one, zero = (f"{RT}.ONE", f"{RT}.ZERO") if self.mode == "bigint" else \
+                ("Long.valueOf(1L)", "Long.valueOf(0L)")  # \\num_of is a long (RM 12.5)
+            core = f"(({cond}) ? (Object) {one} : (Object) {zero})"
         else:
             neutral = {"sum": f"{RT}.ZERO", "product": f"{RT}.ONE", "max": f"{RT}.NONE",
                        "min": f"{RT}.NONE"}[kind]
@@ -378,7 +498,15 @@ class _Translator:
                     outer = outer.bind(e.vars[j], vars_[j], ty)
                 lo = self._bound(b[0], outer, "max")
                 hi = self._bound(b[1], outer, "min")
-            out = f"{RT}.{folder}({lo}, {hi}, {_java_string(ty)}, (Object {var}) -> {out})"
+            args = [lo, hi, _java_string(ty), f"(Object {var}) -> {out}"]
+            if self.mode != "bigint" and folder in ("sum", "product"):
+                # the result's Java type (which later arithmetic wraps at) is the body's
+                rty = "long" if kind == "num_of" else self.static_type(e.body, inner)
+                if rty is None:
+                    return _unsupported(f"\\{kind} whose body type rac cannot tell, under "
+                                        f"spec_{self.mode}_math")
+                args.append(_java_string(rty))
+            out = self.op(folder, *args)
         if kind in ("max", "min"):
             out = f"{RT}.some({out}, {_java_string(chr(92) + kind)})"
         return out

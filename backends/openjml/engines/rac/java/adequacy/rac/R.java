@@ -3,6 +3,7 @@ package adequacy.rac;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,7 +18,9 @@ import java.util.function.Function;
 /**
  * Runtime of translated JML expressions. Values are plain Java objects; every integral value
  * (Integer, Long, Short, Byte, BigInteger) is treated as a mathematical integer, as OpenJML's
- * default bigint arithmetic for specifications does. An undefined value (null dereference, index
+ * default bigint arithmetic for specifications does ({@link JavaMath} holds the
+ * {@code spec_java_math} / {@code spec_safe_math} operations). A {@code \real} is a {@link Real}
+ * (an exact rational), never a double. An undefined value (null dereference, index
  * out of bounds, division by zero, unboundable quantifier) throws {@link Undefined}: the case is
  * unknown, never false.
  */
@@ -42,10 +45,51 @@ public final class R {
 
     static boolean floating(Object o) { return o instanceof Double || o instanceof Float; }
 
-    static boolean numeric(Object o) { return integral(o) || floating(o) || o instanceof Character; }
+    static boolean numeric(Object o) {
+        return integral(o) || floating(o) || o instanceof Character || o instanceof Real;
+    }
+
+    /** The {@code \real} value of a number: exact for integers; for a double only where its exact
+     *  binary value is the decimal it prints as (see {@link #realOfDouble}). */
+    public static Real real(Object o) {
+        if (o instanceof Real) return (Real) o;
+        if (integral(o) || o instanceof Character) return Real.of(big(o));
+        if (floating(o)) return realOfDouble(((Number) o).doubleValue());
+        if (o == null) throw new Undefined("null used as a number");
+        throw new Undefined("type error: expected a number, got " + kind(o));
+    }
+
+    /**
+     * A double as a {@code \real}. Every finite double is a rational, but a spec's double is usually
+     * a decimal it was written as ({@code 0.1}), whose value is not the double's ({@code 0.1}
+     * is 0.1000000000000000055511151231257827...): which of the two a spec means is not
+     * settled (OpenJML's prover reads doubles as reals), so only a double whose exact value
+     * is its shortest decimal (1.5, 0.25, 2^53) converts; any other is undefined with the
+     * reason, as are NaN and the infinities (no real value).
+     */
+    static Real realOfDouble(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d))
+            throw new Undefined("the double " + d + " has no \\real value");
+        Real exact = Real.exact(d);
+        BigDecimal shortest = new BigDecimal(Double.toString(d));
+        BigInteger u = shortest.unscaledValue();
+        Real decimal = shortest.scale() >= 0 ? Real.of(u, BigInteger.TEN.pow(shortest.scale()))
+                : Real.of(u.multiply(BigInteger.TEN.pow(-shortest.scale())));
+        if (!exact.equals(decimal)) {
+            String bits = new BigDecimal(d).toPlainString();
+            if (bits.length() > 40) bits = bits.substring(0, 40) + "...";
+            throw new Undefined("(\\real) of the double " + d + ": its exact value " + bits
+                    + " is not the decimal " + d + " it stands for, and JML does not settle which "
+                    + "one a spec means; rac computes \\real exactly and leaves this open");
+        }
+        return exact;
+    }
+
+    static boolean anyReal(Object a, Object b) { return a instanceof Real || b instanceof Real; }
 
     public static BigInteger big(Object o) {
         if (o instanceof BigInteger) return (BigInteger) o;
+        if (o instanceof Real) throw new Undefined("a \\real used where an integer is needed");
         if (o instanceof Integer || o instanceof Long || o instanceof Short || o instanceof Byte)
             return BigInteger.valueOf(((Number) o).longValue());
         if (o instanceof Character) return BigInteger.valueOf((Character) o);
@@ -55,6 +99,7 @@ public final class R {
 
     static double dbl(Object o) {
         if (floating(o)) return ((Number) o).doubleValue();
+        if (o instanceof Real) throw Real.refuse("double");
         if (o instanceof Character) return (Character) o;
         if (integral(o)) return big(o).doubleValue();
         if (o == null) throw new Undefined("null used as a number");
@@ -77,7 +122,11 @@ public final class R {
 
     // ---------------------------------------------------------------- arithmetic
     public static Object add(Object a, Object b) {
-        if (a instanceof String || b instanceof String) return str(a) + str(b);
+        if (a instanceof String || b instanceof String) {
+            if (anyReal(a, b)) throw new Undefined("a \\real in a string concatenation (Java has no \\real)");
+            return str(a) + str(b);
+        }
+        if (anyReal(a, b)) return real(a).add(real(b));
         if (floating(a) || floating(b)) return dbl(a) + dbl(b);
         return big(a).add(big(b));
     }
@@ -88,16 +137,19 @@ public final class R {
     }
 
     public static Object sub(Object a, Object b) {
+        if (anyReal(a, b)) return real(a).sub(real(b));
         if (floating(a) || floating(b)) return dbl(a) - dbl(b);
         return big(a).subtract(big(b));
     }
 
     public static Object mul(Object a, Object b) {
+        if (anyReal(a, b)) return real(a).mul(real(b));
         if (floating(a) || floating(b)) return dbl(a) * dbl(b);
         return big(a).multiply(big(b));
     }
 
     public static Object div(Object a, Object b) {
+        if (anyReal(a, b)) return real(a).div(real(b)); // x / 0 is undefined for reals too
         if (floating(a) || floating(b)) return dbl(a) / dbl(b);
         BigInteger d = big(b);
         if (d.signum() == 0) throw new Undefined("division by zero");
@@ -105,6 +157,7 @@ public final class R {
     }
 
     public static Object rem(Object a, Object b) {
+        if (anyReal(a, b)) return real(a).rem(real(b));
         if (floating(a) || floating(b)) return dbl(a) % dbl(b);
         BigInteger d = big(b);
         if (d.signum() == 0) throw new Undefined("division by zero");
@@ -112,11 +165,13 @@ public final class R {
     }
 
     public static Object neg(Object a) {
+        if (a instanceof Real) return ((Real) a).neg();
         if (floating(a)) return -dbl(a);
         return big(a).negate();
     }
 
     public static Object plus(Object a) {
+        if (a instanceof Real) return a;
         if (floating(a)) return dbl(a);
         return big(a);
     }
@@ -158,6 +213,7 @@ public final class R {
 
     // ---------------------------------------------------------------- comparison
     static int cmp(Object a, Object b) {
+        if (anyReal(a, b)) return real(a).compareTo(real(b));
         if (floating(a) || floating(b)) {
             double x = dbl(a), y = dbl(b);
             if (Double.isNaN(x) || Double.isNaN(y)) return Integer.MIN_VALUE;
@@ -266,8 +322,9 @@ public final class R {
             case "short": return BigInteger.valueOf(narrow(v, Short.MIN_VALUE, Short.MAX_VALUE, "short"));
             case "byte": return BigInteger.valueOf(narrow(v, Byte.MIN_VALUE, Byte.MAX_VALUE, "byte"));
             case "char": return toChar(v);
-            case "\\bigint": return floating(v) ? BigInteger.valueOf((long) dbl(v)) : big(v);
-            case "double": case "\\real": return dbl(v);
+            case "\\bigint": return v instanceof Real ? ((Real) v).truncate() : floating(v) ? truncate(dbl(v)) : big(v);
+            case "\\real": return real(v);
+            case "double": return dbl(v);
             case "float": return (double) (float) dbl(v);
             case "boolean": return truth(v);
             default:
@@ -284,6 +341,13 @@ public final class R {
         }
     }
 
+    /** (\bigint) of a double: its value truncated toward zero, exactly (a cast through long
+     *  would saturate at 2^63); NaN and the infinities have no integer value. */
+    static BigInteger truncate(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) throw new Undefined("(\\bigint) of " + d);
+        return new BigDecimal(d).toBigInteger();
+    }
+
     public static Object instanceOf(Object v, String type) {
         Class<?> c = CLASSES.get(type);
         if (c == null) throw new Undefined("unsupported instanceof " + type);
@@ -291,6 +355,7 @@ public final class R {
     }
 
     static long narrow(Object v, long lo, long hi, String t) {
+        if (v instanceof Real) v = ((Real) v).truncate(); // a cast of a \real truncates toward zero
         if (floating(v)) {
             double d = dbl(v);
             return Math.max(lo, Math.min(hi, (long) d));
@@ -429,13 +494,45 @@ public final class R {
         Class<?> c = CLASSES.get(cls);
         if (c == null) throw new Undefined("unknown class " + cls);
         if (c == Math.class || c == StrictMath.class) {
-            Object r = math(name, args);
+            Object r = realMath(name, args);
+            if (r == null) r = math(name, args);
             if (r != null) return r;
         }
         return invoke(c, null, name, args, true);
     }
 
+    /** Math on {@code \real} arguments: abs, max, min are exact; anything else (sqrt, pow, the
+     *  transcendental functions) has no exact rational value, so it is undefined with the
+     *  reason rather than rounded through a double. */
+    static Object realMath(String name, Object[] a) {
+        boolean anyReal = false;
+        for (Object o : a) anyReal |= o instanceof Real;
+        if (!anyReal) return null;
+        if (name.equals("abs") && a.length == 1) return real(a[0]).abs();
+        if (name.equals("max") && a.length == 2) return cmp(a[0], a[1]) >= 0 ? real(a[0]) : real(a[1]);
+        if (name.equals("min") && a.length == 2) return cmp(a[0], a[1]) <= 0 ? real(a[0]) : real(a[1]);
+        throw new Undefined("Math." + name + " of a \\real: rac computes \\real exactly and "
+                + name + " has no exact rational value");
+    }
+
     static Object math(String name, Object[] a) {
+        Object r = mathBig(name, a);
+        if (!(r instanceof BigInteger)) return r;
+        // floorMod(long, int) is an int (JDK 9+): the divisor's type is the result's
+        return typed((BigInteger) r, name.equals("floorMod") && a.length == 2 && width(a[0]) > 0
+                ? new Object[] {a[1]} : a);
+    }
+
+    /** A Math result with the Java type of its (typed) arguments: {@code spec_java_math}
+     *  arithmetic on it must wrap at that type's width, as Java's value would. */
+    static Object typed(BigInteger v, Object[] args) {
+        int w = 32;
+        for (Object o : args) { if (width(o) == 0) return v; w = Math.max(w, width(o)); }
+        if (!fits(v, w)) return v;
+        return w == 32 ? (Object) v.intValue() : (Object) v.longValue();
+    }
+
+    static Object mathBig(String name, Object[] a) {
         boolean allInt = true;
         for (Object o : a) allInt &= integral(o) || o instanceof Character;
         if (!allInt) return null;
@@ -519,6 +616,7 @@ public final class R {
             if (name.equals("equals") && args.length == 1) return bool(target == args[0]);
             throw new Undefined("arrays have no method " + name);
         }
+        if (target instanceof Real) throw new Undefined("method " + name + " called on a \\real");
         if (integral(target) && !(target instanceof BigInteger)) target = big(target);
         return invoke(target.getClass(), target, name, args, false);
     }
@@ -527,6 +625,9 @@ public final class R {
 
     static Object invoke(Class<?> c, Object target, String name, Object[] args, boolean statics) {
         if (IMPURE.contains(name)) throw new Undefined("call of non-pure method " + name);
+        for (Object o : args)
+            if (o instanceof Real) throw new Undefined("a \\real passed to " + c.getSimpleName() + "." + name
+                    + " (Java has no \\real type)");
         Method[] ms = c.getMethods();
         Arrays.sort(ms, Comparator.comparing(Method::toString));
         Pick best = new Pick();

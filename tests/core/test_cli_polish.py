@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from adequacy.cli import app
+from adequacy.results import read_results
 
 ROOT = Path(__file__).resolve().parents[2]
 EUCLID = ROOT / "examples" / "verus" / "euclid_mod"
@@ -240,8 +241,7 @@ def test_run_default_glob_skips_expected_toml(tmp_path: Path) -> None:
     code, out, err = cli("run", "--tasks", tmp_path / "tasks", "-o", results, "--workers", "1",
                          "--no-cache", "--no-progress")
     assert code == 0, out + err
-    specs = [Path(json.loads(ln)["spec_path"]).name for ln in results.read_text().splitlines()
-             if ln.strip()]
+    specs = [Path(r.record.report.spec_path).name for r in read_results(results)]
     assert specs == ["gold.rs"]
 
 

@@ -47,3 +47,24 @@ def test_an_eval_jvm_serves_one_spec_only() -> None:
         assert w.request({"op": "warm", **warm}, timeout=60).get("error")  # not after a spec
     finally:
         w.stop()
+
+
+def test_first_compile_on_an_empty_cache_does_not_deadlock(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """On a cache without the worker's archives (no ``adequacy setup`` yet), the first thing a
+    process did was compile (an MCP ``check``): the compile JVM's launch, under the compiler's
+    lock, dumped the eval archive, which compiles through that same lock, and hung for ever.
+    Now the compile JVM starts without waiting for archives; the compile answers."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from adequacy.backends.openjml.engines.rac.worker import COMPILER, WARM_UP\n"
+            "r = COMPILER.compile('k', {'class': 'Solution', 'source': WARM_UP})\n"
+            "print('ok' if r.get('ok') else r)\n")
+    env = {**os.environ, "ADEQUACY_CACHE": str(tmp_path / "cache")}
+    try:
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env=env, timeout=240)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the first compile on an empty cache hung (lock cycle)")
+    assert p.returncode == 0 and p.stdout.strip().endswith("ok"), p.stderr[-2000:]

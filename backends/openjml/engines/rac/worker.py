@@ -45,13 +45,19 @@ def jdk() -> Java:
     return java
 
 
-_BUILD_LOCK = threading.RLock()
+_BUILD_LOCK = threading.Lock()
+_ARCHIVE_LOCK = threading.RLock()
 _DUMPING: list[bool] = []
 
 
-def build_dir() -> Path:
-    """Compile the worker into a jar (once per source version), with its AppCDS archives, and
-    return the folder holding them."""
+def build_dir(archives: bool = True) -> Path:
+    """Compile the worker into a jar (once per source version), with its AppCDS archives unless
+    ``archives`` is false, and return the folder holding them.
+
+    The eval archive's dump compiles the warm-up unit through ``COMPILER``, so the compile
+    JVM's own launch (under ``COMPILER.lock``) must not wait for archives: it asks for none.
+    The jar and the archives have separate locks, so a dump waiting for the compiler never
+    holds the lock that the compiler's launch needs (no lock-order cycle)."""
     java = jdk()
     assert java.javac is not None
     sources = sorted(JAVA_DIR.rglob("*.java"))
@@ -60,6 +66,9 @@ def build_dir() -> Path:
     with _BUILD_LOCK:
         if not (out / JAR).exists():
             _compile(java, sources, out)
+    if not archives:
+        return out
+    with _ARCHIVE_LOCK:
         if not _DUMPING:  # the eval archive's dump starts the compiler, which lands here
             _DUMPING.append(True)
             try:
@@ -209,7 +218,8 @@ class Worker(JsonLineWorker):
         self.loaded: set[str] = set()
 
     def _launch(self) -> Launch:
-        out = build_dir()
+        # the compile JVM starts under COMPILER.lock, which an archive dump needs
+        out = build_dir(archives=self.mode != "compile")
         java = jdk().java
         cmd = [*_java_flags(java, out, self.heap_mb, out / ARCHIVE.format(mode=self.mode)),
                MAIN, self.mode]

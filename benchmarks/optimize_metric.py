@@ -1,6 +1,6 @@
 """Cost of the optimizer's inner loop: one metric call, and the share of a GEPA run outside the LM.
 
-Usage: python benchmarks/optimize_metric.py [--calls N] [--gepa-calls M]
+Usage: python benchmarks/optimize_metric.py [--calls N] [--gepa-calls M]  (M = 0: part 1 only)
 1. Median and p95 latency of one ``SpecMetric`` call (adequacy, verdict cache off, engines
    warmed by one call first) on a bundled Verus task (binary_search_first, interp) and a bundled
    JML task (array_max, rac). Each call scores a *fresh* spec (the gold with a distinct,
@@ -108,6 +108,8 @@ def main(argv: list[str]) -> int:
         med, p95, smed, sp95 = latency(task, gold, calls)
         print(f"| {task.id} | {engine} | {med:.1f} | {p95:.1f} | {smed:.1f} | {sp95:.1f} "
               f"| < {goal} ms: {'met' if med < goal else 'MISSED'} |")
+    if gepa_calls <= 0:  # --gepa-calls 0: the metric-call table only
+        return 0
     total, in_lm, n = gepa_share(gepa_calls)
     outside = (total - in_lm) / total
     print(f"\nscripted GEPA run (LMs sleep 1 s per call): {n} LM calls, wall {total:.1f} s, "

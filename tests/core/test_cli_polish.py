@@ -3,7 +3,6 @@ item is about them): every test failed before its fix."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -184,9 +183,10 @@ def test_agent_rollout_cost_is_zero_for_unpriced_model(tmp_path: Path) -> None:
     ])
     out = tmp_path / "rollouts.jsonl"
     run_agent([ABS], out, AgentOptions(lm="scripted", steps=4), workdir=tmp_path / "w", lm=lm)
-    rec = json.loads(out.read_text().splitlines()[0])
-    assert rec["cost"] == 0.0 and rec["passed_all"]
-    assert rec["trajectory"] and all(s["cost"] == 0.0 for s in rec["trajectory"])
+    [logged, *_] = read_results(out)
+    extra = logged.record.extra
+    assert extra["cost"] == 0.0 and logged.record.report.passed_all
+    assert extra["trajectory"] and all(s["cost"] == 0.0 for s in extra["trajectory"])
 
 
 # 9. one expansion of "task folder or folder of tasks" everywhere

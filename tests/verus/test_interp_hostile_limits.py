@@ -318,3 +318,22 @@ def test_give_up_after_out_of_memory_names_the_kind() -> None:
     assert all(v.value == Truth.unknown for v in vs), reasons
     assert all(r.startswith("out of memory") for r in reasons[:3]), reasons
     assert all("ran out of memory" in r and "skipped" in r for r in reasons[3:]), reasons
+
+
+def test_one_watchdog_thread_serves_every_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread started per case (a ``threading.Timer``) cost ten times a typical case's
+    evaluation; 200 cases now start at most the one watchdog thread of the process."""
+    import threading
+
+    started: list[str] = []
+    real_start = threading.Thread.start
+
+    def counting_start(self: threading.Thread) -> None:
+        started.append(self.name)
+        real_start(self)
+
+    program = load(variant(T))
+    monkeypatch.setattr(threading.Thread, "start", counting_start)
+    vs = evaluate(program, *[case(0, 1)] * 200)
+    assert all(v.value == Truth.true for v in vs)
+    assert len(started) <= 1, started[:5]

@@ -55,13 +55,14 @@ class TaskFiles(BaseModel):
 
 
 def task_files(language: str) -> TaskFiles | None:
-    """The task files the installed backend of ``language`` declares; None without one."""
-    for b in plugins.backends().values():
-        if b.language == language:
-            files = getattr(b, "task_files", None)
-            if isinstance(files, TaskFiles):
-                return files
-    return None
+    """The task files the owner of ``language`` declares (``Registry.owner``); None without
+    an installed backend of the language."""
+    from adequacy.errors import BackendError
+
+    try:
+        return plugins.registry().owner(language).task_files
+    except BackendError:
+        return None
 
 
 def _files_or_error(language: str) -> TaskFiles:

@@ -14,104 +14,11 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Any, Literal
 
+from adequacy.clauses import (  # noqa: F401 - re-exported: the atoms' old home
+    AllElems, AllIn, Atom, Clause, Cmp, Const, Iff, IndexIn, Len, Member, NonNull, Op, Pointwise, Side, Sorted, Term, Var,
+)
 from adequacy.tasks import Case, Task
 from adequacy.types import BoolType, IntType, SeqType, StringType, Type
-
-Side = Literal["in", "out"]
-Op = Literal["<", "<=", "==", "!=", ">=", ">"]
-
-
-@dataclass(frozen=True)
-class Var:
-    side: Side
-    name: str
-    type: Type
-
-
-@dataclass(frozen=True)
-class Len:
-    of: Var
-
-
-@dataclass(frozen=True)
-class Const:
-    value: int | bool
-
-
-Term = Var | Len | Const
-
-
-@dataclass(frozen=True)
-class Cmp:
-    left: Term
-    op: Op
-    right: Term
-
-
-@dataclass(frozen=True)
-class Sorted:
-    seq: Var
-
-
-@dataclass(frozen=True)
-class AllElems:
-    """Every element of ``seq`` stands in ``op`` to ``right``."""
-
-    seq: Var
-    op: Op
-    right: Term
-
-
-@dataclass(frozen=True)
-class Member:
-    seq: Var
-    item: Term
-
-
-@dataclass(frozen=True)
-class IndexIn:
-    index: Term
-    seq: Var
-
-
-@dataclass(frozen=True)
-class Pointwise:
-    """Same length, and ``left[i] op right[i]`` for every index."""
-
-    left: Var
-    op: Op
-    right: Var
-
-
-@dataclass(frozen=True)
-class AllIn:
-    """Every element of ``inner`` occurs in ``outer``."""
-
-    inner: Var
-    outer: Var
-
-
-@dataclass(frozen=True)
-class NonNull:
-    var: Var
-
-
-@dataclass(frozen=True)
-class Iff:
-    """A boolean output equals a property of the inputs."""
-
-    out: Var
-    atom: Atom
-
-
-Atom = Cmp | Sorted | AllElems | Member | IndexIn | Pointwise | AllIn | NonNull | Iff
-
-
-@dataclass(frozen=True)
-class Clause:
-    where: Literal["pre", "post"]
-    atom: Atom
-
 
 class Undefined(Exception):
     """The atom has no value on the case (a null array, a missing field)."""

@@ -91,10 +91,8 @@ The backend of this language gives no notes; `adequacy check` reports what its e
 def texts_for(language: str) -> GymTexts:
     """The language's backend's texts, or the generic ones when it has none."""
     from adequacy import plugins
-    from adequacy.backend import optional
 
-    fn = optional(plugins.main_backend(language), "gym_texts")
-    texts = fn() if fn else None
+    texts = plugins.registry().owner(language).gym_texts()
     return texts if isinstance(texts, GymTexts) else GENERIC
 
 

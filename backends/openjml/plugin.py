@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adequacy.backend import Engine, Limits, LoadedSpec, Verifier
+from adequacy.backend import Backend, Engine, Limits, LoadedSpec, Verifier
 from adequacy.errors import BackendError
 from adequacy.hookspecs import hookimpl
 from adequacy.tasks import Task, TaskFiles
@@ -35,7 +35,7 @@ JML_FILES = TaskFiles(skeleton="Solution.java",
                       empty_skeleton="it must hold the method the spec annotates")
 
 
-class OpenJmlBackend:
+class OpenJmlBackend(Backend):
     name = "openjml"
     language = "jml"
     task_files = JML_FILES

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adequacy.backend import Engine, EngineInfo, Limits, LoadedSpec, Verifier
+from adequacy.backend import Backend, Engine, EngineInfo, Limits, LoadedSpec, Verifier
 from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.hookspecs import hookimpl
 from adequacy.tasks import Case, Task, TaskFiles
@@ -57,7 +57,7 @@ def _engine(module: str, cls: str, name: str, default: bool, fidelity: int) -> E
     return made
 
 
-class VerusBackend:
+class VerusBackend(Backend):
     """Verus specs (``pre_spec``/``post_spec`` over a task's ``Input``/``Output`` structs)."""
 
     name = "verus"

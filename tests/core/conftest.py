@@ -20,7 +20,7 @@ def _fresh_engine_infos() -> None:
     be answered with another test's."""
     from adequacy import plugins
 
-    plugins._infos.clear()
+    plugins.registry().refresh()
 
 
 @pytest.fixture

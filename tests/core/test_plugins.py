@@ -64,7 +64,7 @@ class NotABackend:
 
 def test_object_without_backend_surface_is_rejected() -> None:
     pm = plugins.make_manager(load_entry_points=False, plugins=[NotABackend()])
-    with pytest.raises(BackendError, match="lacks the Backend surface"):
+    with pytest.raises(BackendError, match="is not an adequacy.plugin.Backend"):
         plugins.collect_backends(pm)
 
 

@@ -8,35 +8,33 @@ version is therefore ``<tool version>+src.<hash of the engine's own source files
 
 from __future__ import annotations
 
-import hashlib
+import os
 from functools import lru_cache
 from pathlib import Path
 
+from adequacy.toolchain import source_version
+
 #: Files whose content makes an engine's behaviour (code, templates, worker sources).
-SOURCE_SUFFIXES = (".py", ".java", ".rs", ".toml", ".json", ".txt", ".jinja", ".j2")
+SOURCE_SUFFIXES = frozenset({".py", ".java", ".rs", ".toml", ".json", ".jinja", ".j2", ".txt"})
 
 
 @lru_cache(maxsize=64)
 def sources_hash(*roots: str) -> str:
-    """Hash of every source file under ``roots`` (files or folders), by relative path and
-    content, so a moved or edited file changes it and a build artefact does not."""
-    h = hashlib.sha256()
-    for root in sorted(roots):
-        base = Path(root)
-        files = [base] if base.is_file() else sorted(
+    """Hash of every source file under ``roots`` (files or folders), by path relative to the
+    roots' common parent and content: a moved or edited file changes it, a build artefact or
+    ``__pycache__`` does not."""
+    paths = [Path(r) for r in roots]
+    files: list[Path] = []
+    for base in paths:
+        files += [base] if base.is_file() else [
             p for p in base.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES
-            and "__pycache__" not in p.parts)
-        for p in files:
-            h.update(str(p.relative_to(base.parent)).encode())
-            h.update(b"\0")
-            h.update(p.read_bytes())
-            h.update(b"\0")
-    return h.hexdigest()[:12]
+            and "__pycache__" not in p.parts]
+    common = Path(os.path.commonpath([str(p.parent) for p in paths])) if paths else None
+    return source_version(files, common)
 
 
 def engine_version(tool_version: str, *sources: str | Path) -> str:
-    """``tool_version`` (what the external tool reports; "" for a pure-Python engine) joined
-    with the hash of the engine's source files or folders."""
-    digest = sources_hash(*(str(Path(s).resolve()) for s in sources))
-    tool = tool_version.strip() or "builtin"
-    return f"{tool}+src.{digest}"
+    """``tool_version`` (what the external tool reports; "builtin" for a pure-Python engine)
+    joined with the hash of the engine's source files or folders."""
+    digest = sources_hash(*sorted(str(Path(s).resolve()) for s in sources))
+    return f"{tool_version.strip() or 'builtin'}+src.{digest}"

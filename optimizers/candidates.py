@@ -10,15 +10,31 @@ re-checks the assembled spec with the real engine before trusting this evaluatio
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import Any, Literal
+from typing import Any
 
 from adequacy.clauses import (  # noqa: F401 - re-exported: the atoms' old home
-    AllElems, AllIn, Atom, Clause, Cmp, Const, Iff, IndexIn, Len, Member, NonNull, Op, Pointwise, Side, Sorted, Term, Var,
+    AllElems,
+    AllIn,
+    Atom,
+    Clause,
+    Cmp,
+    Const,
+    Iff,
+    IndexIn,
+    Len,
+    Member,
+    NonNull,
+    Op,
+    Pointwise,
+    Side,
+    Sorted,
+    Term,
+    Var,
 )
 from adequacy.tasks import Case, Task
 from adequacy.types import BoolType, IntType, SeqType, StringType, Type
+
 
 class Undefined(Exception):
     """The atom has no value on the case (a null array, a missing field)."""

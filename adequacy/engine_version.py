@@ -14,8 +14,8 @@ from pathlib import Path
 
 from adequacy.toolchain import source_version
 
-#: Files whose content makes an engine's behaviour (code, templates, worker sources).
-SOURCE_SUFFIXES = frozenset({".py", ".java", ".rs", ".toml", ".json", ".jinja", ".j2", ".txt"})
+#: Build artefacts that may sit beside sources and say nothing the sources do not.
+NOT_SOURCES = frozenset({".pyc", ".pyo", ".class", ".jar", ".o", ".so"})
 
 
 @lru_cache(maxsize=64)
@@ -27,8 +27,8 @@ def sources_hash(*roots: str) -> str:
     files: list[Path] = []
     for base in paths:
         files += [base] if base.is_file() else [
-            p for p in base.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES
-            and "__pycache__" not in p.parts]
+            p for p in base.rglob("*") if p.is_file() and p.suffix not in NOT_SOURCES
+            and "__pycache__" not in p.parts and not p.name.startswith(".")]
     common = Path(os.path.commonpath([str(p.parent) for p in paths])) if paths else None
     return source_version(files, common)
 

@@ -477,8 +477,8 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
                                 file=fname, line=_toml_line(text, "id"), field="id"))
     language = field("language", str, "", required=True)
     if language and not language.replace("_", "").isalnum():
-        errors.append(TaskError(f"language must be a name such as verus or jml, "
-                                f"got {language!r}", file=fname,
+        errors.append(TaskError(f"language must be a name (letters, digits, "
+                                f"underscores), got {language!r}", file=fname,
                                 line=_toml_line(text, "language"), field="language"))
     allowed = {*TOP_KEYS, language}
     for k in head:

@@ -3,7 +3,7 @@
 This is the Daikon half of the classical baselines: enumerate relations the schema makes
 possible (bounds, relations between output and inputs, lengths, orderedness, element-wise
 relations, membership, nullness) and keep those true on every visible valid case. Atoms are
-plain data so one enumeration serves Verus and JML; ``holds`` evaluates an atom on JSON values
+plain data (``adequacy.clauses``) so one enumeration serves every language; ``holds`` evaluates an atom on JSON values
 with mathematical integers (the semantics of both languages' spec arithmetic), and the writer
 re-checks the assembled spec with the real engine before trusting this evaluation.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Any
 
+from adequacy import plugins
 from adequacy.clauses import (  # noqa: F401 - re-exported: the atoms' old home
     AllElems,
     AllIn,
@@ -32,6 +33,7 @@ from adequacy.clauses import (  # noqa: F401 - re-exported: the atoms' old home
     Term,
     Var,
 )
+from adequacy.errors import BackendError
 from adequacy.tasks import Case, Task
 from adequacy.types import BoolType, IntType, SeqType, StringType, Type
 
@@ -53,8 +55,11 @@ def _has_len(t: Type) -> bool:
 
 
 def _nullable(t: Type, language: str) -> bool:
-    return language == "jml" and (isinstance(t, StringType)
-                                  or isinstance(t, SeqType) and t.kind == "array")
+    """Whether the language lets a value of ``t`` be null (its backend's ``may_be_null``)."""
+    try:
+        return plugins.registry().owner(language).may_be_null(t)
+    except BackendError:
+        return False
 
 
 OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, "==": lambda a, b: a == b,

@@ -54,7 +54,7 @@ class HoudiniWriter:
             final = spec_file(task, [*pre, *kept])
             if kept:
                 last = prove(task, final, self.limits)
-                notes.append(f"conjunction of {len(kept)} ensures: {last.result}")
+                notes.append(f"conjunction of {len(kept)} postconditions: {last.result}")
             return done(final, notes)
         except Exception as e:  # noqa: BLE001 - one odd task must not stop a batch
             return done(None, [], f"{type(e).__name__}: {e}")

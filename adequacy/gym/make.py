@@ -20,12 +20,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from adequacy import plugins
 from adequacy.discovery import discover_tasks
 from adequacy.errors import TaskError
 from adequacy.gym.manifest import PRIVATE, GymManifest, task_content_hash, write_manifest
 from adequacy.gym.texts import instructions, texts_for
 from adequacy.gym.verify import prover_name
-from adequacy.tasks import Case, Task, load_task, task_files
+from adequacy.tasks import Case, Task, _read_header, load_task, task_files
 from adequacy.verdicts import Bucket
 
 GOLD_NAMES = ("specs/gold", "reference/gold")
@@ -177,6 +178,12 @@ def _write_example(ex: Task, gold: Path, n: int, seed: int, dest: Path) -> None:
                                                encoding="utf-8")
 
 
+def _language_of(task_dir: Path) -> str | None:
+    """The ``language`` of a task folder's task.toml, read without loading the task."""
+    head = _read_header(task_dir, [])
+    return str(head.get("language")) if head else None
+
+
 def worked_examples(batch: Sequence[Task], candidates: Sequence[Task]) -> list[Task]:
     """The candidates that may serve as worked examples for ``batch``: with a gold spec, and
     neither a task of the batch nor a copy of one under another id (same statement or gold
@@ -217,7 +224,10 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
         if task_files(t.language) is None:
             raise TaskError(f"no installed backend serves {t.language!r} tasks",
                             file=str(t.root / "task.toml"))
-    extra = worked_examples(loaded, [load_task(d) for d in task_dirs(examples or shipped_dirs())])
+    # a shipped example of a language no installed backend serves cannot even be loaded
+    served = {b.language for b in plugins.backends().values()}
+    extra = worked_examples(loaded, [load_task(d) for d in task_dirs(examples or shipped_dirs())
+                                     if examples or _language_of(d) in served])
     # the shipped examples are package files: installers such as uv hard-link those
     for t in (*loaded, *(extra if examples else ())):
         refuse_foreign_files(t)

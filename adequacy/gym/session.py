@@ -121,7 +121,7 @@ def feedback(rep: SpecReport, task: Task) -> str:
     lines = [f"check: {passed} of {len(rep.verdicts)} visible cases passed"]
     for v in rep.verdicts:
         c = cases.get((v.bucket, v.case_id))
-        pred = "pre_spec / requires" if v.bucket.predicate == "pre" else "post_spec / ensures"
+        pred = "precondition" if v.bucket.predicate == "pre" else "postcondition"
         must = "accept (true)" if v.bucket.expects else "reject (false)"
         status = "ok  " if v.passed else "FAIL"
         line = f"{status} {v.bucket.value}/{v.case_id}: {pred} gave {v.value.value}, must {must}"

@@ -115,18 +115,35 @@ def graft(task: Task, code: str, method: str) -> str:
     own = {m.name for c in theirs.classes for m in c.methods}
     for m in target.methods:
         if m.name == method:
-            lines += jml_clauses(mine.text[starts[m.start]:m.start])
+            lines += JML_COMMENT.findall(mine.text[starts[m.start]:m.start])
         elif m.is_pure and m.name not in own:
             helpers.append(mine.text[starts[m.start]:m.end].strip("\n"))
     if not lines:
         return code
-    text = jml_annotate(task.skeleton, method, lines)
+    text = _insert_above(task.skeleton, method, lines)
     if helpers:
         again = read_source(text)
         home = again.find_class(cls) or again.classes[0]
         at = home.body_close
         text = text[:at].rstrip(" ") + "\n" + "\n\n".join(helpers) + "\n" + text[at:]
     return text
+
+
+JML_COMMENT = re.compile(r"/\*@.*?@\*/|//@[^\n]*", re.S)
+"""A JML annotation comment, kept verbatim (a spec case spans several lines: ``also``)."""
+
+
+def _insert_above(source: str, method: str, comments: list[str]) -> str:
+    """``source`` with the annotation comments just above ``method``, re-indented like it."""
+    lines = source.splitlines(keepends=True)
+    i = _method_line(source, method)
+    indent = re.match(r"\s*", lines[i]).group(0)  # type: ignore[union-attr]
+    block = []
+    for c in comments:
+        for k, ln in enumerate(c.splitlines()):
+            ln = ln.strip()
+            block.append(f"{indent}{'  ' if k and ln.startswith(('@', '*')) else ''}{ln}\n")
+    return "".join(lines[:i] + block + lines[i:])
 
 
 def _member_starts(spec: SpecFile, cls: object) -> dict[int, int]:

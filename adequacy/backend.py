@@ -24,9 +24,9 @@ if TYPE_CHECKING:
 
     from adequacy.clauses import Clause
     from adequacy.gym.texts import GymTexts
-    from adequacy.tasks import Case, Task, TaskFiles
+    from adequacy.task_model import Case, Task, TaskFiles
     from adequacy.types import Type
-    from adequacy.verification import VerifyResult
+    from adequacy.verify_result import VerifyResult
 
 #: What an engine may declare it evaluates (``EngineInfo.capabilities``).
 CAPABILITIES = ("pre", "post", "post_state")

@@ -13,7 +13,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from adequacy.backend import Backend
-    from adequacy.importing import Importer
+    from adequacy.importer import Importer
 
 PROJECT = "adequacy"
 hookspec = pluggy.HookspecMarker(PROJECT)

@@ -48,11 +48,11 @@ from adequacy.engine_version import engine_version
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid, TaskError
 from adequacy.gym.texts import GymTexts
 from adequacy.hookspecs import hookimpl
-from adequacy.importing import Importer, ImportReport
-from adequacy.tasks import Case, Task, TaskFiles
+from adequacy.importer import Importer, ImportReport
+from adequacy.task_model import Case, Task, TaskFiles
 from adequacy.types import BoolType, IntType, SeqType, StringType, Type
 from adequacy.verdicts import Bucket, Truth, Verdict
-from adequacy.verification import VerifyResult
+from adequacy.verify_result import VerifyResult
 
 __all__ = [
     "AllElems", "AllIn", "Atom", "Backend", "BackendError", "BoolType", "Bucket", "CAPABILITIES",

@@ -23,35 +23,17 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from adequacy import plugins
 from adequacy.errors import InputError, Located, TaskError, TypeSyntaxError, ValueTypeError
+from adequacy.task_model import Case, Param, Task, TaskFiles
 from adequacy.textfiles import JsonError, parse_json, read_text
-from adequacy.types import Type, parse_type
+from adequacy.types import parse_type
 from adequacy.values import MAX_INT_DIGITS, validate
 from adequacy.verdicts import BUCKETS, Bucket
 
 ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample")
 TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "signature",
             "structs", "constraints", "every_input_valid")
-
-
-class TaskFiles(BaseModel):
-    """What a language's backend declares about its task folders; core knows no language."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    skeleton: str
-    """File name of the skeleton the spec is written into (``skeleton.rs``)."""
-    spec_file: str | None = None
-    """File name a spec writer (an agent) completes, when not the skeleton's own name."""
-    settings: tuple[str, ...] = ()
-    """Keys allowed in the ``[<language>]`` table of task.toml. A typo there would silently
-    change what a spec means (``[jml] clas`` falls back to the default class), so any other key
-    is an error."""
-    empty_skeleton: str = "the spec is written into it"
-    """Why an empty skeleton is an error (said after "<file> is empty")."""
 
 
 def task_files(language: str) -> TaskFiles | None:
@@ -63,94 +45,6 @@ def task_files(language: str) -> TaskFiles | None:
         return plugins.registry().owner(language).task_files
     except BackendError:
         return None
-
-
-def _files_or_error(language: str) -> TaskFiles:
-    files = task_files(language)
-    if files is None:
-        known = sorted({b.language for b in plugins.backends().values()})
-        raise TaskError(f"no installed backend declares the task files of language "
-                        f"{language!r} (installed languages: {', '.join(known) or 'none'})")
-    return files
-
-
-class Case(BaseModel):
-    """One test case of one bucket; pre buckets carry no output."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    id: str
-    bucket: Bucket
-    input: dict[str, Any]
-    """Argument name -> JSON value."""
-    output: dict[str, Any] | None = None
-    """Output field name -> JSON value (an unnamed return value is the field ``result``)."""
-    origin: str = "official"
-    visible: bool = False
-    """May be shown to a spec writer; hidden cases are for evaluation only."""
-    line: int | None = Field(default=None, exclude=True)
-    """Line in the bucket's JSONL file (for error messages; not part of the case's identity)."""
-
-    @property
-    def key(self) -> str:
-        """``bucket/id``: unique within a task (ids are unique per bucket file)."""
-        return f"{self.bucket.value}/{self.id}"
-
-
-class Param(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
-
-    name: str
-    type: Type
-    type_text: str
-
-
-class Task(BaseModel):
-    """A loaded task; ``root`` is the folder it came from."""
-
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
-
-    id: str
-    language: str
-    title: str = ""
-    provenance: str = ""
-    tags: list[str] = []
-    difficulty: str | None = None
-    every_input_valid: bool = False
-    """The function is total: no input is invalid, so ``pre_sound`` is empty by design and a
-    spec can pass without it (any precondition beyond the types is a completeness failure)."""
-    inputs: list[Param]
-    outputs: list[Param]
-    structs: dict[str, dict[str, str]] = {}
-    constraints: dict[str, Any] = {}
-    settings: dict[str, Any] = {}
-    """The backend-specific table (``[verus]`` or ``[jml]``) of task.toml."""
-    statement: str = ""
-    root: Path
-    cases: dict[Bucket, list[Case]]
-
-    @property
-    def files(self) -> TaskFiles:
-        """The task files its language's backend declares (TaskError without a backend)."""
-        return _files_or_error(self.language)
-
-    @property
-    def skeleton_path(self) -> Path:
-        return self.root / self.files.skeleton
-
-    @property
-    def skeleton(self) -> str:
-        return read_text(self.skeleton_path, self.files.skeleton)
-
-    @property
-    def reference_dir(self) -> Path:
-        return self.root / "reference"
-
-    def input_type(self, name: str) -> Type:
-        return next(p.type for p in self.inputs if p.name == name)
-
-    def all_cases(self) -> list[Case]:
-        return [c for b in BUCKETS for c in self.cases.get(b, [])]
 
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")
@@ -523,7 +417,7 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
         difficulty=field("difficulty", str, None), inputs=inputs, outputs=outputs,
         structs=structs, constraints=field("constraints", dict, {}),
         settings=head.get(language, {}) if isinstance(head.get(language, {}), dict) else {},
-        statement=statement, root=task_dir.resolve(), cases=cases,
+        statement=statement, root=task_dir.resolve(), cases=cases, files=files,
     )
     if errors:
         return None, errors
@@ -556,3 +450,7 @@ def write_cases(task_dir: Path, bucket: Bucket, cases: list[Case]) -> None:
             obj["visible"] = c.visible
             f.write(json.dumps(obj, ensure_ascii=False) + "\n")
     tmp.replace(path)
+
+
+__all__ = ["Case", "ORIGINS", "Param", "Task", "TaskFiles", "check_task", "load_task",
+           "task_files", "write_cases"]

@@ -24,7 +24,7 @@ from adequacy import plugins
 from adequacy.discovery import discover_tasks
 from adequacy.errors import TaskError
 from adequacy.gym.manifest import PRIVATE, GymManifest, task_content_hash, write_manifest
-from adequacy.gym.texts import instructions, texts_for
+from adequacy.gym.texts import GENERIC, GymTexts, instructions
 from adequacy.gym.verify import prover_name
 from adequacy.tasks import Case, Task, _read_header, load_task, task_files
 from adequacy.verdicts import Bucket
@@ -47,11 +47,12 @@ class MadeFolder(BaseModel):
 def spec_file_name(task: Task) -> str:
     """The file an agent completes (the backend's ``spec_file``, else the skeleton's name:
     JML keeps the class's file name, javac wants it); a plain file name, never a path."""
-    for name in (task.files.skeleton, task.files.spec_file or task.files.skeleton):
+    files = task.declared_files()
+    for name in (files.skeleton, files.spec_file or files.skeleton):
         if Path(name).name != name or name in (".", ".."):
             raise TaskError(f"the {task.language} backend names a task file {name!r}, not a "
                             "plain file name")
-    return task.files.spec_file or task.files.skeleton
+    return files.spec_file or files.skeleton
 
 
 def task_dirs(paths: Sequence[Path]) -> list[Path]:
@@ -65,7 +66,7 @@ def shipped_dirs() -> list[Path]:
 
 def source_files(task: Task) -> list[Path]:
     """Every file of the task whose content ``gym make`` copies (or draws cases from)."""
-    names = ["task.toml", "statement.md", task.files.skeleton,
+    names = ["task.toml", "statement.md", task.declared_files().skeleton,
              *(f"tests/{b.value}.jsonl" for b in Bucket)]
     paths = [task.root / n for n in names]
     gold = gold_spec(task)
@@ -94,7 +95,7 @@ def refuse_foreign_files(task: Task) -> None:
 
 
 def gold_spec(task: Task) -> Path | None:
-    ext = Path(task.files.skeleton).suffix
+    ext = Path(task.declared_files().skeleton).suffix
     for stem in GOLD_NAMES:
         p = task.root / f"{stem}{ext}"
         if p.is_file():
@@ -134,7 +135,7 @@ def _write_visible_task(task: Task, cases: list[Case], dest: Path) -> None:
                              task.root / "task.toml"),
         encoding="utf-8")
     (dest / "statement.md").write_text(task.statement, encoding="utf-8")
-    shutil.copyfile(task.skeleton_path, dest / task.files.skeleton)
+    shutil.copyfile(task.skeleton_path, dest / task.declared_files().skeleton)
     (dest / "tests").mkdir()
     for b in Bucket:
         mine = [c for c in cases if c.bucket == b]
@@ -176,6 +177,12 @@ def _write_example(ex: Task, gold: Path, n: int, seed: int, dest: Path) -> None:
     cases = draw_visible(ex, n, seed)
     (dest / "visible_cases.jsonl").write_text("".join(case_line(c) + "\n" for c in cases),
                                                encoding="utf-8")
+
+
+def texts_for(language: str) -> GymTexts:
+    """The language's backend's texts, or the generic ones when it has none."""
+    texts = plugins.registry().owner(language).gym_texts()
+    return texts if isinstance(texts, GymTexts) else GENERIC
 
 
 def _language_of(task_dir: Path) -> str | None:

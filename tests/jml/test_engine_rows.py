@@ -4,13 +4,13 @@ broken engine module is listed unavailable with its error and rac still scores."
 from __future__ import annotations
 
 import pytest
+from jml_support import EXAMPLES
 
 from adequacy.backend import Limits
 from adequacy.backends.openjml import plugin
 from adequacy.errors import EngineUnavailable
 from adequacy.tasks import load_task
 from adequacy.verdicts import Truth
-from jml_support import EXAMPLES
 
 
 def test_a_broken_engine_module_does_not_take_rac_down(monkeypatch: pytest.MonkeyPatch,

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from toy_support import GOLD, run_cli, toy_task_with_visible
 
 from adequacy.optimizers.dspy_writer import DSPyWriter
 from adequacy.optimizers.extract import ExtractionError, spec_ext, spec_from_answer
@@ -22,7 +23,6 @@ from adequacy.optimizers.testing import ScriptedLM, prompt_text
 from adequacy.runner import score_spec
 from adequacy.tasks import load_task
 from adequacy.verdicts import Bucket
-from toy_support import GOLD, run_cli, toy_task_with_visible
 
 
 @pytest.fixture

@@ -109,6 +109,11 @@ class Registry:
             hit = self._infos[b.name] = [(e, e.info()) for e in engines]
         return hit
 
+    def fingerprint(self, language: str) -> str:
+        """Every engine of the language's backends with its version and availability."""
+        return ";".join(f"{b.name}/{i.name}={i.version}:{i.available}"
+                        for b in self.of_language(language) for _, i in self.engine_infos(b))
+
     def of_language(self, language: str) -> list[Backend]:
         """The backends of a language, in registration order."""
         return [b for b in self.backends.values() if b.language == language]

@@ -318,3 +318,16 @@ def test_engine_version_follows_the_sources(tmp_path: Path) -> None:
     (src / "__pycache__" / "a.cpython.pyc").write_bytes(b"\0")
     sources_hash.cache_clear()
     assert engine_version("tool 1.0", src) == v2  # build artefacts do not count
+
+
+def test_the_toy_backend_imports_only_the_public_plugin_api() -> None:
+    """A third-party backend needs one module of ours: ``adequacy.plugin``."""
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "toy_backend" / "adequacy_toy"
+    ours = set()
+    for p in src.rglob("*.py"):
+        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.ImportFrom) and n.module and n.module.startswith("adequacy"):
+                ours.add(n.module)
+            elif isinstance(n, ast.Import):
+                ours |= {a.name for a in n.names if a.name.startswith("adequacy")}
+    assert ours == {"adequacy.plugin"}

@@ -25,8 +25,8 @@ def adequacy_backends() -> list[Backend]:
     """Return the backend objects this plugin provides (usually one).
 
     Called once per plugin manager with no arguments; results of all plugins are concatenated.
-    Each backend must be an ``adequacy.plugin.Backend`` (a subclass); two backends with the same ``name``
-    are an error that names both plugins.
+    Each backend must be an ``adequacy.plugin.Backend`` (a subclass); two backends with the
+    same ``name`` are an error that names both plugins.
     """
     raise NotImplementedError
 

@@ -20,8 +20,13 @@ from adequacy.errors import BackendError
 from adequacy.verdicts import Verdict
 
 if TYPE_CHECKING:
-    from adequacy.tasks import Case, Task, TaskFiles
-    from adequacy.verification import VerifyResult
+    from pathlib import Path
+
+    from adequacy.clauses import Clause
+    from adequacy.gym.texts import GymTexts
+    from adequacy.task_model import Case, Task, TaskFiles
+    from adequacy.types import Type
+    from adequacy.verify_result import VerifyResult
 
 #: What an engine may declare it evaluates (``EngineInfo.capabilities``).
 CAPABILITIES = ("pre", "post", "post_state")
@@ -203,9 +208,39 @@ class Verifier(Protocol):
         ...
 
 
-@runtime_checkable
-class Backend(Protocol):
-    """What the plugin hook ``adequacy_backends`` returns, one per specification language."""
+class WriterTexts(BaseModel):
+    """What a spec writer (a DSPy program, an agent, a few-shot demo) is told about a language.
+
+    The optimizers build their prompts from these, so a new language needs no edit there."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    instructions: str = (
+        "Write a formal specification for the function. Given what it should do, the file to "
+        "complete and some sample cases, write the precondition (which inputs the function "
+        "accepts) and the postcondition (which outputs are correct for such an input). Say "
+        "everything the statement says: accept every valid input and correct output, reject "
+        "every invalid input and wrong output. Answer with the whole completed file in one "
+        "fenced code block.")
+    """The writing signature's instructions (a DSPy Signature's docstring)."""
+    code_field: str = "skeleton"
+    """Name of the program's input field holding the task's skeleton."""
+    code_desc: str = "the file to complete"
+    spec_desc: str = "the completed spec file in one fenced code block"
+    fence: str = ""
+    """Info string of the code fence a worked example's answer is wrapped in."""
+    spec_ext: str = "txt"
+    """File extension of a written spec (``synthesize`` writes ``<task>.<ext>``)."""
+
+
+class Backend:
+    """One specification language; what the plugin hook ``adequacy_backends`` returns.
+
+    Subclass it and set ``name``, ``language``, ``task_files`` and implement ``engines`` and
+    ``load_spec``. Every other method is an optional capability with a typed default meaning
+    "this backend has none", so core, the optimizers and the gym call it without probing, and a
+    minimal backend is the two methods above.
+    """
 
     name: str
     language: str
@@ -216,32 +251,82 @@ class Backend(Protocol):
 
     def engines(self) -> list[Engine]:
         """All engines in default-chain order (available or not: ``info()`` says)."""
-        ...
+        raise NotImplementedError
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
         """Parse and check a spec against its task; raise ``SpecInvalid`` with file:line."""
-        ...
+        raise NotImplementedError
 
+    # -- optional capabilities -------------------------------------------------------------
 
-# Optional capabilities a backend may add (looked up with getattr, so a minimal third-party
-# backend needs only the Protocol above):
-#   verifiers(self) -> list[Verifier]
-#       Provers of the language (``adequacy verify``, the gym's ``verify`` tool, Houdini).
-#   prepare(self) -> str
-#       Build or fetch what the engines need (compile vstd, build Java workers) ahead of time;
-#       return a one-line summary; raise BackendError saying what to install on failure.
-#       ``adequacy setup`` calls it.
-#   run_reference(self, task, inputs: list[dict]) -> list[dict | None]
-#       Run the task's reference implementation on inputs (mutator oracles use it).
-#   new_skeleton(self, task_dir: Path) -> tuple[str, str]
-#       (file name, text) of the skeleton a task's task.toml implies; ``adequacy task new``
-#       writes it. Raise TaskError (file:line) on a schema the language cannot express.
+    def verifiers(self) -> list[Verifier]:
+        """Provers of the language (``adequacy verify``, the gym's ``verify`` tool, Houdini)."""
+        return []
 
+    def prepare(self) -> str | None:
+        """Build or fetch what the engines need ahead of time (``adequacy setup``); a one-line
+        summary, None when there is nothing to prepare; BackendError saying what to install."""
+        return None
 
-def optional(backend: Backend, capability: str) -> Any:
-    """The backend's optional capability (a bound method), or None when it has none."""
-    fn = getattr(backend, capability, None)
-    return fn if callable(fn) else None
+    def run_reference(self, task: Task, inputs: list[dict[str, Any]],
+                      limits: Limits | None = None) -> list[dict[str, Any] | None] | None:
+        """Outputs of the task's reference implementation on ``inputs`` (mutator oracles), None
+        per input that failed; None as a whole when the backend cannot run references."""
+        return None
+
+    def runs_references(self) -> bool:
+        """Whether ``run_reference`` is implemented (decided before paying for oracles)."""
+        return type(self).run_reference is not Backend.run_reference
+
+    def new_skeleton(self, task_dir: Path) -> tuple[str, str] | None:
+        """(file name, text) of the skeleton a task's task.toml implies (``adequacy task new``);
+        TaskError (file:line) on a schema the language cannot express; None: not supported."""
+        return None
+
+    def gym_texts(self) -> GymTexts | None:
+        """An agent's instructions and language notes for gym folders; None: generic ones."""
+        return None
+
+    def writer_texts(self) -> WriterTexts:
+        """What spec writers are told about the language (prompts, fences, file extension)."""
+        return WriterTexts()
+
+    def spec_from_answer(self, task: Task, answer: str) -> str:
+        """The whole spec file for ``task`` from a model's answer (``ExtractionError`` saying
+        what is missing). The default takes the last fenced block as the file."""
+        from adequacy.answers import whole_file
+
+        return whole_file(answer)
+
+    def renderable_clauses(self, task: Task, clauses: Sequence[Clause]) -> list[Clause]:
+        """The template clauses this language can write for ``task`` (none by default: a
+        backend without ``render_clauses`` gets no template specs)."""
+        return []
+
+    def render_clauses(self, task: Task, clauses: Sequence[Clause]) -> str:
+        """A whole spec file stating ``clauses`` (pre clauses conjoined into the precondition,
+        post clauses into the postcondition); ``ExtractionError`` when not supported."""
+        from adequacy.answers import ExtractionError
+
+        raise ExtractionError(f"the {self.name} backend writes no template specs")
+
+    def clause_text(self, clause: Clause) -> str:
+        """One clause in the language, for notes a writer prints."""
+        return repr(clause.atom)
+
+    def may_be_null(self, t: Type) -> bool:
+        """Whether a value of ``t`` may be null in the language (template writers then guard
+        it with a non-null clause)."""
+        return False
+
+    def example_tasks(self) -> list[Path]:
+        """Folders of bundled example tasks with gold specs (few-shot demonstrations)."""
+        return []
+
+    def gold_spec(self, task: Task) -> str | None:
+        """A known-good spec of ``task`` (its ``specs/gold.<ext>``), for demonstrations."""
+        p = task.root / "specs" / f"gold.{self.writer_texts().spec_ext}"
+        return p.read_text(encoding="utf-8") if p.is_file() else None
 
 
 def engine_named(backend: Backend, name: str) -> Engine:
@@ -255,12 +340,10 @@ def engine_named(backend: Backend, name: str) -> Engine:
 
 
 def verifiers_of(backend: Backend) -> list[Verifier]:
-    fn = optional(backend, "verifiers")
-    return list(fn()) if fn else []
+    return list(backend.verifiers())
 
 
 __all__ = ["Backend", "CAPABILITIES", "Engine", "EngineInfo", "FAILURE_KINDS", "FORBIDDEN",
            "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "STACK_OVERFLOW",
-           "TIMEOUT", "TimeoutStreak", "Verifier", "WORKER_DIED", "engine_named", "optional",
-           "verifiers_of"]
+           "TIMEOUT", "TimeoutStreak", "Verifier", "WORKER_DIED", "WriterTexts", "engine_named", "verifiers_of"]
 

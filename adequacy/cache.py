@@ -15,7 +15,7 @@ import sys
 import threading
 from pathlib import Path
 
-from adequacy.tasks import Case, Task
+from adequacy.task_model import Case, Task
 from adequacy.toolchain import cache_dir
 from adequacy.values import content_hash, encode
 from adequacy.verdicts import Truth

@@ -145,13 +145,10 @@ def setup(
     for b in plugins.backends().values():
         if only and b.name not in only:
             continue
-        prepare = getattr(b, "prepare", None)
-        if prepare is None:
-            out.print(f"{b.name}: nothing to prepare", highlight=False)
-            continue
         err.print(f"preparing {b.name} ...", highlight=False)
         try:
-            out.print(f"{b.name}: {prepare()}", highlight=False)
+            summary = b.prepare()
+            out.print(f"{b.name}: {summary or 'nothing to prepare'}", highlight=False)
         except AdequacyError as e:
             failed += 1
             err.print(Text(f"{b.name}: {e}", style="bold red"), soft_wrap=True, highlight=False)

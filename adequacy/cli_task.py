@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from adequacy import plugins
-from adequacy.errors import AdequacyError, Located
+from adequacy.errors import AdequacyError, BackendError, Located
 
 
 def _fail(msg: str) -> typer.Exit:
@@ -39,15 +39,17 @@ def task_new(
     if head is None:
         raise _fail(str(errors[0]))
     language = head.get("language")
-    backend = next((b for b in plugins.backends().values() if b.language == language), None)
-    maker = getattr(backend, "new_skeleton", None)
-    if maker is None:
-        raise _fail(f"{task / 'task.toml'}: no backend writes skeletons for language "
-                    f"{language!r}")
+    made = None
     try:
-        name, text = maker(task)
+        made = plugins.registry().owner(str(language)).new_skeleton(task)
+    except BackendError:
+        pass
     except AdequacyError as e:
         raise _fail(str(e)) from None
+    if made is None:
+        raise _fail(f"{task / 'task.toml'}: no backend writes skeletons for language "
+                    f"{language!r}")
+    name, text = made
     dest = task / name
     if dest.exists() and dest.read_bytes().strip() and not force:
         raise _fail(f"{dest} exists; pass --force to overwrite it")

@@ -13,7 +13,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from adequacy.backend import Backend
-    from adequacy.importing import Importer
+    from adequacy.importer import Importer
 
 PROJECT = "adequacy"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -25,17 +25,17 @@ def adequacy_backends() -> list[Backend]:
     """Return the backend objects this plugin provides (usually one).
 
     Called once per plugin manager with no arguments; results of all plugins are concatenated.
-    Each backend must satisfy ``adequacy.backend.Backend``; two backends with the same ``name``
-    are an error that names both plugins.
+    Each backend must be an ``adequacy.plugin.Backend`` (a subclass); two backends with the
+    same ``name`` are an error that names both plugins.
     """
     raise NotImplementedError
 
 
 @hookspec
 def adequacy_importers() -> list[Importer]:
-    """Return the dataset importers this plugin provides (``adequacy.importing.Importer``).
+    """Return the dataset importers this plugin provides (``adequacy.plugin.Importer``).
 
     ``adequacy import NAME SRC DEST`` runs the importer named NAME, which writes task folders
-    under ``dest`` and returns an ``adequacy.importing.ImportReport``. Names must be unique.
+    under ``dest`` and returns an ``adequacy.plugin.ImportReport``. Names must be unique.
     """
     raise NotImplementedError

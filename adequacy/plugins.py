@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import entry_points
@@ -62,6 +62,8 @@ def make_manager(load_entry_points: bool = True, plugins: list[Any] | None = Non
 
 
 def collect_backends(pm: pluggy.PluginManager) -> dict[str, Backend]:
+    """Run every ``adequacy_backends`` hook once and check what it returned (each backend a
+    ``Backend``, names unique). Callers want ``registry()``, which does this once per manager."""
     found: dict[str, Backend] = {}
     owners: dict[str, str] = {}
     for impl in pm.hook.adequacy_backends.get_hookimpls():
@@ -69,9 +71,9 @@ def collect_backends(pm: pluggy.PluginManager) -> dict[str, Backend]:
         provided: list[Any] = list(impl.function() or [])  # type: ignore[call-overload]
         for b in provided:
             if not isinstance(b, Backend):
-                raise BackendError(f"plugin {name_of_plugin!r} returned {b!r}, which lacks the "
-                                   "Backend surface (name, language, task_files, engines, "
-                                   "load_spec)")
+                raise BackendError(f"plugin {name_of_plugin!r} returned {b!r}, which is not an "
+                                   "adequacy.plugin.Backend (subclass it: name, language, "
+                                   "task_files, engines, load_spec)")
             if b.name in found:
                 raise BackendError(f"backend name {b.name!r} is provided twice: by plugin "
                                    f"{owners[b.name]!r} and by {name_of_plugin!r}")
@@ -80,68 +82,106 @@ def collect_backends(pm: pluggy.PluginManager) -> dict[str, Backend]:
     return found
 
 
+class Registry:
+    """The installed backends of one plugin manager, each constructed once, their engines'
+    infos, and the one rule for which backend owns a language.
+
+    Availability checks spawn ``rustc --version`` and ``java -version`` (50-150 ms each), far
+    more than scoring a spec with interp, and an optimizer scores thousands of specs in one
+    process, so infos are asked once per registry; ``refresh()`` asks again (after
+    ``adequacy setup`` installs a tool, or in a test that patches an engine)."""
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        self.backends: dict[str, Backend] = collect_backends(pm)
+        self._infos: dict[str, list[tuple[Engine, EngineInfo]]] = {}
+
+    def refresh(self) -> None:
+        self._infos.clear()
+
+    def engine_infos(self, b: Backend) -> list[tuple[Engine, EngineInfo]]:
+        hit = self._infos.get(b.name)
+        if hit is None:
+            engines = list(b.engines())
+            for e in engines:
+                if not isinstance(e, Engine):
+                    raise BackendError(f"backend {b.name!r} listed {e!r}, which lacks the "
+                                       "Engine surface (name, info, check)")
+            hit = self._infos[b.name] = [(e, e.info()) for e in engines]
+        return hit
+
+    def fingerprint(self, language: str) -> str:
+        """Every engine of the language's backends with its version and availability."""
+        return ";".join(f"{b.name}/{i.name}={i.version}:{i.available}"
+                        for b in self.of_language(language) for _, i in self.engine_infos(b))
+
+    def of_language(self, language: str) -> list[Backend]:
+        """The backends of a language, in registration order."""
+        return [b for b in self.backends.values() if b.language == language]
+
+    def owner(self, language: str) -> Backend:
+        """The backend that owns a language: the first one with a default engine (an add-on
+        backend whose engines are all opt-in must not take over a language's default chain,
+        its task files or its writer texts). The one place this rule is written."""
+        same = self.of_language(language)
+        for b in same:
+            if any(i.default for _, i in self.engine_infos(b)):
+                return b
+        if same:
+            return same[0]
+        installed = ", ".join(f"{b.name} ({b.language})" for b in self.backends.values())
+        raise BackendError(f"no installed backend scores {language!r} tasks "
+                           f"(installed: {installed or 'none'})")
+
+    def backend_for(self, language: str, name: str | None = None) -> Backend:
+        """The backend named ``name``, or the language's owner."""
+        if name is None:
+            return self.owner(language)
+        if name not in self.backends:
+            raise BackendError(f"no backend named {name!r} (installed: "
+                               f"{', '.join(self.backends)})")
+        b = self.backends[name]
+        if b.language != language:
+            raise BackendError(f"backend {name!r} scores {b.language} specs, but the task is "
+                               f"{language}")
+        return b
+
+
 @lru_cache(maxsize=1)
 def default_manager() -> pluggy.PluginManager:
     return make_manager(broken=BROKEN)
 
 
+_registries: weakref.WeakKeyDictionary[pluggy.PluginManager, Registry] = \
+    weakref.WeakKeyDictionary()
+
+
+def registry() -> Registry:
+    """The registry of the current plugin manager, built on first use."""
+    pm = default_manager()
+    reg = _registries.get(pm)
+    if reg is None:
+        reg = _registries[pm] = Registry(pm)
+    return reg
+
+
+# Shorthands for the registry's methods (the names callers used before the registry existed).
+
 def backends() -> dict[str, Backend]:
     """All installed backends by name."""
-    return collect_backends(default_manager())
-
-
-_INFO_TTL = 60.0
-_infos: dict[tuple[str, object], tuple[float, list[tuple[Engine, EngineInfo]]]] = {}
+    return registry().backends
 
 
 def engine_infos(b: Backend) -> list[tuple[Engine, EngineInfo]]:
-    """Each engine of ``b`` with its ``info()``, remembered for a minute: availability checks
-    spawn ``rustc --version`` and ``java -version`` (50-150 ms each), far more than scoring a
-    spec with interp, and an optimizer scores thousands of specs in one process."""
-    now = time.monotonic()
-    # keyed by the provider too: a backend re-registered or re-implemented under the same name
-    # (a plugin reloaded, a test's stand-in) must not be answered with the old engines
-    key = (b.name, type(b))
-    hit = _infos.get(key)
-    if hit is None or now - hit[0] > _INFO_TTL:
-        engines = list(b.engines())
-        for e in engines:
-            if not isinstance(e, Engine):
-                raise BackendError(f"backend {b.name!r} listed {e!r}, which lacks the Engine "
-                                   "surface (name, info, check)")
-        hit = (now, [(e, e.info()) for e in engines])
-        _infos[key] = hit
-    return hit[1]
+    return registry().engine_infos(b)
 
 
 def language_backends(language: str) -> list[Backend]:
-    """The installed backends of a language, in registration order."""
-    return [b for b in backends().values() if b.language == language]
+    return registry().of_language(language)
 
 
 def main_backend(language: str) -> Backend:
-    """The backend that owns a language: the first one with a default engine (an add-on
-    backend whose engines are all opt-in must not take over a language's default chain).
-    The one place this rule is written."""
-    same = language_backends(language)
-    for b in same:
-        if any(i.default for _, i in engine_infos(b)):
-            return b
-    if same:
-        return same[0]
-    raise BackendError(f"no installed backend scores {language} tasks "
-                       f"(installed: {', '.join(f'{b.name} ({b.language})' for b in backends().values()) or 'none'})")
+    return registry().owner(language)
 
 
 def backend_for(language: str, name: str | None = None) -> Backend:
-    """The backend named ``name``, or the language's main backend."""
-    all_b = backends()
-    if name is not None:
-        if name not in all_b:
-            raise BackendError(f"no backend named {name!r} (installed: {', '.join(all_b)})")
-        b = all_b[name]
-        if b.language != language:
-            raise BackendError(f"backend {name!r} scores {b.language} specs, but the task is "
-                               f"{language}")
-        return b
-    return main_backend(language)
+    return registry().backend_for(language, name)

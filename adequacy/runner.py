@@ -10,7 +10,6 @@ import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from adequacy import plugins, progress
@@ -80,16 +79,11 @@ def resolve_engines(
     return chain, skipped
 
 
-@lru_cache(maxsize=16)
 def engine_fingerprint(language: str) -> str:
     """Names, versions and availability of every engine for a language: a resumed batch must
-    recompute when an engine was upgraded or became available (cargo installed, say)."""
-    parts = []
-    for b in plugins.backends().values():
-        if b.language == language:
-            parts += [f"{b.name}/{i.name}={i.version}:{i.available}"
-                      for _, i in engine_infos(b)]
-    return ";".join(parts)
+    recompute when an engine was upgraded or became available (cargo installed, say). Asked
+    of the registry, whose engine infos are asked once (``Registry.refresh`` asks again)."""
+    return plugins.registry().fingerprint(language)
 
 
 def job_key(task: Task, spec_text: str, engines: Sequence[str] | None, cross_check: bool,

@@ -23,12 +23,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from adequacy import plugins
 from adequacy.errors import InputError, Located, TaskError, TypeSyntaxError, ValueTypeError
+from adequacy.task_model import Case, Param, Task, TaskFiles
 from adequacy.textfiles import JsonError, parse_json, read_text
-from adequacy.types import Type, parse_type
+from adequacy.types import parse_type
 from adequacy.values import MAX_INT_DIGITS, validate
 from adequacy.verdicts import BUCKETS, Bucket
 
@@ -37,119 +36,15 @@ TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "sign
             "structs", "constraints", "every_input_valid")
 
 
-class TaskFiles(BaseModel):
-    """What a language's backend declares about its task folders; core knows no language."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    skeleton: str
-    """File name of the skeleton the spec is written into (``skeleton.rs``)."""
-    spec_file: str | None = None
-    """File name a spec writer (an agent) completes, when not the skeleton's own name."""
-    settings: tuple[str, ...] = ()
-    """Keys allowed in the ``[<language>]`` table of task.toml. A typo there would silently
-    change what a spec means (``[jml] clas`` falls back to the default class), so any other key
-    is an error."""
-    empty_skeleton: str = "the spec is written into it"
-    """Why an empty skeleton is an error (said after "<file> is empty")."""
-
-
 def task_files(language: str) -> TaskFiles | None:
-    """The task files the installed backend of ``language`` declares; None without one."""
-    for b in plugins.backends().values():
-        if b.language == language:
-            files = getattr(b, "task_files", None)
-            if isinstance(files, TaskFiles):
-                return files
-    return None
+    """The task files the owner of ``language`` declares (``Registry.owner``); None without
+    an installed backend of the language."""
+    from adequacy.errors import BackendError
 
-
-def _files_or_error(language: str) -> TaskFiles:
-    files = task_files(language)
-    if files is None:
-        known = sorted({b.language for b in plugins.backends().values()})
-        raise TaskError(f"no installed backend declares the task files of language "
-                        f"{language!r} (installed languages: {', '.join(known) or 'none'})")
-    return files
-
-
-class Case(BaseModel):
-    """One test case of one bucket; pre buckets carry no output."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    id: str
-    bucket: Bucket
-    input: dict[str, Any]
-    """Argument name -> JSON value."""
-    output: dict[str, Any] | None = None
-    """Output field name -> JSON value (an unnamed return value is the field ``result``)."""
-    origin: str = "official"
-    visible: bool = False
-    """May be shown to a spec writer; hidden cases are for evaluation only."""
-    line: int | None = Field(default=None, exclude=True)
-    """Line in the bucket's JSONL file (for error messages; not part of the case's identity)."""
-
-    @property
-    def key(self) -> str:
-        """``bucket/id``: unique within a task (ids are unique per bucket file)."""
-        return f"{self.bucket.value}/{self.id}"
-
-
-class Param(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
-
-    name: str
-    type: Type
-    type_text: str
-
-
-class Task(BaseModel):
-    """A loaded task; ``root`` is the folder it came from."""
-
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
-
-    id: str
-    language: str
-    title: str = ""
-    provenance: str = ""
-    tags: list[str] = []
-    difficulty: str | None = None
-    every_input_valid: bool = False
-    """The function is total: no input is invalid, so ``pre_sound`` is empty by design and a
-    spec can pass without it (any precondition beyond the types is a completeness failure)."""
-    inputs: list[Param]
-    outputs: list[Param]
-    structs: dict[str, dict[str, str]] = {}
-    constraints: dict[str, Any] = {}
-    settings: dict[str, Any] = {}
-    """The backend-specific table (``[verus]`` or ``[jml]``) of task.toml."""
-    statement: str = ""
-    root: Path
-    cases: dict[Bucket, list[Case]]
-
-    @property
-    def files(self) -> TaskFiles:
-        """The task files its language's backend declares (TaskError without a backend)."""
-        return _files_or_error(self.language)
-
-    @property
-    def skeleton_path(self) -> Path:
-        return self.root / self.files.skeleton
-
-    @property
-    def skeleton(self) -> str:
-        return read_text(self.skeleton_path, self.files.skeleton)
-
-    @property
-    def reference_dir(self) -> Path:
-        return self.root / "reference"
-
-    def input_type(self, name: str) -> Type:
-        return next(p.type for p in self.inputs if p.name == name)
-
-    def all_cases(self) -> list[Case]:
-        return [c for b in BUCKETS for c in self.cases.get(b, [])]
+    try:
+        return plugins.registry().owner(language).task_files
+    except BackendError:
+        return None
 
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")
@@ -476,8 +371,8 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
                                 file=fname, line=_toml_line(text, "id"), field="id"))
     language = field("language", str, "", required=True)
     if language and not language.replace("_", "").isalnum():
-        errors.append(TaskError(f"language must be a name such as verus or jml, "
-                                f"got {language!r}", file=fname,
+        errors.append(TaskError(f"language must be a name (letters, digits, "
+                                f"underscores), got {language!r}", file=fname,
                                 line=_toml_line(text, "language"), field="language"))
     allowed = {*TOP_KEYS, language}
     for k in head:
@@ -522,7 +417,7 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
         difficulty=field("difficulty", str, None), inputs=inputs, outputs=outputs,
         structs=structs, constraints=field("constraints", dict, {}),
         settings=head.get(language, {}) if isinstance(head.get(language, {}), dict) else {},
-        statement=statement, root=task_dir.resolve(), cases=cases,
+        statement=statement, root=task_dir.resolve(), cases=cases, files=files,
     )
     if errors:
         return None, errors
@@ -555,3 +450,7 @@ def write_cases(task_dir: Path, bucket: Bucket, cases: list[Case]) -> None:
             obj["visible"] = c.visible
             f.write(json.dumps(obj, ensure_ascii=False) + "\n")
     tmp.replace(path)
+
+
+__all__ = ["Case", "ORIGINS", "Param", "Task", "TaskFiles", "check_task", "load_task",
+           "task_files", "write_cases"]

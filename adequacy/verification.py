@@ -10,50 +10,13 @@ through the plugin manager, never by importing a backend.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel
 
 from adequacy import plugins
 from adequacy.backend import Backend, Limits, Verifier, verifiers_of
 from adequacy.errors import AdequacyError, BackendError, SpecInvalid
 from adequacy.tasks import Task
-
-Result = Literal["verified", "not verified", "unknown"]
-
-
-class OpenGoal(BaseModel):
-    branch: list[str]
-    """The prover's branch labels from the root: what was being proved (e.g. "Post")."""
-    sequent: str
-
-
-class ContractResult(BaseModel):
-    contract: str
-    status: str
-    """closed | open | timeout | error"""
-    steps: int = 0
-    seconds: float = 0.0
-    open_goals: int = 0
-    reason: str = ""
-    goals: list[OpenGoal] = []
-
-
-class VerifyResult(BaseModel):
-    """What one prover said about one spec."""
-
-    task_id: str
-    method: str = ""
-    engine: str
-    result: Result
-    summary: str
-    contracts: list[ContractResult] = []
-    has_loops: bool = False
-    loop_invariants: bool = False
-
-    @property
-    def open_goals(self) -> int:
-        return sum(c.open_goals for c in self.contracts)
+from adequacy.verify_result import ContractResult, OpenGoal, Result, VerifyResult
 
 
 class VerifyReport(BaseModel):
@@ -152,3 +115,7 @@ def render_text(rep: VerifyReport) -> str:
     else:
         lines.append(f"adequacy: {rep.adequacy_status}")
     return "\n".join(lines)
+
+
+__all__ = ["ContractResult", "OpenGoal", "Result", "VerifyReport", "VerifyResult", "provers",
+           "prove", "prove_quietly", "render_text", "verify_with_metrics", "why_no_prover"]

@@ -97,11 +97,10 @@ def _backend_reference(task: Task, notes: list[str]) -> Any:
     except AdequacyError as e:
         notes.append(f"no backend reference: {e}")
         return None
-    run = getattr(backend, "run_reference", None)
-    if not callable(run):
+    if not backend.runs_references():
         notes.append(f"backend {backend.name} has no run_reference; using recorded outputs")
         return None
-    return lambda inputs: run(task, inputs)
+    return lambda inputs: backend.run_reference(task, inputs)
 
 
 def input_oracles(task: Task, cons: Constraints, notes: list[str]) -> list[InputOracle]:

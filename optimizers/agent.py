@@ -1,4 +1,4 @@
-"""A spec-writing agent: DSPy ReAct over the gym's tools (check, verify for JML, submit).
+"""A spec-writing agent: DSPy ReAct over the gym's tools (check, verify where a prover exists, submit).
 
 Each rollout works in a fresh gym folder (so ``submit`` is once per rollout, as for any agent),
 with a step budget; ``harness=False`` removes ``check`` for the with/without-harness ablation
@@ -18,6 +18,7 @@ from typing import Any
 import dspy
 from pydantic import BaseModel, ConfigDict
 
+from adequacy import verification
 from adequacy.errors import AdequacyError
 from adequacy.gym.make import make_gym
 from adequacy.gym.manifest import read_manifest
@@ -91,7 +92,7 @@ class AgentRollout(GymRecord):
 
 class WriteSpec(dspy.Signature):
     """You write a formal specification for a function, in the language the task files name
-    (Verus or JML), that says exactly what the statement says: a precondition accepting all
+    (INSTRUCTIONS.md says which), that says exactly what the statement says: a precondition accepting all
     valid inputs and no invalid one, a postcondition accepting every correct output and no
     wrong one. Read the task files, write the whole spec file, use the tools to test it, and
     submit it once when you are confident; then finish."""
@@ -122,9 +123,9 @@ def _tools(gym: GymTools, task_id: str, language: str, harness: bool,
         return gym.check(task_id, spec)
 
     def verify(spec: str) -> str:
-        """Prove with the KeY verifier that the method body satisfies your JML contract.
-        spec: the complete Java file with your JML. Says nothing about whether the contract is
-        strong enough."""
+        """Prove with the language's verifier that the method body satisfies your contract.
+        spec: the complete spec file. Says nothing about whether the contract is strong
+        enough."""
         return gym.verify(task_id, spec)
 
     def submit(spec: str) -> str:
@@ -139,7 +140,7 @@ def _tools(gym: GymTools, task_id: str, language: str, harness: bool,
         return res
 
     tools: list[Any] = [check] if harness else []
-    if language == "jml":
+    if verification.provers(language):
         tools.append(verify)
     tools.append(submit)
     return tools

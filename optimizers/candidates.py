@@ -3,114 +3,39 @@
 This is the Daikon half of the classical baselines: enumerate relations the schema makes
 possible (bounds, relations between output and inputs, lengths, orderedness, element-wise
 relations, membership, nullness) and keep those true on every visible valid case. Atoms are
-plain data so one enumeration serves Verus and JML; ``holds`` evaluates an atom on JSON values
+plain data (``adequacy.clauses``) so one enumeration serves every language; ``holds`` evaluates an atom on JSON values
 with mathematical integers (the semantics of both languages' spec arithmetic), and the writer
 re-checks the assembled spec with the real engine before trusting this evaluation.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import Any, Literal
+from typing import Any
 
+from adequacy import plugins
+from adequacy.clauses import (  # noqa: F401 - re-exported: the atoms' old home
+    AllElems,
+    AllIn,
+    Atom,
+    Clause,
+    Cmp,
+    Const,
+    Iff,
+    IndexIn,
+    Len,
+    Member,
+    NonNull,
+    Op,
+    Pointwise,
+    Side,
+    Sorted,
+    Term,
+    Var,
+)
+from adequacy.errors import BackendError
 from adequacy.tasks import Case, Task
 from adequacy.types import BoolType, IntType, SeqType, StringType, Type
-
-Side = Literal["in", "out"]
-Op = Literal["<", "<=", "==", "!=", ">=", ">"]
-
-
-@dataclass(frozen=True)
-class Var:
-    side: Side
-    name: str
-    type: Type
-
-
-@dataclass(frozen=True)
-class Len:
-    of: Var
-
-
-@dataclass(frozen=True)
-class Const:
-    value: int | bool
-
-
-Term = Var | Len | Const
-
-
-@dataclass(frozen=True)
-class Cmp:
-    left: Term
-    op: Op
-    right: Term
-
-
-@dataclass(frozen=True)
-class Sorted:
-    seq: Var
-
-
-@dataclass(frozen=True)
-class AllElems:
-    """Every element of ``seq`` stands in ``op`` to ``right``."""
-
-    seq: Var
-    op: Op
-    right: Term
-
-
-@dataclass(frozen=True)
-class Member:
-    seq: Var
-    item: Term
-
-
-@dataclass(frozen=True)
-class IndexIn:
-    index: Term
-    seq: Var
-
-
-@dataclass(frozen=True)
-class Pointwise:
-    """Same length, and ``left[i] op right[i]`` for every index."""
-
-    left: Var
-    op: Op
-    right: Var
-
-
-@dataclass(frozen=True)
-class AllIn:
-    """Every element of ``inner`` occurs in ``outer``."""
-
-    inner: Var
-    outer: Var
-
-
-@dataclass(frozen=True)
-class NonNull:
-    var: Var
-
-
-@dataclass(frozen=True)
-class Iff:
-    """A boolean output equals a property of the inputs."""
-
-    out: Var
-    atom: Atom
-
-
-Atom = Cmp | Sorted | AllElems | Member | IndexIn | Pointwise | AllIn | NonNull | Iff
-
-
-@dataclass(frozen=True)
-class Clause:
-    where: Literal["pre", "post"]
-    atom: Atom
 
 
 class Undefined(Exception):
@@ -130,8 +55,11 @@ def _has_len(t: Type) -> bool:
 
 
 def _nullable(t: Type, language: str) -> bool:
-    return language == "jml" and (isinstance(t, StringType)
-                                  or isinstance(t, SeqType) and t.kind == "array")
+    """Whether the language lets a value of ``t`` be null (its backend's ``may_be_null``)."""
+    try:
+        return plugins.registry().owner(language).may_be_null(t)
+    except BackendError:
+        return False
 
 
 OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, "==": lambda a, b: a == b,

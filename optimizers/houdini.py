@@ -1,9 +1,9 @@
-"""The Houdini writer (JML): template clauses, minus the ensures clauses the prover cannot prove.
+"""The Houdini writer: template clauses, minus the postconditions the prover cannot prove.
 
 Houdini (Flanagan and Leino, 2001) starts from a set of candidate annotations and removes those
 the verifier cannot establish until the rest verifies. Our candidates are the template writer's
-(true on the visible valid cases); the verifier is KeY, reached through the ``verify``
-capability. Preconditions are assumptions about callers, which a proof of the body cannot
+(true on the visible valid cases); the verifier is the language's most faithful available
+prover (the backend's ``verifiers``: KeY for JML, the ``verus`` binary for Verus). Preconditions are assumptions about callers, which a proof of the body cannot
 refute, so they stay; each ensures clause is proved alone under them, and since contracts are
 conjunctive, the conjunction of the proved ones is proved too (checked once at the end).
 KeY is incomplete: a clause of a method with loops and no loop invariant is usually dropped
@@ -18,7 +18,7 @@ from adequacy.backend import Limits
 from adequacy.tasks import Task
 
 from .candidates import Clause
-from .render import spec_file
+from .render import clause_text, spec_file
 from .templates import template_clauses
 from .verifier import prove, prover_for, why_no_prover
 from .writer import WrittenSpec
@@ -38,12 +38,9 @@ class HoudiniWriter:
             return [WrittenSpec(task_id=task.id, writer=self.name, text=text, error=error,
                                 notes=notes, seconds=time.monotonic() - start)]
 
-        if task.language != "jml":
+        if prover_for(task.language) is None:
             return done(None, [], "houdini needs a prover of specs against a method body; "
-                        f"{why_no_prover(task.language)}" if prover_for(task.language) is None
-                        else "houdini is implemented for JML tasks only")
-        if prover_for("jml") is None:
-            return done(None, [], f"houdini: {why_no_prover('jml')}")
+                        f"{why_no_prover(task.language)}")
         try:
             clauses, notes = template_clauses(task)
             pre = [c for c in clauses if c.where == "pre"]
@@ -53,16 +50,12 @@ class HoudiniWriter:
                 if proof.result == "verified":
                     kept.append(c)
                 else:
-                    notes.append(f"dropped ({proof.result}): {_short(task, c)}")
+                    notes.append(f"dropped ({proof.result}): {clause_text(task, c)}")
             final = spec_file(task, [*pre, *kept])
             if kept:
                 last = prove(task, final, self.limits)
-                notes.append(f"conjunction of {len(kept)} ensures: {last.result}")
+                notes.append(f"conjunction of {len(kept)} postconditions: {last.result}")
             return done(final, notes)
         except Exception as e:  # noqa: BLE001 - one odd task must not stop a batch
             return done(None, [], f"{type(e).__name__}: {e}")
 
-
-def _short(task: Task, c: Clause) -> str:
-    from .render import Jml
-    return Jml.atom(c.atom)

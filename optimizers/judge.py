@@ -30,7 +30,7 @@ class JudgeSpec(dspy.Signature):
     one. Answer faithful = true only if both hold."""
 
     statement: str = dspy.InputField(desc="what the function should do, in prose")
-    spec: str = dspy.InputField(desc="the specification (Verus or Java with JML)")
+    spec: str = dspy.InputField(desc="the specification, in the task's spec language")
     faithful: bool = dspy.OutputField()
     reason: str = dspy.OutputField(desc="one or two sentences")
 

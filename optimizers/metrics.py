@@ -101,7 +101,7 @@ def report_feedback(rep: SpecReport, task: Task, max_cases: int = 3) -> str:
         if c is None:
             continue
         shown += 1
-        pred = "pre_spec" if v.bucket.predicate == "pre" else "post_spec"
+        pred = "the precondition" if v.bucket.predicate == "pre" else "the postcondition"
         want = "accept" if v.bucket.expects else "reject"
         got = {Truth.true: "accepted", Truth.false: "rejected",
                Truth.unknown: "could not be decided"}[v.value]

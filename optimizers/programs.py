@@ -1,4 +1,5 @@
-"""DSPy programs that write specs, one typed Signature per language, six prompt families.
+"""DSPy programs that write specs, one typed Signature per language (from its backend's
+``writer_texts``), six prompt families.
 
 Families (the seeds GEPA starts from; instructions in our own words):
 - ``zs``: the task alone; ``2s`` / ``4s``: with 2 or 4 worked examples (gold specs of *other*
@@ -10,10 +11,14 @@ Families (the seeds GEPA starts from; instructions in our own words):
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 import dspy
 
+from adequacy import plugins
+from adequacy.backend import WriterTexts
+from adequacy.errors import BackendError
 from adequacy.tasks import Task
 from adequacy.verdicts import Bucket
 
@@ -21,34 +26,6 @@ from .writer import visible_cases
 
 FAMILIES: tuple[str, ...] = ("zs", "2s", "4s", "zs-cot", "fs-cot", "fs-ltm")
 SHOTS = {"zs": 0, "2s": 2, "4s": 4, "zs-cot": 0, "fs-cot": 4, "fs-ltm": 4}
-
-
-class VerusSpec(dspy.Signature):
-    """Complete a Verus specification. Given what a function should do, its skeleton and some
-    sample cases, fill in the body of `pre_spec` (which inputs the function accepts) and
-    `post_spec` (which outputs are correct for such an input). Keep the skeleton's structs;
-    you may add helper `spec fn`s. Say everything the statement says: accept every valid
-    input and correct output, reject every invalid input and wrong output. Answer with the
-    whole completed file in one ```rust block."""
-
-    statement: str = dspy.InputField(desc="what the function should do, in prose")
-    skeleton: str = dspy.InputField(desc="the Verus file to complete")
-    samples: str = dspy.InputField(desc="sample cases, one JSON object per line, by bucket")
-    spec: str = dspy.OutputField(desc="the completed Verus file in a ```rust block")
-
-
-class JmlSpec(dspy.Signature):
-    """Write a JML specification for the Java method. Given what the method should do, its
-    class and some sample cases, add `requires` clauses (which inputs it accepts) and `ensures`
-    clauses (what holds of `\\result` for them) as `//@` lines just above the method. Say
-    everything the statement says: accept every valid input and correct result, reject every
-    invalid input and wrong result. Helper methods must be `/*@ pure @*/`. Answer with the
-    whole annotated class in one ```java block."""
-
-    statement: str = dspy.InputField(desc="what the method should do, in prose")
-    java_class: str = dspy.InputField(desc="the Java class holding the method to specify")
-    samples: str = dspy.InputField(desc="sample cases, one JSON object per line, by bucket")
-    spec: str = dspy.OutputField(desc="the annotated Java class in a ```java block")
 
 
 class Properties(dspy.Signature):
@@ -81,20 +58,35 @@ def samples_text(task: Task, limit: int = 12) -> str:
     return "\n".join(lines) or "(no sample cases)"
 
 
+def _texts(language: str) -> WriterTexts:
+    return plugins.registry().owner(language).writer_texts()
+
+
 def task_inputs(task: Task) -> dict[str, str]:
-    """The program's inputs for a task (what a writer may see, DESIGN section 8)."""
+    """The program's inputs for a task (what a writer may see, DESIGN section 8); the
+    skeleton's field is named as the language's backend says (``WriterTexts.code_field``)."""
     base = {"statement": task.statement or task.title, "samples": samples_text(task)}
-    if task.language == "verus":
-        return {**base, "skeleton": task.skeleton}
-    return {**base, "java_class": task.skeleton}
+    return {**base, _texts(task.language).code_field: task.skeleton}
+
+
+@lru_cache(maxsize=32)
+def _signature(texts: WriterTexts) -> type[dspy.Signature]:
+    return dspy.make_signature({
+        "statement": (str, dspy.InputField(desc="what the function should do, in prose")),
+        texts.code_field: (str, dspy.InputField(desc=texts.code_desc)),
+        "samples": (str, dspy.InputField(desc="sample cases, one JSON object per line, by "
+                                              "bucket")),
+        "spec": (str, dspy.OutputField(desc=texts.spec_desc)),
+    }, texts.instructions, "WriteSpec")
 
 
 def signature_for(language: str) -> type[dspy.Signature]:
-    if language == "verus":
-        return VerusSpec
-    if language == "jml":
-        return JmlSpec
-    raise ValueError(f"no spec-writing signature for {language!r} tasks")
+    """The spec-writing signature of ``language``, built from its backend's writer texts (one
+    class per distinct texts, so programs of one language share it)."""
+    try:
+        return _signature(_texts(language))
+    except BackendError as e:
+        raise ValueError(f"no spec-writing signature for {language!r} tasks: {e}") from None
 
 
 class LeastToMost(dspy.Module):
@@ -110,7 +102,7 @@ class LeastToMost(dspy.Module):
         self.write = dspy.Predict(sig)
 
     def forward(self, **kw: str) -> dspy.Prediction:
-        code = kw.get("skeleton") or kw.get("java_class") or ""
+        code = kw.get(_texts(self.language).code_field, "")
         props = self.decompose(statement=kw["statement"], code=code, samples=kw["samples"])
         return self.write(**kw, properties=props.properties)
 

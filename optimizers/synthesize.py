@@ -24,7 +24,7 @@ from adequacy.discovery import discover_tasks
 from adequacy.results import Provenance
 from adequacy.tasks import load_task
 
-from .extract import SPEC_EXT
+from .extract import spec_ext
 from .writer import Writer, WrittenSpec
 
 
@@ -89,7 +89,7 @@ def synthesize(
             for i, w in enumerate(writer.write(task, samples)):
                 job: dict[str, object] = {"task": str(d.resolve())}
                 if w.text is not None:
-                    rel = f"{_safe(task.id)}/{stem}-{i}.{SPEC_EXT.get(task.language, 'txt')}"
+                    rel = f"{_safe(task.id)}/{stem}-{i}.{spec_ext(task.language)}"
                     (out / rel).write_text(w.text, encoding="utf-8")
                 else:
                     rel = f"{_safe(task.id)}/{stem}-{i}.writer-failed.txt"

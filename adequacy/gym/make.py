@@ -20,12 +20,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from adequacy import plugins
 from adequacy.discovery import discover_tasks
 from adequacy.errors import TaskError
 from adequacy.gym.manifest import PRIVATE, GymManifest, task_content_hash, write_manifest
-from adequacy.gym.texts import instructions, texts_for
+from adequacy.gym.texts import GENERIC, GymTexts, instructions
 from adequacy.gym.verify import prover_name
-from adequacy.tasks import Case, Task, load_task, task_files
+from adequacy.tasks import Case, Task, _read_header, load_task, task_files
 from adequacy.verdicts import Bucket
 
 GOLD_NAMES = ("specs/gold", "reference/gold")
@@ -46,11 +47,12 @@ class MadeFolder(BaseModel):
 def spec_file_name(task: Task) -> str:
     """The file an agent completes (the backend's ``spec_file``, else the skeleton's name:
     JML keeps the class's file name, javac wants it); a plain file name, never a path."""
-    for name in (task.files.skeleton, task.files.spec_file or task.files.skeleton):
+    files = task.declared_files()
+    for name in (files.skeleton, files.spec_file or files.skeleton):
         if Path(name).name != name or name in (".", ".."):
             raise TaskError(f"the {task.language} backend names a task file {name!r}, not a "
                             "plain file name")
-    return task.files.spec_file or task.files.skeleton
+    return files.spec_file or files.skeleton
 
 
 def task_dirs(paths: Sequence[Path]) -> list[Path]:
@@ -64,7 +66,7 @@ def shipped_dirs() -> list[Path]:
 
 def source_files(task: Task) -> list[Path]:
     """Every file of the task whose content ``gym make`` copies (or draws cases from)."""
-    names = ["task.toml", "statement.md", task.files.skeleton,
+    names = ["task.toml", "statement.md", task.declared_files().skeleton,
              *(f"tests/{b.value}.jsonl" for b in Bucket)]
     paths = [task.root / n for n in names]
     gold = gold_spec(task)
@@ -93,7 +95,7 @@ def refuse_foreign_files(task: Task) -> None:
 
 
 def gold_spec(task: Task) -> Path | None:
-    ext = Path(task.files.skeleton).suffix
+    ext = Path(task.declared_files().skeleton).suffix
     for stem in GOLD_NAMES:
         p = task.root / f"{stem}{ext}"
         if p.is_file():
@@ -133,7 +135,7 @@ def _write_visible_task(task: Task, cases: list[Case], dest: Path) -> None:
                              task.root / "task.toml"),
         encoding="utf-8")
     (dest / "statement.md").write_text(task.statement, encoding="utf-8")
-    shutil.copyfile(task.skeleton_path, dest / task.files.skeleton)
+    shutil.copyfile(task.skeleton_path, dest / task.declared_files().skeleton)
     (dest / "tests").mkdir()
     for b in Bucket:
         mine = [c for c in cases if c.bucket == b]
@@ -177,6 +179,18 @@ def _write_example(ex: Task, gold: Path, n: int, seed: int, dest: Path) -> None:
                                                encoding="utf-8")
 
 
+def texts_for(language: str) -> GymTexts:
+    """The language's backend's texts, or the generic ones when it has none."""
+    texts = plugins.registry().owner(language).gym_texts()
+    return texts if isinstance(texts, GymTexts) else GENERIC
+
+
+def _language_of(task_dir: Path) -> str | None:
+    """The ``language`` of a task folder's task.toml, read without loading the task."""
+    head = _read_header(task_dir, [])
+    return str(head.get("language")) if head else None
+
+
 def worked_examples(batch: Sequence[Task], candidates: Sequence[Task]) -> list[Task]:
     """The candidates that may serve as worked examples for ``batch``: with a gold spec, and
     neither a task of the batch nor a copy of one under another id (same statement or gold
@@ -217,7 +231,10 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
         if task_files(t.language) is None:
             raise TaskError(f"no installed backend serves {t.language!r} tasks",
                             file=str(t.root / "task.toml"))
-    extra = worked_examples(loaded, [load_task(d) for d in task_dirs(examples or shipped_dirs())])
+    # a shipped example of a language no installed backend serves cannot even be loaded
+    served = {b.language for b in plugins.backends().values()}
+    extra = worked_examples(loaded, [load_task(d) for d in task_dirs(examples or shipped_dirs())
+                                     if examples or _language_of(d) in served])
     # the shipped examples are package files: installers such as uv hard-link those
     for t in (*loaded, *(extra if examples else ())):
         refuse_foreign_files(t)

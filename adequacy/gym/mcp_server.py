@@ -14,8 +14,9 @@ from mcp.server.mcpserver import MCPServer
 from adequacy.gym.tools import GymTools
 
 SERVER_INSTRUCTIONS = """\
-Spec-writing tasks. Each task asks you to write a formal specification (Verus pre_spec/post_spec,
-or JML requires/ensures) that says exactly what its statement says. Start with list_tasks, read
+Spec-writing tasks. Each task asks you to write a formal specification (a precondition and a
+postcondition, in the spec language its INSTRUCTIONS.md names) that says exactly what its
+statement says. Start with list_tasks, read
 the task's INSTRUCTIONS.md, statement.md, the spec file and visible_cases.jsonl with read_file,
 write your spec, call check until it passes the visible cases, think about invalid inputs and
 wrong outputs the hidden cases will try, then submit once."""
@@ -27,7 +28,7 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None)
 
     @server.tool()
     def list_tasks() -> str:
-        """List the tasks in this gym as JSON: task_id, language (verus or jml), title, the
+        """List the tasks in this gym as JSON: task_id, language (the spec language), title, the
         spec file to complete, how many visible cases, how many checks so far, and whether it
         was submitted. Call this first."""
         return tools.list_tasks()
@@ -36,7 +37,7 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None)
     def read_file(task_id: str, path: str = "") -> str:
         """Read a file of a task's folder, or list a folder when path is empty or names a
         folder. Useful files: INSTRUCTIONS.md (read first), statement.md, the spec file
-        (spec.rs or the Java class), visible_cases.jsonl, LANGUAGE_NOTES.md and example/ (a
+        (list_tasks names it), visible_cases.jsonl, LANGUAGE_NOTES.md and example/ (a
         solved different task). path is relative to the task's folder."""
         return tools.read_file(task_id, path)
 
@@ -51,10 +52,11 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None)
 
     @server.tool()
     def verify(task_id: str, spec: str | None = None) -> str:
-        """JML tasks only: try to prove with the KeY verifier that the method's body satisfies
-        your contract. 'verified' does not mean the contract is strong enough (check and the
-        hidden cases judge that); 'not verified' lists open goals and may only need a
-        loop_invariant. spec: the whole Java file with your JML; omit it to use the folder's."""
+        """Tasks whose language has a prover only (INSTRUCTIONS.md says so): try to prove that
+        the method's body satisfies your contract. 'verified' does not mean the contract is
+        strong enough (check and the hidden cases judge that); 'not verified' lists open goals
+        and may only need a loop invariant. spec: the whole spec file; omit it to use the
+        folder's."""
         return tools.verify(task_id, spec)
 
     @server.tool()

@@ -121,7 +121,7 @@ def feedback(rep: SpecReport, task: Task) -> str:
     lines = [f"check: {passed} of {len(rep.verdicts)} visible cases passed"]
     for v in rep.verdicts:
         c = cases.get((v.bucket, v.case_id))
-        pred = "pre_spec / requires" if v.bucket.predicate == "pre" else "post_spec / ensures"
+        pred = "precondition" if v.bucket.predicate == "pre" else "postcondition"
         must = "accept (true)" if v.bucket.expects else "reject (false)"
         status = "ok  " if v.passed else "FAIL"
         line = f"{status} {v.bucket.value}/{v.case_id}: {pred} gave {v.value.value}, must {must}"
@@ -133,7 +133,7 @@ def feedback(rep: SpecReport, task: Task) -> str:
             line += f"\n     engine {v.engine}: {v.reason[:400]}"
         lines.append(line)
     lines.append("Visible cases are completeness cases only (pre_complete, post_complete; as "
-                 "in the Verus-SpecGym paper), so check never shows a soundness failure: a "
+                 "in the SpecGym paper's gym), so check never shows a soundness failure: a "
                  "spec that accepts everything passes here. Hidden cases also test that your "
                  "spec rejects invalid inputs (pre_sound) and wrong outputs (post_sound).")
     return "\n".join(lines)

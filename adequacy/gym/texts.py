@@ -88,16 +88,6 @@ The backend of this language gives no notes; `adequacy check` reports what its e
 """)
 
 
-def texts_for(language: str) -> GymTexts:
-    """The language's backend's texts, or the generic ones when it has none."""
-    from adequacy import plugins
-    from adequacy.backend import optional
-
-    fn = optional(plugins.main_backend(language), "gym_texts")
-    texts = fn() if fn else None
-    return texts if isinstance(texts, GymTexts) else GENERIC
-
-
 def instructions(texts: GymTexts, spec_file: str, prover: str | None) -> str:
     verify_line = (f"- `adequacy verify .gym/task {spec_file}` (the `verify` tool over MCP): "
                    f"proves your contract against the method body with {prover}. A spec that "

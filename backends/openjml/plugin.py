@@ -9,22 +9,27 @@ also proves a spec against the method body (``verifiers``, ``adequacy verify``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adequacy.backend import Engine, Limits, LoadedSpec, Verifier
+from adequacy.backend import Backend, Engine, Limits, LoadedSpec, Verifier, WriterTexts
+from adequacy.clauses import Clause
 from adequacy.errors import BackendError
 from adequacy.hookspecs import hookimpl
+from adequacy.lazy_engines import EngineRow, load_engines
 from adequacy.tasks import Task, TaskFiles
+from adequacy.types import SeqType, StringType, Type
 
-from .engines.key import build as key_build
-from .engines.key.engine import KeyEngine
-from .engines.key.verify import KeyVerifier
-from .engines.openjml.driver import OpenJmlEngine
-from .engines.rac import engine as rac
-from .engines.rac.engine import RacEngine
-from .engines.rac.worker import build_dir
 from .jml.load import load
+
+#: (name, module relative to this package, class, default chain, fidelity), in chain order:
+#: rac first; openjml and key are opt-in. Each engine module is imported when the engines are
+#: asked for, one at a time, so a broken one is listed unavailable and the others still run.
+ENGINES: tuple[EngineRow, ...] = (
+    ("rac", ".engines.rac.engine", "RacEngine", True, 20),
+    ("openjml", ".engines.openjml.driver", "OpenJmlEngine", False, 30),
+    ("key", ".engines.key.engine", "KeyEngine", False, 10))
 
 if TYPE_CHECKING:
     from adequacy.gym.texts import GymTexts
@@ -35,22 +40,27 @@ JML_FILES = TaskFiles(skeleton="Solution.java",
                       empty_skeleton="it must hold the method the spec annotates")
 
 
-class OpenJmlBackend:
+class OpenJmlBackend(Backend):
     name = "openjml"
     language = "jml"
     task_files = JML_FILES
 
     def engines(self) -> list[Engine]:
-        """Default-chain order: rac first; openjml and key are opt-in."""
-        return [RacEngine(), OpenJmlEngine(), KeyEngine()]
+        """Default-chain order (``ENGINES``)."""
+        return load_engines(__package__, ENGINES)
 
     def verifiers(self) -> list[Verifier]:
+        from .engines.key.verify import KeyVerifier
+
         return [KeyVerifier()]
 
     def prepare(self) -> str:
         """Compile the rac worker and build the KeY worker jar now (``adequacy setup``) rather
         than at the first check. KeY is optional: without Maven or Java 17 the summary says so
         and setup goes on."""
+        from .engines.key import build as key_build
+        from .engines.rac.worker import build_dir
+
         done = [f"rac worker compiled: {build_dir()}"]
         try:
             done.append(f"KeY worker built: {key_build.build()}")
@@ -63,6 +73,51 @@ class OpenJmlBackend:
         from .gym_texts import gym_texts
 
         return gym_texts()
+
+    def writer_texts(self) -> WriterTexts:
+        from .writing import TEXTS
+
+        return TEXTS
+
+    def spec_from_answer(self, task: Task, answer: str) -> str:
+        from .writing import jml_spec
+
+        return jml_spec(task, answer)
+
+    def renderable_clauses(self, task: Task, clauses: Sequence[Clause]) -> list[Clause]:
+        from .writing import renderable
+
+        return renderable(task, clauses)
+
+    def render_clauses(self, task: Task, clauses: Sequence[Clause]) -> str:
+        from .writing import jml_file
+
+        return jml_file(task, clauses)
+
+    def clause_text(self, clause: Clause) -> str:
+        from .writing import Jml
+
+        return Jml.atom(clause.atom)
+
+    def example_tasks(self) -> list[Path]:
+        from .writing import EXAMPLES
+
+        folder = EXAMPLES / self.language
+        return sorted(d for d in folder.iterdir() if (d / "task.toml").is_file()) \
+            if folder.is_dir() else []
+
+    def gold_spec(self, task: Task) -> str | None:
+        """The task's own ``specs/gold.*``, else the imported dataset's gold (examples/sgb-gold)."""
+        from .writing import GOLD_DIR
+
+        own = super().gold_spec(task)
+        p = GOLD_DIR / f"{task.id}.{self.writer_texts().spec_ext}"
+        return own if own is not None else (p.read_text(encoding="utf-8") if p.is_file() else None)
+
+    def may_be_null(self, t: Type) -> bool:
+        """Java strings and arrays are references (JML's non_null default aside, a template
+        states it)."""
+        return isinstance(t, StringType) or isinstance(t, SeqType) and t.kind == "array"
 
     def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
         """``Solution.java`` declaring the method as task.toml types it (``adequacy task
@@ -80,6 +135,8 @@ class OpenJmlBackend:
                       limits: Limits | None = None) -> list[dict[str, Any] | None]:
         """Outputs ``{"result": value}`` of the task's own method (the mutators' oracle);
         None where the method threw, timed out or crashed."""
+        from .engines.rac import engine as rac
+
         return rac.run_reference(rac.reference_unit(task), task, inputs, limits or Limits())
 
 

@@ -9,16 +9,23 @@ lazily, one at a time, so that a broken or absent engine never stops the others 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adequacy.backend import Engine, EngineInfo, Limits, LoadedSpec, Verifier
-from adequacy.errors import BackendError, EngineUnavailable
+from adequacy.backend import (
+    Backend,
+    Engine,
+    Limits,
+    LoadedSpec,
+    Verifier,
+    WriterTexts,
+)
+from adequacy.clauses import Clause
+from adequacy.errors import BackendError
 from adequacy.hookspecs import hookimpl
-from adequacy.tasks import Case, Task, TaskFiles
-from adequacy.verdicts import Verdict
+from adequacy.lazy_engines import EngineRow, load_engines
+from adequacy.tasks import Task, TaskFiles
 
 if TYPE_CHECKING:
     from adequacy.gym.texts import GymTexts
@@ -26,38 +33,14 @@ if TYPE_CHECKING:
     from .interp.compiler import Program
     from .syntax.ast import SpecModule
 
-#: (name, module relative to this package, class, default chain, fidelity), in chain order.
-ENGINES = (("interp", ".interp.engine", "InterpEngine", True, 20),
+#: (name, module relative to this package, class, default chain, fidelity), in chain order:
+#: the one place each engine's default-chain membership and rank are declared.
+ENGINES: tuple[EngineRow, ...] = (("interp", ".interp.engine", "InterpEngine", True, 20),
            ("exec_spec", ".exec_spec.engine", "ExecSpecEngine", True, 10),
            ("verus", ".verus_driver.engine", "VerusEngine", False, 30))
 
 
-class Unimportable:
-    """Stands in for an engine whose module fails to import: listed, unavailable, with the
-    import error as the reason."""
-
-    def __init__(self, name: str, default: bool, fidelity: int, reason: str) -> None:
-        self.name = name
-        self._info = EngineInfo(name=name, available=False, default=default,
-                                fidelity=fidelity, reason=reason)
-
-    def info(self) -> EngineInfo:
-        return self._info
-
-    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
-              ) -> list[Verdict]:
-        raise EngineUnavailable(f"{self.name} engine: {self._info.reason}")
-
-
-def _engine(module: str, cls: str, name: str, default: bool, fidelity: int) -> Engine:
-    try:
-        made: Engine = getattr(importlib.import_module(module, __package__), cls)()
-    except (ImportError, AttributeError) as e:
-        return Unimportable(name, default, fidelity, f"{name} engine not importable: {e}")
-    return made
-
-
-class VerusBackend:
+class VerusBackend(Backend):
     """Verus specs (``pre_spec``/``post_spec`` over a task's ``Input``/``Output`` structs)."""
 
     name = "verus"
@@ -67,8 +50,7 @@ class VerusBackend:
                            empty_skeleton="`adequacy task new` writes it from task.toml")
 
     def engines(self) -> list[Engine]:
-        return [_engine(module, cls, name, default, fidelity)
-                for name, module, cls, default, fidelity in ENGINES]
+        return load_engines(__package__, ENGINES)
 
     def verifiers(self) -> list[Verifier]:
         """The ``verus`` binary proving the spec against the task's ``reference/reference.rs``
@@ -102,6 +84,46 @@ class VerusBackend:
         from .gym_texts import gym_texts
 
         return gym_texts()
+
+    def writer_texts(self) -> WriterTexts:
+        from .writing import TEXTS
+
+        return TEXTS
+
+    def spec_from_answer(self, task: Task, answer: str) -> str:
+        from .writing import verus_spec
+
+        return verus_spec(task, answer)
+
+    def renderable_clauses(self, task: Task, clauses: Sequence[Clause]) -> list[Clause]:
+        from .writing import renderable
+
+        return renderable(task, clauses)
+
+    def render_clauses(self, task: Task, clauses: Sequence[Clause]) -> str:
+        from .writing import verus_file
+
+        return verus_file(task, clauses)
+
+    def clause_text(self, clause: Clause) -> str:
+        from .writing import Verus
+
+        return Verus.atom(clause.atom)
+
+    def example_tasks(self) -> list[Path]:
+        from .writing import EXAMPLES
+
+        folder = EXAMPLES / self.language
+        return sorted(d for d in folder.iterdir() if (d / "task.toml").is_file()) \
+            if folder.is_dir() else []
+
+    def gold_spec(self, task: Task) -> str | None:
+        """The task's own ``specs/gold.*``, else the imported dataset's gold (examples/verina-gold)."""
+        from .writing import GOLD_DIR
+
+        own = super().gold_spec(task)
+        p = GOLD_DIR / f"{task.id}.{self.writer_texts().spec_ext}"
+        return own if own is not None else (p.read_text(encoding="utf-8") if p.is_file() else None)
 
     def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
         """(file name, text) of the skeleton the task's ``task.toml`` implies, for

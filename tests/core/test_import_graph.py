@@ -3,8 +3,10 @@ import, directly or through others, a module that imports it.
 
 The graph is read from the source with ``ast`` (nothing is imported), over the installed
 layout (``backends/x`` is ``adequacy.backends.x``). Every import counts, also those inside
-functions: a lazy import that closes a cycle is a cycle postponed, not removed. Only imports
-under ``if TYPE_CHECKING:`` are left out, since they never run.
+functions (a lazy import that closes a cycle is a cycle postponed, not removed) and those under
+``if TYPE_CHECKING:``: they never run, but a type that can only be named through a cycle says
+the two modules are one, and the plugin contract (``adequacy.backend``) must not depend on the
+registry or the loader that use it.
 """
 
 from __future__ import annotations
@@ -28,12 +30,6 @@ def modules() -> dict[str, Path]:
     return out
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    t = node.test
-    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
-        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
-
-
 def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     is_pkg = path.name == "__init__.py"
@@ -46,10 +42,6 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
         return mod or None
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            for child in node.orelse:
-                visit(child)
-            return
         if isinstance(node, ast.Import):
             for a in node.names:
                 t = target(a.name)
@@ -135,3 +127,21 @@ def test_the_reader_sees_real_edges() -> None:
 def test_no_import_cycles() -> None:
     found = cycles(_graph())
     assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_task_model_and_the_contract_do_not_reach_the_registry() -> None:
+    """The loader (``adequacy.tasks``) resolves a task's files through the registry; the model
+    and the plugin contract never import it, directly or through others."""
+    g = _graph()
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for d in g.get(todo.pop(), ()):
+                if d not in seen:
+                    seen.add(d)
+                    todo.append(d)
+        return seen
+    for mod in ("adequacy.task_model", "adequacy.backend"):
+        assert "adequacy.plugins" not in reach(mod), mod
+        assert "adequacy.tasks" not in reach(mod), mod

@@ -169,7 +169,7 @@ def test_cross_check_takes_the_most_faithful_engine(toy: None, toy_task: Path,
     assert len(rep.disagreements) == 11
     assert rep.passed_all and all(v.engine == "exact" for v in rep.verdicts)
     # the other way round the liar outranks exact, and its answers are the final ones
-    plugins._infos.clear()  # engine infos are remembered for a minute
+    plugins.registry().refresh()  # engine infos are asked once per registry
     monkeypatch.setattr(toy_plugin.ToyEngine, "info", lambda self: real(self).model_copy(
         update={"fidelity": {"exact": 1, "liar": 2}.get(real(self).name, 0)}))
     rep = score_spec(load_task(toy_task), GOLD, engines=["exact", "liar"], cross_check=True)

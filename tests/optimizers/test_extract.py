@@ -101,3 +101,43 @@ def test_jml_unusable_answers():
         spec_from_answer(task, "```java\nint x = 1;\n```")
     with pytest.raises(ExtractionError, match="cut off"):
         spec_from_answer(task, "```java\npublic class Solution {\n public static int solve(")
+
+
+def _renamed_local(text: str) -> str:
+    """linear_search's gold with the loop variable renamed (i -> k): the same method, but
+    different Java tokens, which the front end calls "code altered"."""
+    out = text.replace("int i = 0; i < a.length; i++", "int k = 0; k < a.length; k++")
+    return out.replace("if (a[i] == key)\n                return i;",
+                       "if (a[k] == key)\n                return k;")
+
+
+def test_jml_answer_with_altered_code_is_grafted_onto_the_task_code():
+    """The answer's JML is put on the task's own code (read with the front end's Java
+    reader), so a renamed local does not make the spec invalid; the gold's contract then
+    scores like the gold (all cases pass, examples/jml/linear_search/specs/expected.toml)."""
+    task = example("jml", "linear_search")
+    renamed = _renamed_local(gold("jml", "linear_search"))
+    assert renamed != gold("jml", "linear_search")
+    from adequacy import plugins
+    from adequacy.errors import SpecInvalid
+
+    backend = plugins.registry().owner("jml")
+    with pytest.raises(SpecInvalid, match="code altered"):
+        backend.load_spec(task, renamed, "answer.java")
+    text = spec_from_answer(task, f"Here:\n```java\n{renamed}```\n")
+    assert "int i = 0; i < a.length; i++" in text and "int k =" not in text
+    assert "\\forall int i; 0 <= i && i < \\result; a[i] != key" in text
+    backend.load_spec(task, text, "grafted.java")  # the front end accepts it
+
+
+@pytest.mark.slow
+def test_grafted_jml_scores_like_the_gold():
+    task = example("jml", "linear_search")
+    text = spec_from_answer(task, f"```java\n{_renamed_local(gold('jml', 'linear_search'))}```")
+    assert score_spec(task, text).passed_all
+
+
+def test_jml_answer_with_the_task_code_is_kept_as_written():
+    task = example("jml", "linear_search")
+    g = gold("jml", "linear_search")
+    assert spec_from_answer(task, f"```java\n{g}```") == g.strip() + "\n"

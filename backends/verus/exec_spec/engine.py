@@ -31,6 +31,7 @@ import jinja2
 
 from adequacy import progress, sandbox_view
 from adequacy.backend import EngineInfo, Limits, LoadedSpec, TimeoutStreak
+from adequacy.engine_version import engine_version
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task
@@ -471,8 +472,9 @@ class ExecSpecEngine:
 
     def info(self) -> EngineInfo:
         ok, version, reason = availability()
-        return EngineInfo(name=self.name, available=ok, version=version, reason=reason,
-                          default=True, fidelity=10, decides=DECIDES)
+        here = Path(__file__).resolve().parent
+        return EngineInfo(name=self.name, available=ok, reason=reason, decides=DECIDES,
+                          version=engine_version(version, here, here.parent / "syntax"))
 
     def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
               ) -> list[Verdict]:

@@ -26,8 +26,8 @@ class InterpEngine:
     name = ENGINE
 
     def info(self) -> EngineInfo:
-        return EngineInfo(name=self.name, available=True, default=True,
-                          version=f"interp {VERSION}", fidelity=20, decides=DECIDES,
+        return EngineInfo(name=self.name, available=True,
+                          version=f"interp {VERSION}", decides=DECIDES,
                           reason="embedded evaluator of Verus spec code (Python only)")
 
     def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits

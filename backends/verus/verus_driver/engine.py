@@ -7,8 +7,10 @@ says what the engine is and whether the binary is installed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from adequacy.backend import EngineInfo, Limits, LoadedSpec
+from adequacy.engine_version import engine_version
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Verdict
 
@@ -27,8 +29,9 @@ class VerusEngine:
 
     def info(self) -> EngineInfo:
         ok, version, reason = availability()
-        return EngineInfo(name=self.name, available=ok, version=version, reason=reason,
-                          fidelity=30, decides=DECIDES)
+        here = Path(__file__).resolve().parent
+        return EngineInfo(name=self.name, available=ok, reason=reason, decides=DECIDES,
+                          version=engine_version(version, here, here.parent / "syntax"))
 
     def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
               ) -> list[Verdict]:

@@ -23,6 +23,7 @@ from adequacy.backend import (
     Limits,
     LoadedSpec,
 )
+from adequacy.engine_version import engine_version
 from adequacy.errors import EngineUnavailable
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task
@@ -44,14 +45,19 @@ LOAD_SECONDS = 60.0
 """Allowance per request for loading the environment (parsing the file and KeY's library)."""
 
 
+_HERE = Path(__file__).resolve().parent
+
+
 def key_info(name: str) -> EngineInfo:
     """Availability of KeY (Java 17+ and the worker jar): shared by the engine and the
     verifier, which run the same worker."""
     why = build.why_unavailable()
     java = find_java()
     return EngineInfo(
-        name=name, available=why is None, default=False, fidelity=10,
-        version=f"key-{build.KEY_VERSION}-{build.jar_path().stem.rsplit('-', 1)[-1]}",
+        name=name, available=why is None,
+        version=engine_version(
+            f"key-{build.KEY_VERSION}-{build.jar_path().stem.rsplit('-', 1)[-1]}",
+            _HERE, _HERE.parents[1] / "stubs", _HERE.parents[1] / "jml"),
         reason=why or f"KeY {build.KEY_VERSION} on Java {java.major if java else '?'}: stubs "
                       "proved symbolically (Java int semantics for code, mathematical spec "
                       "arithmetic)",

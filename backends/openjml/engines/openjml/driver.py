@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import subprocess
 import time
 from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
 
 from adequacy import sandbox_view
 from adequacy.backend import EngineInfo, Limits, LoadedSpec
+from adequacy.engine_version import engine_version
 from adequacy.errors import EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task
@@ -29,6 +34,29 @@ def openjml_command() -> str | None:
     return shutil.which("openjml")
 
 
+_HERE = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=8)
+def _tool_version(cmd: str, stamp: float) -> str:
+    """``openjml --version``'s first line (a JVM start, so once per binary and mtime)."""
+    try:
+        r = subprocess.run([cmd, "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"openjml (--version failed: {type(e).__name__})"
+    text = (r.stdout or r.stderr).strip()
+    return text.splitlines()[0] if text else "openjml (no --version output)"
+
+
+def version(cmd: str | None) -> str:
+    """The installed OpenJML's own version and the hash of the sources that drive it."""
+    tool = "openjml (not installed)"
+    if cmd is not None:
+        with contextlib.suppress(OSError):
+            tool = _tool_version(cmd, os.stat(cmd).st_mtime)
+    return engine_version(tool, _HERE, _HERE.parents[1] / "stubs", _HERE.parents[1] / "jml")
+
+
 class OpenJmlEngine:
     """OpenJML's static checker on Hoare-triple stubs (opt-in; the language's own tool, so the
     most faithful engine when installed)."""
@@ -38,7 +66,7 @@ class OpenJmlEngine:
     def info(self) -> EngineInfo:
         oj = openjml_command()
         return EngineInfo(
-            name=ENGINE, available=oj is not None, version="openjml", fidelity=30,
+            name=ENGINE, available=oj is not None, version=version(oj),
             reason=f"OpenJML ESC on Hoare-triple stubs ({oj})" if oj else
             "needs OpenJML: put `openjml` on PATH or set ADEQUACY_OPENJML",
             decides="cases whose phi or not-phi stub OpenJML proves; unknown when it proves "

@@ -11,6 +11,7 @@ import hashlib
 import json
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from adequacy import progress
@@ -23,9 +24,10 @@ from adequacy.backend import (
     Limits,
     LoadedSpec,
 )
+from adequacy.engine_version import engine_version
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.tasks import Case, Task
-from adequacy.toolchain import find_java
+from adequacy.toolchain import Java, find_java
 from adequacy.verdicts import Truth, Verdict
 
 from ...jml import load as jml_load
@@ -35,8 +37,13 @@ from .jvms import JVMS
 from .worker import COMPILER, Worker, WorkerDied
 
 ENGINE = "rac"
-VERSION = "rac-4"  # 3: a refused action makes the case unknown even when caught; 4: a JVM
-# per spec run, and an out-of-memory case makes the case unknown whatever the other spec cases say
+_HERE = Path(__file__).resolve().parent
+
+
+def version(java: Java | None) -> str:
+    """The JDK's major version and the hash of this engine's sources (the translator, the
+    worker's Java) and of the front end it reads (``engine_version``)."""
+    return engine_version(f"rac java-{java.major if java else '?'}", _HERE, _HERE.parents[1] / "jml")
 
 
 def unit_key(unit: Unit) -> str:
@@ -55,7 +62,7 @@ class RacEngine:
         java = find_java()
         ok = java is not None and java.javac is not None
         return EngineInfo(
-            name=ENGINE, available=ok, version=VERSION, default=True, fidelity=20,
+            name=ENGINE, available=ok, version=version(java),
             capabilities=("pre", "post", "post_state"),
             reason="JML runtime checking, one sandboxed JVM per spec (bigint spec math)" if ok else
             "needs a JDK: java and javac on PATH or JAVA_HOME",

@@ -17,15 +17,8 @@ from adequacy.errors import BackendError
 from adequacy.hookspecs import hookimpl
 from adequacy.tasks import Task, TaskFiles
 
-from .engines.key import build as key_build
-from .engines.key.engine import KeyEngine
-from .engines.key.verify import KeyVerifier
-from .engines.openjml.driver import OpenJmlEngine
-from .engines.rac import engine as rac
-from .engines.rac.engine import RacEngine
-from .engines.rac.worker import build_dir
-from .jml.load import load
-
+# Engines, the front end and the workers are imported when first used: loading the plugin
+# (every command that needs any backend does) must not pay for KeyEngine's or rac's imports.
 if TYPE_CHECKING:
     from adequacy.gym.texts import GymTexts
 
@@ -42,15 +35,24 @@ class OpenJmlBackend:
 
     def engines(self) -> list[Engine]:
         """Default-chain order: rac first; openjml and key are opt-in."""
+        from .engines.key.engine import KeyEngine
+        from .engines.openjml.driver import OpenJmlEngine
+        from .engines.rac.engine import RacEngine
+
         return [RacEngine(), OpenJmlEngine(), KeyEngine()]
 
     def verifiers(self) -> list[Verifier]:
+        from .engines.key.verify import KeyVerifier
+
         return [KeyVerifier()]
 
     def prepare(self) -> str:
         """Compile the rac worker and build the KeY worker jar now (``adequacy setup``) rather
         than at the first check. KeY is optional: without Maven or Java 17 the summary says so
         and setup goes on."""
+        from .engines.key import build as key_build
+        from .engines.rac.worker import build_dir
+
         done = [f"rac worker compiled: {build_dir()}"]
         try:
             done.append(f"KeY worker built: {key_build.build()}")
@@ -72,6 +74,8 @@ class OpenJmlBackend:
         return JML_FILES.skeleton, solution_java(task_dir)
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
+        from .jml.load import load
+
         spec = load(task, text, path)
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
                           normalized=spec.source.normalized(), path=path, data=spec)
@@ -80,6 +84,8 @@ class OpenJmlBackend:
                       limits: Limits | None = None) -> list[dict[str, Any] | None]:
         """Outputs ``{"result": value}`` of the task's own method (the mutators' oracle);
         None where the method threw, timed out or crashed."""
+        from .engines.rac import engine as rac
+
         return rac.run_reference(rac.reference_unit(task), task, inputs, limits or Limits())
 
 

@@ -14,33 +14,36 @@ kernel drops the lock when its holder dies, so a killed run never blocks the nex
 workers die with the run: they get a parent-death signal, on which they kill their own
 children (JVMs, harness binaries, which live in sessions of their own) before exiting; Ctrl-C
 kills the pool at once and says how to resume.
+
+The pieces it drives live beside it: the jobs (``adequacy.jobs``), their keys
+(``adequacy.keys``), the results log (``adequacy.results``), its lock
+(``adequacy.results_lock``) and process control shared with the sandbox
+(``adequacy.proctree``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import fcntl
-import hashlib
-import json
 import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from types import FrameType
 from typing import Any, Literal, TextIO
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from adequacy.backend import Limits
 from adequacy.cache import VerdictCache
 from adequacy.errors import AdequacyError, TaskError, validation_message
+from adequacy.jobs import Job, jobs_from_file, jobs_from_glob
+from adequacy.keys import fallback_key, job_key, with_provenance, writer_failed_key
+from adequacy.options import ScoreOptions
+from adequacy.proctree import descendants, kill_tree, parent_death_signal
 from adequacy.results import (
-    Provenance,
     SpecReport,
     append_record,
     producer,
@@ -48,44 +51,42 @@ from adequacy.results import (
     repair_tail,
     totals,
 )
-from adequacy.runner import job_key, score_spec
+from adequacy.results_lock import ResultsLocked, lock_path, results_lock
+from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
-from adequacy.textfiles import max_spec_bytes, read_spec, read_text
-from adequacy.values import content_hash
+from adequacy.textfiles import read_spec
 
-
-class Job(BaseModel):
-    """One pair to score; ``spec`` is a path (``spec_text`` overrides reading it).
-
-    ``provenance``: who wrote the spec (``synthesize`` writes it into its jobs file); it goes
-    into every record of the job and into its key, so the same text written by two models is
-    two records, one per model."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    task: str
-    spec: str
-    spec_text: str | None = None
-    provenance: Provenance | None = None
-    writer_failed: str | None = None
-    """Set by ``adequacy synthesize`` when the writer produced no spec (the reason): the job
-    is recorded as ``writer failed`` without scoring ``spec`` (which holds the raw answer)."""
+_SCORE_FIELDS = frozenset(ScoreOptions.model_fields)
 
 
 class BatchOptions(BaseModel):
+    """How a batch runs: the scoring options every pair shares (part of each job's key), and
+    where and with which cache the pairs are scored (not part of the key)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    backend: str | None = None
-    engines: list[str] | None = None
-    cross_check: bool = False
-    strict: bool = True
-    limits: Limits = Limits()
+    score: ScoreOptions = Field(default_factory=ScoreOptions)
     cache_path: str | None = None
     """SQLite verdict cache; None disables caching."""
     executor: Literal["local", "ray"] = "local"
     """Where pairs are scored; the results file, keys and resume are the same for both."""
     ray_address: str | None = None
     """``auto``, ``ray://host:10001``, or None to start a local Ray instance."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flat_score_fields(cls, data: Any) -> Any:
+        """``BatchOptions(engines=[...], strict=False)``: the flat spelling of the options
+        before ``score`` existed, still accepted (and validated by ``ScoreOptions``)."""
+        if isinstance(data, dict) and _SCORE_FIELDS & set(data):
+            flat = {k: data[k] for k in _SCORE_FIELDS & set(data)}
+            rest = {k: v for k, v in data.items() if k not in _SCORE_FIELDS}
+            base = rest.get("score") or ScoreOptions()
+            if isinstance(base, dict):
+                base = ScoreOptions.model_validate(base)
+            rest["score"] = base.with_(**flat)
+            return rest
+        return data
 
 
 class BatchSummary(BaseModel):
@@ -113,10 +114,6 @@ class BatchSummary(BaseModel):
                 + f"errors {self.errors}")
 
 
-class ResultsLocked(AdequacyError):
-    """Another process is writing the same results file."""
-
-
 class BatchInterrupted(AdequacyError):
     """Ctrl-C: the pool was stopped; what finished is in the results file."""
 
@@ -135,65 +132,22 @@ def read_done(results: Path, final_only: bool = False) -> dict[str, SpecReport]:
     return log
 
 
-def lock_path(results: Path) -> Path:
-    return results.with_name(results.name + ".lock")
-
-
-@contextlib.contextmanager
-def results_lock(results: Path) -> Iterator[int]:
-    """Hold an exclusive ``flock`` on the results file's sidecar lock for the whole run.
-
-    A lock (not a pid file) because the kernel releases it when its holder dies, even by
-    SIGKILL: a stale lock file is harmless. Yields the lock's file descriptor (pool workers
-    close their inherited copy so the lock lives exactly as long as this process holds it)."""
-    path = lock_path(results)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
-            who = f" (pid {holder})" if holder.isdigit() else ""
-            raise ResultsLocked(
-                f"{results} is being written by another `adequacy run`{who}; wait for it to "
-                f"finish or give this run another --results file") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        yield fd
-    finally:
-        os.close(fd)
-
-
 def _score_job(job: Job, opts: BatchOptions) -> SpecReport:
     """Runs in a pool worker: never raises (a bad task becomes an error report)."""
     cache = VerdictCache(opts.cache_path) if opts.cache_path else None
     try:
         task = load_task(job.task)
     except TaskError as e:
-        return SpecReport.failure(_fallback_key(job), str(e), task_path=job.task,
-                                  spec_path=job.spec)
+        return SpecReport.failure(fallback_key(job.task, job.spec), str(e),
+                                  task_path=job.task, spec_path=job.spec)
     try:
         text = job.spec_text if job.spec_text is not None else read_spec(job.spec)
     except AdequacyError as e:  # missing, a folder, not UTF-8, too large: one line with file
-        return SpecReport.failure(_fallback_key(job), str(e), task_path=job.task,
-                                  spec_path=job.spec, task_id=task.id,
+        return SpecReport.failure(fallback_key(job.task, job.spec), str(e),
+                                  task_path=job.task, spec_path=job.spec, task_id=task.id,
                                   language=task.language)
-    rep = score_spec(task, text, job.spec, backend=opts.backend, engines=opts.engines,
-                     cross_check=opts.cross_check, strict=opts.strict, limits=opts.limits,
-                     cache=cache)
-    return rep.model_copy(update={"key": _with_provenance(rep.key, job)})
-
-
-def _with_provenance(key: str, job: Job) -> str:
-    """A job's key: the scoring key, and who wrote the spec when the jobs file says so."""
-    if job.provenance is None or key.startswith("error:"):
-        return key
-    return content_hash(key, job.provenance.model_dump_json())
-
-
-def _fallback_key(job: Job) -> str:
-    """Key of a job whose task or spec cannot be read: its paths (there is no content)."""
-    return f"error:{job.task}:{job.spec}"
+    rep = score_spec(task, text, job.spec, opts.score, cache=cache)
+    return rep.model_copy(update={"key": with_provenance(rep.key, job.provenance)})
 
 
 def _writer_failed(job: Job, tasks: dict[str, Task | None]) -> SpecReport:
@@ -206,8 +160,7 @@ def _writer_failed(job: Job, tasks: dict[str, Task | None]) -> SpecReport:
             task = tasks[job.task] = load_task(job.task)
         except TaskError:
             task = tasks[job.task] = None
-    sha = hashlib.sha256(f"{job.task}\0{job.spec}\0{reason}".encode()).hexdigest()
-    return SpecReport(key=f"writer-failed:{sha}", task_id=task.id if task else "?",
+    return SpecReport(key=writer_failed_key(job.task, job.spec, reason), task_id=task.id if task else "?",
                       task_path=job.task, spec_path=job.spec, spec_sha="",
                       language=task.language if task else "?", status="writer failed",
                       error=reason).finish()
@@ -221,13 +174,12 @@ def _key_of(job: Job, opts: BatchOptions, tasks: dict[str, Task | None]) -> str:
             tasks[job.task] = None
     task = tasks[job.task]
     if task is None:
-        return _fallback_key(job)
+        return fallback_key(job.task, job.spec)
     try:
         text = job.spec_text if job.spec_text is not None else read_spec(job.spec)
     except AdequacyError:
-        return _fallback_key(job)
-    return _with_provenance(job_key(task, text, opts.engines, opts.cross_check, opts.strict,
-                                    opts.backend, opts.limits), job)
+        return fallback_key(job.task, job.spec)
+    return with_provenance(job_key(task, text, opts.score), job.provenance)
 
 
 def run_batch(
@@ -343,53 +295,6 @@ def _run_locked(
 
 # ------------------------------------------------------------------ pool and its children
 
-_PR_SET_PDEATHSIG = 1
-
-
-def _children_map() -> dict[int, list[int]]:
-    kids: dict[int, list[int]] = {}
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # the command name is in parentheses and may itself contain spaces or parentheses
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 1:
-            kids.setdefault(int(fields[1]), []).append(int(d))
-    return kids
-
-
-def descendants(pid: int) -> list[int]:
-    """Every live process below ``pid`` (by parent links in /proc), children first."""
-    kids = _children_map()
-    out: list[int] = []
-    stack = list(kids.get(pid, []))
-    while stack:
-        p = stack.pop()
-        out.append(p)
-        stack += kids.get(p, [])
-    return out
-
-
-def kill_tree(pid: int, include_self: bool = True) -> None:
-    """SIGKILL ``pid``'s descendants and their process groups (sandboxed children are session
-    leaders whose grandchildren may already have left the tree), then ``pid`` itself."""
-    below = descendants(pid)
-    for p in below:
-        with contextlib.suppress(OSError):
-            if os.getpgid(p) == p:
-                os.killpg(p, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            os.kill(p, signal.SIGKILL)
-    if include_self:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-
-
 def _on_parent_death(signum: int, frame: FrameType | None) -> None:
     kill_tree(os.getpid(), include_self=False)
     os._exit(128 + signum)
@@ -401,9 +306,7 @@ def _worker_init(parent: int, lock_fd: int) -> None:
         os.close(lock_fd)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_parent_death)
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    parent_death_signal(signal.SIGTERM)
     if os.getppid() != parent:  # the run died before the signal was armed
         _on_parent_death(signal.SIGTERM, None)
 
@@ -498,39 +401,6 @@ class _progress:
             self._p.stop()
 
 
-def jobs_from_file(path: Path) -> list[Job]:
-    """A JSONL file of ``{"task": ..., "spec": ...}`` lines (optionally ``spec_text`` and
-    ``provenance``); relative paths are taken from the file's folder. Errors name the file and
-    line."""
-    jobs: list[Job] = []
-    for n, line in enumerate(read_text(path, "jobs file").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-            job = Job.model_validate(obj)
-        except (ValueError, RecursionError) as e:  # bad JSON, or pydantic's ValidationError
-            why = validation_message(e) if isinstance(e, ValidationError) else (
-                str(e).splitlines()[0] if str(e) else type(e).__name__)
-            raise TaskError(f"not a job line ({{\"task\": PATH, \"spec\": PATH}}): {why}",
-                            file=str(path), line=n) from None
-        cap = max_spec_bytes()
-        if job.spec_text is not None and len(job.spec_text.encode("utf-8")) > cap:
-            raise TaskError(f"spec_text is larger than {cap} bytes (the limit; raise it with "
-                            "--max-spec-bytes or ADEQUACY_MAX_SPEC_BYTES)", file=str(path),
-                            line=n)
-        base = path.parent
-        # every field is kept (spec_text, provenance): only the paths are made absolute
-        jobs.append(job.model_copy(update={
-            "task": str(job.task if Path(job.task).is_absolute() else base / job.task),
-            "spec": str(job.spec if Path(job.spec).is_absolute() else base / job.spec)}))
-    return jobs
-
-
-def jobs_from_glob(task_dirs: Iterable[Path], spec_glob: str) -> list[Job]:
-    """Every spec matching ``spec_glob`` (relative to each task folder) of every task."""
-    jobs: list[Job] = []
-    for t in task_dirs:
-        for s in sorted(t.glob(spec_glob)):
-            jobs.append(Job(task=str(t), spec=str(s)))
-    return jobs
+__all__ = ["BatchInterrupted", "BatchOptions", "BatchSummary", "Job", "ResultsLocked",
+           "descendants", "jobs_from_file", "jobs_from_glob", "kill_tree", "lock_path",
+           "read_done", "results_lock", "run_batch"]

@@ -3,21 +3,20 @@
 The key hashes the engine name and version, the spec's normalised text, the predicate and the
 case's canonical input and output, so a renamed file or reordered set hits, and a new engine
 version misses. Only decided verdicts are stored: an ``unknown`` may be due to a time limit that
-a later run raises, and must be recomputed then.
+a later run raises, and must be recomputed then. The key itself is ``adequacy.keys.verdict_key``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import sys
 import threading
 from pathlib import Path
 
-from adequacy.task_model import Case, Task
+# the keys live in adequacy.keys; re-exported for callers that know them from here
+from adequacy.keys import case_key, task_context, task_fingerprint, verdict_key
 from adequacy.toolchain import cache_dir
-from adequacy.values import content_hash, encode
 from adequacy.verdicts import Truth
 
 #: How long a writer waits for another process's transaction before giving up.
@@ -37,34 +36,6 @@ CREATE TABLE IF NOT EXISTS verdicts (
 def default_cache_dir() -> Path:
     """Where the verdict cache lives: the one cache folder of ``adequacy.toolchain``."""
     return cache_dir()
-
-
-def case_key(task: Task, case: Case) -> str:
-    """The canonical text of what a predicate sees of a case (input, and output for post)."""
-    parts = [encode(case.input.get(p.name), p.type) for p in task.inputs]
-    if case.bucket.predicate == "post" and case.output is not None:
-        parts += [encode(case.output.get(p.name), p.type) for p in task.outputs]
-    return "\x1f".join(parts)
-
-
-def task_context(task: Task) -> str:
-    """What of a task, besides the case, can change a predicate's value: the signature and the
-    backend settings (a JML task's ``[jml] method`` or ``post_state`` names what a spec means)."""
-    sig = ";".join(f"{p.name}:{p.type}" for p in task.inputs + task.outputs)
-    return sig + "\x1f" + json.dumps(task.settings, sort_keys=True, default=str)
-
-
-def task_fingerprint(task: Task) -> str:
-    """The task's identity and every case's full content (a relabelled case changes it)."""
-    cases = "\n".join(f"{c.key}\x1f{case_key(task, c)}"
-                      for c in task.all_cases())
-    return content_hash(task.id, str(task.root), task_context(task), cases)
-
-
-def verdict_key(engine: str, engine_version: str, normalized_spec: str, task: Task,
-                case: Case) -> str:
-    return content_hash(engine, engine_version, normalized_spec, task_context(task),
-                        case.bucket.predicate, case_key(task, case))
 
 
 _warned: set[str] = set()
@@ -179,3 +150,7 @@ def clear_cache(path: Path | str) -> None:
             conn.close()
     except sqlite3.Error as e:
         raise OSError(f"cannot create {path}: {e}") from None
+
+
+__all__ = ["VerdictCache", "case_key", "clear_cache", "default_cache_dir", "task_context",
+           "task_fingerprint", "verdict_key"]

@@ -18,9 +18,9 @@ from typing import IO, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from adequacy.backend import Limits
 from adequacy.errors import AdequacyError, validation_message
 from adequacy.metrics import BucketStats, HarnessMetrics, bucket_stats, harness_metrics, passed_all
+from adequacy.options import RunOptions
 from adequacy.verdicts import BUCKETS, Bucket, InvalidSpec, Truth, Verdict
 
 
@@ -50,21 +50,6 @@ class EngineRun(BaseModel):
     seconds: float = 0.0
     skipped: str = ""
     """Why the engine did not run (unavailable, not needed)."""
-
-
-class RunOptions(BaseModel):
-    """How the spec was scored: a report read back months later says which engines and limits
-    produced its numbers (strict or lenient scoring is ``SpecReport.strict``)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    backend: str | None = None
-    engines: list[str] = []
-    """Engines asked for by name (empty: the language's default chain)."""
-    cross_check: bool = False
-    limits: Limits = Field(default_factory=Limits)
-    cases: Literal["all", "given"] = "all"
-    """``given``: a subset chosen by the caller (e.g. only the visible cases)."""
 
 
 class SpecReport(BaseModel):

@@ -11,15 +11,17 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from adequacy import plugins, progress
 from adequacy.backend import Backend, Engine, EngineInfo, Limits, LoadedSpec
-from adequacy.cache import VerdictCache, task_fingerprint, verdict_key
+from adequacy.cache import VerdictCache
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
+from adequacy.keys import engine_fingerprint, job_key, spec_hash, verdict_key
+from adequacy.options import ScoreOptions, score_options
 from adequacy.plugins import engine_infos
-from adequacy.results import Disagreement, EngineRun, RunOptions, SpecReport
+from adequacy.results import Disagreement, EngineRun, SpecReport
 from adequacy.tasks import Case, Task
-from adequacy.values import content_hash
 from adequacy.verdicts import Bucket, InvalidSpec, Truth, Verdict
 
 
@@ -79,23 +81,6 @@ def resolve_engines(
     return chain, skipped
 
 
-def engine_fingerprint(language: str) -> str:
-    """Names, versions and availability of every engine for a language: a resumed batch must
-    recompute when an engine was upgraded or became available (cargo installed, say). Asked
-    of the registry, whose engine infos are asked once (``Registry.refresh`` asks again)."""
-    return plugins.registry().fingerprint(language)
-
-
-def job_key(task: Task, spec_text: str, engines: Sequence[str] | None, cross_check: bool,
-            strict: bool, backend: str | None, limits: Limits | None = None) -> str:
-    """Identity of a scoring job, for resuming batches: the task's full content (cases,
-    signature, settings), the spec, the options and limits, and the engines' versions."""
-    return content_hash(task_fingerprint(task), spec_text, ",".join(engines or []),
-                        str(cross_check), str(strict), backend or "",
-                        (limits or Limits()).model_dump_json(),
-                        engine_fingerprint(task.language))
-
-
 def _invalid(e: SpecInvalid, spec_path: str | None) -> InvalidSpec:
     return InvalidSpec(message=e.message, file=e.file or spec_path, line=e.line,
                        engine=getattr(e, "engine", None))
@@ -148,10 +133,10 @@ def _run_engine(
 
 
 def score_spec(
-    task: Task, spec_text: str, spec_path: str | None = None, *, backend: str | None = None,
-    engines: Sequence[str] | None = None, cross_check: bool = False, strict: bool = True,
-    limits: Limits | None = None, cache: VerdictCache | None = None,
+    task: Task, spec_text: str, spec_path: str | None = None,
+    options: ScoreOptions | None = None, *, cache: VerdictCache | None = None,
     cases: Sequence[Case] | None = None, empty_by_design: Sequence[Bucket] = (),
+    **changes: Any,
 ) -> SpecReport:
     """Score one spec on its task's cases (or on ``cases``, e.g. only the visible ones).
 
@@ -164,18 +149,21 @@ def score_spec(
     the most faithful engine that decided (``EngineInfo.fidelity``). Only the front end
     (``load_spec``) can make a spec invalid: an engine that fails to compile it leaves its cases
     unknown. Our own failures become ``status="error"`` and never raise.
+
+    ``options`` says how to score (engines, cross-check, strictness, limits); keyword
+    ``changes`` (``engines=[...]``, ``strict=False``...) are fields of ``ScoreOptions`` applied
+    on top, validated: an unknown name is a ``ValidationError``, never silently ignored.
     """
-    limits = limits or Limits()
+    opts = score_options(options, **changes)
+    backend, engines, cross_check = opts.backend, opts.engines, opts.cross_check
+    strict, limits = opts.strict, opts.limits
     start = time.monotonic()
     report = SpecReport(
-        key=job_key(task, spec_text, engines, cross_check, strict, backend, limits),
+        key=job_key(task, spec_text, opts),
         task_id=task.id,
         task_path=str(task.root), spec_path=spec_path,
-        spec_sha=content_hash(spec_text), language=task.language, status="scored",
-        strict=strict,
-        options=RunOptions(backend=backend, engines=list(engines or []), cross_check=cross_check,
-                           limits=limits,
-                           cases="all" if cases is None else "given"),
+        spec_sha=spec_hash(spec_text), language=task.language, status="scored",
+        strict=strict, options=opts.recorded("all" if cases is None else "given"),
         empty_by_design=sorted({*empty_by_design,
                                 *([Bucket.pre_sound] if task.every_input_valid else [])}),
     )
@@ -293,4 +281,5 @@ def read_spec(path: str | Path) -> str:
     return Path(path).read_text(encoding="utf-8")
 
 
-__all__ = ["EngineRef", "resolve_engines", "score_spec", "job_key", "read_spec", "Truth"]
+__all__ = ["EngineRef", "ScoreOptions", "Truth", "engine_fingerprint", "job_key", "read_spec",
+           "resolve_engines", "score_spec"]

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adequacy import sandbox_bwrap, sandbox_exec, sandbox_view
+from adequacy.proctree import kill_group, parent_death_signal
 from adequacy.sandbox_view import View
 
 CLONE_NEWNET = 0x40000000
@@ -98,8 +99,7 @@ def _libc_unshare(flags: int) -> bool:
 
 def _parent_death_signal() -> None:
     """Die with the thread that started us (the outer layer when bubblewrap is missing)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    parent_death_signal(signal.SIGKILL)
 
 
 def _preexec(limits: SandboxLimits, wrapped: bool, cwd: str,
@@ -167,14 +167,6 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
             env[k] = os.environ[k]
     env.update(extra or {})
     return env
-
-
-def kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the child's whole process group (it is a session leader)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(ProcessLookupError):
-        proc.kill()
 
 
 def _as_root(limits: SandboxLimits) -> bool:

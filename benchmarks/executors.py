@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from adequacy.batch import BatchOptions, Job, _score_job, run_batch
+from adequacy.options import ScoreOptions
 from adequacy.ray_executor import shutdown
 
 REPO = Path(__file__).resolve().parents[1]
@@ -49,7 +50,7 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=740)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
-    local = BatchOptions(engines=["interp"], cache_path=None)
+    local = BatchOptions(score=ScoreOptions(engines=["interp"]), cache_path=None)
     ray = local.model_copy(update={"executor": "ray"})
 
     sample = jobs(60)

@@ -21,8 +21,8 @@ from adequacy.lazy_engines import EngineRow, load_engines
 from adequacy.tasks import Task, TaskFiles
 from adequacy.types import SeqType, StringType, Type
 
-from .jml.load import load
-
+# The front end and the workers are imported when first used: loading the plugin (every
+# command that needs any backend does) must not pay for their imports.
 #: (name, module relative to this package, class, default chain, fidelity), in chain order:
 #: rac first; openjml and key are opt-in. Each engine module is imported when the engines are
 #: asked for, one at a time, so a broken one is listed unavailable and the others still run.
@@ -127,6 +127,8 @@ class OpenJmlBackend(Backend):
         return JML_FILES.skeleton, solution_java(task_dir)
 
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
+        from .jml.load import load
+
         spec = load(task, text, path)
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
                           normalized=spec.source.normalized(), path=path, data=spec)

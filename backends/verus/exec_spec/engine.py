@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import shutil
 import stat
-import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,7 +35,7 @@ from adequacy.engine_version import engine_version
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.tasks import Case, Task
-from adequacy.toolchain import cache_dir
+from adequacy.toolchain import cache_dir, tool_version
 from adequacy.values import content_hash
 from adequacy.verdicts import Truth, Verdict
 
@@ -73,11 +73,12 @@ def target_dir() -> Path:
 
 
 def _tool_version(cmd: str) -> str:
-    try:
-        out = subprocess.run([cmd, "--version"], capture_output=True, text=True, timeout=30)
-        return out.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
+    """``cmd --version``, asked once per installed binary (``toolchain.tool_version``): a
+    rustup proxy answers for the toolchain rustup selects, so its settings, its toolchains
+    folder and ``RUSTUP_TOOLCHAIN`` are part of what the answer depends on."""
+    home = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
+    return tool_version(cmd, depends_on=(home / "settings.toml", home / "toolchains"),
+                        env=("RUSTUP_TOOLCHAIN", "RUSTUP_HOME"))
 
 
 def availability() -> tuple[bool, str, str]:

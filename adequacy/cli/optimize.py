@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from adequacy.cli_options import at_least, fraction
+from adequacy.cli.checks import at_least, fraction
 from adequacy.errors import AdequacyError
 
 out = Console()

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from adequacy.cli_options import at_least
+from adequacy.cli.checks import at_least
 from adequacy.errors import AdequacyError
 
 out = Console()

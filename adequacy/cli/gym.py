@@ -1,7 +1,7 @@
 """Commands of the agent environment: ``gym make``, ``check``, ``submit``, ``mcp``, ``agent``.
 
 Thin wrappers over ``adequacy.gym`` and ``adequacy.optimizers.agent``; registered on the main
-app by ``register`` so cli.py grows by two lines.
+app by ``register`` (``adequacy.cli.root``).
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from adequacy.backend import Limits
-from adequacy.cli_options import at_least, fraction, positive
+from adequacy.cli.checks import at_least, fraction, positive
 from adequacy.errors import AdequacyError
 
 gym_app = typer.Typer(no_args_is_help=True, help="Task folders for coding agents.")
@@ -67,6 +66,8 @@ def check_cmd(
     try:
         d = find_folder(folder or Path.cwd())
         text = spec.read_text(encoding="utf-8") if spec else None
+        from adequacy.backend import Limits
+
         res = check(d, text, Limits(case_seconds=case_timeout))
     except AdequacyError as e:
         raise _fail(str(e)) from None

@@ -1,0 +1,106 @@
+"""``adequacy backends``, ``setup`` and ``cache clear``: what is installed, built, cached."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from adequacy.cli.common import default_cache, err, fail, out
+from adequacy.errors import AdequacyError
+
+cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                        context_settings={"help_option_names": ["-h", "--help"]},
+                        help="The verdict cache.")
+
+
+def backends(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List installed backends and their engines, with why an engine is unavailable."""
+    from rich.table import Table
+
+    from adequacy import plugins
+    try:
+        found = plugins.backends()
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    from adequacy.backend import verifiers_of
+    rows = []
+    for b in found.values():
+        for kind, things in (("engine", b.engines()), ("verifier", verifiers_of(b))):
+            for thing in things:
+                info = thing.info()
+                rows.append({"backend": b.name, "language": b.language, "engine": info.name,
+                             "kind": kind, "available": info.available,
+                             "default": info.default, "version": info.version,
+                             "reason": info.reason, "decides": info.decides})
+    broken = [{"plugin": p.name, "target": p.target, "error": p.error} for p in plugins.BROKEN]
+    from adequacy import sandbox
+    if as_json:
+        print(json.dumps({"engines": rows, "broken_plugins": broken, "sandbox": [
+            vars(p) for p in sandbox.protections()]}, indent=2))
+        return
+    t = Table(title="backends and engines", title_justify="left")
+    for c in ("backend", "language", "engine", "kind", "available", "default", "version"):
+        t.add_column(c)
+    for r in rows:
+        t.add_row(str(r["backend"]), str(r["language"]), str(r["engine"]), str(r["kind"]),
+                  "[green]yes[/]" if r["available"] else "[red]no[/]",
+                  "yes" if r["default"] else "", str(r["version"]))
+    out.print(t)
+    for r in rows:
+        if r["reason"]:
+            out.print(f"[bold]{r['backend']}/{r['engine']}[/]: {r['reason']}", highlight=False)
+    for p in broken:
+        err.print(f"[yellow]plugin {p['plugin']} ({p['target']}) failed to load:[/] {p['error']}")
+    for line in sandbox.report_lines():
+        out.print(line, highlight=False)
+
+
+def setup(
+    only: Annotated[list[str] | None, typer.Option("--backend", help="Only these backends.")]
+    = None,
+) -> None:
+    """Build what the engines need ahead of time (vstd via cargo, Java workers via javac/Maven)."""
+    from adequacy import plugins
+
+    failed = 0
+    for b in plugins.backends().values():
+        if only and b.name not in only:
+            continue
+        err.print(f"preparing {b.name} ...", highlight=False)
+        try:
+            summary = b.prepare()
+            out.print(f"{b.name}: {summary or 'nothing to prepare'}", highlight=False)
+        except AdequacyError as e:
+            failed += 1
+            err.print(Text(f"{b.name}: {e}", style="bold red"), soft_wrap=True, highlight=False)
+    from adequacy.sandbox import describe
+    out.print(describe(), highlight=False)
+    if failed:
+        raise typer.Exit(2)
+
+
+def cache_clear(cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None
+                ) -> None:
+    """Forget every cached verdict (removes the file and creates it anew, even a broken one)."""
+    from adequacy.cache import clear_cache
+    path = default_cache(False, cache)
+    assert path is not None
+    if Path(path).is_dir():
+        raise fail(f"{path}: is a folder, expected the cache file")
+    try:
+        clear_cache(path)
+    except OSError as e:
+        raise fail(f"{path}: cannot recreate the cache ({e.strerror or e})") from None
+    out.print(f"cleared {path}", highlight=False, soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(backends)
+    app.command()(setup)
+    cache_app.command("clear")(cache_clear)

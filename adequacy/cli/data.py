@@ -1,0 +1,101 @@
+"""``adequacy import`` and ``mutate``: task folders from public datasets, and their sound cases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from adequacy.cli.checks import at_least
+from adequacy.cli.common import err, fail, out
+from adequacy.errors import AdequacyError
+
+
+def import_(
+    name: Annotated[str, typer.Argument(help="Dataset importer: verina, specgenbench, "
+                                        "formalbench (plugins may add others).")],
+    src: Annotated[Path, typer.Argument(help="The dataset as downloaded (file or folder).")],
+    dest: Annotated[Path, typer.Argument(help="Folder to write task folders into.")],
+    mutate_after: Annotated[bool, typer.Option("--mutate/--no-mutate", help=
+                            "Then add wrong outputs (post_sound) and, where a task's "
+                            "constraints or validator allow, invalid inputs (pre_sound) with "
+                            "`adequacy mutate` (3 per case, seed 0).")] = True,
+) -> None:
+    """Convert a public dataset into task folders (then fill their sound buckets)."""
+    from adequacy.importing import importers
+    try:
+        found = importers()
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    if name not in found:
+        raise fail(f"no importer {name!r} (installed: {', '.join(sorted(found)) or 'none'})")
+    if not src.exists():
+        raise fail(f"{src}: does not exist")
+    if dest.exists() and not dest.is_dir():
+        raise fail(f"{dest}: is a file, expected a folder to write task folders into")
+    try:
+        report = found[name].run(src, dest)
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    except OSError as e:
+        raise fail(f"{e.filename or src}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise fail(f"{src}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset "
+                    f"{e.start})") from None
+    except (ValueError, KeyError, TypeError) as e:  # a file of the wrong shape
+        raise fail(f"{src}: not a {name} dataset ({type(e).__name__}: "
+                    f"{str(e).splitlines()[0] if str(e) else ''})") from None
+    out.print(report.summary(), highlight=False, markup=False)
+    written, why = len(report.converted), report.first_reason()
+    if written == 0:
+        raise fail(f"{src}: no task converted" + (f" ({why})" if why else ""))
+    if mutate_after and dest.is_dir():
+        _mutate_imported(dest)
+
+
+def _mutate_imported(dest: Path) -> None:
+    """Imported datasets carry only valid cases; without mutants and invalid inputs a spec that
+    says nothing would pass (see §6 of docs/cli.md)."""
+    from adequacy.mutators import mutate_task
+    folders = sorted(d for d in dest.iterdir() if (d / "task.toml").is_file())
+    post = pre = failed = 0
+    for i, d in enumerate(folders, 1):
+        if err.is_terminal:
+            err.print(f"mutate {i}/{len(folders)} {d.name}", end="\r", highlight=False)
+        try:
+            r = mutate_task(d, per_case=3, seed=0)
+        except AdequacyError as e:
+            failed += 1
+            err.print(Text(f"mutate {d.name}: {str(e).splitlines()[0]}", style="yellow"),
+                      soft_wrap=True, highlight=False)
+            continue
+        post += r.post_sound_added
+        pre += r.pre_sound_added
+    out.print(f"mutate: {post} post_sound and {pre} pre_sound cases added to "
+              f"{len(folders) - failed} of {len(folders)} tasks (--no-mutate skips this)",
+              highlight=False)
+
+
+def mutate(
+    task: Annotated[Path, typer.Argument(help="Task folder.")],
+    per_case: Annotated[int, typer.Option("--per-case", callback=at_least(1),
+        help="Mutants and invalid inputs per "
+                                          "case.")] = 3,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same cases).")] = 0,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")
+                       ] = False,
+) -> None:
+    """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound)."""
+    from adequacy.mutators import mutate_task, report_renderable
+    try:
+        report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    out.print(report_renderable(report))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("import")(import_)
+    app.command()(mutate)

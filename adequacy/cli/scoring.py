@@ -1,0 +1,190 @@
+"""``adequacy score``, ``run`` and ``verify``: one spec, many pairs, a proof.
+
+``score`` and ``run`` take the same scoring options from one group (``adequacy.cli.options``),
+so both build the same ``ScoreOptions`` from the same flags.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from adequacy.cli.checks import at_least, fraction, positive
+from adequacy.cli.common import fail, open_cache, out
+from adequacy.cli.options import cache_option_group, score_option_group
+from adequacy.errors import AdequacyError
+
+if TYPE_CHECKING:
+    from adequacy.options import ScoreOptions
+
+
+@score_option_group
+@cache_option_group
+def score(
+    task: Annotated[Path, typer.Argument(help="Task folder.")],
+    spec: Annotated[Path, typer.Argument(help="Spec file (skeleton with holes filled).")],
+    *,
+    options: ScoreOptions,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
+        help="Threshold t of Harness@t.")]
+    = 1.0,
+    visible_only: Annotated[bool, typer.Option("--visible-only",
+                            help="Score only cases marked visible.")] = False,
+    cache_path: str | None,
+    max_spec_bytes: Annotated[int | None, typer.Option(min=1,
+        help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
+) -> None:
+    """Score one spec against its task's four buckets."""
+    from adequacy import progress
+    from adequacy.report import spec_table
+    from adequacy.runner import score_spec
+    from adequacy.tasks import load_task
+    from adequacy.textfiles import read_spec
+    try:
+        t = load_task(task)
+        text = read_spec(spec, max_spec_bytes)
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    vc, _ = open_cache(cache_path)
+    cases = [c for c in t.all_cases() if c.visible] if visible_only else None
+    with progress.terminal():
+        rep = score_spec(t, text, str(spec), options, cache=vc, cases=cases)
+    if as_json:
+        print(rep.model_dump_json(indent=2))
+    elif rep.status == "error":
+        # one line on stderr only (the table would say it a second time on stdout)
+        raise fail(f"{spec}: {rep.error.splitlines()[0] if rep.error else 'scoring failed'}")
+    else:
+        out.print(spec_table(rep, harness_t=harness_t, task=t))
+    raise typer.Exit(rep.exit_code)
+
+
+@score_option_group
+@cache_option_group
+def run(
+    jobs_file: Annotated[Path | None, typer.Argument(help=
+                         "JSONL of {\"task\": PATH, \"spec\": PATH} lines.", show_default=False)
+                         ] = None,
+    tasks: Annotated[list[Path] | None, typer.Option("--tasks", metavar="DIR", help=
+                     "Task folders or folders of tasks (with --spec-glob).")] = None,
+    spec_glob: Annotated[str | None, typer.Option(help="Specs of each task, relative to it "
+                         "(default: specs/* with the backend's spec suffix, e.g. specs/*.rs).")]
+    = None,
+    results: Annotated[Path, typer.Option("--results", "-o", help=
+                       "Results JSONL (appended; rerun resumes).")] = Path("results.jsonl"),
+    workers: Annotated[int | None, typer.Option(callback=at_least(1),
+        help="Processes (default: cores).")] = None,
+    *,
+    options: ScoreOptions,
+    cache_path: str | None,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress", help=
+                        "A progress bar on stderr.")] = True,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
+    max_spec_bytes: Annotated[int | None, typer.Option(min=1,
+        help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
+    executor: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster: auto or ray://HOST:PORT "
+                                                "(default: a local Ray instance).")] = None,
+) -> None:
+    """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file.
+
+    Exit 0 when every pair was scored (whatever the specs' verdicts), 2 on a usage or input
+    error or when some pair ended as an error record.
+    """
+    from adequacy.batch import (
+        BatchInterrupted,
+        BatchOptions,
+        ResultsLocked,
+        jobs_from_file,
+        jobs_from_glob,
+        run_batch,
+    )
+    from adequacy.report import batch_table
+    from adequacy.results import ResultsError
+    try:
+        if jobs_file is not None:
+            jobs = jobs_from_file(jobs_file)
+        elif tasks:
+            from adequacy.discovery import default_spec_glob, discover_tasks
+            jobs = []
+            for d in discover_tasks(tasks):
+                pattern = spec_glob or default_spec_glob(d)
+                try:
+                    jobs += jobs_from_glob([d], pattern)
+                except (ValueError, NotImplementedError) as e:  # e.g. an absolute pattern
+                    raise fail(f"--spec-glob {pattern!r}: {e}") from None
+        else:
+            raise fail("give a jobs file or --tasks")
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    if not jobs:
+        raise fail("no (task, spec) pairs found")
+    if results.is_dir():
+        raise fail(f"{results}: is a folder, expected a results file (JSONL)")
+    _, cache_path = open_cache(cache_path)
+    if max_spec_bytes is not None:  # read by the pool workers, which inherit the environment
+        os.environ["ADEQUACY_MAX_SPEC_BYTES"] = str(max_spec_bytes)
+    opts = BatchOptions(score=options, cache_path=cache_path)
+    if executor not in ("local", "ray"):
+        raise fail(f"--executor must be local or ray, not {executor!r}")
+    opts.executor = executor  # type: ignore[assignment]
+    opts.ray_address = address
+    try:
+        summary = run_batch(jobs, results, opts, workers=workers, progress=progress)
+    except (ResultsLocked, ResultsError) as e:  # another writer; a log we cannot append to
+        raise fail(str(e)) from None
+    except BatchInterrupted as e:
+        raise fail(str(e), 130) from None
+    except (AdequacyError, OSError) as e:
+        raise fail(f"batch stopped: {e} (finished pairs are kept in {results}; rerun to "
+                    "resume)") from None
+    if not quiet:
+        out.print(batch_table(summary.reports))
+    out.print(summary.footer(results), highlight=False)
+    raise typer.Exit(2 if summary.errors else 0)
+
+
+def verify(
+    task: Annotated[Path, typer.Argument(help="Task folder.")],
+    spec: Annotated[Path, typer.Argument(help="Spec file.")],
+    engine: Annotated[str | None, typer.Option(
+        "--engine", "-e", help="Prover (default: the most faithful one installed; see "
+        "`adequacy backends`).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    case_timeout: Annotated[float, typer.Option(callback=positive,
+        help="Seconds per case (adequacy).")] = 10.0,
+    spec_timeout: Annotated[float, typer.Option(callback=positive,
+        help="Seconds per proof.")] = 120.0,
+) -> None:
+    """Prove the spec against the method body (verification rate) beside its adequacy metrics."""
+    from adequacy import progress
+    from adequacy.backend import Limits
+    from adequacy.tasks import load_task
+    from adequacy.textfiles import read_spec
+    from adequacy.verification import provers, render_text, verify_with_metrics, why_no_prover
+    try:
+        t = load_task(task)
+        if not provers(t.language, engine):
+            raise fail(f"{task}: cannot verify: {why_no_prover(t.language, engine)}")
+        text = read_spec(spec)
+        with progress.terminal(), progress.phase("verify (proof, then adequacy)"):
+            rep = verify_with_metrics(t, text, str(spec),
+                                      Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
+                                      engine)
+    except AdequacyError as e:
+        raise fail(str(e), 3 if type(e).__name__ == "SpecInvalid" else 2) from None
+    if as_json:
+        print(rep.model_dump_json(indent=2))
+    else:
+        out.print(render_text(rep), highlight=False, markup=False)
+    raise typer.Exit(0 if rep.verification.result == "verified" else 1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(score)
+    app.command()(run)
+    app.command()(verify)

@@ -1,0 +1,72 @@
+"""A CLI that starts fast (issue 23): what each entry point imports, checked in a fresh
+interpreter (``sys.modules`` after the import), and that ``--version`` needs no app."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib.metadata import version
+
+import pytest
+
+import adequacy
+
+HEAVY = ("pydantic", "typer", "rich", "pluggy", "jinja2")
+LIBRARY = ("adequacy.backend", "adequacy.tasks", "adequacy.plugins", "adequacy.results",
+           "adequacy.options", "adequacy.runner", "adequacy.cache", "adequacy.backends")
+
+
+def _loaded_after(code: str) -> set[str]:
+    out = subprocess.run([sys.executable, "-c", f"{code}\nimport sys, json\n"
+                          "print(json.dumps(sorted(sys.modules)))"],
+                         capture_output=True, text=True, timeout=120, check=True)
+    return set(json.loads(out.stdout.splitlines()[-1]))
+
+
+def _offenders(mods: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in mods if any(m == n or m.startswith(n + ".") for n in names))
+
+
+def test_import_adequacy_imports_nothing_else() -> None:
+    mods = _loaded_after("import adequacy")
+    assert _offenders(mods, HEAVY + LIBRARY) == []
+    assert sorted(m for m in mods if m.startswith("adequacy")) == ["adequacy"]
+
+
+def test_import_adequacy_cli_imports_nothing_else() -> None:
+    """The console script's own import: ``--version`` is answered from here."""
+    mods = _loaded_after("import adequacy.cli")
+    assert _offenders(mods, HEAVY + LIBRARY) == []
+
+
+def test_building_the_app_imports_no_model_plugin_or_backend() -> None:
+    """Every command registered, the click objects built (``--help``'s work): still no
+    pydantic model, plugin manager, task model or backend."""
+    mods = _loaded_after("import typer.main\nfrom adequacy.cli import app\n"
+                         "typer.main.get_command(app)")
+    assert "typer" in mods  # the guard sees what was imported
+    assert _offenders(mods, ("pydantic", "pluggy", "jinja2", *LIBRARY)) == []
+
+
+def test_version_needs_no_app() -> None:
+    code = ("import sys\nsys.argv = ['adequacy', '--version']\n"
+            "from adequacy.cli import main\nmain()\n"
+            "print('typer' in sys.modules, 'pydantic' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.splitlines()
+    assert out == [f"adequacy {adequacy.__version__}", "False False"]
+
+
+def test_version_constant_matches_the_installed_distribution() -> None:
+    """``--version`` prints the constant (reading the distribution's metadata costs 30 ms):
+    it must be the version the package was built with."""
+    assert adequacy.__version__ == version("spec-adequacy")
+
+
+def test_every_public_name_resolves() -> None:
+    assert sorted(adequacy.__all__) == sorted(adequacy._WHERE)
+    for name in adequacy.__all__:
+        assert getattr(adequacy, name) is not None
+    with pytest.raises(AttributeError):
+        adequacy.no_such_name  # noqa: B018

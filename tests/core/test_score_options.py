@@ -1,0 +1,106 @@
+"""One ``ScoreOptions`` (issue 19, fault 4): taken by ``score_spec``, ``job_key`` and batch
+options, recorded in every report, built by the one option group of ``score`` and ``run``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from pydantic import ValidationError
+from typer.testing import CliRunner
+
+from adequacy.backend import Limits
+from adequacy.batch import BatchOptions
+from adequacy.cli import app
+from adequacy.cli.options import SCORE_OPTIONS, score_option_group
+from adequacy.keys import job_key
+from adequacy.options import ScoreOptions
+from adequacy.results import read_results
+from adequacy.runner import score_spec
+from adequacy.tasks import load_task
+
+GOLD = "pre: x >= 0\npost: result == x + 1\n"
+
+
+def test_every_option_is_part_of_the_job_key(toy: None, toy_task: Path) -> None:
+    """A resumed batch must recompute when any option changed: each field moves the key, and
+    equal options give equal keys."""
+    task = load_task(toy_task)
+    base = ScoreOptions()
+    k = job_key(task, GOLD, base)
+    assert job_key(task, GOLD, ScoreOptions()) == k
+    changed = [base.with_(engines=["exact"]), base.with_(cross_check=True),
+               base.with_(strict=False), base.with_(backend="toy"),
+               base.with_(limits=Limits(case_seconds=2.5)),
+               base.with_(limits=Limits(memory_mb=512))]
+    keys = {job_key(task, GOLD, o) for o in changed}
+    assert len(keys) == len(changed) and k not in keys
+
+
+def test_score_spec_keywords_are_validated_fields(toy: None, toy_task: Path) -> None:
+    task = load_task(toy_task)
+    with pytest.raises(ValidationError):
+        score_spec(task, GOLD, engine=["exact"])  # a typo must not be ignored
+    with pytest.raises(ValidationError):
+        score_spec(task, GOLD, limits={"case_seconds": 1.0, "memroy_mb": 64})
+    by_kw = score_spec(task, GOLD, strict=False, limits=Limits(case_seconds=1.5))
+    by_opts = score_spec(task, GOLD, None, ScoreOptions(strict=False,
+                                                        limits=Limits(case_seconds=1.5)))
+    assert by_kw.key == by_opts.key
+    assert by_kw.strict is False and by_kw.options is not None
+    assert by_kw.options.limits.case_seconds == 1.5 and by_kw.options.cases == "all"
+
+
+def test_batch_options_embed_score_options() -> None:
+    nested = BatchOptions(score=ScoreOptions(engines=["exact"], strict=False))
+    assert BatchOptions(engines=["exact"], strict=False) == nested
+    assert BatchOptions(engines=None).score.engines == []
+    with pytest.raises(ValidationError):
+        BatchOptions(strict="sometimes")
+
+
+def test_option_group_builds_score_options() -> None:
+    seen: list[ScoreOptions] = []
+    probe = typer.Typer()
+
+    @probe.command()
+    @score_option_group
+    def cmd(*, options: ScoreOptions) -> None:
+        seen.append(options)
+
+    r = CliRunner().invoke(probe, ["--lenient", "-e", "a", "-e", "b", "--cross-check",
+                                   "--case-timeout", "2.5", "--memory-mb", "64",
+                                   "--timeout-streak", "0", "--backend", "toy"])
+    assert r.exit_code == 0, r.output
+    assert seen == [ScoreOptions(backend="toy", engines=["a", "b"], cross_check=True,
+                                 strict=False, limits=Limits(case_seconds=2.5, memory_mb=64,
+                                                             timeout_streak=0))]
+    r = CliRunner().invoke(probe, ["--memory-mb", "8"])
+    assert r.exit_code == 2 and "--memory-mb must be >= 16" in r.output
+
+
+def test_score_and_run_share_the_group(toy: None, toy_task: Path, tmp_path: Path) -> None:
+    """The same flags give ``score`` and ``run`` the same options: the same job key and the
+    same recorded options."""
+    flags = ["--lenient", "--case-timeout", "2.5", "--timeout-streak", "1", "--no-cache"]
+    spec = toy_task / "specs" / "gold.toy"
+    spec.parent.mkdir(exist_ok=True)
+    spec.write_text(GOLD)
+    runner = CliRunner()
+    r = runner.invoke(app, ["score", str(toy_task), str(spec), "--json", *flags])
+    assert r.exit_code == 0, r.output
+    scored = json.loads(r.stdout)
+    results = tmp_path / "r.jsonl"
+    r = runner.invoke(app, ["run", "--tasks", str(toy_task), "--spec-glob", "specs/*.toy",
+                            "-o", str(results), "--no-progress", "--workers", "1", *flags])
+    assert r.exit_code == 0, r.output
+    [rec] = read_results(results)
+    assert rec.record.report.key == scored["key"]
+    assert rec.record.report.options.model_dump(mode="json") == scored["options"]
+    assert scored["strict"] is False and scored["options"]["limits"]["case_seconds"] == 2.5
+    for command in ("score", "run"):
+        help_text = runner.invoke(app, [command, "--help"]).stdout
+        for p in SCORE_OPTIONS:
+            assert "--" + p.name.replace("_", "-") in help_text.replace("--lenient", "")

@@ -1,0 +1,23 @@
+"""docs/python-api.md runs as written: its examples are a doctest (the API of issue 19).
+
+The verdicts it shows are those ``specs/expected.toml`` of binary_search_first states (gold
+passes everything, ``flawed_post_too_weak`` fails ``post_sound`` only); the doc computes them
+with ``interp``, which needs no tool chain."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_python_api_page_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    failed, attempted = doctest.testfile(
+        str(REPO / "docs" / "python-api.md"), module_relative=False, verbose=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert attempted >= 15
+    assert failed == 0

@@ -25,6 +25,7 @@ from adequacy.types import INT_WIDTHS
 
 from ..syntax import ast as A
 from .builtins import HASH, work
+from .fastloop import Deopt, lower_quant
 from .runtime import Scope, truth
 from .values import Abort, MSet, Tup, Undef, show
 
@@ -371,8 +372,6 @@ def compile_quant(prog: Any, e: A.Quant, sc: Scope) -> Callable[[list[Any]], Any
     for v in pl.order:
         producers.append((slots[v], _producer(prog, pl.ranges[v], types.get(v), inner, line)))
 
-    budget_owner = prog
-
     def instance(fr: list[Any]) -> Any:
         """Value of one instance: forall -> guard ==> body, exists/choose -> guard && body."""
         undef: Undef | None = None
@@ -403,7 +402,39 @@ def compile_quant(prog: Any, e: A.Quant, sc: Scope) -> Callable[[list[Any]], Any
         return True
 
     nvars = len(producers)
+    generic = _generic(prog, e, kind, line, producers, res_code, body_code, instance, slots)
+    fast = None
+    if nvars == 1 and kind in ("forall", "exists") and _int_range(pl.ranges[pl.order[0]],
+                                                                  types.get(pl.order[0])):
+        fast = lower_quant(prog, kind, producers[0][0], producers[0][1], residual, body, inner)
+    if fast is None:
+        return generic
+    fast_code, slow_code = fast, generic
 
+    def quant_fast(fr: list[Any]) -> Any:
+        try:
+            return fast_code(fr)
+        except Deopt:
+            return slow_code(fr)
+    return quant_fast
+
+
+def _int_range(cands: list[Cand], ty: A.TypeRef | None) -> bool:
+    """Whether the variable's producer is ``ints`` (a ``range``), which the fast loop takes."""
+    if any(c.kind in ("eq", "mem") for c in cands):
+        return False
+    return type_class(ty) in ("int", "untyped")
+
+
+def _generic(prog: Any, e: A.Quant, kind: str, line: int,
+             producers: list[tuple[int, Callable[[list[Any]], Any]]],
+             res_code: list[Callable[[list[Any]], Any]],
+             body_code: Callable[[list[Any]], Any] | None,
+             instance: Callable[[list[Any]], Any], slots: dict[str, int]
+             ) -> Callable[[list[Any]], Any]:
+    """The closures' evaluation: exact three-valued meaning, per instance."""
+    budget_owner = prog
+    nvars = len(producers)
     if kind == "forall" and nvars == 1 and not res_code and body_code is not None:
         slot0, prod0 = producers[0]
         bc = body_code

@@ -213,6 +213,11 @@ def kind_of(v: Any) -> str:
     return t.__name__
 
 
+def _all_ints(v: list[Any]) -> bool:
+    """Every element is exactly an ``int`` (not a bool), as ``from_json`` of IntType wants."""
+    return not v or set(map(type, v)) == {int}
+
+
 def from_json(v: Any, ty: T.Type) -> Any:
     """Convert a JSON value (adequacy.values conventions) of type ``ty`` to a runtime value."""
     if isinstance(ty, T.IntType):
@@ -228,6 +233,8 @@ def from_json(v: Any, ty: T.Type) -> Any:
     if isinstance(ty, T.FloatType):
         return float(v)
     if isinstance(ty, T.SeqType):
+        if isinstance(ty.elem, T.IntType) and type(v) is list and _all_ints(v):
+            return tuple(v)  # what the per-element path gives, at C speed (200,000: ~3 ms)
         return tuple(from_json(x, ty.elem) for x in v)
     if isinstance(ty, T.SetType):
         return frozenset(from_json(x, ty.elem) for x in v)

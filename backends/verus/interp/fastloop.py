@@ -1,0 +1,383 @@
+"""A quantifier over one integer range, lowered to one plain Python loop (the fast path).
+
+The closure tree costs several Python calls per element (index, field, cast, comparison...),
+about 15x a hand-written loop. For the common shape of spec quantifiers (``forall|i| lo <= i
+< hi ==> s[i - 1] <= s[i]``, ``exists|j| ... && s[j] == t``) this module writes the loop out
+as Python source and compiles it once per quantifier, so an element costs what it would cost
+in a hand-written function, plus a type check per element read from a sequence.
+
+Exactness is kept by *deoptimising* rather than by re-implementing the semantics: the
+lowered code handles only the case where every value is what the fast code expects (integers,
+in-range indices, in-range casts, a tuple where a Seq is read); anything else (an
+out-of-range index, a bool where an int was expected, a negative ``as nat``...) raises
+``Deopt``, and the quantifier is evaluated again from the start by the generic closures,
+which give Verus's exact three-valued meaning. Deopt can cost at most one more evaluation
+of the same quantifier, never a different verdict.
+
+Loop-invariant reads (a variable of the enclosing function, its fields) are evaluated once
+before the loop, and only when the range is not empty (the generic path would not read them
+either); index bounds and casts of ``i + c`` in unconditionally evaluated positions are
+checked once for the range's two ends instead of per element. Steps are paid per chunk of
+4096 instances before the chunk runs (``Budget.tick``: clock and memory looked at too), so
+the step limit stops a runaway quantifier at the same bound as the generic path, to within
+one chunk.
+
+The generated source contains only names this module makes up, operators from a fixed
+table and integer literals of at most 64 bits: no text of the spec (field names, strings)
+reaches it; those stay inside the hoisted closures the generic compiler built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from adequacy.types import INT_WIDTHS
+
+from ..syntax import ast as A
+from .runtime import Code, Scope
+from .values import Undef
+
+CHUNK = 4096
+"""Instances paid for (and the clock looked at) at once."""
+MAX_NODES = 200
+"""Larger bodies stay on the generic path (bounds the lowering's recursion, the generated
+source's size and its parenthesis nesting, which CPython's parser caps at 200)."""
+MAX_DEPTH = 40
+
+
+class Deopt(Exception):
+    """The fast code met a value it does not handle: evaluate generically instead."""
+
+
+def _deopt() -> NoReturn:
+    raise Deopt
+
+
+_CMP = {"<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!=",
+        "===": "==", "!==": "!="}
+
+
+@dataclass
+class Low:
+    """A lowered integer expression: its source, and, when it is ``v + off`` for the loop
+    variable ``v`` (or a constant), what lets checks on it be hoisted."""
+
+    src: str
+    off: int | None = None
+    const: int | None = None
+
+
+@dataclass
+class _Lowering:
+    prog: Any
+    sc: Scope
+    var_slot: int
+    hoists: list[Code] = field(default_factory=list)
+    keys: dict[tuple[Any, ...], int] = field(default_factory=dict)
+    guards: dict[int, set[str]] = field(default_factory=dict)
+    checks: list[str] = field(default_factory=list)
+    ntmp: int = 0
+    nodes: int = 0
+
+    def tmp(self) -> str:
+        self.ntmp += 1
+        return f"t{self.ntmp}"
+
+    def visit(self, depth: int) -> bool:
+        self.nodes += 1
+        return self.nodes <= MAX_NODES and depth <= MAX_DEPTH
+
+    # ---------------------------------------------------------------- invariants
+    def inv_key(self, e: A.Expr) -> tuple[Any, ...] | None:
+        """A key for a loop-invariant read (a local other than the loop variable, a field
+        chain over one), or None. Such reads cost nothing and cannot fail in a way the
+        generic path would not also meet (a non-struct is deoptimised)."""
+        if isinstance(e, A.Path) and len(e.segs) == 1:
+            r = self.sc.lookup(e.segs[0])
+            if r is None or r[0] == self.var_slot:
+                return None
+            return ("p", r[0])
+        if isinstance(e, A.Field) and not e.name.isdigit():
+            k = self.inv_key(e.e)
+            return None if k is None else ("f", k, e.name)
+        if isinstance(e, A.View):
+            return self.inv_key(e.e)
+        return None
+
+    def hoist(self, e: A.Expr, guard: str) -> int | None:
+        key = self.inv_key(e)
+        if key is None:
+            return None
+        k = self.keys.get(key)
+        if k is None:
+            k = len(self.hoists)
+            self.keys[key] = k
+            self.hoists.append(self.prog.expr(e, self.sc))
+            self.guards[k] = set()
+        self.guards[k].add(guard)
+        return k
+
+    def user_method(self, name: str) -> bool:
+        return bool(self.prog.methods.get(name))
+
+    # ---------------------------------------------------------------- integers
+    def int_(self, e: A.Expr, cond: bool, depth: int) -> Low | None:
+        """``e`` as an integer expression; ``cond``: whether it is evaluated only under a
+        condition (then nothing about it may be checked ahead of the loop)."""
+        if not self.visit(depth):
+            return None
+        d = depth + 1
+        if isinstance(e, A.Lit):
+            v = e.value
+            if e.kind == "int" and type(v) is int and v.bit_length() <= 64:
+                return Low(f"({v!r})", const=v)
+            return None
+        if isinstance(e, A.Path) and len(e.segs) == 1:
+            r = self.sc.lookup(e.segs[0])
+            if r is not None and r[0] == self.var_slot:
+                return Low("v", off=0)
+            k = self.hoist(e, "int")
+            return None if k is None else Low(f"h{k}")
+        if isinstance(e, A.Field):
+            k = self.hoist(e, "int")
+            return None if k is None else Low(f"h{k}")
+        if isinstance(e, A.Binary) and e.op in ("+", "-"):
+            lv = self.int_(e.l, cond, d)
+            rv = self.int_(e.r, cond, d)
+            if lv is None or rv is None:
+                return None
+            out = Low(f"({lv.src} {e.op} {rv.src})")
+            if lv.off is not None and rv.const is not None:
+                out.off = lv.off + rv.const if e.op == "+" else lv.off - rv.const
+            elif e.op == "+" and lv.const is not None and rv.off is not None:
+                out.off = rv.off + lv.const
+            elif lv.const is not None and rv.const is not None:
+                out.const = lv.const + rv.const if e.op == "+" else lv.const - rv.const
+            return out
+        if isinstance(e, A.Binary) and e.op in ("/", "%"):
+            lv = self.int_(e.l, cond, d)
+            rv = self.int_(e.r, cond, d)
+            if lv is None or rv is None or rv.const is None or rv.const <= 0:
+                return None
+            # Euclidean division and remainder by a positive divisor are floor's (guide:
+            # spec-arithmetic.md); other divisors stay generic
+            return Low(f"({lv.src} {'//' if e.op == '/' else '%'} {rv.const!r})")
+        if isinstance(e, A.Cast):
+            return self.cast(e, cond, d)
+        if isinstance(e, A.MethodCall) and e.name == "len" and not e.args \
+                and not self.user_method("len"):
+            k = self.hoist(e.recv, "seq")
+            return None if k is None else Low(f"n{k}")
+        elem = self.index(e, cond, d)
+        if elem is not None:
+            t = self.tmp()
+            return Low(f"({t} if _type({t} := {elem}) is _int else _D())")
+        return None
+
+    def cast(self, e: A.Cast, cond: bool, depth: int) -> Low | None:
+        x = self.int_(e.e, cond, depth)
+        name = e.ty.name
+        if x is None:
+            return None
+        if name == "int":
+            return x  # the identity on an integer (reference-as.md)
+        lo: int
+        hi: int | None
+        if name == "nat":
+            lo, hi = 0, None
+        elif name in INT_WIDTHS:
+            bits, signed = INT_WIDTHS[name]
+            lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (
+                0, (1 << bits) - 1)
+        else:
+            return None
+        # in the type's range the cast is the identity; outside it (nat: unspecified,
+        # fixed width: truncation) the generic path decides
+        if x.off is not None and not cond:
+            self.checks.append(f"{lo} <= lo + ({x.off})")
+            if hi is not None:
+                self.checks.append(f"hi + ({x.off}) <= {hi}")
+            return x
+        t = self.tmp()
+        test = f"{lo} <= ({t} := {x.src})" + (f" <= {hi}" if hi is not None else "")
+        return Low(f"({t} if {test} else _D())")
+
+    def index(self, e: A.Expr, cond: bool, depth: int) -> str | None:
+        """``s[k]`` / ``s.spec_index(k)`` on a loop-invariant Seq: the element, unchecked."""
+        if isinstance(e, A.Index):
+            seq, idx = e.e, e.idx
+        elif isinstance(e, A.MethodCall) and e.name in ("spec_index", "index") \
+                and len(e.args) == 1 and not self.user_method(e.name):
+            seq, idx = e.recv, e.args[0]
+        else:
+            return None
+        k = self.hoist(seq, "seq")
+        if k is None:
+            return None
+        i = self.int_(idx, cond, depth)
+        if i is None:
+            return None
+        if i.off is not None and not cond:
+            self.checks.append(f"0 <= lo + ({i.off})")
+            self.checks.append(f"hi + ({i.off}) < n{k}")
+            return f"h{k}[{i.src}]"
+        t = self.tmp()
+        return f"(h{k}[{t}] if 0 <= ({t} := {i.src}) < n{k} else _D())"
+
+    # ---------------------------------------------------------------- booleans
+    def bool_(self, e: A.Expr, cond: bool, depth: int) -> str | None:
+        if not self.visit(depth):
+            return None
+        d = depth + 1
+        if isinstance(e, A.Lit):
+            return ("True" if e.value else "False") if e.kind == "bool" and type(
+                e.value) is bool else None
+        if isinstance(e, A.Binary) and e.op in _CMP:
+            lv = self.int_(e.l, cond, d)
+            rv = self.int_(e.r, cond, d)
+            if lv is None or rv is None:
+                return None
+            return f"({lv.src} {_CMP[e.op]} {rv.src})"
+        if isinstance(e, A.Chain):
+            if not all(o in _CMP and o not in ("==", "!=", "===", "!==") for o in e.ops):
+                return None
+            parts: list[str] = []
+            for k, x in enumerate(e.operands):
+                lx = self.int_(x, cond or k >= 2, d)
+                if lx is None:
+                    return None
+                parts.append(lx.src)
+            src = parts[0]
+            for op, p in zip(e.ops, parts[1:], strict=True):
+                src += f" {_CMP[op]} {p}"
+            return f"({src})"
+        if isinstance(e, A.Binary) and e.op in ("&&", "||"):
+            leaves: list[A.Expr] = []
+            stack: list[A.Expr] = [e]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, A.Binary) and x.op == e.op:
+                    stack += (x.r, x.l)
+                else:
+                    leaves.append(x)
+            if any(isinstance(x, A.Matches) for x in leaves):
+                return None
+            srcs = []
+            for k, x in enumerate(leaves):
+                s = self.bool_(x, cond or k > 0, d)
+                if s is None:
+                    return None
+                srcs.append(s)
+            return "(" + (" and " if e.op == "&&" else " or ").join(srcs) + ")"
+        if isinstance(e, A.Binary) and e.op == "==>":
+            if isinstance(e.l, A.Matches):
+                return None
+            a = self.bool_(e.l, cond, d)
+            b = self.bool_(e.r, True, d)
+            return None if a is None or b is None else f"((not {a}) or {b})"
+        if isinstance(e, A.Unary) and e.op == "!":
+            a = self.bool_(e.e, cond, d)
+            return None if a is None else f"(not {a})"
+        if isinstance(e, (A.Path, A.Field)):
+            r = self.sc.lookup(e.segs[0]) if isinstance(e, A.Path) and len(e.segs) == 1 \
+                else None
+            if r is not None and r[0] == self.var_slot:
+                return None  # the loop variable is an integer here
+            hk = self.hoist(e, "bool")
+            return None if hk is None else f"h{hk}"
+        elem = self.index(e, cond, d)
+        if elem is not None:
+            t = self.tmp()
+            return f"({t} if _type({t} := {elem}) is _bool else _D())"
+        return None
+
+
+_MAKERS: dict[str, Callable[..., Any]] = {}
+
+
+def lower_quant(prog: Any, kind: str, var_slot: int, producer: Code, residual: list[A.Expr],
+                body: A.Expr | None, sc: Scope) -> Code | None:
+    """The fast loop for ``forall``/``exists`` over one integer variable whose range
+    ``producer`` gives (a ``range``, or an empty tuple), or None when the guard's residual
+    conjuncts or the body fall outside what the fast code handles. The result raises
+    ``Deopt`` where the generic code must decide."""
+    if kind not in ("forall", "exists"):
+        return None
+    lw = _Lowering(prog, sc, var_slot)
+    conds: list[str] = []
+    for k, r in enumerate(residual):
+        s = lw.bool_(r, k > 0, 0)
+        if s is None:
+            return None
+        conds.append(s)
+    if kind == "forall":
+        if body is None:
+            return None
+        bsrc = lw.bool_(body, bool(residual), 0)
+        if bsrc is None:
+            return None
+        test = " and ".join(conds + [f"not {bsrc}"])
+        on_hit, vacuous = "return False", "True"
+    else:
+        test = " and ".join(conds) or "True"
+        on_hit, vacuous = "return True", "False"
+    if any(len(gs) > 1 for gs in lw.guards.values()):
+        return None  # one read used as two kinds (an int and a Seq): a type error, generic
+    src = _source(lw, test, on_hit, vacuous)
+    make = _MAKERS.get(src)
+    if make is None:
+        try:
+            ns: dict[str, Any] = {}
+            exec(compile(src, "<interp fast loop>", "exec"), ns)  # noqa: S102 - our own text
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            return None
+        make = ns["_make"]
+        if len(_MAKERS) > 1024:
+            _MAKERS.clear()
+        _MAKERS[src] = make
+    return make(producer, prog, _deopt, Deopt, Undef, tuple(lw.hoists))
+
+
+def _source(lw: _Lowering, test: str, on_hit: str, vacuous: str) -> str:
+    lines = [
+        "def _make(_prod, _owner, _D, _Deopt, _Undef, _H):",
+        "    _type = type; _int = int; _bool = bool; _tuple = tuple; _range = range",
+        "    def fast(fr):",
+        "        rng = _prod(fr)",
+        "        if _type(rng) is not _range:",
+        f"            if not rng: return {vacuous}",
+        "            raise _Deopt",
+        f"        if not rng: return {vacuous}",
+        "        lo = rng.start; hi = rng.stop - 1",
+    ]
+    if lw.hoists:
+        lines.append("        try:")
+        lines += [f"            h{k} = _H[{k}](fr)" for k in range(len(lw.hoists))]
+        lines += ["        except _Undef:", "            raise _Deopt from None"]
+    for k, gs in lw.guards.items():
+        want = {"int": "_int", "seq": "_tuple", "bool": "_bool"}
+        g = next(iter(gs))
+        lines.append(f"        if _type(h{k}) is not {want[g]}: raise _Deopt")
+        if g == "seq":
+            lines.append(f"        n{k} = len(h{k})")
+    if lw.checks:
+        lines.append(f"        if not ({' and '.join(dict.fromkeys(lw.checks))}): raise _Deopt")
+    lines += [
+        "        b = _owner.budget",
+        "        start = lo; stop = hi + 1",
+        "        while start < stop:",
+        f"            end = start + {CHUNK}",
+        "            if end > stop: end = stop",
+        "            b.tick(end - start)",
+        "            for v in _range(start, end):",
+        f"                if {test}: {on_hit}",
+        "            start = end",
+        f"        return {vacuous}",
+        "    return fast",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["CHUNK", "Deopt", "lower_quant"]

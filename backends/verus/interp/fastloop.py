@@ -37,7 +37,7 @@ from adequacy.types import INT_WIDTHS
 
 from ..syntax import ast as A
 from .runtime import Code, Scope
-from .values import Undef
+from .values import Undef, known_int_seq
 
 CHUNK = 4096
 """Instances paid for (and the clock looked at) at once."""
@@ -80,6 +80,11 @@ class _Lowering:
     checks: list[str] = field(default_factory=list)
     ntmp: int = 0
     nodes: int = 0
+    trusted: bool = False
+    """Lower element reads of Seqs as ints without a type check (the loop variant run when
+    ``values.known_int_seq`` vouches for every such Seq)."""
+    int_elems: set[int] = field(default_factory=set)
+    """Hoisted Seqs whose elements are read as ints."""
 
     def tmp(self) -> str:
         self.ntmp += 1
@@ -170,8 +175,12 @@ class _Lowering:
                 and not self.user_method("len"):
             k = self.hoist(e.recv, "seq")
             return None if k is None else Low(f"n{k}")
-        elem = self.index(e, cond, d)
-        if elem is not None:
+        got = self.index(e, cond, d)
+        if got is not None:
+            elem, k = got
+            self.int_elems.add(k)
+            if self.trusted:
+                return Low(elem)
             t = self.tmp()
             return Low(f"({t} if _type({t} := {elem}) is _int else _D())")
         return None
@@ -204,7 +213,7 @@ class _Lowering:
         test = f"{lo} <= ({t} := {x.src})" + (f" <= {hi}" if hi is not None else "")
         return Low(f"({t} if {test} else _D())")
 
-    def index(self, e: A.Expr, cond: bool, depth: int) -> str | None:
+    def index(self, e: A.Expr, cond: bool, depth: int) -> tuple[str, int] | None:
         """``s[k]`` / ``s.spec_index(k)`` on a loop-invariant Seq: the element, unchecked."""
         if isinstance(e, A.Index):
             seq, idx = e.e, e.idx
@@ -222,9 +231,9 @@ class _Lowering:
         if i.off is not None and not cond:
             self.checks.append(f"0 <= lo + ({i.off})")
             self.checks.append(f"hi + ({i.off}) < n{k}")
-            return f"h{k}[{i.src}]"
+            return f"h{k}[{i.src}]", k
         t = self.tmp()
-        return f"(h{k}[{t}] if 0 <= ({t} := {i.src}) < n{k} else _D())"
+        return f"(h{k}[{t}] if 0 <= ({t} := {i.src}) < n{k} else _D())", k
 
     # ---------------------------------------------------------------- booleans
     def bool_(self, e: A.Expr, cond: bool, depth: int) -> str | None:
@@ -287,10 +296,10 @@ class _Lowering:
                 return None  # the loop variable is an integer here
             hk = self.hoist(e, "bool")
             return None if hk is None else f"h{hk}"
-        elem = self.index(e, cond, d)
-        if elem is not None:
+        got = self.index(e, cond, d)
+        if got is not None:
             t = self.tmp()
-            return f"({t} if _type({t} := {elem}) is _bool else _D())"
+            return f"({t} if _type({t} := {got[0]}) is _bool else _D())"
         return None
 
 
@@ -306,6 +315,34 @@ def lower_quant(prog: Any, kind: str, var_slot: int, producer: Code, residual: l
     if kind not in ("forall", "exists"):
         return None
     lw = _Lowering(prog, sc, var_slot)
+    test = _test(lw, kind, residual, body)
+    if test is None:
+        return None
+    if any(len(gs) > 1 for gs in lw.guards.values()):
+        return None  # one read used as two kinds (an int and a Seq): a type error, generic
+    trusted_test = None
+    if lw.int_elems:
+        tw = _Lowering(prog, sc, var_slot, trusted=True)
+        trusted_test = _test(tw, kind, residual, body)
+    src = _source(lw, test, trusted_test, kind)
+    make = _MAKERS.get(src)
+    if make is None:
+        try:
+            ns: dict[str, Any] = {}
+            exec(compile(src, "<interp fast loop>", "exec"), ns)  # noqa: S102 - our own text
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            return None
+        make = ns["_make"]
+        if len(_MAKERS) > 1024:
+            _MAKERS.clear()
+        _MAKERS[src] = make
+    return make(producer, prog, _deopt, Deopt, Undef, tuple(lw.hoists),
+                known_int_seq)
+
+
+def _test(lw: _Lowering, kind: str, residual: list[A.Expr], body: A.Expr | None
+          ) -> str | None:
+    """The loop's test: true on an instance that decides the quantifier."""
     conds: list[str] = []
     for k, r in enumerate(residual):
         s = lw.bool_(r, k > 0, 0)
@@ -318,31 +355,14 @@ def lower_quant(prog: Any, kind: str, var_slot: int, producer: Code, residual: l
         bsrc = lw.bool_(body, bool(residual), 0)
         if bsrc is None:
             return None
-        test = " and ".join(conds + [f"not {bsrc}"])
-        on_hit, vacuous = "return False", "True"
-    else:
-        test = " and ".join(conds) or "True"
-        on_hit, vacuous = "return True", "False"
-    if any(len(gs) > 1 for gs in lw.guards.values()):
-        return None  # one read used as two kinds (an int and a Seq): a type error, generic
-    src = _source(lw, test, on_hit, vacuous)
-    make = _MAKERS.get(src)
-    if make is None:
-        try:
-            ns: dict[str, Any] = {}
-            exec(compile(src, "<interp fast loop>", "exec"), ns)  # noqa: S102 - our own text
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            return None
-        make = ns["_make"]
-        if len(_MAKERS) > 1024:
-            _MAKERS.clear()
-        _MAKERS[src] = make
-    return make(producer, prog, _deopt, Deopt, Undef, tuple(lw.hoists))
+        return " and ".join(conds + [f"not {bsrc}"])
+    return " and ".join(conds) or "True"
 
 
-def _source(lw: _Lowering, test: str, on_hit: str, vacuous: str) -> str:
+def _source(lw: _Lowering, test: str, trusted_test: str | None, kind: str) -> str:
+    on_hit, vacuous = ("return False", "True") if kind == "forall" else ("return True", "False")
     lines = [
-        "def _make(_prod, _owner, _D, _Deopt, _Undef, _H):",
+        "def _make(_prod, _owner, _D, _Deopt, _Undef, _H, _known):",
         "    _type = type; _int = int; _bool = bool; _tuple = tuple; _range = range",
         "    def fast(fr):",
         "        rng = _prod(fr)",
@@ -364,19 +384,23 @@ def _source(lw: _Lowering, test: str, on_hit: str, vacuous: str) -> str:
             lines.append(f"        n{k} = len(h{k})")
     if lw.checks:
         lines.append(f"        if not ({' and '.join(dict.fromkeys(lw.checks))}): raise _Deopt")
-    lines += [
-        "        b = _owner.budget",
-        "        start = lo; stop = hi + 1",
+    lines += ["        b = _owner.budget", "        start = lo; stop = hi + 1"]
+    loop = [
         "        while start < stop:",
         f"            end = start + {CHUNK}",
         "            if end > stop: end = stop",
         "            b.tick(end - start)",
         "            for v in _range(start, end):",
-        f"                if {test}: {on_hit}",
+        "                if TEST: " + on_hit,
         "            start = end",
-        f"        return {vacuous}",
-        "    return fast",
     ]
+    if trusted_test is not None:
+        known = " and ".join(f"_known(h{k})" for k in sorted(lw.int_elems))
+        lines.append(f"        if {known}:")
+        lines += ["    " + x.replace("TEST", trusted_test) for x in loop]
+        lines.append(f"            return {vacuous}")
+    lines += [x.replace("TEST", test) for x in loop]
+    lines += [f"        return {vacuous}", "    return fast"]
     return "\n".join(lines) + "\n"
 
 

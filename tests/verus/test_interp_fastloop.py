@@ -18,12 +18,21 @@ import pytest
 
 from adequacy.backends.verus.frontend import parse_spec
 from adequacy.backends.verus.interp import _run_big_stack, compile_module
+from adequacy.backends.verus.interp import fastloop as F
 from adequacy.backends.verus.interp import quant as Q
 from adequacy.backends.verus.interp.compiler import Abort, Budget, Program
 from adequacy.backends.verus.interp.fastloop import CHUNK
-from adequacy.backends.verus.interp.values import Undef, known_int_seq, note_int_seq
+from adequacy.backends.verus.interp.values import Undef, from_json, known_int_seq, note_int_seq
+from adequacy.types import parse_type
 
 UNDEF = "UNDEF"
+
+
+@pytest.fixture(autouse=True)
+def lower_every_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Short ranges stay on the closures by default (``quant.LOWER_AT``); the hand-worked
+    cases below are short, so they lower every range (test_threshold checks the default)."""
+    monkeypatch.setattr(Q, "LOWER_AT", 0)
 
 
 def program(body: str) -> Program:
@@ -124,11 +133,34 @@ def test_elements_of_another_type_go_back_to_the_closures() -> None:
     assert run(src2, "f", (1,), (1,)) == UNDEF
 
 
+def test_threshold_compiles_only_for_long_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Q, "LOWER_AT", 256)
+    monkeypatch.setattr(F, "_MAKERS", {})
+    prog = program(SORTED)
+    assert call(prog, "sorted", tuple(range(100))) is True
+    assert not F._MAKERS  # 99 instances: the closures, nothing compiled
+    s = tuple(range(1000))
+    assert call(prog, "sorted", s) is True
+    assert len(F._MAKERS) == 1
+    assert call(prog, "sorted", s[:500] + (7,) + s[500:]) is False
+    assert call(prog, "sorted", s[:999] + (True,)) == UNDEF  # a bool is not comparable here
+
+
 def test_note_int_seq_vouches_only_for_that_object() -> None:
     t = note_int_seq(tuple(range(1000)))
     assert known_int_seq(t)
     assert not known_int_seq(tuple(range(1000)))  # equal, but another object
     assert not known_int_seq(tuple(range(10)))
+
+
+def test_from_json_fast_path_still_refuses_non_integers() -> None:
+    ty = parse_type("seq<i64>")
+    t = from_json(list(range(300)), ty)
+    assert t == tuple(range(300)) and known_int_seq(t)
+    for bad in ([1] * 300 + [True], [1] * 300 + [1.0], [1] * 300 + ["1"]):
+        with pytest.raises(ValueError, match="expected an integer"):
+            from_json(bad, ty)
+    assert from_json([], ty) == ()
 
 
 def test_step_limit_still_stops_a_fast_loop_at_the_same_bound() -> None:

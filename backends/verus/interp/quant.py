@@ -25,7 +25,7 @@ from adequacy.types import INT_WIDTHS
 
 from ..syntax import ast as A
 from .builtins import HASH, work
-from .fastloop import Deopt, lower_quant
+from .fastloop import Deopt, FastLoop, lower_quant
 from .runtime import Scope, truth
 from .values import Abort, MSet, Tup, Undef, show
 
@@ -402,20 +402,56 @@ def compile_quant(prog: Any, e: A.Quant, sc: Scope) -> Callable[[list[Any]], Any
         return True
 
     nvars = len(producers)
-    generic = _generic(prog, e, kind, line, producers, res_code, body_code, instance, slots)
-    fast = None
+    fl = None
     if nvars == 1 and kind in ("forall", "exists") and _int_range(pl.ranges[pl.order[0]],
                                                                   types.get(pl.order[0])):
-        fast = lower_quant(prog, kind, producers[0][0], producers[0][1], residual, body, inner)
-    if fast is None:
-        return generic
-    fast_code, slow_code = fast, generic
+        fl = lower_quant(prog, kind, producers[0][0], residual, body, inner)
+    if fl is None:
+        return _generic(prog, e, kind, line, producers, res_code, body_code, instance, slots)
+    return _with_fast_loop(fl, prog, e, kind, line, producers, res_code, body_code, instance,
+                           slots)
+
+
+LOWER_AT = 256
+"""A quantifier's fast loop is compiled when it first meets a range this long."""
+
+
+def _with_fast_loop(fl: FastLoop, prog: Any, e: A.Quant, kind: str, line: int,
+                    producers: list[tuple[int, Callable[[list[Any]], Any]]],
+                    res_code: list[Callable[[list[Any]], Any]],
+                    body_code: Callable[[list[Any]], Any] | None,
+                    instance: Callable[[list[Any]], Any], slots: dict[str, int]
+                    ) -> Callable[[list[Any]], Any]:
+    """The fast loop where it applies, else (and after a ``Deopt``) the closures, which get
+    the range already computed: its bounds are evaluated once either way."""
+    slot0, prod0 = producers[0]
+    given: list[Any] = [None]
+
+    def prod_given(fr: list[Any]) -> Any:
+        # the generic code asks for the range first thing, before any spec code runs
+        r = given[0]
+        if r is None:
+            return prod0(fr)
+        given[0] = None
+        return r
+    generic = _generic(prog, e, kind, line, [(slot0, prod_given)], res_code, body_code,
+                       instance, slots)
+    box: list[Any] = [None, False]
+    """[the compiled loop or None, whether compiling it was tried]"""
 
     def quant_fast(fr: list[Any]) -> Any:
-        try:
-            return fast_code(fr)
-        except Deopt:
-            return slow_code(fr)
+        rng = prod0(fr)
+        f = box[0]
+        if f is None and not box[1] and type(rng) is range and rng.stop - rng.start >= LOWER_AT:
+            box[1] = True
+            f = box[0] = fl.build()
+        if f is not None and type(rng) is range:
+            try:
+                return f(fr, rng)
+            except Deopt:
+                pass
+        given[0] = rng
+        return generic(fr)
     return quant_fast
 
 

@@ -123,6 +123,18 @@ def test_euclidean_division_by_a_positive_literal() -> None:
                "f") is False
 
 
+@pytest.mark.parametrize(("s", "t", "want"), [
+    ((1, 4, 6), 10, True), ((1, 4, 6), 5, True), ((1, 4, 6), 2, False), ((1,), 2, False),
+])
+def test_pairs(s: tuple[int, ...], t: int, want: bool) -> None:
+    """i < j: an element is never paired with itself (1 + 1 == 2 is no witness)."""
+    src = ("spec fn f(s: Seq<int>, t: int) -> bool { exists|i: int, j: int| "
+           "0 <= i < j < s.len() && s[i] + s[j] == t }")
+    prog = program(src)
+    assert is_fast(prog, "f")
+    assert call(prog, "f", s, t) is want
+
+
 def test_elements_of_another_type_go_back_to_the_closures() -> None:
     # bools compare as in Rust (false < true); the fast loop expects ints and hands over
     src = "spec fn f(s: Seq<bool>) -> bool { forall|i: int| 0 <= i < 1 ==> s[i] <= s[i + 1] }"
@@ -173,6 +185,16 @@ def test_step_limit_still_stops_a_fast_loop_at_the_same_bound() -> None:
         call(prog, "f", 10 ** 12, steps=100_000)
 
 
+def test_step_limit_stops_a_two_variable_loop() -> None:
+    prog = program("spec fn f(n: int) -> bool { forall|i: int, j: int| 0 <= i < n && "
+                   "0 <= j < n ==> i + j >= 0 }")
+    assert is_fast(prog, "f")
+    assert call(prog, "f", 100) is True
+    assert 10_000 <= prog.budget.steps <= 10_000 + 100 + 10  # + 1 per outer value
+    with pytest.raises(Abort, match="step limit"):
+        call(prog, "f", 10 ** 6, steps=100_000)
+
+
 def test_clock_still_stops_a_fast_loop() -> None:
     prog = program("spec fn f(n: int) -> bool { forall|i: int| 0 <= i < n ==> i >= 0 }")
     t0 = time.monotonic()
@@ -196,6 +218,11 @@ BODIES = [
     # reads past either end under a condition (checked per element, not ahead of the loop)
     "forall|i: int| 0 <= i <= s.len() ==> (i == 1 || s[i] >= t)",
     "exists|i: int| 0 <= i < s.len() + 1 && i != 1 && s[i - 1] == t",
+    # two variables, the inner range depending on the outer one
+    "forall|i: int, j: int| 0 <= i < j < s.len() ==> s[i] <= s[j]",
+    "exists|i: int, j: int| 0 <= i < j < s.len() && s[i] + s[j] == t",
+    "forall|i: int, j: int| 0 <= i < s.len() && i <= j <= s.len() ==> s[j] != t || i == j",
+    "forall|i: nat, j: nat| i < 4 && j < i ==> (j as u8) < t && s[i - 1] >= -3",
 ]
 
 

@@ -67,17 +67,21 @@ class Low:
     src: str
     off: int | None = None
     const: int | None = None
+    var: int = 0
+    """which loop variable ``off`` is relative to (0: outer, 1: inner)"""
 
 
 @dataclass
 class _Lowering:
     prog: Any
     sc: Scope
-    var_slot: int
+    var_slots: tuple[int, ...]
+    """frame slots of the loop variables, outer first (locals v0, v1 in the loop)"""
     hoists: list[Code] = field(default_factory=list)
     keys: dict[tuple[Any, ...], int] = field(default_factory=dict)
     guards: dict[int, set[str]] = field(default_factory=dict)
-    checks: list[str] = field(default_factory=list)
+    checks: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
+    """per loop variable: tests of its range ends (lo0/hi0, lo1/hi1) made once per range"""
     ntmp: int = 0
     nodes: int = 0
     trusted: bool = False
@@ -101,7 +105,7 @@ class _Lowering:
         generic path would not also meet (a non-struct is deoptimised)."""
         if isinstance(e, A.Path) and len(e.segs) == 1:
             r = self.sc.lookup(e.segs[0])
-            if r is None or r[0] == self.var_slot:
+            if r is None or r[0] in self.var_slots:
                 return None
             return ("p", r[0])
         if isinstance(e, A.Field) and not e.name.isdigit():
@@ -141,8 +145,9 @@ class _Lowering:
             return None
         if isinstance(e, A.Path) and len(e.segs) == 1:
             r = self.sc.lookup(e.segs[0])
-            if r is not None and r[0] == self.var_slot:
-                return Low("v", off=0)
+            if r is not None and r[0] in self.var_slots:
+                vi = self.var_slots.index(r[0])
+                return Low(f"v{vi}", off=0, var=vi)
             k = self.hoist(e, "int")
             return None if k is None else Low(f"h{k}")
         if isinstance(e, A.Field):
@@ -156,8 +161,10 @@ class _Lowering:
             out = Low(f"({lv.src} {e.op} {rv.src})")
             if lv.off is not None and rv.const is not None:
                 out.off = lv.off + rv.const if e.op == "+" else lv.off - rv.const
+                out.var = lv.var
             elif e.op == "+" and lv.const is not None and rv.off is not None:
                 out.off = rv.off + lv.const
+                out.var = rv.var
             elif lv.const is not None and rv.const is not None:
                 out.const = lv.const + rv.const if e.op == "+" else lv.const - rv.const
             return out
@@ -205,9 +212,10 @@ class _Lowering:
         # in the type's range the cast is the identity; outside it (nat: unspecified,
         # fixed width: truncation) the generic path decides
         if x.off is not None and not cond:
-            self.checks.append(f"{lo} <= lo + ({x.off})")
+            ck, n = self.checks[x.var], x.var
+            ck.append(f"{lo} <= lo{n} + ({x.off})")
             if hi is not None:
-                self.checks.append(f"hi + ({x.off}) <= {hi}")
+                ck.append(f"hi{n} + ({x.off}) <= {hi}")
             return x
         t = self.tmp()
         test = f"{lo} <= ({t} := {x.src})" + (f" <= {hi}" if hi is not None else "")
@@ -229,8 +237,9 @@ class _Lowering:
         if i is None:
             return None
         if i.off is not None and not cond:
-            self.checks.append(f"0 <= lo + ({i.off})")
-            self.checks.append(f"hi + ({i.off}) < n{k}")
+            ck, n = self.checks[i.var], i.var
+            ck.append(f"0 <= lo{n} + ({i.off})")
+            ck.append(f"hi{n} + ({i.off}) < n{k}")
             return f"h{k}[{i.src}]", k
         t = self.tmp()
         return f"(h{k}[{t}] if 0 <= ({t} := {i.src}) < n{k} else _D())", k
@@ -292,8 +301,8 @@ class _Lowering:
         if isinstance(e, (A.Path, A.Field)):
             r = self.sc.lookup(e.segs[0]) if isinstance(e, A.Path) and len(e.segs) == 1 \
                 else None
-            if r is not None and r[0] == self.var_slot:
-                return None  # the loop variable is an integer here
+            if r is not None and r[0] in self.var_slots:
+                return None  # the loop variables are integers here
             hk = self.hoist(e, "bool")
             return None if hk is None else f"h{hk}"
         got = self.index(e, cond, d)
@@ -311,10 +320,12 @@ class FastLoop:
     (``build``), since ``compile`` costs about half a millisecond and pays off only on
     ranges of some hundreds of instances."""
 
-    def __init__(self, prog: Any, src: str, hoists: list[Code]) -> None:
+    def __init__(self, prog: Any, src: str, hoists: list[Code], inner: Code | None) -> None:
         self.prog = prog
         self.src = src
         self.hoists = tuple(hoists)
+        self.inner = inner
+        """the inner variable's range producer (two variables), called per outer value"""
 
     def build(self) -> Callable[[list[Any], range], Any] | None:
         """``fast(frame, range)``: the quantifier's value over ``range``, or ``Deopt``."""
@@ -330,17 +341,20 @@ class FastLoop:
                 _MAKERS.clear()
             _MAKERS[self.src] = make
         return make(self.prog, _deopt, Deopt, Undef, self.hoists,
-                    known_int_seq)
+                    known_int_seq, self.inner)
 
 
-def lower_quant(prog: Any, kind: str, var_slot: int, residual: list[A.Expr],
-                body: A.Expr | None, sc: Scope) -> FastLoop | None:
-    """The fast loop for ``forall``/``exists`` over one integer variable (in frame slot
-    ``var_slot``), or None when the guard's residual conjuncts or the body fall outside
-    what the fast code handles. The loop raises ``Deopt`` where the closures must decide."""
-    if kind not in ("forall", "exists"):
+def lower_quant(prog: Any, kind: str, var_slots: tuple[int, ...], residual: list[A.Expr],
+                body: A.Expr | None, sc: Scope, inner: Code | None = None
+                ) -> FastLoop | None:
+    """The fast loop for ``forall``/``exists`` over one or two integer variables (in frame
+    slots ``var_slots``, outer first; ``inner``: the second one's range producer), or None
+    when the guard's residual conjuncts or the body fall outside what the fast code
+    handles. The loop raises ``Deopt`` where the closures must decide."""
+    if kind not in ("forall", "exists") or len(var_slots) not in (1, 2) or (
+            len(var_slots) == 2) != (inner is not None):
         return None
-    lw = _Lowering(prog, sc, var_slot)
+    lw = _Lowering(prog, sc, var_slots)
     test = _test(lw, kind, residual, body)
     if test is None:
         return None
@@ -348,9 +362,9 @@ def lower_quant(prog: Any, kind: str, var_slot: int, residual: list[A.Expr],
         return None  # one read used as two kinds (an int and a Seq): a type error, generic
     trusted_test = None
     if lw.int_elems:
-        tw = _Lowering(prog, sc, var_slot, trusted=True)
+        tw = _Lowering(prog, sc, var_slots, trusted=True)
         trusted_test = _test(tw, kind, residual, body)
-    return FastLoop(prog, _source(lw, test, trusted_test, kind), lw.hoists)
+    return FastLoop(prog, _source(lw, test, trusted_test, kind), lw.hoists, inner)
 
 
 def _test(lw: _Lowering, kind: str, residual: list[A.Expr], body: A.Expr | None
@@ -372,14 +386,34 @@ def _test(lw: _Lowering, kind: str, residual: list[A.Expr], body: A.Expr | None
     return " and ".join(conds) or "True"
 
 
+def _chunked(var: int, indent: str, on_hit: str) -> list[str]:
+    """The loop over ``lo{var}..=hi{var}``, paying one step per instance per chunk, before
+    the chunk runs."""
+    return [indent + x for x in (
+        f"start = lo{var}; stop = hi{var} + 1",
+        "while start < stop:",
+        f"    end = start + {CHUNK}",
+        "    if end > stop: end = stop",
+        "    b.tick(end - start)",
+        f"    for v{var} in _range(start, end):",
+        "        if TEST: " + on_hit,
+        "    start = end",
+    )]
+
+
+def _checks(lw: _Lowering, var: int) -> str | None:
+    ck = lw.checks[var]
+    return f"if not ({' and '.join(dict.fromkeys(ck))}): raise _Deopt" if ck else None
+
+
 def _source(lw: _Lowering, test: str, trusted_test: str | None, kind: str) -> str:
     on_hit, vacuous = ("return False", "True") if kind == "forall" else ("return True", "False")
     lines = [
-        "def _make(_owner, _D, _Deopt, _Undef, _H, _known):",
+        "def _make(_owner, _D, _Deopt, _Undef, _H, _known, _inner):",
         "    _type = type; _int = int; _bool = bool; _tuple = tuple; _range = range",
         "    def fast(fr, rng):",
-        "        lo = rng.start; hi = rng.stop - 1",
-        f"        if hi < lo: return {vacuous}",
+        "        lo0 = rng.start; hi0 = rng.stop - 1",
+        f"        if hi0 < lo0: return {vacuous}",
     ]
     if lw.hoists:
         lines.append("        try:")
@@ -391,18 +425,26 @@ def _source(lw: _Lowering, test: str, trusted_test: str | None, kind: str) -> st
         lines.append(f"        if _type(h{k}) is not {want[g]}: raise _Deopt")
         if g == "seq":
             lines.append(f"        n{k} = len(h{k})")
-    if lw.checks:
-        lines.append(f"        if not ({' and '.join(dict.fromkeys(lw.checks))}): raise _Deopt")
-    lines += ["        b = _owner.budget", "        start = lo; stop = hi + 1"]
-    loop = [
-        "        while start < stop:",
-        f"            end = start + {CHUNK}",
-        "            if end > stop: end = stop",
-        "            b.tick(end - start)",
-        "            for v in _range(start, end):",
-        "                if TEST: " + on_hit,
-        "            start = end",
-    ]
+    c0 = _checks(lw, 0)
+    if c0:
+        lines.append("        " + c0)
+    lines.append("        b = _owner.budget")
+    if len(lw.var_slots) == 1:
+        loop = _chunked(0, "        ", on_hit)
+    else:
+        # the inner range may depend on the outer variable: its producer reads the frame
+        c1 = _checks(lw, 1)
+        loop = [
+            "        for v0 in _range(lo0, hi0 + 1):",
+            "            b.tick(1)",
+            f"            fr[{int(lw.var_slots[0])}] = v0",
+            "            rng1 = _inner(fr)",
+            "            if _type(rng1) is not _range:",
+            "                if not rng1: continue",
+            "                raise _Deopt",
+            "            lo1 = rng1.start; hi1 = rng1.stop - 1",
+            "            if hi1 < lo1: continue",
+        ] + (["            " + c1] if c1 else []) + _chunked(1, "            ", on_hit)
     if trusted_test is not None:
         known = " and ".join(f"_known(h{k})" for k in sorted(lw.int_elems))
         lines.append(f"        if {known}:")

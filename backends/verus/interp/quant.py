@@ -403,9 +403,10 @@ def compile_quant(prog: Any, e: A.Quant, sc: Scope) -> Callable[[list[Any]], Any
 
     nvars = len(producers)
     fl = None
-    if nvars == 1 and kind in ("forall", "exists") and _int_range(pl.ranges[pl.order[0]],
-                                                                  types.get(pl.order[0])):
-        fl = lower_quant(prog, kind, producers[0][0], residual, body, inner)
+    if nvars in (1, 2) and kind in ("forall", "exists") and all(
+            _int_range(pl.ranges[v], types.get(v)) for v in pl.order):
+        fl = lower_quant(prog, kind, tuple(p[0] for p in producers), residual, body, inner,
+                         producers[1][1] if nvars == 2 else None)
     if fl is None:
         return _generic(prog, e, kind, line, producers, res_code, body_code, instance, slots)
     return _with_fast_loop(fl, prog, e, kind, line, producers, res_code, body_code, instance,
@@ -425,6 +426,7 @@ def _with_fast_loop(fl: FastLoop, prog: Any, e: A.Quant, kind: str, line: int,
     """The fast loop where it applies, else (and after a ``Deopt``) the closures, which get
     the range already computed: its bounds are evaluated once either way."""
     slot0, prod0 = producers[0]
+    nvars = len(producers)
     given: list[Any] = [None]
 
     def prod_given(fr: list[Any]) -> Any:
@@ -434,15 +436,16 @@ def _with_fast_loop(fl: FastLoop, prog: Any, e: A.Quant, kind: str, line: int,
             return prod0(fr)
         given[0] = None
         return r
-    generic = _generic(prog, e, kind, line, [(slot0, prod_given)], res_code, body_code,
-                       instance, slots)
+    generic = _generic(prog, e, kind, line, [(slot0, prod_given)] + producers[1:], res_code,
+                       body_code, instance, slots)
     box: list[Any] = [None, False]
     """[the compiled loop or None, whether compiling it was tried]"""
 
     def quant_fast(fr: list[Any]) -> Any:
         rng = prod0(fr)
         f = box[0]
-        if f is None and not box[1] and type(rng) is range and rng.stop - rng.start >= LOWER_AT:
+        if f is None and not box[1] and type(rng) is range and (
+                rng.stop - rng.start) * (1 if nvars == 1 else 8) >= LOWER_AT:
             box[1] = True
             f = box[0] = fl.build()
         if f is not None and type(rng) is range:

@@ -135,6 +135,74 @@ def test_pairs(s: tuple[int, ...], t: int, want: bool) -> None:
     assert call(prog, "f", s, t) is want
 
 
+@pytest.mark.parametrize(("s", "pal", "lower", "has_x"), [
+    (tuple("aba"), True, True, False), (tuple("ab"), False, True, False),
+    (tuple("xZ"), False, False, True), ((), True, True, False),
+])
+def test_chars(s: tuple[str, ...], pal: bool, lower: bool, has_x: bool) -> None:
+    """chars compare by scalar value ('Z' < 'a'); a SpecString is a Seq<char>."""
+    src = ("spec fn pal(s: Seq<char>) -> bool { forall|i: int| 0 <= i < s.len() ==> "
+           "s[i] == s[s.len() - 1 - i] }\n"
+           "spec fn lower(s: Seq<char>) -> bool { forall|i: int| 0 <= i < s.len() ==> "
+           "'a' <= s[i] && s[i] <= 'z' }\n"
+           "spec fn has_x(s: Seq<char>) -> bool { exists|i: int| 0 <= i < s.len() && "
+           "s[i] == 'x' }")
+    prog = program(src)
+    assert all(is_fast(prog, f) for f in ("pal", "lower", "has_x"))
+    assert call(prog, "pal", s) is pal
+    assert call(prog, "lower", s) is lower
+    assert call(prog, "has_x", s) is has_x
+
+
+def test_well_typed_inputs_never_fall_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast loops really run (no Deopt) on well-typed values, ints and chars alike."""
+    fell_back: list[str] = []
+    real = Q._generic
+
+    def counting(*a: Any, **k: Any) -> Any:
+        g = real(*a, **k)
+
+        def gen(fr: list[Any]) -> Any:
+            fell_back.append("x")
+            return g(fr)
+        return gen
+    monkeypatch.setattr(Q, "_generic", counting)
+    prog = program(SORTED + "\n" + FIND + "\nspec fn pal(s: Seq<char>) -> bool { forall|i: int| "
+                   "0 <= i < s.len() ==> s[i] == s[s.len() - 1 - i] }")
+    ints = tuple(range(1000))
+    assert call(prog, "sorted", ints) is True
+    assert call(prog, "absent", ints, -1) is True
+    assert call(prog, "has", ints, 999) is True
+    assert call(prog, "pal", tuple("abcb" * 100)) is False
+    assert call(prog, "pal", tuple("abcba")) is True
+    assert fell_back == []
+    assert call(prog, "sorted", ints + (True,)) == UNDEF
+    assert fell_back == ["x"]
+
+
+CHAR_BODIES = [
+    "forall|i: int| 0 <= i < s.len() ==> s[i] == s[s.len() - 1 - i]",
+    "forall|i: int| 0 <= i < s.len() ==> s[i] != c || i == 0",
+    "exists|i: int| 0 <= i <= s.len() && s[i] < 'b'",
+    "forall|i: int, j: int| 0 <= i < j < s.len() ==> s[i] <= s[j]",
+]
+
+
+@pytest.mark.parametrize("body", CHAR_BODIES)
+def test_char_loops_agree_with_the_closures(body: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    src = f"spec fn f(s: Seq<char>, c: char) -> bool {{ {body} }}"
+    fast = program(src)
+    assert is_fast(fast, "f")
+    monkeypatch.setattr(Q, "lower_quant", lambda *a, **k: None)
+    slow = program(src)
+    rnd = random.Random(7)
+    for _ in range(300):
+        s = tuple(rnd.choice("abAB") if rnd.random() > 0.05 else 1
+                  for _ in range(rnd.randrange(0, 6)))
+        c = rnd.choice(["a", "b", "B", 2])
+        assert call(fast, "f", s, c) == call(slow, "f", s, c), (s, c)
+
+
 def test_elements_of_another_type_go_back_to_the_closures() -> None:
     # bools compare as in Rust (false < true); the fast loop expects ints and hands over
     src = "spec fn f(s: Seq<bool>) -> bool { forall|i: int| 0 <= i < 1 ==> s[i] <= s[i + 1] }"

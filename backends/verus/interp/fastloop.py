@@ -113,7 +113,19 @@ class _Lowering:
             return None if k is None else ("f", k, e.name)
         if isinstance(e, A.View):
             return self.inv_key(e.e)
+        if isinstance(e, A.Lit) and e.kind == "char" and type(e.value) is str:
+            return ("c", e.value)  # a constant, kept out of the generated source
         return None
+
+    def snapshot(self) -> tuple[Any, ...]:
+        return (len(self.hoists), dict(self.keys), {k: set(g) for k, g in self.guards.items()},
+                (list(self.checks[0]), list(self.checks[1])), set(self.int_elems))
+
+    def restore(self, snap: tuple[Any, ...]) -> None:
+        """Undo a failed attempt (an operand tried as an integer, then as a char)."""
+        n, self.keys, self.guards, checks, self.int_elems = snap
+        del self.hoists[n:]
+        self.checks = checks
 
     def hoist(self, e: A.Expr, guard: str) -> int | None:
         key = self.inv_key(e)
@@ -244,6 +256,53 @@ class _Lowering:
         t = self.tmp()
         return f"(h{k}[{t}] if 0 <= ({t} := {i.src}) < n{k} else _D())", k
 
+    # ---------------------------------------------------------------- chars
+    def char_(self, e: A.Expr, cond: bool, depth: int) -> str | None:
+        """``e`` as a char (a one-character ``str``): a char literal, an invariant read, or
+        an element of a loop-invariant Seq (checked to be a ``str`` per element)."""
+        if not self.visit(depth):
+            return None
+        if isinstance(e, (A.Lit, A.Path, A.Field)):
+            k = self.hoist(e, "char")
+            return None if k is None else f"h{k}"
+        got = self.index(e, cond, depth + 1)
+        if got is None:
+            return None
+        t = self.tmp()
+        return f"({t} if _type({t} := {got[0]}) is _str else _D())"
+
+    def evident_char(self, e: A.Expr) -> bool:
+        """Whether the written types say ``e`` is a char (a guess only steers which fast
+        code is tried: its per-value checks hand a wrong guess back to the closures)."""
+        if isinstance(e, A.Lit):
+            return e.kind == "char"
+        if isinstance(e, (A.Index, A.MethodCall)):
+            seq = e.e if isinstance(e, A.Index) else e.recv
+            ref = self.prog.static_type_ref(seq, self.sc)
+            return ref is not None and (ref.name == "SpecString" or (
+                ref.name == "Seq" and bool(ref.args) and ref.args[0].name == "char"))
+        return isinstance(e, (A.Path, A.Field)) and self.prog.static_type(e, self.sc) == "char"
+
+    def compare(self, l_: A.Expr, r_: A.Expr, cond: bool, depth: int
+                ) -> tuple[str, str] | None:
+        """Both operands as integers, else both as chars (compared as Verus compares
+        them: by scalar value, which is Python's order on one-character strings)."""
+        if self.evident_char(l_) or self.evident_char(r_):
+            lc = self.char_(l_, cond, depth)
+            rc = self.char_(r_, cond, depth) if lc is not None else None
+            return None if lc is None or rc is None else (lc, rc)
+        snap = self.snapshot()
+        lv = self.int_(l_, cond, depth)
+        rv = self.int_(r_, cond, depth) if lv is not None else None
+        if lv is not None and rv is not None:
+            return lv.src, rv.src
+        self.restore(snap)
+        lc = self.char_(l_, cond, depth)
+        rc = self.char_(r_, cond, depth) if lc is not None else None
+        if lc is None or rc is None:
+            return None
+        return lc, rc
+
     # ---------------------------------------------------------------- booleans
     def bool_(self, e: A.Expr, cond: bool, depth: int) -> str | None:
         if not self.visit(depth):
@@ -253,11 +312,8 @@ class _Lowering:
             return ("True" if e.value else "False") if e.kind == "bool" and type(
                 e.value) is bool else None
         if isinstance(e, A.Binary) and e.op in _CMP:
-            lv = self.int_(e.l, cond, d)
-            rv = self.int_(e.r, cond, d)
-            if lv is None or rv is None:
-                return None
-            return f"({lv.src} {_CMP[e.op]} {rv.src})"
+            pair = self.compare(e.l, e.r, cond, d)
+            return None if pair is None else f"({pair[0]} {_CMP[e.op]} {pair[1]})"
         if isinstance(e, A.Chain):
             if not all(o in _CMP and o not in ("==", "!=", "===", "!==") for o in e.ops):
                 return None
@@ -410,7 +466,7 @@ def _source(lw: _Lowering, test: str, trusted_test: str | None, kind: str) -> st
     on_hit, vacuous = ("return False", "True") if kind == "forall" else ("return True", "False")
     lines = [
         "def _make(_owner, _D, _Deopt, _Undef, _H, _known, _inner):",
-        "    _type = type; _int = int; _bool = bool; _tuple = tuple; _range = range",
+        "    _type = type; _int = int; _bool = bool; _tuple = tuple; _range = range; _str = str",
         "    def fast(fr, rng):",
         "        lo0 = rng.start; hi0 = rng.stop - 1",
         f"        if hi0 < lo0: return {vacuous}",
@@ -420,7 +476,7 @@ def _source(lw: _Lowering, test: str, trusted_test: str | None, kind: str) -> st
         lines += [f"            h{k} = _H[{k}](fr)" for k in range(len(lw.hoists))]
         lines += ["        except _Undef:", "            raise _Deopt from None"]
     for k, gs in lw.guards.items():
-        want = {"int": "_int", "seq": "_tuple", "bool": "_bool"}
+        want = {"int": "_int", "seq": "_tuple", "bool": "_bool", "char": "_str"}
         g = next(iter(gs))
         lines.append(f"        if _type(h{k}) is not {want[g]}: raise _Deopt")
         if g == "seq":

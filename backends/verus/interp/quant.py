@@ -25,6 +25,7 @@ from adequacy.types import INT_WIDTHS
 
 from ..syntax import ast as A
 from .builtins import HASH, work
+from .fastloop import Deopt, FastLoop, lower_quant
 from .runtime import Scope, truth
 from .values import Abort, MSet, Tup, Undef, show
 
@@ -371,8 +372,6 @@ def compile_quant(prog: Any, e: A.Quant, sc: Scope) -> Callable[[list[Any]], Any
     for v in pl.order:
         producers.append((slots[v], _producer(prog, pl.ranges[v], types.get(v), inner, line)))
 
-    budget_owner = prog
-
     def instance(fr: list[Any]) -> Any:
         """Value of one instance: forall -> guard ==> body, exists/choose -> guard && body."""
         undef: Undef | None = None
@@ -403,7 +402,78 @@ def compile_quant(prog: Any, e: A.Quant, sc: Scope) -> Callable[[list[Any]], Any
         return True
 
     nvars = len(producers)
+    fl = None
+    if nvars in (1, 2) and kind in ("forall", "exists") and all(
+            _int_range(pl.ranges[v], types.get(v)) for v in pl.order):
+        fl = lower_quant(prog, kind, tuple(p[0] for p in producers), residual, body, inner,
+                         producers[1][1] if nvars == 2 else None)
+    if fl is None:
+        return _generic(prog, e, kind, line, producers, res_code, body_code, instance, slots)
+    return _with_fast_loop(fl, prog, e, kind, line, producers, res_code, body_code, instance,
+                           slots)
 
+
+LOWER_AT = 256
+"""A quantifier's fast loop is compiled when it first meets a range this long."""
+
+
+def _with_fast_loop(fl: FastLoop, prog: Any, e: A.Quant, kind: str, line: int,
+                    producers: list[tuple[int, Callable[[list[Any]], Any]]],
+                    res_code: list[Callable[[list[Any]], Any]],
+                    body_code: Callable[[list[Any]], Any] | None,
+                    instance: Callable[[list[Any]], Any], slots: dict[str, int]
+                    ) -> Callable[[list[Any]], Any]:
+    """The fast loop where it applies, else (and after a ``Deopt``) the closures, which get
+    the range already computed: its bounds are evaluated once either way."""
+    slot0, prod0 = producers[0]
+    nvars = len(producers)
+    given: list[Any] = [None]
+
+    def prod_given(fr: list[Any]) -> Any:
+        # the generic code asks for the range first thing, before any spec code runs
+        r = given[0]
+        if r is None:
+            return prod0(fr)
+        given[0] = None
+        return r
+    generic = _generic(prog, e, kind, line, [(slot0, prod_given)] + producers[1:], res_code,
+                       body_code, instance, slots)
+    box: list[Any] = [None, False]
+    """[the compiled loop or None, whether compiling it was tried]"""
+
+    def quant_fast(fr: list[Any]) -> Any:
+        rng = prod0(fr)
+        f = box[0]
+        if f is None and not box[1] and type(rng) is range and (
+                rng.stop - rng.start) * (1 if nvars == 1 else 8) >= LOWER_AT:
+            box[1] = True
+            f = box[0] = fl.build()
+        if f is not None and type(rng) is range:
+            try:
+                return f(fr, rng)
+            except Deopt:
+                pass
+        given[0] = rng
+        return generic(fr)
+    return quant_fast
+
+
+def _int_range(cands: list[Cand], ty: A.TypeRef | None) -> bool:
+    """Whether the variable's producer is ``ints`` (a ``range``), which the fast loop takes."""
+    if any(c.kind in ("eq", "mem") for c in cands):
+        return False
+    return type_class(ty) in ("int", "untyped")
+
+
+def _generic(prog: Any, e: A.Quant, kind: str, line: int,
+             producers: list[tuple[int, Callable[[list[Any]], Any]]],
+             res_code: list[Callable[[list[Any]], Any]],
+             body_code: Callable[[list[Any]], Any] | None,
+             instance: Callable[[list[Any]], Any], slots: dict[str, int]
+             ) -> Callable[[list[Any]], Any]:
+    """The closures' evaluation: exact three-valued meaning, per instance."""
+    budget_owner = prog
+    nvars = len(producers)
     if kind == "forall" and nvars == 1 and not res_code and body_code is not None:
         slot0, prod0 = producers[0]
         bc = body_code

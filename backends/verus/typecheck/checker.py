@@ -320,8 +320,11 @@ class Checker:
         src = self.expr(e.e, sc)
         dst = self.ty(e.ty)
         castable = Ty.INTS | Ty.FLOATS | {"char", "bool"}
-        if known(src) and known(dst) and dst.name in Ty.INTS | Ty.FLOATS | {"char"} \
-                and src.name not in castable and src.name not in Ty.EXEC_TYPES:
+        prim_dst = dst.name in Ty.INTS | Ty.FLOATS | {"char"}
+        if known(src) and known(dst) and src.name not in Ty.EXEC_TYPES and (
+                (prim_dst and src.name not in castable)
+                or (not prim_dst and dst.name not in Ty.EXEC_TYPES
+                    and not compatible(src, dst))):
             raise _err(f"non-primitive cast: `{show(src)}` as `{show(dst)}`", "E0605", e.line)
         return dst
 
@@ -600,8 +603,8 @@ class Checker:
             return v
         if t.name in self.m.types and t.name in self.m.trait_impl_types:
             return UNKNOWN
-        raise _err(f"no method named `view` found for `{show(t)}`: `@` needs a View impl, and "
-                   f"vstd has none for {t.name} (use the value itself)", "E0599", e.line)
+        raise _err(f"`@` on `{show(t)}`: {t.name} has no View impl in vstd (no method named "
+                   "`view`; use the value itself)", "E0599", e.line)
 
     def e_Quant(self, e: A.Quant, sc: Scope, want: T) -> T:
         inner = Scope(sc)
@@ -805,6 +808,11 @@ class Checker:
 
     def _pvariant(self, p: A.PVariant, t: T, sc: Scope) -> None:
         name = p.path[-1]
+        if len(p.path) == 1 and (p.elems is not None or p.fields is not None) \
+                and name not in self.m.variants and name not in self.m.structs \
+                and name not in ("Some", "None", "Ok", "Err") and name not in self.m.other_names:
+            kind = "tuple struct or tuple variant" if p.elems is not None else "struct, variant"
+            raise _err(f"cannot find {kind} `{name}` in this scope", "E0531", p.line)
         subs: list[tuple[A.Pat, T]] = []
         if t.name == "Option" and name in ("Some", "None") and len(p.path) <= 2:
             inner = t.args[0] if t.args else UNKNOWN

@@ -38,8 +38,8 @@ sys.path.insert(0, str(REPO / "tests" / "semantics"))
 
 def _specs(datasets: Path | None, work: Path) -> list[tuple[str, Task, str, bool | None]]:
     """(label, task, text, ill-typed by construction?) — None: a bundled spec, valid."""
-    from test_typecheck_corpus import CASES, EX, _edit  # type: ignore[import-not-found]
-    from verus_bundled_specs import example_specs, verina_gold_specs  # type: ignore[import-not-found]
+    from test_typecheck_corpus import CASES, EX, _edit
+    from verus_bundled_specs import example_specs, verina_gold_specs
 
     out: list[tuple[str, Task, str, bool | None]] = []
     for task, spec in example_specs():

@@ -24,10 +24,10 @@ from __future__ import annotations
 from adequacy.errors import SpecInvalid
 
 from .syntax import ast as A
-from .typecheck import check_module as typecheck_module
 from .syntax.ast import SpecModule
 from .syntax.lexer import Token, normalize_tokens, tokenize
 from .syntax.parser import CLAUSE_KWS, parse_tokens
+from .typecheck import check_module as typecheck_module
 
 ALLOWED_MACROS = frozenset({"seq", "set", "map"})
 WRAPPERS = frozenset({"verus", "exec_spec_unverified"})

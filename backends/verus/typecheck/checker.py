@@ -342,10 +342,9 @@ class Checker:
         if t.name == "Option":
             if name not in ("Some", "None"):
                 raise _err(f"no variant named `{name}` found for enum `Option`", "E0599", line)
-        elif t.name in self.m.enums:
-            if not any(v.name == name for v in self.m.enums[t.name].variants):
-                raise _err(f"no variant named `{name}` found for enum `{t.name}`", "E0599",
-                           line)
+        elif t.name in self.m.enums and not any(v.name == name
+                                                for v in self.m.enums[t.name].variants):
+            raise _err(f"no variant named `{name}` found for enum `{t.name}`", "E0599", line)
 
     def e_Call(self, e: A.Call, sc: Scope, want: T) -> T:
         f = e.func
@@ -912,8 +911,6 @@ class Checker:
 
 # ---------------------------------------------------------------- small helpers
 
-EXEC_NAMES = Ty.EXEC_TYPES
-
 
 def _alternatives(p: A.Pat) -> Iterator[A.Pat]:
     if isinstance(p, A.POr):
@@ -930,9 +927,7 @@ def _catch_all(p: A.Pat) -> bool:
         return True
     if isinstance(p, A.PBind):
         return p.sub is None
-    if isinstance(p, A.PTuple):
-        return True  # tuple scrutinees are not checked for exhaustiveness
-    return False
+    return isinstance(p, A.PTuple)  # tuple scrutinees are not checked for exhaustiveness
 
 
 def _lit_type(v: object) -> T:

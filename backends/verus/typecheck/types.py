@@ -26,7 +26,7 @@ INTLIT = T("{integer}")
 CHAR = T("char")
 UNIT = T("unit")
 
-FIXED = frozenset("u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize".split())
+FIXED = frozenset(["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize"])
 INTS = FIXED | {"int", "nat", "{integer}"}
 FLOATS = frozenset({"f32", "f64", "{float}"})
 SPEC_COLLECTIONS = frozenset({"Seq", "Set", "Map", "Multiset"})

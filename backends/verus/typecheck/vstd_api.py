@@ -244,15 +244,4 @@ EXEC_METHODS: dict[str, str] = {
 
 #: Free spec functions and builtins spec code can name from the prelude (``vstd::prelude::*``
 #: and the modules it re-exports, or a ``use vstd::...``): their arguments are not checked.
-FREE_FNS = frozenset("""
-    old arbitrary spec_affirm spec_literal_int spec_literal_nat spec_cast_integer
-    is_variant get_variant_field strictly_cloned cloned seq_to_set set_int_range
-    check_argument_is_seq check_argument_is_set check_argument_is_map commutative_foldr
-    commutative_foldl abs min max pow pow2 sum spec_abs spec_min spec_max spec_pow
-    spec_slice_len spec_slice_index spec_slice_get spec_slice_update spec_slice_is_empty
-    array_view spec_array_as_slice spec_array_update is_ascii string_is_ascii encode_utf8
-    decode_utf8 valid_utf8 spec_u8_to_char spec_char_to_u8 is_sorted sorted_by
-    total_ordering antisymmetric transitive reflexive connected strongly_connected
-    partial_ordering pre_ordering injective surjective bijective bit_and bit_or bit_xor
-    ext_equal f64_arith_seq exists_unique
-""".split())
+FREE_FNS = frozenset(["old", "arbitrary", "spec_affirm", "spec_literal_int", "spec_literal_nat", "spec_cast_integer", "is_variant", "get_variant_field", "strictly_cloned", "cloned", "seq_to_set", "set_int_range", "check_argument_is_seq", "check_argument_is_set", "check_argument_is_map", "commutative_foldr", "commutative_foldl", "abs", "min", "max", "pow", "pow2", "sum", "spec_abs", "spec_min", "spec_max", "spec_pow", "spec_slice_len", "spec_slice_index", "spec_slice_get", "spec_slice_update", "spec_slice_is_empty", "array_view", "spec_array_as_slice", "spec_array_update", "is_ascii", "string_is_ascii", "encode_utf8", "decode_utf8", "valid_utf8", "spec_u8_to_char", "spec_char_to_u8", "is_sorted", "sorted_by", "total_ordering", "antisymmetric", "transitive", "reflexive", "connected", "strongly_connected", "partial_ordering", "pre_ordering", "injective", "surjective", "bijective", "bit_and", "bit_or", "bit_xor", "ext_equal", "f64_arith_seq", "exists_unique"])

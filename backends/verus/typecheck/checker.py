@@ -262,21 +262,38 @@ class Checker:
             for x in _logic_operands(e):
                 self.expect_bool(x, sc, f"an operand of `{op}`")
             return BOOL
+        if op not in EQ and op not in ORDER:
+            return self._arith_chain(e, sc)
         lt = self.expr(e.l, sc)
         rt = self.expr(e.r, sc, lt if known(lt) else UNKNOWN)
-        if op in EQ or op in ORDER:
-            self._compare(op, lt, rt, e.line)
-            return BOOL
-        if op in ARITH:
-            return self._arith(op, lt, rt, e.line)
-        # & | ^ << >>
+        self._compare(op, lt, rt, e.line)
+        return BOOL
+
+    def _arith_chain(self, e: A.Binary, sc: Scope) -> T:
+        """``a + b - c * d ...``: the parser builds long left-leaning chains of these (no
+        nesting depth is charged for them), so the spine is walked in a loop."""
+        spine: list[A.Binary] = []
+        node: A.Expr = e
+        while isinstance(node, A.Binary) and node.op not in LOGIC and node.op not in EQ \
+                and node.op not in ORDER:
+            spine.append(node)
+            node = node.l
+        lt = self.expr(node, sc)
+        for b in reversed(spine):
+            rt = self.expr(b.r, sc, lt if known(lt) else UNKNOWN)
+            lt = self._arith(b.op, lt, rt, b.line) if b.op in ARITH else \
+                self._bits(b.op, lt, rt, b.line)
+        return lt
+
+    def _bits(self, op: str, lt: T, rt: T, line: int) -> T:
+        """``& | ^ << >>``."""
         if lt.name == "bool" and rt.name == "bool" and op in ("&", "|", "^"):
             return BOOL
         for t in (lt, rt):
             if known(t) and not is_int(t) and t.name != "bool" and t.name not in Ty.EXEC_TYPES \
                     and t.name not in ORDERED_COLLECTIONS:
                 raise _err(f"no implementation for `{show(lt)} {op} {show(rt)}`", "E0369",
-                           e.line)
+                           line)
         return lt if is_int(lt) and lt.name != "{integer}" else rt if is_int(rt) else UNKNOWN
 
     def _compare(self, op: str, lt: T, rt: T, line: int) -> None:
@@ -634,19 +651,29 @@ class Checker:
         return T("spec_fn", ts + [body])
 
     def e_If(self, e: A.If, sc: Scope, want: T) -> T:
-        inner = Scope(sc)
-        if e.let_pat is not None:
-            self.pattern(e.let_pat, self.expr(e.cond, sc), inner)
-        else:
-            self.expect_bool(e.cond, sc, "an `if` condition")
-        tt = self.expr(e.then, inner, want)
-        if e.els is None:
-            return UNIT
-        et = self.expr(e.els, sc, tt if known(tt) else want)
-        if not compatible(tt, et):
-            raise _err(f"`if` and `else` have incompatible types: `{show(tt)}` and "
-                       f"`{show(et)}`", "E0308", e.els.line)
-        return _join(tt, et)
+        """An ``else if`` chain is walked in a loop (the parser charges it no depth)."""
+        out: T = UNKNOWN
+        node: A.Expr | None = e
+        while isinstance(node, A.If):
+            inner = Scope(sc)
+            if node.let_pat is not None:
+                self.pattern(node.let_pat, self.expr(node.cond, sc), inner)
+            else:
+                self.expect_bool(node.cond, sc, "an `if` condition")
+            tt = self.expr(node.then, inner, out if known(out) else want)
+            if node.els is None:
+                return UNIT
+            if not compatible(out, tt):
+                raise _err(f"`if` and `else` have incompatible types: `{show(out)}` and "
+                           f"`{show(tt)}`", "E0308", node.then.line)
+            out = _join(out, tt)
+            node = node.els
+        assert node is not None
+        et = self.expr(node, sc, out if known(out) else want)
+        if not compatible(out, et):
+            raise _err(f"`if` and `else` have incompatible types: `{show(out)}` and "
+                       f"`{show(et)}`", "E0308", node.line)
+        return _join(out, et)
 
     def e_Match(self, e: A.Match, sc: Scope, want: T) -> T:
         st = self.expr(e.scrut, sc)

@@ -77,6 +77,7 @@ SPEC_METHODS: dict[str, str] = {
         min() -> int
         sort() -> Seq<A>
         is_sorted() -> ?
+        update_at_index(i: int, a: A) -> Seq<A>
     """,
     "Set": """
         static empty() -> Set<A>
@@ -167,6 +168,7 @@ SPEC_METHODS: dict[str, str] = {
         prefixed_entries(prefix: ?) -> Map<K, V>
         is_monotonic() -> bool
         is_monotonic_from(start: int) -> bool
+        update_at_index(k: K, v: V) -> Map<K, V>
     """,
     "Multiset": """
         static empty() -> Multiset<A>
@@ -195,13 +197,21 @@ SPEC_METHODS: dict[str, str] = {
         is_singleton() -> bool
     """,
     # Option's spec-visible methods: vstd's std_specs/option.rs gives these a spec meaning
-    # (``when_used_as_spec``) or they are spec fns of its OptionAdditionalFns trait.
+    # (``when_used_as_spec``) or they are spec fns of its OptionAdditionalFns trait;
+    # state_machine_internal.rs adds ``update_at_index`` to Seq and Map.
     "Option": """
         is_some() -> bool
         is_none() -> bool
+        is_Some() -> bool
+        is_None() -> bool
+        is_some_spec() -> bool
         unwrap() -> A
         get_Some_0() -> A
         arrow_Some_0() -> A
+        arrow_0() -> A
+        eq_spec(other: Option<A>) -> bool
+        cmp_spec(other: Option<A>) -> ?
+        partial_cmp_spec(other: Option<A>) -> ?
         unwrap_or(default: A) -> A
         expect(msg: ?) -> A
         tracked_unwrap() -> A

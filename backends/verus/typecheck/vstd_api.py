@@ -252,6 +252,95 @@ EXEC_METHODS: dict[str, str] = {
     "slice": "len() -> nat",
 }
 
-#: Free spec functions and builtins spec code can name from the prelude (``vstd::prelude::*``
-#: and the modules it re-exports, or a ``use vstd::...``): their arguments are not checked.
-FREE_FNS = frozenset(["old", "arbitrary", "spec_affirm", "spec_literal_int", "spec_literal_nat", "spec_cast_integer", "is_variant", "get_variant_field", "strictly_cloned", "cloned", "seq_to_set", "set_int_range", "check_argument_is_seq", "check_argument_is_set", "check_argument_is_map", "commutative_foldr", "commutative_foldl", "abs", "min", "max", "pow", "pow2", "sum", "spec_abs", "spec_min", "spec_max", "spec_pow", "spec_slice_len", "spec_slice_index", "spec_slice_get", "spec_slice_update", "spec_slice_is_empty", "array_view", "spec_array_as_slice", "spec_array_update", "is_ascii", "string_is_ascii", "encode_utf8", "decode_utf8", "valid_utf8", "spec_u8_to_char", "spec_char_to_u8", "is_sorted", "sorted_by", "total_ordering", "antisymmetric", "transitive", "reflexive", "connected", "strongly_connected", "partial_ordering", "pre_ordering", "injective", "surjective", "bijective", "bit_and", "bit_or", "bit_xor", "ext_equal", "f64_arith_seq", "exists_unique"])
+#: Free spec functions and builtins spec code can name (``vstd::prelude::*``, the modules it
+#: re-exports or a ``use vstd::...``): every ``pub spec fn`` at the top of a vstd module and
+#: every public function of verus_builtin (verus-lang/verus, 2026-08; ``old`` and friends).
+#: Their arguments are checked for errors inside them but not against a signature; a name not
+#: here, not in the spec and not in scope is rustc's E0425.
+_FREE = """
+    abs add add_ensures admit after_borrow align_of align_of_as_usize align_of_val_as_usize
+    allow_panic antisymmetric arbitrary arch_word_bits array_index array_view assert_
+    assert_bit_vector assert_bitvector_by assert_by assert_by_compute assert_by_compute_only
+    assert_forall_by assert_nonlinear_by associative assume_ asymmetric atomic_call_loop
+    atomic_spec base_upper_bound_excl bool_value_eq_option_token bool_value_le_option_token
+    borrowed_key_removed bound_as_ref branch_bool btree_map_deep_view_impl
+    builds_valid_hashers call_ensures call_requires check_argument_is_map
+    check_argument_is_seq check_argument_is_set choose choose_tuple clip cloned
+    closure_to_fn_proof closure_to_fn_spec codepoint_width_1 codepoint_width_2
+    codepoint_width_3 codepoint_width_4 combine_values commutative commutative_foldl
+    commutative_foldr conjunct_shared connected constrain_type contains_borrowed_key
+    continuation_bits copy_within_result decode_first_codepoint decode_first_scalar
+    decode_last_scalar decode_utf8 decreases decreases_by decreases_when default_ensures
+    deposits div div_auto div_auto_minus div_auto_plus div_ensures div_pos div_recursive
+    dummy_capture_consume dummy_capture_new encode_scalar encode_utf8 endianness ensures
+    eq_ensures equal equivalence_relation erased_ghost_value err exchanges
+    exchanges_nondeterministic exists ext_equal ext_equal_deep extra_dependency f32_to_bits
+    f64_to_bits final_ float_cast_spec fmt_req_all forall frame_preserving_update
+    frame_preserving_update_nondeterministic frame_preserving_update_nondeterministic_opt
+    frame_preserving_update_opt ge_ensures get_future_output_type get_union_field
+    get_variant_field ghost_exec global_size_of gt_ensures guards has_resolved
+    has_resolved_unsized has_width_1_encoding has_width_2_encoding has_width_3_encoding
+    has_width_4_encoding hash_map_deep_view_impl ieee_float_cast imply incl increasing_seq
+    injective inline_air_stmt into_iter into_iter_btree_keys into_iter_elts
+    into_iter_hash_keys into_iter_keys into_iter_remaining into_iter_values into_rev_spec
+    inv_mask_any inv_mask_list inv_mask_list_compl inv_mask_none inv_mask_set invariant
+    invariant_except_break irreflexive is_ascii is_ascii_chars is_char_boundary
+    is_continuation_byte is_err is_le is_leading_byte_width_1 is_leading_byte_width_2
+    is_leading_byte_width_3 is_leading_byte_width_4 is_mod_equivalent is_none is_ok is_pow2
+    is_pow2_exists is_scalar is_sized is_smaller_than is_smaller_than_lexicographic
+    is_smaller_than_recursive_function_field is_some is_variant is_white_space
+    iter_into_iter_spec key_obeys_cmp_spec last_continuation_byte le_ensures
+    leading_bits_width_1 leading_bits_width_2 leading_bits_width_3 leading_bits_width_4
+    leading_byte_width_1 leading_byte_width_2 leading_byte_width_3 leading_byte_width_4
+    length_of_first_codepoint length_of_first_scalar length_of_last_scalar log low_bits_mask
+    lt_ensures maps_borrowed_key_to_value max max3 min mod_auto mod_auto_minus mod_auto_plus
+    mod_recursive modulus mul mul_auto mul_ensures mul_pos mul_recursive mut_ref_current
+    mut_ref_future mut_ref_tracked mutable_reference_tie nat_max ne_ensures neg_ensures
+    next_multiple_of no_method_body no_unwind no_unwind_when nonzero_from_primitive
+    nonzero_spec_get not_overlong_encoding not_surrogate obeys_cmp obeys_cmp_ord
+    obeys_cmp_partial_ord obeys_cmp_spec obeys_concrete_eq obeys_deep_eq obeys_eq
+    obeys_eq_spec obeys_eq_spec_properties obeys_key_model obeys_partial_cmp_spec_properties
+    obeys_view_eq ok old opens_invariant_mask opt_add opt_agree opt_ge opt_is_none opt_sub
+    option_value_eq_option_token option_value_le_option_token partial_cmp_ensures
+    partial_ordering partial_valid_utf8 pop_first_scalar pow pow2 pre_ordering pred_args
+    ptr_from_data ptr_mut_from_data ptr_null ptr_null_mut range_all_spec_rec recommends
+    recommends_by reflexive requires returns rev_iter rev_post reveal_byteslit reveal_hide_
+    reveal_hide_internal_path_ reveal_strlit rust_div rust_rem second_last_continuation_byte
+    seq_to_map set_contains_borrowed_key set_int_range set_op sets_borrowed_key_to_key
+    sets_differ_by_borrowed_key shadow_ghost_value shr_ref_struct_wrap signed_max signed_min
+    size_of size_of_as_usize size_of_val_as_usize slice_range_end slice_range_start
+    slice_range_valid sorted_by spec_affirm spec_align_of_val spec_array_as_slice
+    spec_array_fill_for_copy_type spec_array_update spec_btree_map_len spec_btree_set_len
+    spec_cast_array_ptr_to_slice_ptr spec_cast_float spec_cast_integer
+    spec_cast_ptr_to_thin_ptr spec_cast_ptr_to_usize spec_cast_real
+    spec_cast_slice_ptr_to_slice_ptr spec_cast_slice_ptr_to_str_ptr
+    spec_cast_str_ptr_to_slice_ptr spec_chained_cmp spec_chained_eq spec_chained_ge
+    spec_chained_gt spec_chained_le spec_chained_lt spec_chained_value spec_eq spec_expect
+    spec_from spec_hash_map_len spec_hash_set_len spec_literal_decimal spec_literal_int
+    spec_literal_integer spec_literal_nat spec_ok_or spec_range_inclusive_end_bound
+    spec_range_inclusive_is_empty spec_range_next spec_size_of_val spec_slice_get
+    spec_slice_index spec_slice_is_empty spec_slice_len spec_slice_update
+    spec_u128_from_le_bytes spec_u128_to_le_bytes spec_u16_from_le_bytes
+    spec_u16_to_le_bytes spec_u32_from_le_bytes spec_u32_to_le_bytes spec_u64_from_le_bytes
+    spec_u64_to_le_bytes spec_u64_to_le_bytes_open spec_unwrap spec_unwrap_err
+    spec_unwrap_or spec_vec_dequeue_len spec_vec_len strict_total_ordering strictly_cloned
+    string_is_ascii strongly_connected strslice_get_char strslice_len sub sub_ensures
+    symmetric take_first_scalar take_last_scalar third_last_continuation_byte
+    to_big_from_digits to_string_from_display_ensures total_ordering tracked_exec
+    tracked_exec_borrow transitive trigger trigger_peek_implications
+    two_phase_mutable_reference_tie u16_leading_ones u16_leading_zeros u16_trailing_ones
+    u16_trailing_zeros u32_leading_ones u32_leading_zeros u32_trailing_ones
+    u32_trailing_zeros u64_leading_ones u64_leading_zeros u64_trailing_ones
+    u64_trailing_zeros u8_leading_ones u8_leading_zeros u8_trailing_ones u8_trailing_zeros
+    unsigned_max updates use_type_invariant valid_first_scalar valid_layout
+    valid_leading_and_continuation_bytes_first_codepoint valid_utf8 vec_clone_trigger
+    vec_dequeue_clone_trigger verus_erasure_get_first view_reverse_for_eq
+    view_reverse_for_eq_sized with_triggers withdraws
+"""
+#: Older vstd names and builtins seen in real specs, kept for specs written against them.
+_HAND = """
+    arbitrary spec_affirm spec_literal_int spec_literal_nat spec_cast_integer is_variant
+    get_variant_field strictly_cloned seq_to_set pow2 spec_abs spec_min spec_max spec_pow
+    is_sorted sorted_by ext_equal exists_unique
+"""
+FREE_FNS = frozenset(_FREE.split()) | frozenset(_HAND.split())

@@ -26,6 +26,8 @@ from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError,
 from adequacy.backends.verus.interp.values import Undef, show
 from adequacy.backends.verus.syntax import ast as A
 from adequacy.backends.verus.syntax.parser import Parser, parse_module
+from adequacy.backends.verus.typecheck import check_fn
+from adequacy.backends.verus.typecheck.checker import Module as TypeModule
 from adequacy.errors import SpecInvalid
 
 REPO = Path(__file__).resolve().parents[1]
@@ -44,6 +46,14 @@ class Stats:
     verdicts: collections.Counter[str] = field(default_factory=collections.Counter)
     unknown_causes: collections.Counter[str] = field(default_factory=collections.Counter)
     false_cases: list[str] = field(default_factory=list)
+    fns: int = 0
+    fns_compiled: int = 0
+    """Functions whose every clause compiled under interp: the front end accepted them."""
+    fns_typed: int = 0
+    """Of those, how many the type checker also accepts (goal: all; Verus verified them)."""
+    fns_typed_all: int = 0
+    """Every spec-bearing function the type checker accepts, compiled under interp or not."""
+    type_fail: list[str] = field(default_factory=list)
     test_fail: collections.Counter[str] = field(default_factory=collections.Counter)
 
 
@@ -80,33 +90,52 @@ def check_file(path: Path, st: Stats, verbose: bool) -> None:
     st.files_parsed += 1
     prog = Program(mod)
     prog.allow_old = True
+    tmod = TypeModule.of(mod)
     for fn in mod.all_fns():
         if fn.mode == "other":
             continue
-        names: list[tuple[str, A.TypeRef | None]] = [(p.name, p.ty) for p in fn.params]
-        for kind, e in fn_clauses(fn):
-            st.clauses += 1
-            st.parsed += 1
-            before = len(prog.unsupported)
-            try:
-                if kind == "spec fn body":
-                    prog.fn_code(prog.fns.get(fn.name) or _method_code(prog, fn))
-                else:
-                    extra = [(fn.ret_name, fn.ret_type)] if kind == "ensures" and fn.ret_name \
-                        else []
-                    prog.compile_expr(e, names + extra)
-            except CompileError as ce:
-                st.check_fail[_cause(ce.message)] += 1
-                if verbose:
-                    print(f"CHECK FAIL {path.name}:{ce.line}: {ce.message}")
-                continue
-            new = prog.unsupported[before:]
-            if new:
-                st.check_fail["unsupported: " + _cause(new[0][0])] += 1
-                if verbose:
-                    print(f"UNSUPPORTED {path.name}:{new[0][1]}: {new[0][0]}")
-                continue
-            st.checked += 1
+        checked_before = st.checked
+        n_clauses = len(fn_clauses(fn))
+        _clauses_of(fn, prog, st, verbose, path)
+        if not n_clauses:
+            continue
+        st.fns += 1
+        compiled = st.checked - checked_before == n_clauses
+        st.fns_compiled += compiled
+        try:
+            check_fn(tmod, fn, str(path), allow_old=True)
+            st.fns_typed_all += 1
+            st.fns_typed += compiled
+        except SpecInvalid as err:
+            st.type_fail.append(f"{path.parent.parent.name}/{err}"
+                                + ("" if compiled else " (interp refused it too)"))
+
+
+def _clauses_of(fn: A.FnItem, prog: Program, st: Stats, verbose: bool, path: Path) -> None:
+    names: list[tuple[str, A.TypeRef | None]] = [(p.name, p.ty) for p in fn.params]
+    for kind, e in fn_clauses(fn):
+        st.clauses += 1
+        st.parsed += 1
+        before = len(prog.unsupported)
+        try:
+            if kind == "spec fn body":
+                prog.fn_code(prog.fns.get(fn.name) or _method_code(prog, fn))
+            else:
+                extra = [(fn.ret_name, fn.ret_type)] if kind == "ensures" and fn.ret_name \
+                    else []
+                prog.compile_expr(e, names + extra)
+        except CompileError as ce:
+            st.check_fail[_cause(ce.message)] += 1
+            if verbose:
+                print(f"CHECK FAIL {path.name}:{ce.line}: {ce.message}")
+            continue
+        new = prog.unsupported[before:]
+        if new:
+            st.check_fail["unsupported: " + _cause(new[0][0])] += 1
+            if verbose:
+                print(f"UNSUPPORTED {path.name}:{new[0][1]}: {new[0][0]}")
+            continue
+        st.checked += 1
 
 
 def _method_code(prog: Program, fn: A.FnItem) -> Any:
@@ -255,6 +284,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"clauses (spec fn bodies, requires, ensures): {st.clauses}")
     print(f"  parse:          {st.parsed}/{st.clauses} ({pct(st.parsed, st.clauses)})")
     print(f"  compile/check:  {st.checked}/{st.clauses} ({pct(st.checked, st.clauses)})")
+    print(f"spec-bearing functions: {st.fns}; all clauses compile under interp: "
+          f"{st.fns_compiled}; of those, type-check: {st.fns_typed} "
+          f"(rejected: {st.fns_compiled - st.fns_typed}; Verus verified them, goal 0); "
+          f"type-check among all {st.fns}: {st.fns_typed_all}")
     print(f"MBPP tests from main: {st.tests}; ensures evaluations: "
           f"true={st.verdicts['true']} false={st.verdicts['false']} "
           f"unknown={st.verdicts['unknown']}")
@@ -266,6 +299,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{title} by cause:")
             for cause, n in ctr.most_common():
                 print(f"  {n:4d}  {cause}")
+    if st.type_fail:
+        print("\nverified functions the type checker rejects (checker bugs):")
+        for c in st.type_fail:
+            print("  " + c)
     if st.false_cases:
         print("\nFALSE on verified functions (engine bugs):")
         for c in st.false_cases:

@@ -27,6 +27,7 @@ from .syntax import ast as A
 from .syntax.ast import SpecModule
 from .syntax.lexer import Token, normalize_tokens, tokenize
 from .syntax.parser import CLAUSE_KWS, parse_tokens
+from .typecheck import check_module as typecheck_module
 
 ALLOWED_MACROS = frozenset({"seq", "set", "map"})
 WRAPPERS = frozenset({"verus", "exec_spec_unverified"})
@@ -357,6 +358,7 @@ def check_spec(spec: SpecModule, skeleton: SpecModule, path: str | None = None) 
     _check_sig(fns.get("pre_spec"), "pre_spec", [("input", "Input")], path)
     _check_sig(fns.get("post_spec"), "post_spec", [("input", "Input"), ("output", "Output")],
                path)
+    typecheck_module(spec, path)
 
 
 def check_source(text: str, skeleton_text: str, path: str | None = None,

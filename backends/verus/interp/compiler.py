@@ -784,9 +784,11 @@ class Program:
 
     def c_View(self, e: A.View, sc: Scope) -> Code:
         ty = self.static_type_ref(e.e, sc)
-        if ty is not None and ty.name in SPEC_ONLY_TYPES:
+        if ty is not None and ty.name in SPEC_ONLY_TYPES and ty.path != ("array",):
             # vstd's view.rs implements View for exec types (Vec, slices, String, ...), never
-            # for the spec types themselves: rustc rejects `s@` on a Seq.
+            # for the spec types themselves: rustc rejects `s@` on a Seq. A slice or array
+            # (`&[u8]`, `[T; N]`, parsed as a Seq marked "array") views as its Seq
+            # (vstd slice.rs, array.rs), which is the value itself here.
             raise CompileError(f"`@` on a value of type {ty}: {ty.name} has no View (only exec "
                                "types such as Vec have one; use the value itself)", e.line)
         return self.expr(e.e, sc)

@@ -79,6 +79,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--one-jvm", type=int, default=3, help="stubs for the one-JVM side")
     ap.add_argument("--sgb", type=int, default=0, help="SpecGenBench tasks to add")
+    ap.add_argument("--per-stub-requests", type=int, default=4, metavar="N",
+                    help="N stubs sent one request each to the warm worker (an environment "
+                         "load per stub, the design before stubs were batched per spec)")
     ap.add_argument("--tasks", default="", help="comma-separated bundled task ids (default all)")
     ap.add_argument("--start-compare", type=int, default=0, metavar="N",
                     help="also start N pairs of workers without and with the AppCDS archive")
@@ -139,6 +142,15 @@ def main() -> int:
               f"(of which proof obligation median {statistics.median(pos):.3f}s); "
               f"environment load per request median {statistics.median(loads):.2f}s "
               f"({sum(loads):.1f}s of {wall:.1f}s wall)")
+    single: list[float] = []
+    picks = [(f, s.name) for f in files for s in f.stubs][: args.per_stub_requests]
+    for sf, stub in picks:
+        secs, _reply = one_request(sf, [stub])
+        single.append(secs)
+    if single:
+        med = statistics.median(single)
+        print(f"one request per stub (warm worker): {len(single)} stubs, median {med:.2f}s "
+              f"wall each; ratio to batched per spec: {med / per_stub:.1f}x")
     one: list[float] = []
     sample = [(sf, s.name) for sf in files for s in sf.stubs[:1]][: args.one_jvm]
     for sf, stub in sample:

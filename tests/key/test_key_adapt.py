@@ -123,6 +123,15 @@ def test_stub_file_rewrites(loop_task: Task) -> None:
             [code in ln for ln in head.splitlines()].index(True)
 
 
+def test_verify_source_keeps_loop_annotations(loop_task: Task) -> None:
+    """``adequacy verify`` proves the real body, which needs its loop invariants."""
+    from adequacy.backends.openjml.engines.key.adapt import verify_source
+    spec = OpenJmlBackend().load_spec(loop_task, with_spec(LOOP, LOOP_SPEC), "S.java")
+    text = verify_source(spec.data)
+    assert "maintaining s == (i - 1) * i / 2;" in text and "decreases n - i;" in text
+    assert "((short) 32767)" in text and "/*@ pure     @*/ int sq" in text
+
+
 # --- on real KeY ---------------------------------------------------------------------------
 
 

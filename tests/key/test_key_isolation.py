@@ -42,7 +42,7 @@ def test_same_class_and_helper_names_across_specs_do_not_leak(tmp_path: Path) ->
              "post_sound": [{"id": "r3", "input": {"x": 1}, "output": {"result": 3}}]}
     b = OpenJmlBackend()
     key = engine_named(b, "key")
-    seen = []
+    seen: list[dict[str, str]] = []
     for k in (1, 2, 1):
         task = load_task(write_task(tmp_path / f"t{len(seen)}", code(k), {"x": "i32"},
                                     cases=cases))

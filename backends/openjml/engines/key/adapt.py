@@ -71,9 +71,16 @@ def key_parts(spec: JmlSpec, text: str, cut: int) -> tuple[str, str]:
     return head, tail
 
 
-def source_edits(spec: JmlSpec, text: str) -> list[Edit]:
-    """Edits at offsets of ``spec.source.text`` (loop annotations, ``function``, clause
-    quantifiers), not overlapping, in file order."""
+def verify_source(spec: JmlSpec) -> str:
+    """The spec file for ``adequacy verify``, which proves the real body: its loop
+    annotations stay (the proof needs them); the other edits apply."""
+    text = spec.source.text
+    return inline_constants(_apply(text, source_edits(spec, text, loops=False)))
+
+
+def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
+    """Edits at offsets of ``spec.source.text`` (loop annotations unless ``loops`` is false,
+    ``function``, clause quantifiers), not overlapping, in file order."""
     src = spec.source
     methods = [m for c in src.classes for m in c.methods if not m.model]
     edits: list[Edit] = []
@@ -89,7 +96,7 @@ def source_edits(spec: JmlSpec, text: str) -> list[Edit]:
         inside = owner is not None and owner.start <= tok.pos < owner.end
         unreached = owner is not None and (owner.start == spec.method.start
                                            or not owner.is_pure)
-        if inside and unreached and words[0] in LOOP_WORDS:
+        if loops and inside and unreached and words[0] in LOOP_WORDS:
             edits.append((tok.pos, end, _blank(src.text[tok.pos:end])))
             continue
         edits += _function_edits(src.text, tok.pos, end, owner)

@@ -173,8 +173,10 @@ def _next_clause(body: str, at: int) -> int:
     """Where the next clause starts: a clause keyword right after a ``;`` (layout and ``@``
     between them), so an identifier such as ``post`` inside the quantifier is not one."""
     for m in _NEXT_CLAUSE.finditer(body, at):
-        before = body[:m.start()].rstrip(" \t\r\n@")
-        if before.endswith(";"):
+        k = m.start() - 1
+        while k >= at and body[k] in " \t\r\n@":
+            k -= 1  # walk back over layout only: linear in the annotation overall
+        if k >= at and body[k] == ";":
             return m.start()
     return len(body)
 

@@ -3,7 +3,7 @@
 Why restart: the JVM is untrusted (it loads spec text) and KeY 2.12.3 leaks about 4 MB per
 request, so the worker is replaced after a crash, after a request that did not answer in time,
 and every ``MAX_REQUESTS`` requests. Start-up (7-15 s on 2 shared cores: taclet parsing and a
-warm-up proof; an AppCDS archive made at setup saves about a quarter) is paid once per worker,
+warm-up proof; an AppCDS archive made at setup saves 10-35%, measured) is paid once per worker,
 not per stub. The process handling is ``adequacy.sandbox_worker``'s.
 """
 

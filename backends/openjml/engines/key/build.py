@@ -103,10 +103,11 @@ def build(quiet: bool = True) -> Path:
 
 def dump_archive() -> None:
     """Start the worker once, sandboxed as the client starts it, with
-    ``-XX:ArchiveClassesAtExit``: the ~9,000 classes KeY loads by the end of its warm-up proof
-    are then mapped from the archive instead of parsed and verified at every worker start
-    (measured: start to ready 1.11x faster sandboxed at load 4-5, 1.35x unsandboxed at 2.6). A JVM that cannot dump leaves a ``.failed``
-    marker; workers then start without the archive, only slower."""
+    ``-XX:ArchiveClassesAtExit``: the classes KeY loads by the end of its warm-up proof are
+    then mapped from the archive instead of parsed and verified at every worker start
+    (measured: start to ready 1.11x faster sandboxed at load 4-5, 1.35x unsandboxed at load
+    2.6). A JVM that cannot dump leaves a ``.failed`` marker; workers then start without the
+    archive, only slower."""
     from adequacy.sandbox import make_workdir, run_limited
 
     from . import launch

@@ -6,7 +6,10 @@ Data: the bundled examples/jml gold specs, every case, both directions (phi and 
 ``--sgb N`` also N SpecGenBench tasks (imported into a temporary folder) with the spec
 ``ensures \\result == \\result;``. The one-JVM side starts a fresh worker for each of a few
 stubs (``--one-jvm N``), so the whole run stays within a few minutes.
-Run:  python benchmarks/key_stubs.py [--one-jvm 3] [--sgb 0]
+Also prints where a request's time goes (the worker's own timers): worker start-up (JVM to
+ready, of which the warm-up proof with KeY's taclet parse), environment load per request, and
+per stub the proof-obligation build and the strategy run (median and p95).
+Run:  python benchmarks/key_stubs.py [--one-jvm 3] [--sgb 0] [--tasks abs_value,array_max]
 """
 
 from __future__ import annotations
@@ -36,9 +39,11 @@ REPO = Path(__file__).resolve().parents[1]
 PROOF_SECONDS = 20.0
 
 
-def workload(sgb: int) -> list[tuple[Task, str, list[Case]]]:
+def workload(sgb: int, only: set[str]) -> list[tuple[Task, str, list[Case]]]:
     data = []
     for d in sorted((REPO / "examples" / "jml").iterdir()):
+        if only and d.name not in only:
+            continue
         if (d / "specs" / "gold.java").exists():
             task = load_task(d)
             data.append((task, (d / "specs" / "gold.java").read_text(), task.all_cases()))
@@ -65,23 +70,53 @@ def one_request(sf: KeyStubFile, names: list[str]) -> tuple[float, dict]:
     return time.monotonic() - t0, reply
 
 
+def _p95(xs: list[float]) -> float:
+    ys = sorted(xs)
+    return ys[min(len(ys) - 1, int(0.95 * len(ys)))]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--one-jvm", type=int, default=3, help="stubs for the one-JVM side")
     ap.add_argument("--sgb", type=int, default=0, help="SpecGenBench tasks to add")
+    ap.add_argument("--per-stub-requests", type=int, default=4, metavar="N",
+                    help="N stubs sent one request each to the warm worker (an environment "
+                         "load per stub, the design before stubs were batched per spec)")
+    ap.add_argument("--tasks", default="", help="comma-separated bundled task ids (default all)")
+    ap.add_argument("--start-compare", type=int, default=0, metavar="N",
+                    help="also start N pairs of workers without and with the AppCDS archive")
     args = ap.parse_args()
     if build.why_unavailable():
         print(f"key engine unavailable: {build.why_unavailable()}")
         return 2
+    starts: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(args.start_compare):
+        for use_archive in (False, True):
+            w = KeyWorker(use_archive=use_archive)
+            try:
+                got = w.request({"op": "ping"}, timeout=300)
+            finally:
+                w.stop()
+            starts[use_archive].append(got.get("ready_ms", 0) / 1000)
+    if args.start_compare:
+        off, on = statistics.median(starts[False]), statistics.median(starts[True])
+        print(f"worker start (JVM start to ready, median of {args.start_compare} alternating "
+              f"pairs): without AppCDS archive {off:.1f}s, with {on:.1f}s, ratio "
+              f"{off / max(on, 1e-9):.2f}x", flush=True)
     t0 = time.monotonic()
     with WORKER.lock:
-        WORKER.request({"op": "ping"}, timeout=300)
-    print(f"worker start-up: {time.monotonic() - t0:.1f}s")
+        ping = WORKER.request({"op": "ping"}, timeout=300)
+    print(f"worker start-up: {time.monotonic() - t0:.1f}s (JVM start to ready "
+          f"{ping.get('ready_ms', 0) / 1000:.1f}s, of which warm-up proof "
+          f"{ping.get('warmup_ms', 0) / 1000:.1f}s)")
     proofs: list[float] = []
+    pos: list[float] = []
+    loads: list[float] = []
     wall = 0.0
     stubs = cases_n = decided = 0
     files: list[KeyStubFile] = []
-    for task, text, cases in workload(args.sgb):
+    only = {t for t in args.tasks.split(",") if t}
+    for task, text, cases in workload(args.sgb, only):
         spec = load(task, text, "gold.java")
         sf = render_key_stubs(spec, task, cases)
         files.append(sf)
@@ -90,16 +125,32 @@ def main() -> int:
         stubs += len(sf.stubs)
         res = {r["method"]: r for r in reply.get("results", [])}
         proofs += [r["millis"] / 1000 for r in res.values()]
+        pos += [r.get("po_ms", 0) / 1000 for r in res.values()]
+        loads.append(reply.get("load_ms", 0) / 1000)
         closed = {m for m, r in res.items() if r["status"] == "closed"}
         ok = {s.index for s in sf.stubs if s.name in closed}
         cases_n += len(cases)
         decided += len(ok)
-        print(f"{task.id}: {len(sf.stubs)} stubs in {secs:.1f}s, {len(ok)}/{len(cases)} "
-              "cases decided", flush=True)
+        print(f"{task.id}: {len(sf.stubs)} stubs in {secs:.1f}s (load {loads[-1]:.1f}s), "
+              f"{len(ok)}/{len(cases)} cases decided", flush=True)
     per_stub = wall / max(1, stubs)
     print(f"\npersistent worker: {stubs} stubs, median proof {statistics.median(proofs):.2f}s, "
           f"{per_stub:.2f}s wall per stub (environment load included)")
     print(f"decided: {decided}/{cases_n} cases = {decided / max(1, cases_n):.1%}")
+    if proofs:
+        print(f"per stub: median {statistics.median(proofs):.3f}s p95 {_p95(proofs):.3f}s "
+              f"(of which proof obligation median {statistics.median(pos):.3f}s); "
+              f"environment load per request median {statistics.median(loads):.2f}s "
+              f"({sum(loads):.1f}s of {wall:.1f}s wall)")
+    single: list[float] = []
+    picks = [(f, s.name) for f in files for s in f.stubs][: args.per_stub_requests]
+    for sf, stub in picks:
+        secs, _reply = one_request(sf, [stub])
+        single.append(secs)
+    if single:
+        med = statistics.median(single)
+        print(f"one request per stub (warm worker): {len(single)} stubs, median {med:.2f}s "
+              f"wall each; ratio to batched per spec: {med / per_stub:.1f}x")
     one: list[float] = []
     sample = [(sf, s.name) for sf in files for s in sf.stubs[:1]][: args.one_jvm]
     for sf, stub in sample:

@@ -34,6 +34,11 @@ def jar_path() -> Path:
     return cache_dir(shared_with_sandbox=True) / "key" / f"key-worker-{version}.jar"
 
 
+def archive_path() -> Path:
+    """The AppCDS archive of the jar's classes (``dump_archive``), named after the jar."""
+    return jar_path().with_suffix(".jsa")
+
+
 def why_unavailable() -> str | None:
     """None when the engine can run, else what to do about it."""
     java = find_java()
@@ -52,6 +57,7 @@ def build(quiet: bool = True) -> Path:
     into the cache; a no-op when the jar for these sources is already there."""
     out = jar_path()
     if out.exists():
+        dump_archive()
         return out
     java = find_java()
     if java is None or (java.major or 0) < MIN_JAVA:
@@ -85,8 +91,47 @@ def build(quiet: bool = True) -> Path:
         for old in out.parent.glob("key-worker-*.jar"):
             if old != out and old.stat().st_atime < stale:
                 old.unlink(missing_ok=True)
+                for extra in (old.with_suffix(".jsa"), old.with_suffix(".jsa.failed")):
+                    extra.unlink(missing_ok=True)
     except subprocess.TimeoutExpired as e:
         raise BackendError("Maven build of the KeY worker timed out") from e
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    dump_archive()
     return out
+
+
+def dump_archive() -> None:
+    """Start the worker once, sandboxed as the client starts it, with
+    ``-XX:ArchiveClassesAtExit``: the classes KeY loads by the end of its warm-up proof are
+    then mapped from the archive instead of parsed and verified at every worker start
+    (measured: start to ready 1.11x faster sandboxed at load 4-5, 1.35x unsandboxed at load
+    2.6). A JVM that cannot dump leaves a ``.failed`` marker; workers then start without the
+    archive, only slower."""
+    from adequacy.sandbox import make_workdir, run_limited
+
+    from . import launch
+
+    target = archive_path()
+    failed = target.with_suffix(".jsa.failed")
+    java = find_java()
+    if target.exists() or failed.exists() or java is None:
+        return
+    work = make_workdir("adequacy-key-cds-")
+    try:
+        os.chmod(work, 0o777)
+        made = work / target.name
+        cmd = launch.command(java.java, dump_to=made)
+        # the warm-up proof runs at start; a ping, then end of input, and the JVM exits
+        r = run_limited(cmd, cwd=work, timeout=600, input=b'{"op": "ping"}\n',
+                        limits=launch.limits(), view=launch.view(java.java))
+        if r.returncode == 0 and made.exists() and made.stat().st_size > 0:
+            tmp = target.with_suffix(f".jsa.{os.getpid()}")
+            shutil.copy(made, tmp)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, target)
+        else:
+            failed.write_text(f"exit {r.returncode}\n" + r.stderr.decode("utf-8", "replace")
+                              [-2000:])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

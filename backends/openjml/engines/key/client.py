@@ -2,8 +2,9 @@
 
 Why restart: the JVM is untrusted (it loads spec text) and KeY 2.12.3 leaks about 4 MB per
 request, so the worker is replaced after a crash, after a request that did not answer in time,
-and every ``MAX_REQUESTS`` requests. Start-up (10-25 s: taclet parsing and a warm-up proof) is
-paid once per worker, not per stub. The process handling is ``adequacy.sandbox_worker``'s.
+and every ``MAX_REQUESTS`` requests. Start-up (7-15 s on 2 shared cores: taclet parsing and a
+warm-up proof; an AppCDS archive made at setup saves 10-35%, measured) is paid once per worker,
+not per stub. The process handling is ``adequacy.sandbox_worker``'s.
 """
 
 from __future__ import annotations
@@ -13,17 +14,15 @@ import tempfile
 import threading
 from pathlib import Path
 
-from adequacy import sandbox_view
 from adequacy.errors import EngineUnavailable
-from adequacy.sandbox import SandboxLimits, remove_tree
+from adequacy.sandbox import remove_tree
 from adequacy.sandbox_worker import JsonLineWorker, Launch, WorkerDied
 from adequacy.toolchain import find_java
 
-from . import build
+from . import build, launch
 
 MAX_REQUESTS = 120
 """Well under the ~150 requests after which the leak would approach -Xmx1g."""
-HEAP = "-Xmx1g"
 START_SECONDS = 180.0
 
 
@@ -44,7 +43,9 @@ def units_root() -> Path:
 class KeyWorker(JsonLineWorker):
     """One KeY JVM; callers serialise access through ``lock``."""
 
-    def __init__(self) -> None:
+    def __init__(self, use_archive: bool = True) -> None:
+        self.use_archive = use_archive
+        """False only to measure what the archive saves (benchmarks/key_stubs.py)."""
         super().__init__("KeY worker", self._launch, start_seconds=START_SECONDS,
                          max_requests=MAX_REQUESTS, workdir_prefix="adequacy-key-")
         self.lock = threading.Lock()
@@ -54,12 +55,9 @@ class KeyWorker(JsonLineWorker):
         java = find_java()
         if reason or java is None:
             raise EngineUnavailable(f"key: {reason}")
-        jar = build.jar_path()
-        cmd = [sandbox_view.real_java(java.java), HEAP, "-Xss8m", "-XX:+UseSerialGC",
-               "-XX:-UsePerfData", "-Djava.awt.headless=true", "-jar", str(jar)]
-        limits = SandboxLimits(memory_mb=None, cpu_seconds=24 * 3600, processes=512,
-                               file_size_mb=64, tmp_mb=256)
-        return cmd, limits, sandbox_view.jdk(java.java, classpath=[jar]).plus(ro=[units_root()])
+        cmd = launch.command(java.java, archive=build.archive_path() if self.use_archive
+                             else None)
+        return cmd, launch.limits(), launch.view(java.java, units_root())
 
 
 __all__ = ["WORKER", "KeyWorker", "WorkerDied", "units_root"]

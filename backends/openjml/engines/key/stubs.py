@@ -20,6 +20,7 @@ from adequacy.tasks import Case, Task
 from ...jml.load import JmlSpec
 from ...stubs import Stub, render_stubs
 from ...stubs.render import _spec_start
+from .adapt import inline_constants, key_parts
 
 _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
                           autoescape=False, keep_trailing_newline=True,
@@ -63,10 +64,11 @@ def render_key_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> KeyStubFil
                              formula))
         stubs.append(KeyStub(f"__key_not_{k}", k, case.id, case.bucket.value, "not-phi", s.locals,
                              f"!{formula}"))
-    src = _without_method_spec(spec)
-    close = spec.cls.body_close
+    head, tail = key_parts(spec, _without_method_spec(spec), spec.cls.body_close)
     text = _ENV.get_template("key_stubs.java.j2").render(
-        head=src[:close].rstrip(), tail=src[close:], stubs=stubs, static=spec.method.is_static)
+        head=head.rstrip(), tail=tail, stubs=stubs, static=spec.method.is_static)
+    # after rendering: the stubs' own assertions may name the constants too
+    text = inline_constants(text)
     return KeyStubFile(spec.cls.name, text, stubs, dict(base.skipped))
 
 

@@ -19,6 +19,7 @@ from adequacy.verification import ContractResult, OpenGoal, VerifyResult
 
 from ...jml.load import JmlSpec, load, spec_data
 from . import build
+from .adapt import verify_source
 from .engine import key_info, prove_file, write_unit
 
 GOALS_SHOWN = 3
@@ -48,7 +49,7 @@ def verify(task: Task, spec_text: str, limits: Limits, path: str | None = None,
     body = m.source if getattr(m, "has_body", True) else ""
     loops = any(k in body for k in ("for (", "for(", "while (", "while(", "do {"))
     invariants = "loop_invariant" in spec_text or "maintaining" in spec_text
-    d, name = write_unit(spec.cls.name, spec.source.text)
+    d, name = write_unit(spec.cls.name, verify_source(spec))
     try:
         proof_seconds = max(5.0, min(limits.spec_seconds, 120.0))
         reply = prove_file(d, name, [m.name], proof_seconds, max_steps=VERIFY_STEPS,

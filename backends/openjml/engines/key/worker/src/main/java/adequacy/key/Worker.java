@@ -29,6 +29,9 @@ public final class Worker {
     /** Never escape '<' '>' '=' (Gson's HTML-safe default): answers stay readable in logs. */
     private static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
+    /** Milliseconds from JVM start to the first request (reported by ping). */
+    private static long readyMs;
+
     private Worker() {
     }
 
@@ -41,7 +44,10 @@ public final class Worker {
         // Must run before any KeY class initialises its loggers or settings.
         KeyProver.configureEnvironment();
         KeyProver prover = new KeyProver();
-        log("KeY worker ready (" + KeyProver.keyVersion() + ", Java " + Runtime.version() + ")");
+        readyMs = System.currentTimeMillis()
+            - java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+        log("KeY worker ready (" + KeyProver.keyVersion() + ", Java " + Runtime.version() + ") "
+            + readyMs + " ms after JVM start");
 
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
@@ -91,6 +97,8 @@ public final class Worker {
                     Runtime rt = Runtime.getRuntime();
                     answer.addProperty("heap_used_mb", (rt.totalMemory() - rt.freeMemory()) >> 20);
                     answer.addProperty("heap_max_mb", rt.maxMemory() >> 20);
+                    answer.addProperty("ready_ms", readyMs);
+                    answer.addProperty("warmup_ms", KeyProver.warmupMs);
                     break;
                 case "prove":
                     answer = prover.prove(prove);

@@ -1,0 +1,176 @@
+"""What the KeY stubs change in a spec's text so KeY 2.12.3 loads it (engines/key/adapt.py):
+each rewrite checked on the text, and on real KeY against truths worked out by hand for
+specs in the styles of SpecGen's OpenJML-verified oracle programs (issue 25: constants KeY's
+library lacks, loop annotations left in the method body, ``function`` helpers, bare
+quantifier clauses)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from key_support import with_spec, write_task
+
+from adequacy.backend import Limits, engine_named
+from adequacy.backends.openjml.engines.key.adapt import (
+    inline_constants,
+    parenthesise_quantifiers,
+)
+from adequacy.backends.openjml.engines.key.stubs import render_key_stubs
+from adequacy.backends.openjml.plugin import OpenJmlBackend
+from adequacy.tasks import Task, load_task
+
+# --- text rewrites (no KeY needed) -------------------------------------------------------
+
+
+def test_constants_are_inlined_with_their_type_outside_literals() -> None:
+    src = ('int a = Short.MAX_VALUE; char c = java.lang.Character.MIN_VALUE; '
+           'String s = "Short.MAX_VALUE"; int b = Byte.MIN_VALUE + Integer.MAX_VALUE; '
+           'int d = x.Short.MAX_VALUE;')
+    out = inline_constants(src)
+    assert "int a = ((short) 32767);" in out
+    assert "char c = ((char) 0);" in out
+    assert '"Short.MAX_VALUE"' in out  # inside a string literal: untouched
+    assert "((byte) (-128)) + Integer.MAX_VALUE" in out  # KeY knows Integer's constants
+    assert "x.Short.MAX_VALUE" in out  # a field path, not java.lang.Short
+
+
+def test_constants_are_left_alone_when_the_file_declares_that_type() -> None:
+    src = "class Short { static final int MAX_VALUE = 3; } int a = Short.MAX_VALUE;"
+    assert inline_constants(src) == src
+
+
+def test_bare_quantifier_clauses_are_parenthesised_to_the_clause_end() -> None:
+    """A bare quantifier clause runs to the clause's ``;`` (its body extends as far as it
+    can), so the parentheses close before the last ``;`` ahead of the next clause."""
+    ann = ("/*@ public normal_behavior\n  @ requires a != null;\n"
+           "  @ ensures \\forall int i; 0 <= i && i < a.length; a[i] >= 0 && post(i);\n"
+           "  @ ensures (\\exists int j; true; j == 1);\n  @ pure @*/")
+    out = parenthesise_quantifiers(ann)
+    assert "ensures (\\forall int i; 0 <= i && i < a.length; a[i] >= 0 && post(i));\n" in out
+    assert "ensures (\\exists int j; true; j == 1);" in out  # already parenthesised
+    assert out.count("\n") == ann.count("\n")
+
+
+LOOP = """public class Solution {
+    public static int solve(int n) {
+        int s = 0;
+        //@ maintaining 1 <= i && i <= n + 1;
+        //@ maintaining s == (i - 1) * i / 2;
+        //@ decreases n - i;
+        for (int i = 1; i <= n; i++) {
+            s += i;
+        }
+        return s;
+    }
+
+    public static /*@ function @*/ int sq(int a) {
+        return a * a;
+    }
+
+    /*@ public normal_behavior
+      @ ensures \\result == a + 1;
+      @ function @*/
+    public static int inc(int a) {
+        return a + 1;
+    }
+
+    /*@ public normal_behavior
+      @ ensures \\result <==> (\\forall int i; 0 <= i && i < a.length; a[i] >= 0);
+      @ pure @*/
+    public static boolean allPos(int[] a) {
+        //@ maintaining 0 <= j && j <= a.length;
+        for (int j = 0; j < a.length; j++) {
+            if (a[j] < 0) return false;
+        }
+        return true;
+    }
+}
+"""
+LOOP_SPEC = ("    //@ requires 0 <= n && n <= 1000 && sq(n) >= 0 && Short.MAX_VALUE > inc(n);\n"
+             "    //@ ensures \\result == n * (n + 1) / 2;")
+# Truths by hand: 0 <= n <= 1000 (sq(n) >= 0 and 32767 > n + 1 hold there); the sum 1..n is
+# n(n+1)/2.
+LOOP_CASES = {
+    "pre_complete": [{"id": "n10", "input": {"n": 10}}],
+    "pre_sound": [{"id": "n40000", "input": {"n": 40000}}, {"id": "neg", "input": {"n": -1}}],
+    "post_complete": [{"id": "n10", "input": {"n": 10}, "output": {"result": 55}}],
+    "post_sound": [{"id": "n10", "input": {"n": 10}, "output": {"result": 56}}],
+}
+LOOP_TRUTH = {("pre_complete", "n10"): "true", ("pre_sound", "n40000"): "false",
+              ("pre_sound", "neg"): "false", ("post_complete", "n10"): "true",
+              ("post_sound", "n10"): "false"}
+
+
+@pytest.fixture(scope="module")
+def loop_task(tmp_path_factory: pytest.TempPathFactory) -> Task:
+    return load_task(write_task(tmp_path_factory.mktemp("ka") / "loop", LOOP, {"n": "i32"},
+                                cases=LOOP_CASES))
+
+
+def test_stub_file_rewrites(loop_task: Task) -> None:
+    spec = OpenJmlBackend().load_spec(loop_task, with_spec(LOOP, LOOP_SPEC), "S.java")
+    text = render_key_stubs(spec.data, loop_task, loop_task.all_cases()).text
+    assert "maintaining s ==" not in text and "decreases n - i" not in text  # target body
+    assert "maintaining 0 <= j" in text  # a pure helper's loop: KeY may execute it
+    assert "/*@ pure     @*/ int sq" in text  # function -> pure, same length
+    assert "pure     @*/\n    public static int inc" in text  # after the clauses too
+    assert "Short.MAX_VALUE" not in text and "((short) 32767)" in text
+    # lines kept: KeY's line numbers still name the spec's lines
+    head = with_spec(LOOP, LOOP_SPEC)
+    for code in ("for (int i = 1", "int sq(int a)", "boolean allPos"):
+        assert [code in ln for ln in text.splitlines()].index(True) == \
+            [code in ln for ln in head.splitlines()].index(True)
+
+
+def test_verify_source_keeps_loop_annotations(loop_task: Task) -> None:
+    """``adequacy verify`` proves the real body, which needs its loop invariants."""
+    from adequacy.backends.openjml.engines.key.adapt import verify_source
+    spec = OpenJmlBackend().load_spec(loop_task, with_spec(LOOP, LOOP_SPEC), "S.java")
+    text = verify_source(spec.data)
+    assert "maintaining s == (i - 1) * i / 2;" in text and "decreases n - i;" in text
+    assert "((short) 32767)" in text and "/*@ pure     @*/ int sq" in text
+
+
+# --- on real KeY ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.requires("key")
+def test_key_decides_oracle_style_spec(loop_task: Task) -> None:
+    """Before the rewrites KeY refused this file ("'Short.MAX_VALUE' could not be resolved";
+    "no viable alternative at input 'function'" after ``inc``'s clause) or, once loaded,
+    warned about the loops (``decreases`` missing), so every case was unknown; now every
+    case is decided, and rightly."""
+    b = OpenJmlBackend()
+    spec = b.load_spec(loop_task, with_spec(LOOP, LOOP_SPEC), "S.java")
+    got = engine_named(b, "key").check(spec, loop_task, loop_task.all_cases(),
+                                       Limits(case_seconds=20))
+    assert {(v.bucket.value, v.case_id): v.value.value for v in got} == LOOP_TRUTH, \
+        [v.reason for v in got]
+
+
+CHARS = """public class Solution {
+    public static boolean solve(char c) {
+        return c > Character.MIN_VALUE;
+    }
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.requires("key")
+def test_character_min_value_is_exact(tmp_path: Path) -> None:
+    """``Character.MIN_VALUE`` is '\\u0000' (JLS 4.2.1): c = 0 is not above it, c = 1 is."""
+    cases = {"post_complete": [{"id": "one", "input": {"c": "\u0001"},
+                                "output": {"result": True}}],
+             "post_sound": [{"id": "zero", "input": {"c": "\u0000"},
+                             "output": {"result": True}}]}
+    task = load_task(write_task(tmp_path / "ch", CHARS, {"c": "char"}, output="bool",
+                                cases=cases))
+    text = with_spec(CHARS, "    //@ ensures \\result == (c > Character.MIN_VALUE);")
+    b = OpenJmlBackend()
+    spec = b.load_spec(task, text, "S.java")
+    got = engine_named(b, "key").check(spec, task, task.all_cases(), Limits(case_seconds=20))
+    assert {v.case_id: v.value.value for v in got} == {"one": "true", "zero": "false"}, \
+        [v.reason for v in got]

@@ -215,6 +215,9 @@ class Worker(JsonLineWorker):
         self.mode = mode
         self.origin: str | None = None
         """The spec origin this JVM was handed to (``jvms``); None while it is a spare."""
+        self.spare_served = 0
+        """Requests it had served when it became a spare (``jvms.Jvms.give_back`` checks that
+        it served none since)."""
         self.loaded: set[str] = set()
 
     def _launch(self) -> Launch:

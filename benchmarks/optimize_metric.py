@@ -13,12 +13,15 @@ Goals (issue 12): < 50 ms Verus, < 150 ms JML, < 5% outside the LM.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import dspy
 
@@ -40,18 +43,24 @@ def _variant(task: Task, gold: str, i: int) -> str:
                                            "requires", 1)
 
 
-def latency(task: Task, gold: str, calls: int) -> tuple[float, float, float, float]:
+def latency(task: Task, gold: str, calls: int, pause: float = 0.0, start: int = 1
+            ) -> tuple[float, float, float, float]:
+    """Median and p95 ms of fresh and same-spec calls; ``pause`` seconds before each call
+    stand for the optimizer's LM time between metric calls (0: back to back). Fresh specs
+    are variants ``start``, ``start + 1``, ...: never seen before in this process."""
     metric = SpecMetric([task])
     ex = dspy.Example(task_id=task.id)
     first = metric(ex, dspy.Prediction(spec_text=gold))
     assert first.score == 1.0, first.feedback
     fresh, same = [], []
     for i in range(calls):
-        text = _variant(task, gold, i + 1)
+        text = _variant(task, gold, start + i)
+        time.sleep(pause)
         t0 = time.perf_counter()
         r = metric(ex, dspy.Prediction(spec_text=text))
         fresh.append(time.perf_counter() - t0)
         assert r.score == 1.0, (r.feedback, text)
+        time.sleep(pause)
         t0 = time.perf_counter()
         metric(ex, dspy.Prediction(spec_text=gold))
         same.append(time.perf_counter() - t0)
@@ -61,6 +70,41 @@ def latency(task: Task, gold: str, calls: int) -> tuple[float, float, float, flo
 
     return (statistics.median(fresh) * 1000, p95(fresh) * 1000,
             statistics.median(same) * 1000, p95(same) * 1000)
+
+
+@contextlib.contextmanager
+def rac_breakdown() -> Iterator[dict[str, list[float]]]:
+    """Times (ms) of the rac engine's steps, per call: compile (the compile JVM, or its
+    cache), wait (for a fresh eval JVM, overlapping the compile), eval (load and cases in
+    that JVM) and start (a JVM's start and warm-up, off the caller's path)."""
+    from adequacy.backends.openjml.engines.rac import engine, jvms, worker
+
+    parts: dict[str, list[float]] = {"compile": [], "wait": [], "eval": [], "start": []}
+    saved = [(engine, "_classes"), (jvms.JVMS, "acquire"), (engine, "check"),
+             (worker.Worker, "start")]
+    originals = [getattr(o, n) for o, n in saved]
+
+    def timed(f: Callable[..., Any], into: list[float]) -> Callable[..., Any]:
+        def g(*a: Any, **k: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return f(*a, **k)
+            finally:
+                into.append((time.perf_counter() - t0) * 1000)
+        return g
+
+    total: list[float] = []
+    for (o, n), f, into in zip(saved, originals, (parts["compile"], parts["wait"], total,
+                                                  parts["start"]), strict=True):
+        setattr(o, n, timed(f, into))
+    try:
+        yield parts
+    finally:
+        for (o, n), f in zip(saved, originals, strict=True):
+            setattr(o, n, f)
+        # the compile and the wait overlap: eval is what the call spent after the later one
+        parts["eval"] = [t - max(c, w) for t, c, w in zip(total, parts["compile"],
+                                                          parts["wait"], strict=False)]
 
 
 def gepa_share(max_calls: int, delay: float = 1.0) -> tuple[float, float, int]:
@@ -108,6 +152,19 @@ def main(argv: list[str]) -> int:
         med, p95, smed, sp95 = latency(task, gold, calls)
         print(f"| {task.id} | {engine} | {med:.1f} | {p95:.1f} | {smed:.1f} | {sp95:.1f} "
               f"| < {goal} ms: {'met' if med < goal else 'MISSED'} |")
+    print(f"\nrac, array_max: fresh / same-spec ratio and where a call's time goes, {calls} "
+          "calls each (goal, issue 23: ratio <= 1.5, fresh median < 100 ms):")
+    print("| pause before each call | fresh median ms | same median ms | fresh / same "
+          "| compile, fresh ms | wait for a JVM ms | load+eval ms | JVM start ms (background) |")
+    print("|---|---|---|---|---|---|---|---|")
+    gold = (j.root / "specs" / "gold.java").read_text()
+    for n, pause in enumerate((0.0, 0.3)):
+        with rac_breakdown() as parts:
+            med, _p95, smed, _sp95 = latency(j, gold, calls, pause, start=1000 * (n + 1))
+        parts["compile"] = parts["compile"][1::2]  # calls go gold, fresh, same, fresh, ...
+        row = " | ".join(f"{statistics.median(parts[k]):.1f}" if parts[k] else "-"
+                         for k in ("compile", "wait", "eval", "start"))
+        print(f"| {pause:g} s | {med:.1f} | {smed:.1f} | {med / smed:.2f} | {row} |")
     if gepa_calls <= 0:  # --gepa-calls 0: the metric-call table only
         return 0
     total, in_lm, n = gepa_share(gepa_calls)

@@ -68,3 +68,34 @@ def test_first_compile_on_an_empty_cache_does_not_deadlock(tmp_path) -> None:  #
     except subprocess.TimeoutExpired:
         pytest.fail("the first compile on an empty cache hung (lock cycle)")
     assert p.returncode == 0 and p.stdout.strip().endswith("ok"), p.stderr[-2000:]
+
+
+def test_a_jvm_goes_back_to_the_spares_only_if_no_spec_loaded_in_it() -> None:
+    """A spec that fails to compile gives back the JVM taken for it while it compiled
+    (engine.start_run): the JVM ran no spec code, so the next spec may have it. One that
+    loaded a spec, or answered anything since it became a spare, is killed instead."""
+    from adequacy.backends.openjml.engines.rac.jvms import Jvms
+    from adequacy.backends.openjml.engines.rac.worker import build_dir, warm_up_request
+
+    warm = warm_up_request(build_dir())
+    assert warm is not None
+    load = {k: v for k, v in warm.items() if k not in ("op", "evals")}
+    jvms = Jvms(spares=1, makers=2)
+    try:
+        a = jvms.acquire("spec-a", 128)
+        jvms.give_back(a)
+        assert a.alive() and a.origin is None
+        assert any(w is a for w in jvms.ready[128])  # to be handed out again, as a spare
+        b = jvms.acquire("spec-b", 128)
+        assert b.request({"op": "load", **load}, timeout=60).get("ok")
+        b.loaded.add(str(load["key"]))
+        jvms.give_back(b)
+        assert not b.alive()  # it loaded a spec: killed, not reused
+        assert not any(w is b for w in jvms.ready[128])
+        c = jvms.acquire("spec-c", 128)
+        assert c is not b and c.alive()
+        assert c.request({"op": "ping"}, timeout=30).get("ok")
+        jvms.give_back(c)  # answered a request since it was a spare: killed
+        assert not c.alive()
+    finally:
+        jvms.shutdown()

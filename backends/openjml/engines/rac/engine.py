@@ -11,6 +11,7 @@ import hashlib
 import json
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -147,13 +148,35 @@ class CompileGap(Exception):
         super().__init__(f"rac cannot compile this spec: {where}{error.message}")
 
 
+_ACQUIRER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rac-acquire")
+
+
+def start_run(unit: Unit, key: str, file: str | None, limits: Limits) -> Run:
+    """The spec's classes and a fresh JVM, sought at once: a fresh spec's compile (in the
+    compile JVM) overlaps the wait for a spare (measured: the two used to add up). A JVM
+    taken for a spec that then fails to compile never loaded its classes, so it goes back
+    to the spares (``Jvms.give_back``) rather than being killed."""
+    pending = _ACQUIRER.submit(JVMS.acquire, key, _heap(limits))
+    try:
+        classes = _classes(unit, key, file, limits)
+    except BaseException:
+        pending.add_done_callback(_give_back)
+        raise
+    return Run(unit, key, classes, pending.result())
+
+
+def _give_back(f: Future[Worker]) -> None:
+    if f.exception() is None:
+        JVMS.give_back(f.result())
+
+
 class Run:
     """One engine run of one spec: its JVM, replaced by a fresh one when it dies (or runs
     out of memory, or keeps a runaway thread), and killed at the end (``jvms``)."""
 
-    def __init__(self, unit: Unit, key: str, classes: dict[str, str], heap_mb: int) -> None:
+    def __init__(self, unit: Unit, key: str, classes: dict[str, str], worker: Worker) -> None:
         self.unit, self.key, self.classes = unit, key, classes
-        self.worker = JVMS.acquire(key, heap_mb)
+        self.worker = worker
         self.restarts = 0
         try:
             _load(self.worker, unit, key, classes)
@@ -188,8 +211,7 @@ def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
     key = unit_key(unit)
     deadline = time.monotonic() + limits.spec_seconds
     try:
-        classes = _classes(unit, key, file, limits)
-        run = Run(unit, key, classes, _heap(limits))
+        run = start_run(unit, key, file, limits)
     except (CompileGap, BackendError) as e:
         if isinstance(e, EngineUnavailable):
             raise
@@ -272,8 +294,7 @@ def run_reference(unit: Unit, task: Task, inputs: list[dict[str, Any]],
         return []
     key = unit_key(unit)
     try:
-        classes = _classes(unit, key, None, limits)
-        run = Run(unit, key, classes, _heap(limits))
+        run = start_run(unit, key, None, limits)
     except (CompileGap, BackendError) as e:
         if isinstance(e, EngineUnavailable):
             raise

@@ -215,14 +215,21 @@ class Worker(JsonLineWorker):
         self.mode = mode
         self.origin: str | None = None
         """The spec origin this JVM was handed to (``jvms``); None while it is a spare."""
+        self.spare_served = 0
+        """Requests it had served when it became a spare (``jvms.Jvms.give_back`` checks that
+        it served none since)."""
         self.loaded: set[str] = set()
 
     def _launch(self) -> Launch:
         # the compile JVM starts under COMPILER.lock, which an archive dump needs
         out = build_dir(archives=self.mode != "compile")
         java = jdk().java
+        # an eval JVM lives for one spec run: C1 alone is enough for its few hundred calls
+        # and leaves the CPU that C2 would take to the next spare's start (paced metric
+        # calls, same run: fresh 82-83 vs 91-98 ms; docs/scale.md)
+        jit = ["-XX:TieredStopAtLevel=1"] if self.mode == "eval" else []
         cmd = [*_java_flags(java, out, self.heap_mb, out / ARCHIVE.format(mode=self.mode)),
-               MAIN, self.mode]
+               *jit, MAIN, self.mode]
         limits, view = jvm_sandbox(java, out)
         return cmd, limits, view
 

@@ -155,7 +155,7 @@ def jml_clauses(code: str) -> list[str]:
 def jml_spec(task: Task, answer: str) -> str:
     """A whole annotated Java file: the answer's class when it gives one, else the answer's
     JML lines put above the task's method in its own ``Solution.java``."""
-    method = str(task.settings.get("method", "solve"))
+    method = str(task.settings.get("method", "solve")).split("(", 1)[0].strip()
     code = _pick(answer, ("class ", "//@", "/*@"))
     if re.search(r"\bclass\s+\w+", code) and method in code:
         if code.count("{") != code.count("}"):

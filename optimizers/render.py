@@ -183,7 +183,8 @@ def jml_file(task: Task, clauses: Sequence[Clause]) -> str:
     lines += [f"ensures {Jml.atom(c.atom)};" for c in clauses if c.where == "post"]
     if not lines:
         lines = ["requires true;", "ensures true;"]
-    return jml_annotate(task.skeleton, str(task.settings.get("method", "solve")), lines)
+    method = str(task.settings.get("method", "solve")).split("(", 1)[0].strip()
+    return jml_annotate(task.skeleton, method, lines)
 
 
 def spec_file(task: Task, clauses: Sequence[Clause]) -> str:

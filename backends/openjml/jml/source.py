@@ -577,7 +577,12 @@ def _declarators(header: list[Token], rest: list[Token]) -> list[tuple[str, str]
     the declaration up to its first ``=`` or ``;``, ``rest`` the tokens from there to the ``;``
     (initializers, later declarators)."""
     h = [t for t in header if t.kind != "jml"]
-    first = next((k for k, t in enumerate(h) if t.is_op(",")), len(h))
+    first, level = len(h), 0
+    for k, t in enumerate(h):
+        level += t.is_op("<") - t.is_op(">")
+        if t.is_op(",") and level == 0:
+            first = k
+            break
     head, tail = h[:first], h[first:]
     dims = ""
     while len(head) >= 3 and head[-1].is_op("]") and head[-2].is_op("["):
@@ -654,7 +659,7 @@ _CLAUSE_STARTS = (set(RECORDED_CLAUSES) | IGNORED_CLAUSES | CLASS_LEVEL_SKIPPED 
 _CONTINUES = {".", "[", "(", "?", ":", "==>", "<==", "<==>", "<=!=>", "||", "&&", "|", "^", "&",
               "==", "!=", "<", "<=", ">", ">=", "<:", "<<", ">>", ">>>", "+", "-", "*", "/", "%"}
 """Tokens after which a keyword-like name is an operand (``code[i]``), not a new clause."""
-_AFTER_NESTED = ("{} after a nested spec case's |} (JML RM 9.6.1: nested cases end their spec "
+_AFTER_NESTED = ("%s after a nested spec case's |} (JML RM 9.6.1: nested cases end their spec "
                  "case; join another case with 'also')")
 
 
@@ -677,8 +682,9 @@ def _joined(outer: SpecCase, inner: SpecCase, ann: _Annotations) -> SpecCase:
     kind = outer.kind
     if inner.kind != "lightweight":
         if outer.kind not in ("lightweight", inner.kind):
-            raise ann.err(f"a {inner.kind} behavior case nested in a {outer.kind} behavior "
-                          "case", inner.line)
+            raise ann.err(f"{inner.kind}_behavior nested in a {outer.kind}_behavior case "
+                          "(JML RM 9.6.1: a nested case keeps the enclosing behavior)",
+                          inner.line)
         kind = inner.kind
     return SpecCase(kind, inner.line, outer.requires + inner.requires,
                     outer.ensures + inner.ensures, outer.signals + inner.signals,
@@ -771,7 +777,7 @@ class _Annotations:
                 i += 1
             elif t.kind == "ident" and (t.text in RECORDED_CLAUSES or t.text in IGNORED_CLAUSES):
                 if closed:
-                    raise self.err(_AFTER_NESTED.format(t.text), t.line)
+                    raise self.err(_AFTER_NESTED % t.text, t.line)
                 end = self._until_semicolon(i + 1)
                 if t.text in RECORDED_CLAUSES:
                     if current is None:
@@ -789,7 +795,7 @@ class _Annotations:
                 i = end + 1
             elif t.is_op("{|"):
                 if closed:
-                    raise self.err(_AFTER_NESTED.format("{|"), t.line)
+                    raise self.err(_AFTER_NESTED % "{|", t.line)
                 if current is None:
                     current = SpecCase("lightweight", t.line)
                     cases.append(current)

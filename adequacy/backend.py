@@ -233,6 +233,10 @@ class Backend(Protocol):
 #       ``adequacy setup`` calls it.
 #   run_reference(self, task, inputs: list[dict]) -> list[dict | None]
 #       Run the task's reference implementation on inputs (mutator oracles use it).
+#   check_task(self, task) -> None
+#       Raise TaskError (file:line) for what ``score`` would refuse in the task itself before
+#       reading any spec (its code does not read, the method it names is missing);
+#       ``adequacy task validate`` calls it.
 #   new_skeleton(self, task_dir: Path) -> tuple[str, str]
 #       (file name, text) of the skeleton a task's task.toml implies; ``adequacy task new``
 #       writes it. Raise TaskError (file:line) on a schema the language cannot express.

@@ -161,6 +161,27 @@ def setup(
         raise typer.Exit(2)
 
 
+def _backend_task_errors(task: object) -> list[str]:
+    """What the language's backend finds wrong with the task itself: the checks ``score``
+    runs on it before any spec (JML: its Solution.java reads, the ``[jml]`` table names a
+    method it has), so ``validate`` cannot say ok where ``score`` exits 2."""
+    from adequacy.backend import optional
+    from adequacy.tasks import Task
+    assert isinstance(task, Task)
+    try:
+        backend = plugins.main_backend(task.language)
+    except AdequacyError:
+        return []  # a language without a backend is check_task's report
+    fn = optional(backend, "check_task")
+    if fn is None:
+        return []
+    try:
+        fn(task)
+    except AdequacyError as e:
+        return [str(e)]
+    return []
+
+
 @task_app.command("validate")
 def task_validate(
     paths: Annotated[list[Path], typer.Argument(help="Task folders (or folders of tasks).")],
@@ -180,6 +201,12 @@ def task_validate(
                 err.print(Text(str(e), style="red"), soft_wrap=True, highlight=False)
         else:
             assert task is not None
+            own = _backend_task_errors(task)
+            if own:
+                bad += 1
+                for msg in own:
+                    _say_error(msg)
+                continue
             n = {b.value: len(c) for b, c in task.cases.items()}
             if not sum(n.values()):
                 # nothing to score: every metric would be undefined and `score` exits 1

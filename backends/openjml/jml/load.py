@@ -199,6 +199,18 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
     return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases), purity)
 
 
+def check_task(task: Task) -> None:
+    """What ``load`` checks in the task before the spec, as ``TaskError``: the task's own
+    Solution.java reads (JML it carries included), holds the class and the method ``[jml]``
+    names (one overload), and the ``[jml]`` table describes that method."""
+    src = original_source(task)
+    path = str(task.skeleton_path)
+    try:
+        find_target(src, task, path)
+    except SpecInvalid as e:
+        raise TaskError(f"the task's own Java: {e.message}", file=path, line=e.line) from e
+
+
 def spec_data(spec: LoadedSpec, task: Task) -> JmlSpec:
     """The front end's parse kept in a loaded spec (parsed again if a caller built the
     ``LoadedSpec`` by hand): what every engine's ``check`` starts from."""

@@ -120,10 +120,11 @@ def score_method(path: Path, text: str, cls: JavaClass, m: JavaMethod, args: arg
                  tot: Totals, work: Path) -> None:
     where = f"{path.name}:{m.line} {cls.name}.{signature_text(m)}"
     shape = _shape(m)
+    post: list[str] = []
     if isinstance(shape, str):
         # the front end still reads the spec: a stand-in signature (the schema is not checked
         # against the Java types there), no cases
-        inputs_t, outputs_t, post = {n: "i32" for _t, n in m.params}, {"result": "i32"}, []
+        inputs_t, outputs_t = {n: "i32" for _t, n in m.params}, {"result": "i32"}
     else:
         inputs_t, outputs_t, post = shape
     root = work / f"{len(list(work.iterdir()))}_{cls.name}_{m.name}"

@@ -263,3 +263,56 @@ def test_new_in_a_spec_is_unknown_for_rac_never_invalid(two_ints: Runner) -> Non
     assert values(vs) == ["unknown", "false"]
     assert "new Solution" in vs[0].reason
 
+
+
+# ------------------------------------------------------------------ purity the corpus needs
+def _purity(code: str) -> str | None:
+    from adequacy.backends.openjml.jml.purity import check_purity
+    src = read_source(code, "P.java")
+    return check_purity(src, src.classes[0], "P.java")
+
+
+def test_pure_constructor_assigns_its_own_fields() -> None:
+    # JML RM 7.1.1.3: a pure constructor may assign the fields of the object it makes
+    _purity("""class P {
+    private final int c;
+    public /*@ pure @*/ P(int c) { this.c = c; }
+}
+""")
+
+
+def test_pure_method_may_fill_an_object_it_allocated_but_not_a_static() -> None:
+    ok = """class P {
+    int second;
+    static int count;
+    public /*@ pure @*/ static P make(int s) { P d = new P(); d.second = s; return d; }
+}
+"""
+    _purity(ok)
+    with pytest.raises(SpecInvalid, match="assigns d.count"):
+        _purity(ok.replace("d.second = s", "d.count = s"))
+
+
+def test_an_added_constructor_is_code_altered(tmp_path: Path) -> None:
+    from adequacy.backends.openjml.jml.source import check_code
+    task = "public class Solution {\n    public int solve(int x) { return x; }\n}\n"
+    spec = task.replace("    public int solve",
+                        "    /*@ pure @*/ Solution() { }\n    public int solve")
+    with pytest.raises(SpecInvalid, match="code altered"):
+        check_code(read_source(spec), read_source(task))
+
+
+def test_overriding_objects_pure_methods_is_pure() -> None:
+    src = read_source("""class T {
+    int h;
+    //@ ensures this.equals(\\result) && \\result.hashCode() == hashCode();
+    public /*@ pure @*/ T copy() { T t = new T(); t.h = h; return t; }
+    public boolean equals(Object o) { return o instanceof T && ((T) o).h == h; }
+    public int hashCode() { return h; }
+    public boolean equals(T o) { return o.h == h; }
+}
+""")
+    ms = {(m.name, tuple(t for t, _ in m.params)): m for m in src.classes[0].methods}
+    assert ms[("equals", ("Object",))].is_pure and ms[("hashCode", ())].is_pure
+    # an overload is not an override of Object.equals: not pure unless declared so
+    assert not ms[("equals", ("T",))].is_pure

@@ -405,8 +405,10 @@ class _Method:
         base = self.tok(j)
         qualified = self.tok(j - 1).is_op(".")
         owner = self.tok(j - 2)
+        static = base.text in self.fields and "static" in self.fields[base.text].modifiers
         if qualified and not indexed and base.kind == "ident" and owner.kind == "ident" \
-                and not self.tok(j - 3).is_op(".") and self.allocated(owner.text):
+                and not self.tok(j - 3).is_op(".") and self.allocated(owner.text) \
+                and not static:
             return  # a field of an object the method allocated (JML RM 7.1.1.3)
         if base.kind != "ident" or qualified:
             what = f"{self.tok(j - 2).text}.{base.text}" if qualified else op.text

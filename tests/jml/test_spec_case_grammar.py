@@ -316,3 +316,13 @@ def test_overriding_objects_pure_methods_is_pure() -> None:
     assert ms[("equals", ("Object",))].is_pure and ms[("hashCode", ())].is_pure
     # an overload is not an override of Object.equals: not pure unless declared so
     assert not ms[("equals", ("T",))].is_pure
+
+
+def test_hostile_nesting_is_invalid_not_a_crash() -> None:
+    deep = "/*@ " + "requires x > 0; {| " * 5000 + "ensures true;" + " |}" * 5000 + " @*/"
+    with pytest.raises(SpecInvalid, match="nested spec cases deeper than"):
+        _cases("    " + deep)
+    # flat cases are the leaves written in the text (no blow-up); still capped
+    wide = "/*@ requires x > 0; {| " + " also ".join(["requires y > 0;"] * 10_001) + " |} @*/"
+    with pytest.raises(SpecInvalid, match="more than 10000 spec cases"):
+        _cases("    " + wide)

@@ -225,6 +225,12 @@ def _annotation_text(raw: str) -> str:
     return "".join(res)
 
 
+MAX_CASE_NESTING = 40
+"""``{|`` inside ``{|`` the reader follows (it recurses once per level; hostile input may nest
+thousands)."""
+MAX_CASES = 10_000
+"""Flat spec cases a method's nested cases may desugar into: one per nested case written (each
+carrying its enclosing clauses, so the copies grow with the nesting depth)."""
 MAX_CLASS_NESTING = 40
 """Classes inside classes the reader follows (it recurses once per level)."""
 _INTERESTING = re.compile(r"[\n\"'/]")
@@ -700,6 +706,7 @@ class _Annotations:
         self.modifiers: set[str] = set()
         self.cases: list[SpecCase] = []
         self.models: list[JavaMethod] = []
+        self.depth = 0
         self._parse()
 
     def err(self, msg: str, line: int) -> SpecInvalid:
@@ -799,11 +806,20 @@ class _Annotations:
                 if current is None:
                     current = SpecCase("lightweight", t.line)
                     cases.append(current)
-                inner, i = self._case_seq(i + 1, t)
+                self.depth += 1
+                if self.depth > MAX_CASE_NESTING:
+                    raise self.err(f"nested spec cases deeper than {MAX_CASE_NESTING}", t.line)
+                try:
+                    inner, i = self._case_seq(i + 1, t)
+                finally:
+                    self.depth -= 1
                 if not inner:
                     raise self.err("empty nested spec cases {| |}", t.line)
                 at = cases.index(current)
                 cases[at:at + 1] = [_joined(current, c, self) for c in inner]
+                if len(cases) > MAX_CASES:
+                    raise self.err(f"more than {MAX_CASES} spec cases once nested cases are "
+                                   "expanded", t.line)
                 closed = True
             elif t.kind == "ident" and t.text in CLASS_LEVEL_SKIPPED and opened is None:
                 i = self._until_semicolon(i + 1) + 1

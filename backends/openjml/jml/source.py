@@ -687,7 +687,7 @@ def _joined(outer: SpecCase, inner: SpecCase, ann: _Annotations) -> SpecCase:
     every nested case, which may restate it but not contradict it."""
     kind = outer.kind
     if inner.kind != "lightweight":
-        if outer.kind not in ("lightweight", inner.kind):
+        if outer.kind not in ("lightweight", "behavior", inner.kind):
             raise ann.err(f"{inner.kind}_behavior nested in a {outer.kind}_behavior case "
                           "(JML RM 9.6.1: a nested case keeps the enclosing behavior)",
                           inner.line)

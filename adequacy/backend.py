@@ -263,6 +263,12 @@ class Backend:
         """Provers of the language (``adequacy verify``, the gym's ``verify`` tool, Houdini)."""
         return []
 
+    def check_task(self, task: Task) -> None:
+        """Raise TaskError (file:line) for what ``score`` would refuse in the task itself before
+        reading any spec (its code does not read, the method it names is missing), so that
+        ``adequacy task validate`` cannot say ok where ``score`` exits 2. Default: nothing."""
+        return None
+
     def prepare(self) -> str | None:
         """Build or fetch what the engines need ahead of time (``adequacy setup``); a one-line
         summary, None when there is nothing to prepare; BackendError saying what to install."""

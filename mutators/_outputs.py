@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from adequacy.types import Type
+from adequacy.types import SeqType, Type
 
 from ._identity import params_key, strictly_valid, value_key
 from ._operators import Operator, operators_for
@@ -107,17 +107,48 @@ def mutants(value: Any, ty: Type, n: int, seed: int = 0) -> list[Mutant]:
     return _run(targets, value, lambda f, v: v, check, n, _rng(seed, str(ty), orig), orig)
 
 
+def _fixed_shape(ty: Type) -> bool:
+    """An ``array`` (a Java array, a Rust array or slice) has its length for life: a method
+    can change its elements, never its length, and never turn the reference into ``null``."""
+    return isinstance(ty, SeqType) and ty.kind == "array"
+
+
+def in_place_fixed(params: Sequence[Any], inputs: dict[str, Any] | None,
+                   input_params: Sequence[Any] | None) -> dict[str, Any]:
+    """Output fields that are an input array's post-state (same name, ``array`` type in both),
+    mapped to the input's value: what no mutant of that field may change the shape of."""
+    if not inputs or not input_params:
+        return {}
+    in_types = {p.name: p.type for p in input_params}
+    return {p.name: inputs[p.name] for p in params
+            if p.name in in_types and p.name in inputs and _fixed_shape(p.type)
+            and _fixed_shape(in_types[p.name])}
+
+
+def _same_shape(value: Any, before: Any) -> bool:
+    if before is None or value is None:
+        return value is None and before is None
+    return isinstance(value, list) and isinstance(before, list) and len(value) == len(before)
+
+
 def output_mutants(output: dict[str, Any], params: Sequence[Any], n: int, seed: int = 0,
-                   salt: str = "") -> list[Mutant]:
+                   salt: str = "", inputs: dict[str, Any] | None = None,
+                   input_params: Sequence[Any] | None = None) -> list[Mutant]:
     """Mutants of a whole output dict, changing one field each (``params``: ``Param`` list).
 
     ``salt`` (e.g. the case's input key) separates the random streams of cases that share an
     output, so that ``0`` gets different ``int.nearby`` mutants on different inputs.
+    ``inputs`` and ``input_params`` (the case's input and the task's input ``Param`` list)
+    let the mutants respect what the language makes impossible: the post-state of an input
+    array keeps the array's length and its null-ness (``in_place_fixed``), so a spec that
+    rightly omits ``a.length == \\old(a.length)`` is not tested on an output no method can
+    produce.
     """
     if n <= 0:
         return []
     orig = params_key(output, params)
     types = {p.name: p.type for p in params}
+    fixed = in_place_fixed(params, inputs, input_params)
     targets = [(p.name, p.type, op) for p in params for op in operators_for(p.type)]
 
     def build(field: str, v: Any) -> dict[str, Any]:
@@ -125,6 +156,8 @@ def output_mutants(output: dict[str, Any], params: Sequence[Any], n: int, seed: 
 
     def check(whole: dict[str, Any]) -> str | None:
         if not all(strictly_valid(whole[f], t) for f, t in types.items()):
+            return None
+        if not all(_same_shape(whole.get(f), before) for f, before in fixed.items()):
             return None
         return params_key(whole, params)
 

@@ -172,7 +172,8 @@ def mutate_task(
             if c.output is None:
                 continue
             ikey = params_key(c.input, task.inputs)
-            ms = output_mutants(c.output, task.outputs, per_case, seed, salt=ikey)
+            ms = output_mutants(c.output, task.outputs, per_case, seed, salt=ikey,
+                                inputs=c.input, input_params=task.inputs)
             originals.append((c.input, c.output))
             for m in ms:
                 cands.append((c.input, m.value, m.operator))

@@ -8,13 +8,16 @@ struct drift the front end then rejects; the backend generates it from the schem
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
 from adequacy.cli.common import err, fail, out, say_error
 from adequacy.errors import AdequacyError, BackendError, Located
+
+if TYPE_CHECKING:
+    from adequacy.task_model import Task
 
 task_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                        context_settings={"help_option_names": ["-h", "--help"]},
@@ -24,6 +27,22 @@ task_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
 def _fail(msg: str) -> typer.Exit:
     typer.echo(f"error: {msg}", err=True)
     return typer.Exit(2)
+
+
+def _backend_task_errors(task: Task) -> list[str]:
+    """What the language's backend finds wrong with the task itself: the checks ``score``
+    runs on it before any spec (JML: its Solution.java reads, the ``[jml]`` table names a
+    method it has), so ``validate`` cannot say ok where ``score`` exits 2."""
+    from adequacy import plugins
+    try:
+        backend = plugins.registry().owner(task.language)
+    except AdequacyError:
+        return []  # a language without a backend is check_task's report
+    try:
+        backend.check_task(task)
+    except AdequacyError as e:
+        return [str(e)]
+    return []
 
 
 def task_validate(
@@ -45,6 +64,12 @@ def task_validate(
                 err.print(Text(str(e), style="red"), soft_wrap=True, highlight=False)
         else:
             assert task is not None
+            own = _backend_task_errors(task)
+            if own:
+                bad += 1
+                for msg in own:
+                    say_error(msg)
+                continue
             n = {b.value: len(c) for b, c in task.cases.items()}
             if not sum(n.values()):
                 # nothing to score: every metric would be undefined and `score` exits 1

@@ -133,6 +133,11 @@ class OpenJmlBackend(Backend):
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
                           normalized=spec.source.normalized(), path=path, data=spec)
 
+    def check_task(self, task: Task) -> None:
+        """The checks every ``score`` runs on the task's own code (``jml.load.check_task``)."""
+        from .jml.load import check_task
+        check_task(task)
+
     def run_reference(self, task: Task, inputs: list[dict[str, Any]],
                       limits: Limits | None = None) -> list[dict[str, Any] | None]:
         """Outputs ``{"result": value}`` of the task's own method (the mutators' oracle);

@@ -88,7 +88,8 @@ def solution_java(task_dir: Path) -> str:
     if not isinstance(inputs, dict) or not isinstance(output, dict) or not isinstance(jml, dict):
         raise TaskError("[signature.input], [signature.output] and [jml] must be tables",
                         file=file)
-    cls, method = str(jml.get("class", "Solution")), str(jml.get("method", "solve"))
+    cls = str(jml.get("class", "Solution"))
+    method = str(jml.get("method", "solve")).split("(", 1)[0].strip()  # a signature names one overload
     for what, name in (("jml.class", cls), ("jml.method", method), *(
             (f"signature.input.{n}", n) for n in inputs)):
         if not _IDENT.fullmatch(name) or name in _RESERVED:

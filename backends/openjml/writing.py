@@ -168,7 +168,8 @@ def _member_starts(spec: SpecFile, cls: object) -> dict[int, int]:
 def jml_spec(task: Task, answer: str) -> str:
     """A whole annotated Java file: the answer's class when it gives one, else the answer's
     JML lines put above the task's method in its own ``Solution.java``."""
-    method = str(task.settings.get("method", "solve"))
+    # `[jml] method` may be a signature, `Perimeter(short)`: the code names the bare method
+    method = str(task.settings.get("method", "solve")).split("(", 1)[0].strip()
     code = pick_block(answer, ("class ", "//@", "/*@"))
     if re.search(r"\bclass\s+\w+", code) and method in code:
         if code.count("{") != code.count("}"):
@@ -239,4 +240,5 @@ def jml_file(task: Task, clauses: Sequence[Clause]) -> str:
     lines += [f"ensures {Jml.atom(c.atom)};" for c in clauses if c.where == "post"]
     if not lines:
         lines = ["requires true;", "ensures true;"]
-    return jml_annotate(task.skeleton, str(task.settings.get("method", "solve")), lines)
+    method = str(task.settings.get("method", "solve")).split("(", 1)[0].strip()
+    return jml_annotate(task.skeleton, method, lines)

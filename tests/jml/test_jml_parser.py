@@ -84,7 +84,7 @@ def test_old_result_nonnull() -> None:
     ("a ==>", "expression expected"),
     ("x = 1", "assignment"),
     ("i++", "side effect"),
-    (r"\forall int i; true", "inside parentheses"),
+    (r"\forall int i; 0 <= i;", "range but no body"),
     ("(a + b", "closing"),
     ("a b", "unexpected"),
 ])

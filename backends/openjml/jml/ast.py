@@ -112,6 +112,24 @@ class Special(Expr):
 
 
 @dataclass(frozen=True)
+class New(Expr):
+    """``new T(args)``, ``new T[n]...`` or ``new T[]{e, ...}``: valid JML (OpenJML verifies
+    specs that allocate, JML RM 12.4), which the front end accepts and an engine that cannot
+    evaluate it answers ``unknown`` for."""
+
+    type: str
+    """The class or element type as written (``Factorial``, ``int``)."""
+    args: tuple[Expr, ...]
+    """Constructor arguments (empty for an array)."""
+    dims: tuple[Expr, ...] = ()
+    """Array lengths given (``new int[n][]`` has one); empty for an object."""
+    brackets: int = 0
+    """Every ``[]`` pair, with or without a length (0 for an object)."""
+    elements: tuple[Expr, ...] | None = None
+    """An array initializer's elements (``new int[]{1, 2}``), else None."""
+
+
+@dataclass(frozen=True)
 class TypeRef(Expr):
     """A class name used as a qualifier (``Math`` in ``Math.abs(x)``)."""
 

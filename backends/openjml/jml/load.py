@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -9,6 +10,7 @@ from adequacy.backend import LoadedSpec
 from adequacy.errors import BackendError, SpecInvalid, TaskError
 from adequacy.tasks import Task
 
+from ..signature import JavaSignatureError, java_type_to_schema, normalise_java_type
 from .purity import check_purity
 from .resolve import check_names
 from .semantics import Case, math_gap, spec_cases
@@ -72,19 +74,94 @@ def original_source(task: Task) -> SpecFile:
 
 
 def target_names(task: Task) -> tuple[str, str]:
-    return str(task.settings.get("class", "Solution")), str(task.settings.get("method", "solve"))
+    """The class and the method's bare name (``[jml] method`` may carry a signature)."""
+    name, _types = method_selector(task)
+    return str(task.settings.get("class", "Solution")), name
+
+
+def method_selector(task: Task) -> tuple[str, list[str] | None]:
+    """``[jml] method``: a bare name (``solve``) or a signature (``Perimeter(short)``), whose
+    parameter types are normalised (``java.lang.String`` is ``String``, ``int...`` is
+    ``int[]``)."""
+    raw = str(task.settings.get("method", "solve")).strip()
+    if "(" not in raw:
+        return raw, None
+    m = re.fullmatch(r"([A-Za-z_$][\w$]*)\s*\((.*)\)", raw, re.S)
+    if m is None:
+        raise TaskError(f"[jml] method = {raw!r} is neither a method name nor a signature such "
+                        "as 'Perimeter(short)'", file=str(task.root / "task.toml"),
+                        field="jml.method")
+    inner = m.group(2).strip()
+    return m.group(1), [normalise_java_type(t) for t in _split_types(inner)] if inner else []
+
+
+def _split_types(text: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch == "<") - (ch == ">")
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return out + [cur]
+
+
+def param_types(method: JavaMethod) -> list[str]:
+    return [normalise_java_type(t) for t, _n in method.params]
+
+
+def signature_text(method: JavaMethod) -> str:
+    return f"{method.name}({', '.join(param_types(method))})"
+
+
+def select_method(cls: JavaClass, task: Task, file: str | None) -> JavaMethod:
+    """The method under specification, by its full signature: the one ``[jml] method`` names,
+    or, for a bare name with overloads, the one whose parameters have the task's input types
+    (never simply the first with the name: ``Perimeter(short)`` beside ``Perimeter(long)``)."""
+    name, types = method_selector(task)
+    methods = [m for m in cls.methods if m.name == name]
+    if not methods:
+        raise SpecInvalid(f"class {cls.name} has no method {name}", file=file, line=cls.line)
+    if types is not None:
+        chosen = [m for m in methods if param_types(m) == types]
+        if not chosen:
+            have = ", ".join(signature_text(m) for m in methods)
+            raise SpecInvalid(f"class {cls.name} has no method {name}({', '.join(types)}) "
+                              f"(it has {have})", file=file, line=cls.line)
+        return chosen[0]
+    if len(methods) == 1:
+        return methods[0]
+    fitting = [m for m in methods if _fits(m, task)]
+    if len(fitting) == 1:
+        return fitting[0]
+    have = ", ".join(signature_text(m) for m in methods)
+    raise TaskError(f"[jml] method = {name!r} names {len(methods)} overloads ({have}) and the "
+                    "task's input types do not tell them apart: write the signature, e.g. "
+                    f"method = {signature_text(methods[0])!r}",
+                    file=str(task.root / "task.toml"), field="jml.method")
+
+
+def _fits(method: JavaMethod, task: Task) -> bool:
+    """Whether the method's parameters have the schema types of the task's inputs."""
+    if len(method.params) != len(task.inputs):
+        return False
+    try:
+        mine = [java_type_to_schema(t) for t, _n in method.params]
+    except JavaSignatureError:
+        return False
+    theirs = [str(p.type) for p in task.inputs]
+    return [x.replace(" ", "") for x in mine] == [x.replace(" ", "") for x in theirs]
 
 
 def find_target(src: SpecFile, task: Task, file: str | None) -> tuple[JavaClass, JavaMethod]:
-    cname, mname = target_names(task)
+    cname, _name = target_names(task)
     cls = src.find_class(cname)
     if cls is None:
         raise SpecInvalid(f"no class {cname} in the spec", file=file, line=1)
-    methods = [m for m in cls.methods if m.name == mname]
-    if not methods:
-        raise SpecInvalid(f"class {cname} has no method {mname}", file=file, line=cls.line)
-    check_settings(task, methods[0])
-    return cls, methods[0]
+    method = select_method(cls, task, file)
+    check_settings(task, method)
+    return cls, method
 
 
 def check_settings(task: Task, method: JavaMethod) -> None:
@@ -120,6 +197,18 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
         check_names(cls, method, c.requires, c.ensures, file)
     purity = check_purity(src, cls, file)
     return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases), purity)
+
+
+def check_task(task: Task) -> None:
+    """What ``load`` checks in the task before the spec, as ``TaskError``: the task's own
+    Solution.java reads (JML it carries included), holds the class and the method ``[jml]``
+    names (one overload), and the ``[jml]`` table describes that method."""
+    src = original_source(task)
+    path = str(task.skeleton_path)
+    try:
+        find_target(src, task, path)
+    except SpecInvalid as e:
+        raise TaskError(f"the task's own Java: {e.message}", file=path, line=e.line) from e
 
 
 def spec_data(spec: LoadedSpec, task: Task) -> JmlSpec:

@@ -387,7 +387,7 @@ class Parser:
                 self.i += 1
                 return A.Lit(t.line, "null", None, "null")
             if t.text == "new":
-                raise self.err("'new' is not supported in specifications evaluated here")
+                return self.new()
             if t.text in PRIMITIVES and self.peek().is_op(".") and \
                     self.peek(2).is_ident("class"):
                 raise self.err("class literals are not supported")
@@ -430,7 +430,8 @@ class Parser:
             self.expect_op(")")
             return A.Old(t.line, e)
         if name in QUANTIFIERS:
-            raise self.err(f"{name} must be written inside parentheses: ({name} T x; ...)")
+            # OpenJML's form without parentheses: the body extends as far right as it can
+            return self.quantifier_rest(t, t)
         if name in ("\\nothing", "\\everything", "\\not_specified", "\\same"):
             return A.Special(t.line, name, ())
         if name == "\\type":
@@ -442,10 +443,74 @@ class Parser:
             return A.Special(t.line, name, self.args())
         raise self.err(f"unknown JML keyword {name}")
 
+    def new(self) -> A.Expr:
+        """``new T(args)``, ``new T[n]...[]`` or ``new T[]{e, ...}`` (JLS 15.9, 15.10)."""
+        kw = self.t
+        self.i += 1
+        t = self.t
+        if t.kind == "ident" and t.text in PRIMITIVES:
+            self.i += 1
+            ty = t.text
+        else:
+            ty = self.expect_ident().text
+            while self.t.is_op(".") and self.peek().kind == "ident":
+                self.i += 1
+                ty += "." + self.expect_ident().text
+            if self.t.is_op("<"):
+                raise self.err("generic type arguments after 'new' are not supported", kw)
+        if self.t.is_op("("):
+            if ty in PRIMITIVES:
+                raise self.err(f"'new {ty}(...)': a primitive type has no constructor", kw)
+            args = self.args()
+            if self.t.is_op("{"):
+                raise self.err("an anonymous class in a specification is not supported", kw)
+            return A.New(kw.line, ty, args)
+        dims: list[A.Expr] = []
+        brackets = 0
+        while self.t.is_op("["):
+            self.i += 1
+            if self.eat_op("]"):
+                brackets += 1
+                continue
+            if brackets > len(dims):
+                raise self.err("an array length after an empty [] (JLS 15.10.1)")
+            dims.append(self.expr())
+            self.expect_op("]", "closing the array length")
+            brackets += 1
+        if not brackets:
+            raise self.err(f"expected '(' or '[' after 'new {ty}'")
+        elements: tuple[A.Expr, ...] | None = None
+        if self.t.is_op("{"):
+            if dims:
+                raise self.err("an array initializer with a length (JLS 15.10.1)")
+            elements = self.initializer()
+        elif not dims:
+            raise self.err(f"'new {ty}[]' needs a length or an initializer")
+        return A.New(kw.line, ty, (), tuple(dims), brackets, elements)
+
+    def initializer(self) -> tuple[A.Expr, ...]:
+        self.expect_op("{")
+        out: list[A.Expr] = []
+        while not self.eat_op("}"):
+            if self.t.is_op("{"):
+                raise self.err("nested array initializers are not supported")
+            out.append(self.expr())
+            if not self.eat_op(","):
+                self.expect_op("}", "closing the array initializer")
+                break
+        return tuple(out)
+
     def quantifier(self) -> A.Expr:
         open_ = self.expect_op("(")
         q = self.t
         self.i += 1
+        quant = self.quantifier_rest(open_, q)
+        self.expect_op(")", f"closing {q.text}")
+        return quant
+
+    def quantifier_rest(self, open_: Token, q: Token) -> A.Quant:
+        """After the quantifier keyword: ``T x, y; [range;] body`` (JML RM 12.4.24.2: the range
+        may be empty, ``(\\forall int i; ; P)``)."""
         kind = QUANTIFIERS[q.text]
         while self.t.is_ident("non_null", "nullable", "final"):
             self.i += 1
@@ -454,16 +519,18 @@ class Parser:
         while self.eat_op(","):
             names.append(self.expect_ident().text)
         self.expect_op(";", f"after the variables of {q.text}")
-        first = self.expr()
         rng: A.Expr | None = None
         if self.eat_op(";"):
-            rng = first
-            if self.t.is_op(")"):
-                raise self.err(f"{q.text} has a range but no body")
             body = self.expr()
         else:
-            body = first
-        self.expect_op(")", f"closing {q.text}")
+            first = self.expr()
+            if self.eat_op(";"):
+                rng = first
+                if self.t.is_op(")") or self.t.kind == "eof":
+                    raise self.err(f"{q.text} has a range but no body")
+                body = self.expr()
+            else:
+                body = first
         return A.Quant(open_.line, kind, ty, tuple(names), rng, body)
 
 

@@ -120,6 +120,10 @@ def check_purity(src: SpecFile, cls: JavaClass, file: str | None) -> str | None:
     for m in members:
         if not (m.is_pure or m.model) or not m.has_body:
             continue
+        if m.return_type is None and not m.model:
+            # a pure constructor may assign the fields of the object it makes (JML RM
+            # 7.1.1.3); no engine runs one from a spec (``new`` in a spec is unknown)
+            continue
         body = _body(src, m, file)
         if body:
             gap = _Method(m, body, cls, file, own, fields).check()
@@ -400,6 +404,12 @@ class _Method:
             indexed = True
         base = self.tok(j)
         qualified = self.tok(j - 1).is_op(".")
+        owner = self.tok(j - 2)
+        static = base.text in self.fields and "static" in self.fields[base.text].modifiers
+        if qualified and not indexed and base.kind == "ident" and owner.kind == "ident" \
+                and not self.tok(j - 3).is_op(".") and self.allocated(owner.text) \
+                and not static:
+            return  # a field of an object the method allocated (JML RM 7.1.1.3)
         if base.kind != "ident" or qualified:
             what = f"{self.tok(j - 2).text}.{base.text}" if qualified else op.text
             raise self.err(f"assigns {what}, which is not a local variable (a pure method is "

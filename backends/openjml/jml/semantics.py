@@ -134,10 +134,14 @@ def old_bindings(sc: SpecCase, file: str | None) -> dict[str, A.Expr]:
     out: dict[str, A.Expr] = {}
     for cl in sc.old:
         eq = next((k for k, t in enumerate(cl.tokens) if t.is_op("=")), None)
-        if eq is None or eq < 2 or not cl.tokens[eq - 1].is_ident():
+        at = eq
+        while at is not None and at >= 4 and cl.tokens[at - 1].is_op("]") \
+                and cl.tokens[at - 2].is_op("["):
+            at -= 2  # C-style ``old int t[] = ...`` (JLS 10.2)
+        if eq is None or at is None or at < 2 or not cl.tokens[at - 1].is_ident():
             raise SpecInvalid("malformed old clause (expected `old T name = expression;`)",
                               file=file, line=cl.line)
-        name = cl.tokens[eq - 1].text
+        name = cl.tokens[at - 1].text
         out[name] = substitute(parse_expression(cl.tokens[eq + 1:], file, cl.line), out)
     return out
 

@@ -119,7 +119,16 @@ class JavaMethod:
 
     @property
     def is_pure(self) -> bool:
-        return bool(self.modifiers & {"pure", "spec_pure", "strictly_pure", "function", "query"})
+        """Declared pure, or overriding a method that ``java.lang.Object``'s JML specs declare
+        pure (purity is inherited by overriding methods, JML RM 7.1.1.3)."""
+        if self.modifiers & {"pure", "spec_pure", "strictly_pure", "function", "query"}:
+            return True
+        sig = (self.name, tuple(t.rsplit(".", 1)[-1] for t, _n in self.params))
+        return "static" not in self.modifiers and sig in OBJECT_PURE
+
+
+OBJECT_PURE = {("equals", ("Object",)), ("hashCode", ()), ("toString", ())}
+"""``java.lang.Object``'s methods that OpenJML's ``Object.jml`` declares pure."""
 
 
 @dataclass
@@ -216,6 +225,12 @@ def _annotation_text(raw: str) -> str:
     return "".join(res)
 
 
+MAX_CASE_NESTING = 40
+"""``{|`` inside ``{|`` the reader follows (it recurses once per level; hostile input may nest
+thousands)."""
+MAX_CASES = 10_000
+"""Flat spec cases a method's nested cases may desugar into: one per nested case written (each
+carrying its enclosing clauses, so the copies grow with the nesting depth)."""
 MAX_CLASS_NESTING = 40
 """Classes inside classes the reader follows (it recurses once per level)."""
 _INTERESTING = re.compile(r"[\n\"'/]")
@@ -517,9 +532,8 @@ class _Reader:
             j += 1
         ann = _Annotations(jml, self.file)
         cls.models.extend(ann.models)
-        if header:
-            cls.fields.append(JavaField(header[-1].text, _join(header[:-1]),
-                                        mods | ann.modifiers, first_line))
+        for name, ty in _declarators(header, [x for x in toks[i:j] if x.kind != "jml"]):
+            cls.fields.append(JavaField(name, ty, mods | ann.modifiers, first_line))
         return j + 1
 
     def _nullable_params(self, toks: list[Token]) -> set[str]:
@@ -563,6 +577,51 @@ def _join(toks: list[Token]) -> str:
     return out.replace(" [", "[")
 
 
+def _declarators(header: list[Token], rest: list[Token]) -> list[tuple[str, str]]:
+    """(name, type) of each variable a field declaration declares (JLS 8.3): ``int a, b[];``
+    and C-style ``long fib[]`` (the brackets belong to that variable's type). ``header`` is
+    the declaration up to its first ``=`` or ``;``, ``rest`` the tokens from there to the ``;``
+    (initializers, later declarators)."""
+    h = [t for t in header if t.kind != "jml"]
+    first, level = len(h), 0
+    for k, t in enumerate(h):
+        level += t.is_op("<") - t.is_op(">")
+        if t.is_op(",") and level == 0:
+            first = k
+            break
+    head, tail = h[:first], h[first:]
+    dims = ""
+    while len(head) >= 3 and head[-1].is_op("]") and head[-2].is_op("["):
+        dims += "[]"
+        head = head[:-2]
+    if len(head) < 2:
+        return []
+    base = _join(head[:-1])
+    out = [(head[-1].text, base + dims)]
+    # later declarators: after each comma at depth 0, a name and its own brackets
+    depth = generics = 0
+    toks = tail + rest
+    for k, t in enumerate(toks):
+        if t.is_op("(", "[", "{"):
+            depth += 1
+        elif t.is_op(")", "]", "}"):
+            depth -= 1
+        elif t.is_op("<") and k and toks[k - 1].kind == "ident" and toks[k - 1].text[:1].isupper():
+            generics += 1  # new HashMap<K, V>(): type arguments, not a less-than
+        elif t.is_op(">") and generics:
+            generics -= 1
+        elif t.is_op(",") and generics:
+            continue
+        elif t.is_op(",") and depth == 0 and k + 1 < len(toks) and toks[k + 1].kind == "ident":
+            extra = ""
+            m = k + 2
+            while m + 1 < len(toks) and toks[m].is_op("[") and toks[m + 1].is_op("]"):
+                extra += "[]"
+                m += 2
+            out.append((toks[k + 1].text, base + extra))
+    return out
+
+
 def _params(toks: list[Token]) -> list[tuple[str, str]]:
     groups: list[list[Token]] = [[]]
     depth = 0
@@ -599,6 +658,45 @@ def _params(toks: list[Token]) -> list[tuple[str, str]]:
     return params
 
 
+QUANTIFIER_KEYWORDS = {"\\forall", "\\exists", "\\num_of", "\\sum", "\\product", "\\max",
+                       "\\min"}
+_CLAUSE_STARTS = (set(RECORDED_CLAUSES) | IGNORED_CLAUSES | CLASS_LEVEL_SKIPPED | set(BEHAVIORS)
+                  | JML_MODIFIERS | JAVA_MODIFIERS | {"also", "model", "ghost"})
+_CONTINUES = {".", "[", "(", "?", ":", "==>", "<==", "<==>", "<=!=>", "||", "&&", "|", "^", "&",
+              "==", "!=", "<", "<=", ">", ">=", "<:", "<<", ">>", ">>>", "+", "-", "*", "/", "%"}
+"""Tokens after which a keyword-like name is an operand (``code[i]``), not a new clause."""
+_AFTER_NESTED = ("%s after a nested spec case's |} (JML RM 9.6.1: nested cases end their spec "
+                 "case; join another case with 'also')")
+
+
+def _ends_clause(toks: list[Token], i: int) -> bool:
+    """Whether a clause ends before ``toks[i]`` (the ``;`` before it ended the clause): what
+    follows is not an expression but the annotation's end or the next clause or case."""
+    t = toks[i]
+    if t.kind == "eof" or t.is_op(";", "{|", "|}"):
+        return True
+    if t.kind == "ident" and t.text in _CLAUSE_STARTS:
+        nxt = toks[i + 1]
+        return not (nxt.kind == "op" and nxt.text in _CONTINUES)
+    return False
+
+
+def _joined(outer: SpecCase, inner: SpecCase, ann: _Annotations) -> SpecCase:
+    """One nested case with its enclosing case's clauses in front (JML RM 9.6.1: a nested case
+    means the enclosing header conjoined with it); the enclosing case's behavior holds for
+    every nested case, which may restate it but not contradict it."""
+    kind = outer.kind
+    if inner.kind != "lightweight":
+        if outer.kind not in ("lightweight", "behavior", inner.kind):
+            raise ann.err(f"{inner.kind}_behavior nested in a {outer.kind}_behavior case "
+                          "(JML RM 9.6.1: a nested case keeps the enclosing behavior)",
+                          inner.line)
+        kind = inner.kind
+    return SpecCase(kind, inner.line, outer.requires + inner.requires,
+                    outer.ensures + inner.ensures, outer.signals + inner.signals,
+                    outer.assignable + inner.assignable, outer.old + inner.old)
+
+
 class _Annotations:
     """Parse the JML tokens attached to one member: modifiers, spec cases, model members."""
 
@@ -608,46 +706,90 @@ class _Annotations:
         self.modifiers: set[str] = set()
         self.cases: list[SpecCase] = []
         self.models: list[JavaMethod] = []
+        self.depth = 0
         self._parse()
 
     def err(self, msg: str, line: int) -> SpecInvalid:
         return SpecInvalid(msg, file=self.file, line=line)
 
     def _until_semicolon(self, i: int) -> int:
+        """Index of the ``;`` ending the clause that starts at ``i``.
+
+        A quantifier written without parentheses (``\\forall int i; 0 <= i < n; a[i] > 0;``,
+        which OpenJML accepts) has semicolons of its own at bracket depth 0: the one after its
+        variables always, and the one after its range when an expression follows it (not a
+        clause keyword, a behavior keyword, ``also``, ``{|``, ``|}`` or the annotation's end).
+        """
         toks = self.toks
         depth = 0
+        decls = 0
+        ranges = 0
         while toks[i].kind != "eof":
             t = toks[i]
             if t.is_op("(", "[", "{"):
                 depth += 1
             elif t.is_op(")", "]", "}"):
                 depth -= 1
+            elif depth == 0 and t.kind == "backslash" and t.text in QUANTIFIER_KEYWORDS:
+                decls += 1
+                ranges += 1
             elif t.is_op(";") and depth == 0:
-                return i
+                if decls:
+                    decls -= 1
+                    if toks[i + 1].is_op(";"):  # an empty range: (\forall int i; ; P)
+                        ranges -= 1
+                        i += 1
+                elif ranges and not _ends_clause(toks, i + 1):
+                    ranges -= 1
+                else:
+                    return i
             i += 1
         raise self.err("JML clause is missing its ';'", toks[i - 1].line)
 
     def _parse(self) -> None:
+        cases, i = self._case_seq(0, None)
+        self.cases = cases
+        del i
+
+    def _case_seq(self, i: int, opened: Token | None) -> tuple[list[SpecCase], int]:
+        """Spec cases from ``i`` up to the annotation's end, or (``opened``: the ``{|`` of a
+        nested case) up to its ``|}``. Nested cases come back desugared (JML RM 9.6.1): each
+        is the enclosing case's clauses followed by its own, as its own case joined by
+        ``also``, so every engine reads flat cases."""
         toks = self.toks
+        cases: list[SpecCase] = []
         current: SpecCase | None = None
+        closed = False
+        """The current case ended with a nested ``|}``: only ``also`` may follow."""
         mods: list[Token] = []
-        i = 0
-        while toks[i].kind != "eof":
+        while True:
             t = toks[i]
+            if t.kind == "eof":
+                if opened is not None:
+                    raise self.err("nested spec cases opened with {| are not closed with |}",
+                                   opened.line)
+                return cases, i
+            if t.is_op("|}"):
+                if opened is None:
+                    raise self.err("|} without a {| opening it", t.line)
+                return cases, i + 1
             if t.kind == "ident" and t.text == "also":
-                current = None
+                current, closed = None, False
                 i += 1
             elif t.kind == "ident" and t.text in BEHAVIORS:
                 current = SpecCase(BEHAVIORS[t.text], t.line)
-                self.cases.append(current)
+                cases.append(current)
+                closed = False
                 mods = []
                 i += 1
             elif t.kind == "ident" and (t.text in RECORDED_CLAUSES or t.text in IGNORED_CLAUSES):
+                if closed:
+                    raise self.err(_AFTER_NESTED % t.text, t.line)
                 end = self._until_semicolon(i + 1)
                 if t.text in RECORDED_CLAUSES:
                     if current is None:
                         current = SpecCase("lightweight", t.line)
-                        self.cases.append(current)
+                        cases.append(current)
                     body = toks[i + 1:end]
                     if not body:
                         raise self.err(f"empty {t.text} clause", t.line)
@@ -658,10 +800,31 @@ class _Annotations:
                         clause.keyword, "signals")).append(clause)
                 mods = []
                 i = end + 1
-            elif t.kind == "ident" and t.text in CLASS_LEVEL_SKIPPED:
+            elif t.is_op("{|"):
+                if closed:
+                    raise self.err(_AFTER_NESTED % "{|", t.line)
+                if current is None:
+                    current = SpecCase("lightweight", t.line)
+                    cases.append(current)
+                self.depth += 1
+                if self.depth > MAX_CASE_NESTING:
+                    raise self.err(f"nested spec cases deeper than {MAX_CASE_NESTING}", t.line)
+                try:
+                    inner, i = self._case_seq(i + 1, t)
+                finally:
+                    self.depth -= 1
+                if not inner:
+                    raise self.err("empty nested spec cases {| |}", t.line)
+                at = cases.index(current)
+                cases[at:at + 1] = [_joined(current, c, self) for c in inner]
+                if len(cases) > MAX_CASES:
+                    raise self.err(f"more than {MAX_CASES} spec cases once nested cases are "
+                                   "expanded", t.line)
+                closed = True
+            elif t.kind == "ident" and t.text in CLASS_LEVEL_SKIPPED and opened is None:
                 i = self._until_semicolon(i + 1) + 1
                 mods = []
-            elif t.kind == "ident" and t.text in ("model", "ghost"):
+            elif t.kind == "ident" and t.text in ("model", "ghost") and opened is None:
                 i = self._model(i, {m.text for m in mods} | {t.text})
                 mods = []
                 current = None
@@ -670,8 +833,6 @@ class _Annotations:
                 if t.text in JML_MODIFIERS:
                     self.modifiers.add(t.text)
                 i += 1
-            elif t.is_op("{|", "|}"):
-                raise self.err("nested spec cases ({| ... |}) are not supported", t.line)
             elif t.is_op(";"):
                 i += 1
             else:
@@ -779,7 +940,8 @@ def check_code(spec: SpecFile, original: SpecFile, allow_pure_helpers: bool = Tr
     if allow_pure_helpers:
         for c in spec.classes:
             for m in c.methods:
-                if m.is_pure and m.name not in orig_names:
+                # never a constructor: rac makes the receiver of an instance method with it
+                if m.is_pure and m.name not in orig_names and m.return_type is not None:
                     skip.append(m.tok_range)
     skipped = bytearray(len(spec.java_tokens))
     for lo, hi in skip:

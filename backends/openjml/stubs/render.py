@@ -79,6 +79,14 @@ def render_jml(e: A.Expr, subst: dict[str, str] | None = None, result: str = "\\
             return x.name + ("(" + ", ".join(go(a, bound) for a in x.args) + ")" if x.args else "")
         if isinstance(x, A.TypeRef):
             return x.name
+        if isinstance(x, A.New):
+            if not x.brackets:
+                return f"new {x.type}(" + ", ".join(go(a, bound) for a in x.args) + ")"
+            dims = "".join(f"[{go(d, bound)}]" for d in x.dims) + \
+                "[]" * (x.brackets - len(x.dims))
+            init = "" if x.elements is None else \
+                "{" + ", ".join(go(a, bound) for a in x.elements) + "}"
+            return f"new {x.type}{dims}{init}"
         raise TypeError(type(x).__name__)
 
     return go(e, frozenset())

@@ -445,9 +445,9 @@ public final class Worker {
         Object[] a = args(c, req.get("input"));
         Method target = null;
         for (Method m : c.cls.getDeclaredMethods()) {
-            if (m.getName().equals(c.method) && m.getParameterCount() == a.length) { target = m; break; }
+            if (m.getName().equals(c.method) && sameParameters(m, c.paramTypes)) { target = m; break; }
         }
-        if (target == null) throw new IllegalArgumentException("method " + c.method + " not found");
+        if (target == null) throw new IllegalArgumentException("method " + c.method + c.paramTypes + " not found");
         target.setAccessible(true);
         Object thiz = instance(c);
         Object ret;
@@ -463,6 +463,36 @@ public final class Worker {
             if (Values.mutable(c.paramTypes.get(k))) o.put(c.paramNames.get(k), Values.toJson(a[k], c.paramTypes.get(k)));
         }
         res.output = o;
+    }
+
+    /** Whether {@code m}'s parameters are the declared ones, by their erased simple names: the
+     *  method under specification is chosen by its whole signature, never by name and arity
+     *  alone ({@code Perimeter(short)} beside {@code Perimeter(long)}). */
+    static boolean sameParameters(Method m, List<String> declared) {
+        Class<?>[] ps = m.getParameterTypes();
+        if (ps.length != declared.size() || m.isSynthetic() || m.isBridge()) return false;
+        for (int k = 0; k < ps.length; k++) {
+            if (!ps[k].getSimpleName().equals(simpleName(declared.get(k)))) return false;
+        }
+        return true;
+    }
+
+    /** {@code java.util.List<int[]>[]} -> {@code List[]}, {@code int...} -> {@code int[]}. */
+    static String simpleName(String t) {
+        StringBuilder b = new StringBuilder();
+        int depth = 0;
+        for (char ch : t.toCharArray()) {
+            if (ch == '<') depth++;
+            else if (ch == '>') depth--;
+            else if (depth == 0 && !Character.isWhitespace(ch)) b.append(ch);
+        }
+        String s = b.toString();
+        if (s.endsWith("...")) s = s.substring(0, s.length() - 3) + "[]";
+        int br = s.indexOf('[');
+        String base = br < 0 ? s : s.substring(0, br);
+        String dims = br < 0 ? "" : s.substring(br);
+        int d = base.lastIndexOf('.');
+        return (d < 0 ? base : base.substring(d + 1)) + dims;
     }
 
     /** JSON values to and from Java values of declared Java types. */

@@ -20,6 +20,7 @@ from .source import (
     read_source,
     returned_parameter,
 )
+from .typecheck import check_types
 from .unicode import java_input
 
 _ORIGINALS: dict[tuple[str, float], SpecFile] = {}
@@ -118,6 +119,7 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
     cases = spec_cases(cls, method, file)
     for c in cases:
         check_names(cls, method, c.requires, c.ensures, file)
+        check_types(cls, method, c.requires, c.ensures, file)
     purity = check_purity(src, cls, file)
     return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases), purity)
 

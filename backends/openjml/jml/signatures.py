@@ -61,6 +61,17 @@ String  -  intern()  String
 String  -  codePointAt(int)  int
 String  -  codePointCount(int,int)  int
 String  -  chars()  ?
+String  -  codePoints()  ?
+String  -  lines()  ?
+String  -  codePointBefore(int)  int
+String  -  offsetByCodePoints(int,int)  int
+String  -  toUpperCase(?)  String
+String  -  toLowerCase(?)  String
+String  -  formatted(?...)  String
+String  -  indent(int)  String
+String  -  stripIndent()  String
+String  -  translateEscapes()  String
+String  -  describeConstable()  ?
 String  -  getBytes()  byte[]
 String  -  getClass()  ?
 String  -  regionMatches(int,String,int,int)  boolean
@@ -193,9 +204,19 @@ _FIELDS = """
 Integer  MAX_VALUE  int
 Integer  MIN_VALUE  int
 Integer  SIZE  int
+Integer  BYTES  int
+Integer  TYPE  ?
+Long  SIZE  int
+Long  BYTES  int
+Long  TYPE  ?
+Short  SIZE  int
+Short  BYTES  int
+Short  TYPE  ?
+Byte  SIZE  int
+Byte  BYTES  int
+Byte  TYPE  ?
 Long  MAX_VALUE  long
 Long  MIN_VALUE  long
-Long  SIZE  int
 Short  MAX_VALUE  short
 Short  MIN_VALUE  short
 Byte  MAX_VALUE  byte
@@ -214,7 +235,11 @@ Math  E  double
 """
 
 CLOSED = frozenset({"String", "Math"})
-"""Classes whose every member a spec may use is listed above (others are open)."""
+"""Classes whose every method a spec may use is listed above (others are open)."""
+
+CLOSED_FIELDS = frozenset({"Integer", "Long", "Short", "Byte"})
+"""Classes whose every static field is listed above (java.lang.Integer etc. have exactly these
+five: MIN_VALUE, MAX_VALUE, SIZE, BYTES, TYPE)."""
 
 ARRAY_METHODS = {"clone": None, "equals": "boolean", "hashCode": "int", "toString": "String",
                  "getClass": "?"}

@@ -27,14 +27,14 @@ UNKNOWN = "?"
 _INTEGRAL_RANK = {"byte": 1, "short": 2, "char": 2, "int": 3, "long": 4, "\\bigint": 7}
 _FLOAT_RANK = {"float": 5, "double": 6, "\\real": 8}
 _RANK = {**_INTEGRAL_RANK, **_FLOAT_RANK}
-_BOXES = {"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte",
-          "Character": "char", "Boolean": "boolean", "Double": "double", "Float": "float"}
 _LITS = {"int": "int", "long": "long", "float": "float", "double": "double", "char": "char",
          "string": "String", "bool": "boolean", "null": "null"}
 _PRIMS = set(_RANK) | {"boolean"}
 _LOGIC = {"&&", "||", "==>", "<==", "<==>", "<=!=>"}
 _ARITH = {"+", "-", "*", "/", "%"}
-_ORDER = {"<", "<=", ">", ">=", "<:", "<#", "<#="}
+_ORDER = {"<", "<=", ">", ">="}
+_OBJECT_ORDER = {"<:", "<#", "<#="}
+"""JML's subtype and lock-order comparisons (JML RM 12.4.x): operands are not numbers."""
 _SHIFT = {"<<", ">>", ">>>"}
 _BITS = {"&", "|", "^"}
 
@@ -53,8 +53,7 @@ def norm(t: str | None, own: str) -> str:
         return UNKNOWN
     if t in _PRIMS or t in ("String", own, "\\TYPE"):
         return t + dims
-    if t in _BOXES:
-        return _BOXES[t] + dims if not dims else t + dims
+    # boxed types (Integer...) unbox in arithmetic but also compare with null: not modelled
     return UNKNOWN if not dims else t + dims
 
 
@@ -95,6 +94,18 @@ def widens(src: str, dst: str) -> bool:
     if dst.endswith("[]") and src.endswith("[]"):
         return src == dst or not (src[:-2] in _PRIMS or dst[:-2] in _PRIMS)
     return False
+
+
+def _castable(a: str, b: str) -> bool:
+    """Whether reference types ``a`` and ``b`` (neither unknown nor null) may be compared
+    with == (JLS 15.21.3: one must be castable to the other). Known reference types are arrays,
+    String and the spec's class, which are pairwise unrelated; arrays of references compare
+    when their element types do."""
+    if a.endswith("[]") and b.endswith("[]"):
+        ea, eb = a[:-2], b[:-2]
+        return ea == eb or not (ea in _PRIMS or eb in _PRIMS) and (
+            ea == UNKNOWN or eb == UNKNOWN or _castable(ea, eb))
+    return a == b
 
 
 def reference(t: str) -> bool:
@@ -175,9 +186,9 @@ class _Checker:
         if isinstance(e, A.Quant):
             return self.quant(e, q)
         if isinstance(e, A.Special):
-            for a in e.args:
-                if not isinstance(a, A.TypeRef):
-                    self.type(a, q)
+            for arg in e.args:
+                if not isinstance(arg, A.TypeRef):
+                    self.type(arg, q)
             if e.name in ("\\nonnullelements", "\\fresh", "\\invariant_for", "\\is_initialized"):
                 return "boolean"
             return UNKNOWN
@@ -207,7 +218,10 @@ class _Checker:
         if cls is not None:
             if cls == self.cls.name:
                 return self.fields.get(e.name, UNKNOWN)
-            return S.FIELDS.get((cls, e.name), UNKNOWN)
+            t = S.FIELDS.get((cls, e.name))
+            if t is None and cls in S.CLOSED_FIELDS:
+                raise self.err(f"cannot find symbol: variable {e.name} in {cls}", e.line)
+            return UNKNOWN if t in (None, "?") else t
         t = self.type(e.obj, q)
         self.deref(t, e)
         if t.endswith("[]"):
@@ -263,7 +277,7 @@ class _Checker:
         if any(a in ("\\bigint", "\\real") for a in args) and sigs:
             return UNKNOWN  # OpenJML's specs overload some for spec math: not modelled, accept
         fits = [s for s in sigs if s.params == ("?...",) or (
-            len(s.params) == len(args) and all(widens(a, p) for a, p in zip(args, s.params)))]
+            len(s.params) == len(args) and all(widens(a, p) for a, p in zip(args, s.params, strict=True)))]
         if fits:
             return norm(fits[0].returns, self.cls.name) if fits[0].returns != "?" else UNKNOWN
         if cls not in S.CLOSED:
@@ -276,7 +290,7 @@ class _Checker:
     def own_call(self, e: A.Call, args: list[str]) -> str:
         cands = [m for m in self.methods.get(e.name, []) if len(m.params) == len(args)]
         for m in cands:
-            if all(widens(a, norm(p, self.cls.name)) for a, (p, _n) in zip(args, m.params)):
+            if all(widens(a, norm(p, self.cls.name)) for a, (p, _n) in zip(args, m.params, strict=True)):
                 return norm(m.return_type, self.cls.name)
         if cands:
             want = ",".join(norm(p, self.cls.name) for p, _n in cands[0].params)
@@ -301,6 +315,8 @@ class _Checker:
 
         def bad() -> SpecInvalid:
             return self.err(f"bad operand types for binary operator '{op}': {a} and {b}", line)
+        if op in _OBJECT_ORDER:
+            return "boolean"
         if UNKNOWN in (a, b):
             return "boolean" if op in _LOGIC | _ORDER | {"==", "!="} else UNKNOWN
         if op in _LOGIC:
@@ -314,18 +330,14 @@ class _Checker:
                 raise bad()
             return promote(a, b)
         if op in _ORDER:
-            if op in ("<:",):
-                return "boolean"
             if not (numeric(a) and numeric(b)):
                 raise bad()
             return "boolean"
         if op in ("==", "!="):
             if numeric(a) and numeric(b) or a == b == "boolean":
                 return "boolean"
-            if reference(a) and reference(b) and a not in _RANK and b not in _RANK:
-                if "null" in (a, b) or a == b or not (a.endswith("[]") and b.endswith("[]")) \
-                        and (a == "String") == (b == "String"):
-                    return "boolean"
+            if reference(a) and reference(b) and ("null" in (a, b) or _castable(a, b)):
+                return "boolean"
             raise self.err(f"incomparable types: {a} and {b}", line)
         if op in _SHIFT:
             if not (integral(a) and integral(b)):

@@ -4,7 +4,7 @@ Usage: python benchmarks/jml_typecheck.py [--sgb DIR]
 Corpora: every bundled example spec (examples/jml, the gym's examples), the JML semantics
 probes not marked invalid (tests/semantics/jml_probes.py), and examples/sgb-gold on SpecGenBench
 tasks imported from ../shared/datasets (skipped when absent). Each spec is loaded twice in one
-run, with ``check_types`` switched off and on: the type checker must not reject a spec the rest
+run, with ``check_types`` and ``check_assignable`` switched off and on: the type checker must not reject a spec the rest
 of the front end accepted. Prints accepted counts (before, after) per corpus, every spec that
 changed, and the per-load time ratio.
 """
@@ -65,17 +65,17 @@ def main() -> int:
         from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
         sgb = Path(tempfile.mkdtemp(prefix="sgb-"))
         import_specgenbench(data, sgb)
-    real = L.check_types
+    real, real_frame = L.check_types, L.check_assignable
     t_off = t_on = 0.0
     changed = 0
     for name, items in corpora(sgb).items():
         before = after = 0
         for task, text, path in items:
-            L.check_types = lambda *a, **k: None
+            L.check_types = L.check_assignable = lambda *a, **k: None
             t0 = time.perf_counter()
             b = accepted(task, text, path)
             t_off += time.perf_counter() - t0
-            L.check_types = real
+            L.check_types, L.check_assignable = real, real_frame
             t0 = time.perf_counter()
             a = accepted(task, text, path)
             t_on += time.perf_counter() - t0

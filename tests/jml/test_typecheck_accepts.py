@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from adequacy.backends.openjml.jml.load import load
 from adequacy.cli import app
+from adequacy.errors import SpecInvalid
 from adequacy.tasks import load_task
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "jml"
@@ -61,3 +62,20 @@ def test_cli_exit_3_with_file_and_line(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["score", str(EXAMPLES / "swap_case"), str(bad)])
     assert r.exit_code == 3, r.output
     assert "bad.java:4" in r.output and "size()" in r.output, r.output
+
+
+@pytest.mark.parametrize(("location", "ok"), [
+    ("b", False), ("a[0], b[1]", False), ("a[*]", True), ("a[0..a.length-1]", True),
+    ("\\nothing", True), ("a", True),
+])
+def test_assignable_names_resolve(location: str, ok: bool) -> None:
+    """JML RM 9.9.9: a store-ref names a parameter, field or class; ``b`` is none of them."""
+    root = EXAMPLES / "reverse_in_place"
+    gold = (root / "specs" / "gold.java").read_text()
+    text = gold.replace("requires a != null;", f"requires a != null;\n      @ assignable {location};")
+    if ok:
+        load(load_task(root), text, "s.java")
+        return
+    with pytest.raises(SpecInvalid) as e:
+        load(load_task(root), text, "s.java")
+    assert e.value.line == 4 and "cannot find symbol: variable b" in e.value.message

@@ -361,3 +361,28 @@ def check_types(cls: JavaClass, method: JavaMethod, requires: list[tuple[A.Expr,
         c.expect_bool(e, {}, "a requires clause")
     for e, _line in ensures:
         c.expect_bool(e, {}, "an ensures clause")
+
+
+def check_assignable(cls: JavaClass, method: JavaMethod, file: str | None) -> None:
+    """Raise ``SpecInvalid`` when an ``assignable`` location starts with a name that is no
+    parameter, field, ``this``/``super`` or class (JML RM 9.9.9 store-refs; javac's "cannot
+    find symbol"). Only the first name of a location is checked: what follows it (``a[*]``,
+    ``a[i..j]``, ``o.f``) is read by ``semantics.frame_conditions``, whose index expressions
+    go through ``check_types`` as ensures clauses."""
+    known = {n for _t, n in method.params} | {f.name for f in cls.fields} | {
+        "this", "super", cls.name} | LIBRARY_CLASSES
+    for sc in method.spec:
+        for cl in getattr(sc, "assignable", []):
+            depth = 0
+            first = True
+            for t in cl.tokens:
+                if first and t.kind == "ident" and t.text not in known:
+                    raise SpecInvalid(f"cannot find symbol: variable {t.text} (in an "
+                                      "assignable clause)", file=file, line=t.line)
+                first = False
+                if t.is_op("(", "[", "{"):
+                    depth += 1
+                elif t.is_op(")", "]", "}"):
+                    depth -= 1
+                elif t.is_op(",") and depth == 0:
+                    first = True

@@ -279,6 +279,8 @@ class _Checker:
         fits = [s for s in sigs if s.params == ("?...",) or (
             len(s.params) == len(args) and all(widens(a, p) for a, p in zip(args, s.params, strict=True)))]
         if fits:
+            if UNKNOWN in args and len({f.returns for f in fits}) > 1:
+                return UNKNOWN  # which overload javac picks depends on the unknown type
             return norm(fits[0].returns, self.cls.name) if fits[0].returns != "?" else UNKNOWN
         if cls not in S.CLOSED:
             return UNKNOWN

@@ -291,6 +291,8 @@ class _Checker:
 
     def own_call(self, e: A.Call, args: list[str]) -> str:
         cands = [m for m in self.methods.get(e.name, []) if len(m.params) == len(args)]
+        # a \bigint/\real argument to a Java parameter: OpenJML's rule not confirmed, accept
+        args = [UNKNOWN if a in ("\\bigint", "\\real") else a for a in args]
         for m in cands:
             if all(widens(a, norm(p, self.cls.name)) for a, (p, _n) in zip(args, m.params, strict=True)):
                 return norm(m.return_type, self.cls.name)

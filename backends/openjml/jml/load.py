@@ -22,6 +22,7 @@ from .source import (
     read_source,
     returned_parameter,
 )
+from .typecheck import check_assignable, check_types
 from .unicode import java_input
 
 _ORIGINALS: dict[tuple[str, float], SpecFile] = {}
@@ -195,6 +196,8 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
     cases = spec_cases(cls, method, file)
     for c in cases:
         check_names(cls, method, c.requires, c.ensures, file)
+        check_types(cls, method, c.requires, c.ensures, file)
+    check_assignable(cls, method, file)
     purity = check_purity(src, cls, file)
     return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases), purity)
 

@@ -3,7 +3,7 @@
 Usage: python benchmarks/verus_types.py [--datasets DIR] [--sample N]
 
 Specs: every bundled example spec (valid), the ill-typed corpus of
-``tests/verus/test_typecheck_corpus.py`` (one edit from a gold each), and, when the VERINA
+``tests/verus/test_verus_typecheck_corpus.py`` (one edit from a gold each), and, when the VERINA
 dataset is there, the VERINA golds and their corpus edits. For each spec it prints whether our
 front end accepts it, and compiles it with exec_spec's real macro and rustc **without** the
 front end (its ``forbidden`` hook is bypassed here only, to hear rustc's own verdict). Counts:
@@ -38,7 +38,7 @@ sys.path.insert(0, str(REPO / "tests" / "semantics"))
 
 def _specs(datasets: Path | None, work: Path) -> list[tuple[str, Task, str, bool | None]]:
     """(label, task, text, ill-typed by construction?) — None: a bundled spec, valid."""
-    from test_typecheck_corpus import CASES, EX, _edit
+    from test_verus_typecheck_corpus import CASES, EX, _edit
     from verus_bundled_specs import example_specs, verina_gold_specs
 
     out: list[tuple[str, Task, str, bool | None]] = []

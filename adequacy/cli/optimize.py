@@ -250,7 +250,8 @@ def judge(
         out.print(f"{unwritten} jobs without a spec (writer failed) not judged",
                   highlight=False)
     out.print(f"{s.specs} specs: evaluator rejects {s.evaluator_rejects}, accepts "
-              f"{s.evaluator_accepts}; judge unreadable {s.unreadable}", highlight=False, soft_wrap=True)
+              f"{s.evaluator_accepts}, could not score {s.evaluator_errors}; judge unreadable "
+              f"{s.unreadable}", highlight=False, soft_wrap=True)
     out.print(f"miss rate (judge accepts what the evaluator rejects): {pct(s.miss_rate)} "
               f"({s.misses}/{s.evaluator_rejects})", highlight=False, soft_wrap=True)
     out.print(f"false alarms (judge rejects what the evaluator accepts): "

@@ -155,7 +155,7 @@ def optimize(
     with_vr: Annotated[bool, typer.Option("--with-vr", help="Report VR in the final table "
                        "(one proof per spec).")] = False,
     threads: Annotated[int, typer.Option(callback=at_least(1),
-        help="GEPA evaluation threads.")] = 1,
+        help="Evaluation threads (GEPA's and the splits' dspy.Evaluate).")] = 1,
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
     tries: TriesOpt = 3,
     retry_wait: RetryWaitOpt = 1.0,

@@ -80,6 +80,12 @@ class InputError(Located):
     too large, JSON too deep): the user's input is at fault, never a spec's verdict."""
 
 
+class DatasetError(InputError):
+    """A dataset file (or one record of it) does not have the shape its importer reads. Never a
+    bare ``ValueError``: the CLI reports this as the dataset's fault and lets any other exception
+    surface as an internal error, so our own bugs are not passed off as bad data."""
+
+
 def validation_message(e: Exception) -> str:
     """One clean line for a pydantic ``ValidationError`` (its ``str`` spans lines and ends with a
     documentation URL, which is noise in a one-line error)."""

@@ -54,33 +54,74 @@ def _mean(xs: list[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
+class _Scored(dspy.Prediction):
+    """One task's outcome, carried through ``dspy.Evaluate`` (which keeps devset order)."""
+
+
+class _ScoreTask(dspy.Module):
+    """Writes one task's spec with ``program`` and scores it on every case: the unit
+    ``dspy.Evaluate`` runs, one per thread. Never raises: an exception of ours becomes an
+    ``error`` row (``Evaluate`` would turn it into a silent failure score)."""
+
+    def __init__(self, program: dspy.Module, tasks: Sequence[Task], lm: Any,
+                 harness_t: float, with_vr: bool, limits: Limits | None) -> None:
+        super().__init__()
+        self.program, self.tasks, self.lm = program, list(tasks), lm
+        self.harness_t, self.with_vr, self.limits = harness_t, with_vr, limits
+
+    def forward(self, index: int) -> _Scored:
+        t = self.tasks[index]
+        writer = DSPyWriter(self.lm)  # one per task: its calls are kept in task order
+        try:
+            row, rep = self._score(writer, t)
+        except Exception as e:  # noqa: BLE001 - a bug of ours must not end the split
+            row, rep = TaskScore(task_id=t.id, status="error", adequacy=0.0,
+                                 error=f"{type(e).__name__}: {str(e)[:300]}"), None
+        return _Scored(row=row, report=rep, calls=writer.calls)
+
+    def _score(self, writer: DSPyWriter, t: Task) -> tuple[TaskScore, SpecReport | None]:
+        w = writer.one(self.program, t, 0)
+        if w.text is None:
+            return TaskScore(task_id=t.id, status="writer failed", adequacy=0.0, error=w.error,
+                             vr=0.0 if self.with_vr else None), None
+        rep = score_spec(t, w.text, limits=self.limits)
+        m = rep.metrics.model_dump() if rep.metrics else {}
+        vr = None
+        if self.with_vr and prover_for(t.language) is not None:
+            vr = vr_score(prove(t, w.text, self.limits))
+        return TaskScore(task_id=t.id, status=rep.status, adequacy=adequacy_score(rep),
+                         metrics=m, vr=vr,
+                         harness=rep.metrics.harness_at(self.harness_t) if rep.metrics
+                         else False,
+                         error=rep.invalid.render() if rep.invalid else rep.error), rep
+
+
 def evaluate(program: dspy.Module, tasks: Sequence[Task], lm: Any, harness_t: float = 1.0,
              with_vr: bool = False, limits: Limits | None = None,
              calls: list[dict[str, Any]] | None = None,
-             on_report: Callable[[SpecReport], None] | None = None) -> SplitScore:
+             on_report: Callable[[SpecReport], None] | None = None,
+             num_threads: int = 1) -> SplitScore:
     """``calls`` collects a record of every LM call made (the LM is copied per spec);
-    ``on_report`` sees every spec's report (``optimize`` appends them to its results log)."""
-    writer = DSPyWriter(lm)
+    ``on_report`` sees every spec's report (``optimize`` appends them to its results log), in
+    task order whatever ``num_threads``: the split runs through ``dspy.Evaluate``, and its
+    results (kept in devset order) are the same as a sequential run's."""
     rows: list[TaskScore] = []
-    for t in tasks:
-        w = writer.one(program, t, 0)
-        if w.text is None:
-            rows.append(TaskScore(task_id=t.id, status="writer failed", adequacy=0.0, error=w.error,
-                                  vr=0.0 if with_vr else None))
-            continue
-        rep = score_spec(t, w.text, limits=limits)
-        if on_report is not None:
-            on_report(rep)
-        m = rep.metrics.model_dump() if rep.metrics else {}
-        vr = None
-        if with_vr and prover_for(t.language) is not None:
-            vr = vr_score(prove(t, w.text, limits))
-        rows.append(TaskScore(task_id=t.id, status=rep.status, adequacy=adequacy_score(rep),
-                              metrics=m, vr=vr,
-                              harness=rep.metrics.harness_at(harness_t) if rep.metrics else False,
-                              error=rep.invalid.render() if rep.invalid else rep.error))
-    if calls is not None:
-        calls += writer.calls
+    if tasks:
+        devset = [dspy.Example(index=i).with_inputs("index") for i in range(len(tasks))]
+        run = dspy.Evaluate(devset=devset, num_threads=num_threads, display_progress=False,
+                            display_table=False, max_errors=len(devset) + 1)
+        result = run(_ScoreTask(program, tasks, lm, harness_t, with_vr, limits),
+                     metric=lambda _ex, pred, _trace=None: pred.row.adequacy)
+        for t, (_, pred, _) in zip(tasks, result.results, strict=True):
+            row = getattr(pred, "row", None)
+            if row is None:  # Evaluate swallowed an exception (forward never raises)
+                row = TaskScore(task_id=t.id, status="error", adequacy=0.0,
+                                error="the evaluation of this task failed")
+            rows.append(row)
+            if on_report is not None and getattr(pred, "report", None) is not None:
+                on_report(pred.report)
+            if calls is not None:
+                calls += getattr(pred, "calls", [])
     n = len(rows)
 
     def metric(name: str) -> float | None:

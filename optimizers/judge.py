@@ -5,7 +5,12 @@ The evaluator "rejects" a spec that is invalid or fails any case of its task (st
 undecided case counts as failed), and "accepts" one that passes every case. The judge's
 **miss rate** is the share of evaluator-rejected specs the judge called faithful (Verus-SpecGym
 measured 26% for its judge); its **false-alarm rate** is the share of evaluator-accepted specs
-it called unfaithful. A judge answer that cannot be read is counted apart, never guessed.
+it called unfaithful. A judge answer that cannot be read is counted apart, never guessed; so is a
+spec the evaluator could not score (status ``error``: a fault of ours or of the task, not of the
+spec), which is neither an accept nor a reject and so enters neither rate.
+
+The judge writes its reasoning before its verdict (the signature's output fields are in that
+order, and the chat adapter asks for them in order): a verdict written first cannot use it.
 """
 
 from __future__ import annotations
@@ -31,14 +36,17 @@ class JudgeSpec(dspy.Signature):
 
     statement: str = dspy.InputField(desc="what the function should do, in prose")
     spec: str = dspy.InputField(desc="the specification, in the task's spec language")
+    reason: str = dspy.OutputField(
+        desc="think it through first: compare the precondition with the inputs the statement "
+             "allows and the postcondition with the outputs it allows")
     faithful: bool = dspy.OutputField()
-    reason: str = dspy.OutputField(desc="one or two sentences")
 
 
 class JudgeRecord(BaseModel):
     task_id: str
     spec_path: str
-    evaluator: Literal["accept", "reject"]
+    evaluator: Literal["accept", "reject", "error"]
+    """``error``: the evaluator could not score the spec (not a reject)."""
     evaluator_status: str
     judge: Literal["accept", "reject", "unreadable"]
     reason: str = ""
@@ -54,6 +62,8 @@ class JudgeSummary(BaseModel):
     false_alarms: int
     """Judge rejected, evaluator accepted."""
     unreadable: int
+    evaluator_errors: int = 0
+    """Specs the evaluator could not score: in neither rate."""
     miss_rate: float | None
     false_alarm_rate: float | None
     usage: Usage
@@ -61,7 +71,8 @@ class JudgeSummary(BaseModel):
 
 def judge_one(task: Task, spec_text: str, spec_path: str, lm: Any) -> JudgeRecord:
     rep = score_spec(task, spec_text, spec_path)
-    evaluator: Literal["accept", "reject"] = "accept" if rep.passed_all else "reject"
+    evaluator: Literal["accept", "reject", "error"] = (
+        "error" if rep.status == "error" else "accept" if rep.passed_all else "reject")
     local = lm.copy()
     verdict: Literal["accept", "reject", "unreadable"]
     try:
@@ -91,5 +102,6 @@ def summarize(records: Sequence[JudgeRecord]) -> JudgeSummary:
     return JudgeSummary(specs=len(records), evaluator_rejects=len(rej),
                         evaluator_accepts=len(acc), misses=misses, false_alarms=alarms,
                         unreadable=sum(1 for r in records if r.judge == "unreadable"),
+                        evaluator_errors=sum(1 for r in records if r.evaluator == "error"),
                         miss_rate=misses / len(rej) if rej else None,
                         false_alarm_rate=alarms / len(acc) if acc else None, usage=u)

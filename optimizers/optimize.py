@@ -178,7 +178,7 @@ def optimize(tasks: Sequence[Task], out_dir: Path, task_lm: Any, reflection_lm: 
                           extra={"split": split, "program": which})
 
         return evaluate(p, ts, task_lm, opts.harness_t, opts.with_vr, calls=eval_calls,
-                        on_report=log)
+                        on_report=log, num_threads=opts.num_threads)
 
     seed_val, opt_val = score(seed_prog, val, "val"), score(optimized, val, "val")
     chosen: Literal["seed", "optimized"] = "optimized"

@@ -44,9 +44,6 @@ def import_(
     except UnicodeDecodeError as e:
         raise fail(f"{src}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset "
                     f"{e.start})") from None
-    except (ValueError, KeyError, TypeError) as e:  # a file of the wrong shape
-        raise fail(f"{src}: not a {name} dataset ({type(e).__name__}: "
-                    f"{str(e).splitlines()[0] if str(e) else ''})") from None
     out.print(report.summary(), highlight=False, markup=False)
     written, why = len(report.converted), report.first_reason()
     if written == 0:

@@ -155,7 +155,7 @@ def optimize(
     with_vr: Annotated[bool, typer.Option("--with-vr", help="Report VR in the final table "
                        "(one proof per spec).")] = False,
     threads: Annotated[int, typer.Option(callback=at_least(1),
-        help="GEPA evaluation threads.")] = 1,
+        help="Evaluation threads (GEPA's and the splits' dspy.Evaluate).")] = 1,
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
     tries: TriesOpt = 3,
     retry_wait: RetryWaitOpt = 1.0,
@@ -250,7 +250,8 @@ def judge(
         out.print(f"{unwritten} jobs without a spec (writer failed) not judged",
                   highlight=False)
     out.print(f"{s.specs} specs: evaluator rejects {s.evaluator_rejects}, accepts "
-              f"{s.evaluator_accepts}; judge unreadable {s.unreadable}", highlight=False, soft_wrap=True)
+              f"{s.evaluator_accepts}, could not score {s.evaluator_errors}; judge unreadable "
+              f"{s.unreadable}", highlight=False, soft_wrap=True)
     out.print(f"miss rate (judge accepts what the evaluator rejects): {pct(s.miss_rate)} "
               f"({s.misses}/{s.evaluator_rejects})", highlight=False, soft_wrap=True)
     out.print(f"false alarms (judge rejects what the evaluator accepts): "

@@ -14,7 +14,7 @@ import typer
 from rich.text import Text
 
 from adequacy.cli.common import err, fail, out, say_error
-from adequacy.errors import AdequacyError, BackendError, Located
+from adequacy.errors import AdequacyError, BackendError, Located, TaskError
 
 if TYPE_CHECKING:
     from adequacy.task_model import Task
@@ -36,13 +36,25 @@ def _backend_task_errors(task: Task) -> list[str]:
     from adequacy import plugins
     try:
         backend = plugins.registry().owner(task.language)
-    except AdequacyError:
-        return []  # a language without a backend is check_task's report
+    except AdequacyError as e:
+        # the loader accepts such a task (its files are None), but nothing could score it
+        toml = task.root / "task.toml"
+        return [str(TaskError(str(e), file=str(toml), line=_language_line(toml),
+                              field="language"))]
     try:
         backend.check_task(task)
     except AdequacyError as e:
         return [str(e)]
     return []
+
+
+def _language_line(toml: Path) -> int | None:
+    try:
+        lines = toml.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return next((i for i, line in enumerate(lines, 1)
+                 if line.split("=", 1)[0].strip() == "language"), None)
 
 
 def task_validate(

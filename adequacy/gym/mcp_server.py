@@ -3,15 +3,88 @@
 The descriptions are written for the model that reads them: they are its only manual. Each tool
 is a thin call into ``GymTools``, which confines paths to the task's folder and never touches a
 hidden case except through ``submit``'s aggregate grade.
+
+SDK idioms, so a client can act on results without parsing prose: a failed call raises
+``ToolError`` (the client sees ``isError``), ``list_tasks``/``check``/``submit`` return a
+structured result (with an output schema) beside the text the model reads, every tool carries
+annotations (read-only vs the one-shot ``submit``), and ``verify`` is offered only when a served
+task's language has a prover installed here.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel
 
-from adequacy.gym.tools import GymTools
+from adequacy.gym.session import grade_text
+from adequacy.gym.tools import ERROR_PREFIX, GymTools, ToolFailed
+from adequacy.gym.verify import can_verify
+from adequacy.verdicts import BUCKETS
+
+
+class TaskRow(BaseModel):
+    task_id: str
+    language: str
+    title: str
+    spec_file: str
+    visible_cases: int
+    checks: int
+    submitted: bool
+
+
+class TaskList(BaseModel):
+    tasks: list[TaskRow]
+
+
+class CheckOutput(BaseModel):
+    task_id: str
+    status: str
+    """scored | invalid | error (on the visible cases only)"""
+    passed_all: bool
+    feedback: str
+
+
+class BucketGrade(BaseModel):
+    passed: int
+    total: int
+    unknown: int = 0
+
+
+class SubmitOutput(BaseModel):
+    """Counts per bucket only: a grade never names a hidden case."""
+
+    task_id: str
+    status: str
+    passed_all: bool
+    submission: int
+    buckets: dict[str, BucketGrade]
+    grade: str
+
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+COUNTED = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                          open_world_hint=False)
+"""``check`` changes nothing the agent works on, but each call is counted in the folder."""
+ONE_SHOT = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                           open_world_hint=False)
+"""``submit`` spends the task's one submission: calling it again is refused, not repeated."""
+
+
+def _text_or_raise(text: str) -> str:
+    if text.startswith(ERROR_PREFIX):
+        raise ToolError(text[len(ERROR_PREFIX):])
+    return text
+
+
+def _result(text: str, data: BaseModel) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=data.model_dump(mode="json"))
 
 SERVER_INSTRUCTIONS = """\
 Spec-writing tasks. Each task asks you to write a formal specification (a precondition and a
@@ -26,45 +99,61 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None)
     tools = GymTools(root, allow_again=allow_again, only=task)
     server: MCPServer = MCPServer(name="spec-adequacy-gym", instructions=SERVER_INSTRUCTIONS)
 
-    @server.tool()
-    def list_tasks() -> str:
+    @server.tool(annotations=READ_ONLY)
+    def list_tasks() -> Annotated[CallToolResult, TaskList]:
         """List the tasks in this gym as JSON: task_id, language (the spec language), title, the
         spec file to complete, how many visible cases, how many checks so far, and whether it
         was submitted. Call this first."""
-        return tools.list_tasks()
+        text = _text_or_raise(tools.list_tasks())
+        return _result(text, TaskList(tasks=[TaskRow(**r) for r in json.loads(text)]))
 
-    @server.tool()
+    @server.tool(annotations=READ_ONLY)
     def read_file(task_id: str, path: str = "") -> str:
         """Read a file of a task's folder, or list a folder when path is empty or names a
         folder. Useful files: INSTRUCTIONS.md (read first), statement.md, the spec file
         (list_tasks names it), visible_cases.jsonl, LANGUAGE_NOTES.md and example/ (a
         solved different task). path is relative to the task's folder."""
-        return tools.read_file(task_id, path)
+        return _text_or_raise(tools.read_file(task_id, path))
 
-    @server.tool()
-    def check(task_id: str, spec: str | None = None) -> str:
+    @server.tool(annotations=COUNTED)
+    def check(task_id: str, spec: str | None = None) -> Annotated[CallToolResult, CheckOutput]:
         """Score a spec on the task's visible cases and get detailed feedback: for each case
         whether your precondition/postcondition accepted or rejected it and whether it had to,
         the case's input and output, the engine's reason, or the line of a syntax or type
         error. spec is the whole spec file's text (the skeleton with your pre/post filled in);
         omit it to check the file in the folder. Free to call as often as you like."""
-        return tools.check(task_id, spec)
+        try:
+            r = tools.check_result(task_id, spec)
+        except ToolFailed as e:
+            raise ToolError(str(e)) from None
+        return _result(r.text, CheckOutput(task_id=task_id, status=r.report.status,
+                                           passed_all=r.report.passed_all, feedback=r.text))
 
-    @server.tool()
-    def verify(task_id: str, spec: str | None = None) -> str:
-        """Tasks whose language has a prover only (INSTRUCTIONS.md says so): try to prove that
-        the method's body satisfies your contract. 'verified' does not mean the contract is
-        strong enough (check and the hidden cases judge that); 'not verified' lists open goals
-        and may only need a loop invariant. spec: the whole spec file; omit it to use the
-        folder's."""
-        return tools.verify(task_id, spec)
+    if any(can_verify(lang) for lang in tools.languages()):
+        @server.tool(annotations=READ_ONLY)
+        def verify(task_id: str, spec: str | None = None) -> str:
+            """Tasks whose language has a prover only (INSTRUCTIONS.md says so): try to prove
+            that the method's body satisfies your contract. 'verified' does not mean the
+            contract is strong enough (check and the hidden cases judge that); 'not verified'
+            lists open goals and may only need a loop invariant. spec: the whole spec file;
+            omit it to use the folder's."""
+            return _text_or_raise(tools.verify(task_id, spec))
 
-    @server.tool()
-    def submit(task_id: str, spec: str | None = None) -> str:
+    @server.tool(annotations=ONE_SHOT)
+    def submit(task_id: str, spec: str | None = None) -> Annotated[CallToolResult, SubmitOutput]:
         """Submit your final spec for grading on all cases, most of them hidden: returns how
         many cases of each bucket passed and whether all did. You can submit a task once, so
         check first. spec: the whole spec file's text; omit it to submit the folder's file."""
-        return tools.submit(task_id, spec)
+        try:
+            rec = tools.submit_record(task_id, spec)
+        except ToolFailed as e:
+            raise ToolError(str(e)) from None
+        buckets = {b.value: BucketGrade(passed=s.passed, total=s.total, unknown=s.unknown)
+                   for b in BUCKETS if (s := rec.buckets.get(b)) is not None and s.total}
+        text = grade_text(rec)
+        return _result(text, SubmitOutput(task_id=rec.task_id, status=rec.status,
+                                          passed_all=rec.passed_all, submission=rec.submission,
+                                          buckets=buckets, grade=text))
 
     return server
 

@@ -15,6 +15,7 @@ from adequacy.backend import Limits
 from adequacy.errors import AdequacyError
 from adequacy.gym.manifest import MANIFEST, read_manifest
 from adequacy.gym.session import (
+    CheckResult,
     GymRecord,
     check,
     grade_text,
@@ -27,6 +28,14 @@ from adequacy.gym.verify import can_verify, verify_text
 from adequacy.verification import why_no_prover
 
 MAX_READ_CHARS = 100_000
+ERROR_PREFIX = "error: "
+"""Every failed tool's text starts so: the agent reads it as is, the MCP server turns it into a
+``ToolError`` (so the client sees ``isError``) without a second copy of each tool's checks."""
+
+
+class ToolFailed(AdequacyError):
+    """A tool call that did not do its job (bad arguments, no prover, a bug of ours); its message
+    is safe to show the model."""
 
 
 class GymTools:
@@ -115,11 +124,19 @@ class GymTools:
 
     def check(self, task_id: str, spec: str | None = None) -> str:
         try:
-            return check(self._folder(task_id), spec, self.limits).text
+            return self.check_result(task_id, spec).text
+        except ToolFailed as e:
+            return ERROR_PREFIX + str(e)
+
+    def check_result(self, task_id: str, spec: str | None = None) -> CheckResult:
+        """``check`` with its report, for callers that return structured results; raises
+        ``ToolFailed`` where ``check`` returns an error line."""
+        try:
+            return check(self._folder(task_id), spec, self.limits)
         except AdequacyError as e:
-            return f"error: {str(e)[:500]}"
+            raise ToolFailed(str(e)[:500]) from None
         except Exception as e:  # noqa: BLE001 - a bug of ours; the task copy holds visible cases only
-            return f"error: internal error ({type(e).__name__}: {str(e)[:300]})"
+            raise ToolFailed(f"internal error ({type(e).__name__}: {str(e)[:300]})") from None
 
     def verify(self, task_id: str, spec: str | None = None) -> str:
         try:
@@ -138,12 +155,31 @@ class GymTools:
 
     def submit(self, task_id: str, spec: str | None = None) -> str:
         try:
+            return grade_text(self.submit_record(task_id, spec))
+        except ToolFailed as e:
+            return ERROR_PREFIX + str(e)
+
+    def submit_record(self, task_id: str, spec: str | None = None) -> GymRecord:
+        """``submit`` with its grade record; raises ``ToolFailed`` where ``submit`` returns an
+        error line."""
+        try:
             rec = submit(self._folder(task_id), spec, again=self.allow_again,
                          limits=self.limits)
         except AdequacyError as e:
             # raised before grading (unknown task, already submitted, changed source task)
-            return f"error: {str(e)[:500]}"
+            raise ToolFailed(str(e)[:500]) from None
         except Exception:  # noqa: BLE001 - after grading a message can quote a hidden case
-            return "error: internal error while submitting (details withheld)"
+            raise ToolFailed("internal error while submitting (details withheld)") from None
         self.last_grade = rec
-        return grade_text(rec)
+        return rec
+
+    def languages(self) -> set[str]:
+        """The spec languages of the tasks served (the server offers ``verify`` only where one
+        of them has a prover here)."""
+        found = set()
+        for d in self.folders().values():
+            try:
+                found.add(read_manifest(d).language)
+            except AdequacyError:
+                continue
+        return found

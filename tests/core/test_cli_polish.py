@@ -130,6 +130,21 @@ def test_validate_warns_about_an_empty_bucket(tmp_path: Path) -> None:
     assert "warning:" in err and "no post_sound cases" in err
 
 
+def test_validate_refuses_a_task_no_backend_serves(tmp_path: Path) -> None:
+    """The loader accepts a task of any language name (its files are then None), but nothing
+    could score it: validate must not say ok where every score would fail."""
+    task = tmp_path / "euclid_mod"
+    shutil.copytree(EUCLID, task)
+    toml = task / "task.toml"
+    lines = toml.read_text().splitlines()
+    at = next(i for i, s in enumerate(lines) if s.startswith("language"))
+    lines[at] = 'language = "cobol"'
+    toml.write_text("\n".join(lines) + "\n")
+    code, out, err = cli("task", "validate", task)
+    assert code == 2 and "ok " not in out and "0 of 1 tasks valid" in out
+    assert f"{toml}:{at + 1}: language: no installed backend scores 'cobol'" in err
+
+
 # 5. check says it cannot show a soundness failure
 
 

@@ -153,3 +153,39 @@ def test_formalbench_conversion_figures(datasets_dir: Path, tmp_path: Path) -> N
     assert report.figures["pairs_converted"] >= 1_950
     for d in sorted(tmp_path.iterdir()):
         load_task(d)
+
+
+def test_records_of_the_wrong_shape_are_problems_not_crashes(tmp_path: Path) -> None:
+    """Each malformed record is reported as that task's problem (the rest still converts);
+    none escapes as a bare ValueError/KeyError/AttributeError."""
+    abs_code = ("public class Solution {\n\tpublic static int solve(int num) {\n"
+                "\t\tif (num < 0) return -num; else return num;\n\t}\n}\n")
+    good = record("SGB_Abs", abs_code, ABS_TEST, official=[("-4", "4"), ("0", "0")])
+    no_code = {k: v for k, v in record("SGB_NoCode", abs_code, ABS_TEST, [("1", "1")]).items()
+               if k != "code"}
+    no_main = record("SGB_NoMain", abs_code, "public class Test { }", [("1", "1")])
+    bad_pair = record("SGB_BadPair", abs_code, ABS_TEST, [("1", "1")])
+    bad_pair["test_inputs"].append("not an object")
+    bad_list = record("SGB_BadList", abs_code, ABS_TEST, [("1", "1")])
+    bad_list["generated_test_cases"] = 7
+    src = write_jsonl(tmp_path / "sgb.jsonl", [good, no_code, no_main, bad_pair, bad_list])
+    report = import_specgenbench(src, tmp_path / "out")
+    why = {o.task_id: [p.detail for p in o.problems] for o in report.outcomes}
+    assert any("no code text" in d for d in why["SGB_NoCode"])
+    assert any("no main method" in d for d in why["SGB_NoMain"])
+    assert "the pair is not a JSON object" in why["SGB_BadPair"]
+    assert "generated_test_cases is not a JSON array" in why["SGB_BadList"]
+    assert {o.task_id for o in report.converted} >= {"SGB_Abs"}
+
+
+def test_importer_errors_are_our_input_error_not_value_error() -> None:
+    from adequacy.backends.openjml.importers.javatext import JavaConversionError
+    from adequacy.backends.openjml.importers.readers import HarnessUnsupported, ReadError
+    from adequacy.backends.verus.verina.lean_types import LeanTypeError
+    from adequacy.backends.verus.verina.lean_values import LeanValueError
+    from adequacy.backends.verus.verina.skeleton_bridge import NoSkeleton
+    from adequacy.errors import DatasetError, InputError
+    for cls in (JavaConversionError, HarnessUnsupported, ReadError, LeanTypeError,
+                LeanValueError, NoSkeleton):
+        assert issubclass(cls, DatasetError) and issubclass(cls, InputError), cls
+        assert not issubclass(cls, ValueError), cls

@@ -8,11 +8,14 @@ faithful misses 0/4 and raises 1/1 false alarm.
 
 from __future__ import annotations
 
+import shutil
+
 from typer.testing import CliRunner
 
 from adequacy.cli import app
 from adequacy.optimizers.judge import judge_one, summarize
-from adequacy.optimizers.testing import ScriptedLM
+from adequacy.optimizers.testing import ScriptedLM, prompt_text
+from adequacy.tasks import load_task
 
 from .conftest import EXAMPLES, example
 
@@ -46,3 +49,40 @@ def test_judge_cli_needs_a_model(tmp_path):
     jobs.write_text("")
     res = CliRunner().invoke(app, ["judge", str(jobs)])
     assert res.exit_code == 2 and "--lm" in res.output
+
+
+def test_the_judge_is_asked_to_reason_before_its_verdict():
+    """The chat adapter asks for output fields in signature order: the reason must come first,
+    or the verdict is written before any reasoning it could use."""
+    seen = []
+
+    def respond(messages):
+        seen.append(prompt_text(messages))
+        return {"reason": "scripted", "faithful": "True"}
+
+    task = example("verus", "binary_search_first")
+    spec = EXAMPLES / "verus" / "binary_search_first" / "specs" / "gold.rs"
+    rec = judge_one(task, spec.read_text(), str(spec), ScriptedLM(respond))
+    assert rec.judge == "accept" and rec.reason == "scripted"
+    prompt = seen[0]
+    assert prompt.index("[[ ## reason ## ]]") < prompt.index("[[ ## faithful ## ]]")
+
+
+def test_a_spec_the_evaluator_could_not_score_is_not_a_reject(tmp_path):
+    """A task with no cases cannot be scored (runner: status error); a judge that calls its
+    spec unfaithful is then neither right nor a false alarm, and a judge that calls it faithful
+    did not miss anything."""
+    src = EXAMPLES / "verus" / "binary_search_first"
+    broken = tmp_path / "no_cases"
+    shutil.copytree(src, broken)
+    shutil.rmtree(broken / "tests")
+    (broken / "tests").mkdir()
+    gold = (src / "specs" / "gold.rs").read_text()
+    for answer in ("True", "False"):
+        lm = ScriptedLM(lambda m, a=answer: {"reason": "scripted", "faithful": a})
+        rec = judge_one(load_task(broken), gold, "gold.rs", lm)
+        assert rec.evaluator == "error" and rec.evaluator_status == "error"
+        s = summarize([rec])
+        assert (s.evaluator_rejects, s.evaluator_accepts, s.evaluator_errors) == (0, 0, 1)
+        assert s.misses == 0 and s.false_alarms == 0
+        assert s.miss_rate is None and s.false_alarm_rate is None

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from adequacy.errors import DatasetError
+
 _OPS = sorted(["::", "->", "==", "!=", "<=", ">=", "&&", "||", "++", "--", "+=", "-=", "*=",
                "/=", "...", "<<", ">>"], key=len, reverse=True)
 
@@ -68,12 +70,12 @@ def compact(code: str) -> str:
 
 
 def main_body(test_code: str) -> str:
-    """The compact body of ``main`` (between its braces), or raise ValueError."""
+    """The compact body of ``main`` (between its braces), or raise DatasetError."""
     text = compact(test_code)
     m = re.search(r"static void main\(String(?:\[\])?\w*(?:\[\])?(?:\.\.\.)?\s?\w*\)(?:throws[\w,. ]+)?\{",
                   text)
     if not m:
-        raise ValueError("test_code has no main method")
+        raise DatasetError("test_code has no main method")
     i = m.end()
     depth = 1
     j = i
@@ -91,5 +93,5 @@ def main_body(test_code: str) -> str:
             depth -= 1
         j += 1
     if depth:
-        raise ValueError("unbalanced braces in test_code main")
+        raise DatasetError("unbalanced braces in test_code main")
     return text[i:j - 1]

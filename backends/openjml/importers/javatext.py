@@ -14,8 +14,10 @@ import struct
 from decimal import Decimal
 from typing import Any
 
+from adequacy.errors import DatasetError
 
-class JavaConversionError(ValueError):
+
+class JavaConversionError(DatasetError):
     """The Java call would have thrown (NumberFormatException, index out of bounds, ...)."""
 
 

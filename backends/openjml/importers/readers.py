@@ -15,15 +15,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from adequacy.errors import DatasetError
+
 from . import javatext as jt
 from .javalex import compact
 
 
-class ReadError(ValueError):
+class ReadError(DatasetError):
     """The harness would fail on this input (or the value cannot be printed back)."""
 
 
-class HarnessUnsupported(ValueError):
+class HarnessUnsupported(DatasetError):
     """The harness uses a statement shape no template covers."""
 
 

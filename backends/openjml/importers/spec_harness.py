@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from adequacy.errors import AdequacyError, TaskError
+from adequacy.errors import AdequacyError, DatasetError, TaskError
 from adequacy.importing import ImportReport, Problem, reason_kind
 from adequacy.tasks import Case, load_task, write_cases
 from adequacy.types import SeqType, Type
@@ -143,8 +143,9 @@ def _statement(rec: dict[str, Any], dataset: str) -> str:
 def _convert_record(rec: dict[str, Any], dest: Path, dataset: str, report: ImportReport,
                     visible: int) -> None:
     tid = _safe_id(str(rec.get("task_id") or ""))
+    lists = {key: rec.get(key) or [] for key, _ in PAIR_SOURCES}
     pairs = [(origin, i, p) for key, origin in PAIR_SOURCES
-             for i, p in enumerate(rec.get(key) or [])]
+             for i, p in enumerate(lists[key] if isinstance(lists[key], list) else [])]
     report.count("pairs_total", len(pairs))
     outcome = report.outcome(tid)
 
@@ -152,9 +153,17 @@ def _convert_record(rec: dict[str, Any], dest: Path, dataset: str, report: Impor
         outcome.problems.append(Problem(kind=reason_kind(reason), detail=reason, case=case,
                                         stage=stage))
 
+    for key, v in lists.items():
+        if not isinstance(v, list):
+            fail("task", f"{key} is not a JSON array")
+
+    missing = [k for k in ("code", "test_code") if not isinstance(rec.get(k), str)]
+    if missing:
+        fail("task", f"the record has no {' or '.join(missing)} text")
+        return
     try:
-        h = build_harness(str(rec["code"]), str(rec["test_code"]))
-    except (HarnessUnsupported, JavaSignatureError, ValueError, KeyError) as e:
+        h = build_harness(rec["code"], rec["test_code"])
+    except (HarnessUnsupported, JavaSignatureError, DatasetError) as e:
         fail("task", f"{type(e).__name__}: {e}")
         return
     pre: list[Case] = []
@@ -164,6 +173,9 @@ def _convert_record(rec: dict[str, Any], dest: Path, dataset: str, report: Impor
     shown = 0
     for origin, i, pair in pairs:
         cid = f"{origin}-{i:03d}"
+        if not isinstance(pair, dict):
+            fail("input", "the pair is not a JSON object", cid)
+            continue
         try:
             inp = h.read_input(str(pair.get("input", "")))
         except ReadError as e:

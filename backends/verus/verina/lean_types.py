@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adequacy.errors import DatasetError
 from adequacy.types import Type, parse_type
 
 #: Lean numeric types with an exact fixed-width image. ``Int``/``Nat`` are unbounded in Lean;
@@ -36,7 +37,7 @@ _REFUSED: dict[str, str] = {
 }
 
 
-class LeanTypeError(ValueError):
+class LeanTypeError(DatasetError):
     """A Lean type that does not parse or has no image in the type language (message = reason;
     ``what`` names the offending type for grouping refusals)."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from adequacy.errors import ValueTypeError
+from adequacy.errors import DatasetError, ValueTypeError
 from adequacy.values import validate
 
 from .lean_types import LeanType, schema_type
@@ -27,7 +27,7 @@ _PUNCT = {"(", ")", "[", "]", ",", "⟨", "⟩", "#["}
 _UNESCAPES = {v: "\\" + k for k, v in _ESCAPES.items() if k != "0"}
 
 
-class LeanValueError(ValueError):
+class LeanValueError(DatasetError):
     """A value string that does not parse, does not fit its type, or fails the round trip."""
 
 

@@ -7,12 +7,12 @@ validate`` accepts imported tasks.
 
 from __future__ import annotations
 
-from adequacy.errors import TaskError
+from adequacy.errors import DatasetError, TaskError
 from adequacy.tasks import Param
 from adequacy.types import parse_type
 
 
-class NoSkeleton(ValueError):
+class NoSkeleton(DatasetError):
     """The backend cannot write a skeleton for this signature (message = its reason)."""
 
 

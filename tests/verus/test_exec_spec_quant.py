@@ -94,3 +94,15 @@ def test_values_the_machine_binder_cannot_hold_are_unknown(tmp_path: Path) -> No
         "    forall|i: int| 0 <= i < input.k ==> input.a[i] >= 0",
         "    forall|i: int| 0 <= i < input.a.len() ==> i - 1 < output.result as int")
     assert set(got.values()) == {Truth.unknown}
+
+
+def test_a_binder_without_lower_bound_is_never_decided_as_if_it_were_unsigned(
+        tmp_path: Path) -> None:
+    # Verus: `i < 2 ==> i >= 0` fails at i == -1, so the pre is false for every input, and
+    # `exists|i| i < 1 && i + 1 == 0` holds (i == -1). A usize binder would see only i >= 0
+    # and answer the opposite; the macro needs both bounds, so both stay unknown (or right).
+    got = verdicts(tmp_path, "    forall|i: int| i < 2 ==> i >= 0",
+                   "    exists|i: int| i < 1 && (i + 1 == 0)")
+    pre = {got[c] for c in ("all_nonneg", "one_negative", "empty")}
+    post = {got[c] for c in ("found", "wrong_index", "absent")}
+    assert pre <= {Truth.false, Truth.unknown} and post <= {Truth.true, Truth.unknown}

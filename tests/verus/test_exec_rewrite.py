@@ -100,3 +100,11 @@ def test_a_widened_binder_compared_with_another_machine_type_is_blamed_on_its_li
     got = divergences(parse_spec(src, "t.rs"), rewritten=True)
     assert "mixed integer types i64 and usize" in got["pre"] and "(spec line 4)" in got["pre"]
     assert "post" not in got
+
+
+def test_binders_without_an_explicit_lower_bound_are_left_int() -> None:
+    # a usize binder would drop i == -1, where `i < 2 ==> i >= 0` is false in Verus
+    assert _rw("forall|i: int| i < 2 ==> i >= 0") == "forall|i: int| i < 2 ==> i >= 0"
+    assert _rw("forall|i: int, j: int| 0 <= i < 3 && j < i ==> j >= 0") == \
+        "forall|i: usize, j: int| 0 <= i < 3 && j < i ==> j >= 0"
+    assert _rw("exists|i: int| (0 <= i < 3) && i == 1") == "exists|i: int| (0 <= i < 3) && i == 1"

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..syntax import ast as A
+from ..syntax.lexer import Token
 from .fidelity import _Walker
 
 
@@ -140,14 +141,42 @@ def _quantifier_types(module: A.SpecModule, off: _Offsets) -> list[_Edit]:
     for k, t in enumerate(toks):
         if t.text not in ("forall", "exists") or k + 1 >= len(toks) or toks[k + 1].text != "|":
             continue
+        found: list[tuple[str, int]] = []
         j = k + 2
         while j + 2 < len(toks) and toks[j].text != "|":
             if (toks[j + 1].text == ":" and toks[j + 2].text in _WIDENED
                     and j + 3 < len(toks) and toks[j + 3].text in (",", "|")):
-                a = off.start(j + 2)
-                edits.append(_Edit(a, a + len(toks[j + 2].text), ["usize"]))
+                found.append((toks[j].text, j + 2))
             j += 1
+        for name, at in found:
+            if _bounded_below(toks, j + 1, name):
+                a = off.start(at)
+                edits.append(_Edit(a, a + len(toks[at].text), ["usize"]))
     return edits
+
+
+def _bounded_below(toks: list[Token], start: int, name: str) -> bool:
+    """Whether the guard after a binder list reads ``lo (<|<=) name (<|<=) hi`` for ``name``.
+
+    Defence in depth: a ``usize`` binder silently drops the negative values an ``int`` binder
+    without a lower bound takes (``forall|i: int| i < 2 ==> i >= 0`` is false at -1), so only
+    a binder with an explicit lower bound (which rustc then types ``usize``, so >= 0) is
+    rewritten, whatever the macro accepts.
+    """
+    depth = 0
+    for j in range(start, len(toks) - 1):
+        x = toks[j].text
+        if x in ("(", "[", "{"):
+            depth += 1
+        elif x in (")", "]", "}"):
+            depth -= 1
+            if depth < 0:
+                return False
+        elif depth == 0 and x in ("==>", ";", ","):
+            return False
+        elif depth == 0 and x == name and j > start:
+            return toks[j - 1].text in ("<", "<=") and toks[j + 1].text in ("<", "<=")
+    return False
 
 
 def _render(text: str, a: int, b: int, edits: list[_Edit]) -> str:

@@ -77,3 +77,34 @@ def test_misplaced_tokens_stop_the_rewrite() -> None:
     with pytest.raises(RewriteError):
         rewrite(src, m)
     assert "Euclidean" in divergences(m, rewritten=False)["pre"]
+
+
+def test_int_and_nat_binders_of_forall_and_exists_become_usize() -> None:
+    # the macro loops only over machine-integer binders; `usize` is exact because rustc then
+    # types the bounds as usize (non-usize bounds fail to compile -> unknown)
+    assert _rw("forall|i: int| 0 <= i < s.len() ==> s[i] > 0", "s: Seq<i64>") == \
+        "forall|i: usize| 0 <= i < s.len() ==> s[i] > 0"
+    assert _rw("exists|i: nat, j: int| 0 <= i < s.len() && i < j < s.len() && (s[i] == s[j])",
+               "s: Seq<i64>") == \
+        "exists|i: usize, j: usize| 0 <= i < s.len() && i < j < s.len() && (s[i] == s[j])"
+    # `choose`, machine binders and generic types are left alone
+    assert _rw("forall|i: u8, t: Seq<int>| t.len() == i", "s: Seq<i64>") == \
+        "forall|i: u8, t: Seq<int>| t.len() == i"
+
+
+def test_a_widened_binder_compared_with_another_machine_type_is_blamed_on_its_line() -> None:
+    src = ("verus! {\nspec fn pre_spec(s: Seq<i64>) -> bool {\n    true &&\n"
+           "    forall|i: int| 0 <= i < s.len() ==> s[i] != i\n}\n"
+           "spec fn post_spec(s: Seq<i64>, x: i64) -> bool {\n"
+           "    forall|i: int| 0 <= i < s.len() ==> s[i] != x\n}\n}\n")
+    got = divergences(parse_spec(src, "t.rs"), rewritten=True)
+    assert "mixed integer types i64 and usize" in got["pre"] and "(spec line 4)" in got["pre"]
+    assert "post" not in got
+
+
+def test_binders_without_an_explicit_lower_bound_are_left_int() -> None:
+    # a usize binder would drop i == -1, where `i < 2 ==> i >= 0` is false in Verus
+    assert _rw("forall|i: int| i < 2 ==> i >= 0") == "forall|i: int| i < 2 ==> i >= 0"
+    assert _rw("forall|i: int, j: int| 0 <= i < 3 && j < i ==> j >= 0") == \
+        "forall|i: usize, j: int| 0 <= i < 3 && j < i ==> j >= 0"
+    assert _rw("exists|i: int| (0 <= i < 3) && i == 1") == "exists|i: int| (0 <= i < 3) && i == 1"

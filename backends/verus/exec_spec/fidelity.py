@@ -110,6 +110,14 @@ class _Walker:
         ty = self.type_of(e, env)
         return ty is not None and ty.name in UNSIGNED
 
+    def binder_type(self, kind: str, t: A.TypeRef | None) -> A.TypeRef | None:
+        """The type the compiled Rust gives a quantified variable: ``rewrite`` turns an
+        ``int``/``nat`` binder of ``forall``/``exists`` into ``usize``."""
+        if (self.rewritten and kind in ("forall", "exists") and t is not None
+                and t.name in ("int", "nat") and not t.args):
+            return A.TypeRef("usize")
+        return t
+
     # -------------------------------------------------------------- the walk
     def fn(self, f: A.FnItem) -> None:
         env: dict[str, A.TypeRef | None] = {p.name: p.ty for p in f.params}
@@ -171,7 +179,7 @@ class _Walker:
             if e.kind == "choose":
                 self.flag(e.line, "`choose` (unspecified unless the witness is unique)")
             inner = dict(env)
-            inner.update({n: t for n, t in e.params})
+            inner.update({n: self.binder_type(e.kind, t) for n, t in e.params})
             self.expr(e.body, inner, guard=e.kind in ("forall", "exists"))
             return
         if isinstance(e, A.MethodCall):

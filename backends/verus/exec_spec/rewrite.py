@@ -15,6 +15,13 @@ every function call) and the harness defines (``templates/harness.rs.j2``):
   non-negative, a panic (so ``unknown``) otherwise, since Verus only says the result is >= 0.
 * ``e as char`` -> ``__ade_char(e)``: the char when ``e`` is a Unicode scalar value, a panic
   otherwise (Rust only casts ``u8`` to ``char``).
+* ``forall|i: int| ..`` / ``exists|i: nat| ..`` -> ``forall|i: usize| ..``: the macro only loops
+  over machine-integer variables ("Unsupported quantified type"), and real specs quantify over
+  ``int``. Exact because rustc then types the guard's bounds as ``usize``: a bound that is not
+  ``usize`` (an ``i64`` value, a negative literal) fails to compile, so ``unknown``; a ``usize``
+  bound lies in ``0..=usize::MAX``, so ``{i: int | lo <= i < hi}`` is the same set of values; and
+  arithmetic on ``i`` in the body that leaves ``usize`` (``i - 1`` at ``i == 0``) panics under the
+  harness's overflow checks, so ``unknown``, never a wrapped value.
 
 Edits replace text within the operands' own lines, so line numbers in panics stay the spec's.
 """
@@ -24,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..syntax import ast as A
+from ..syntax.lexer import Token
 from .fidelity import _Walker
 
 
@@ -111,12 +119,64 @@ def rewrite(text: str, module: A.SpecModule) -> str:
     col = _Collector(module, off)
     for f in module.all_fns():
         col.fn(f)
-    edits = col.edits
+    edits = col.edits + _quantifier_types(module, off)
     if not edits:
         return text
     # nested edits render inside their parent's operand ranges
     edits.sort(key=lambda e: (e.start, -e.end))
     return _render(text, 0, len(text), edits)
+
+
+_WIDENED = {"int", "nat"}
+
+
+def _quantifier_types(module: A.SpecModule, off: _Offsets) -> list[_Edit]:
+    """Edits turning ``int``/``nat`` binder types of ``forall``/``exists`` into ``usize``.
+
+    Read from the tokens, since the AST keeps no position for a binder's type; only a type that
+    is the single token between ``:`` and ``,``/``|`` is touched (``Seq<int>`` is left alone).
+    """
+    toks = module.tokens
+    edits: list[_Edit] = []
+    for k, t in enumerate(toks):
+        if t.text not in ("forall", "exists") or k + 1 >= len(toks) or toks[k + 1].text != "|":
+            continue
+        found: list[tuple[str, int]] = []
+        j = k + 2
+        while j + 2 < len(toks) and toks[j].text != "|":
+            if (toks[j + 1].text == ":" and toks[j + 2].text in _WIDENED
+                    and j + 3 < len(toks) and toks[j + 3].text in (",", "|")):
+                found.append((toks[j].text, j + 2))
+            j += 1
+        for name, at in found:
+            if _bounded_below(toks, j + 1, name):
+                a = off.start(at)
+                edits.append(_Edit(a, a + len(toks[at].text), ["usize"]))
+    return edits
+
+
+def _bounded_below(toks: list[Token], start: int, name: str) -> bool:
+    """Whether the guard after a binder list reads ``lo (<|<=) name (<|<=) hi`` for ``name``.
+
+    Defence in depth: a ``usize`` binder silently drops the negative values an ``int`` binder
+    without a lower bound takes (``forall|i: int| i < 2 ==> i >= 0`` is false at -1), so only
+    a binder with an explicit lower bound (which rustc then types ``usize``, so >= 0) is
+    rewritten, whatever the macro accepts.
+    """
+    depth = 0
+    for j in range(start, len(toks) - 1):
+        x = toks[j].text
+        if x in ("(", "[", "{"):
+            depth += 1
+        elif x in (")", "]", "}"):
+            depth -= 1
+            if depth < 0:
+                return False
+        elif depth == 0 and x in ("==>", ";", ","):
+            return False
+        elif depth == 0 and x == name and j > start:
+            return toks[j - 1].text in ("<", "<=") and toks[j + 1].text in ("<", "<=")
+    return False
 
 
 def _render(text: str, a: int, b: int, edits: list[_Edit]) -> str:

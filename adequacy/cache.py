@@ -12,6 +12,8 @@ import os
 import sqlite3
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 # the keys live in adequacy.keys; re-exported for callers that know them from here
@@ -68,9 +70,14 @@ class VerdictCache:
         self.broken: str | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._conn() as c:
-                c.execute(SCHEMA)
-                c.execute("SELECT key FROM verdicts LIMIT 1").fetchall()
+            c = self._conn()
+
+            def create() -> None:
+                with c:
+                    c.execute(SCHEMA)
+
+            _while_locked(create)
+            c.execute("SELECT key FROM verdicts LIMIT 1").fetchall()
         except (sqlite3.Error, OSError) as e:
             self._disable(e)
 
@@ -84,7 +91,7 @@ class VerdictCache:
         if conn is None or pid != os.getpid():
             conn = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
             conn.execute(f"PRAGMA busy_timeout={int(BUSY_SECONDS * 1000)}")
-            conn.execute("PRAGMA journal_mode=WAL")
+            _while_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
             conn.execute("PRAGMA synchronous=NORMAL")
             self._local.conn = conn
             self._local.pid = os.getpid()
@@ -129,6 +136,27 @@ class VerdictCache:
             self._local.conn = None
         clear_cache(self.path)
         self.broken = None
+
+
+def _while_locked(step: Callable[[], object]) -> None:
+    """Run ``step``, again while SQLite says the file is locked, up to ``BUSY_SECONDS``.
+
+    Two processes opening a new file at once both switch it to WAL and create the table; SQLite
+    answers one of them "database is locked" at once, without its busy handler (a journal-mode
+    change needs the file to itself). Under load that turned a whole batch's cache off."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    pause = 0.005
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e):
+                raise
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.2)
 
 
 def clear_cache(path: Path | str) -> None:

@@ -11,6 +11,7 @@ from adequacy.errors import BackendError, SpecInvalid, TaskError
 from adequacy.tasks import Task
 
 from ..signature import JavaSignatureError, java_type_to_schema, normalise_java_type
+from .bodies import check_bodies
 from .purity import check_purity
 from .resolve import check_names
 from .semantics import Case, math_gap, spec_cases
@@ -198,6 +199,7 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
         check_names(cls, method, c.requires, c.ensures, file)
         check_types(cls, method, c.requires, c.ensures, file)
     check_assignable(cls, method, file)
+    check_bodies(src, cls, file)
     purity = check_purity(src, cls, file)
     return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases), purity)
 

@@ -108,11 +108,26 @@ def _castable(a: str, b: str) -> bool:
     return a == b
 
 
+def _cast_ok(src: str, dst: str) -> bool:
+    """JLS 5.5 casting contexts for the types the checker knows: numbers cast to numbers,
+    boolean only to boolean; a known reference (String, an array, the spec's class) never
+    casts to or from a primitive (no box type is known here: boxes are ``?``); two known
+    references cast when javac allows comparing them (``_castable``); null casts to any
+    reference."""
+    if src == dst or "Object" in (src, dst):
+        return True
+    if src in _PRIMS or dst in _PRIMS:
+        return numeric(src) and numeric(dst)
+    if src == "null":
+        return True
+    return dst == "null" or _castable(src, dst)
+
+
 def reference(t: str) -> bool:
     return t not in _PRIMS and t != "void"
 
 
-class _Checker:
+class Checker:
     def __init__(self, cls: JavaClass, target: JavaMethod, file: str | None) -> None:
         self.cls, self.target, self.file = cls, target, file
         self.params = {n: norm(t, cls.name) for t, n in target.params}
@@ -125,6 +140,14 @@ class _Checker:
         return SpecInvalid(msg, file=self.file, line=line)
 
     def expect_bool(self, e: A.Expr, q: dict[str, str], what: str) -> None:
+        if isinstance(e, A.Cond):
+            # JLS 15.25: in a boolean context each branch must convert to boolean (a null
+            # branch is a Boolean, which unboxes; javac accepts it)
+            self.expect_bool(e.cond, q, "condition of ?:")
+            for branch in (e.then, e.other):
+                if self.type(branch, q) != "null":
+                    self.expect_bool(branch, q, f"a branch of ?: in {what}")
+            return
         t = self.type(e, q)
         if t not in ("boolean", UNKNOWN):
             raise self.err(f"incompatible types: {t} cannot be converted to boolean ({what})",
@@ -172,12 +195,14 @@ class _Checker:
             a, b = self.type(e.then, q), self.type(e.other, q)
             if numeric(a) and numeric(b):
                 return promote(a, b)
+            # a mix (boolean with int, a number with String) is a reference conditional
+            # (JLS 15.25.3), legal where an Object is wanted: its branches are checked against
+            # the boolean a clause wants in expect_bool; elsewhere it is not modelled
             return a if a == b else UNKNOWN
         if isinstance(e, A.Cast):
             inner = self.type(e.expr, q)
             to = norm(e.type, self.cls.name)
-            if to != UNKNOWN and inner != UNKNOWN and (
-                    (to == "boolean") != (inner == "boolean") and (to in _PRIMS or inner in _PRIMS)):
+            if to != UNKNOWN and inner != UNKNOWN and not _cast_ok(inner, to):
                 raise self.err(f"incompatible types: {inner} cannot be converted to {to}", e.line)
             return to
         if isinstance(e, A.InstanceOf):
@@ -321,6 +346,10 @@ class _Checker:
             return self.err(f"bad operand types for binary operator '{op}': {a} and {b}", line)
         if op in _OBJECT_ORDER:
             return "boolean"
+        if op in _LOGIC:
+            for side in (left, right):
+                if isinstance(side, A.Cond):
+                    self.expect_bool(side, q, f"an operand of {op}")
         if UNKNOWN in (a, b):
             return "boolean" if op in _LOGIC | _ORDER | {"==", "!="} else UNKNOWN
         if op in _LOGIC:
@@ -356,11 +385,26 @@ class _Checker:
         return UNKNOWN
 
 
+def shown_types(cls: JavaClass, method: JavaMethod, exprs: tuple[A.Expr, ...],
+                quants: dict[str, str]) -> list[str]:
+    """Each expression's type for a message (``?`` where unknown or itself ill-typed): name
+    resolution words its errors as javac does, which shows the argument types."""
+    c = Checker(cls, method, None)
+    q = {v: norm(t, cls.name) for v, t in quants.items()}
+    out = []
+    for e in exprs:
+        try:
+            out.append(c.type(e, q))
+        except SpecInvalid:
+            out.append(UNKNOWN)
+    return out
+
+
 def check_types(cls: JavaClass, method: JavaMethod, requires: list[tuple[A.Expr, int]],
                 ensures: list[tuple[A.Expr, int]], file: str | None) -> None:
     """Raise ``SpecInvalid`` (file:line) at the first ill-typed clause; a clause must be
     boolean (JML RM 9.9.1, 9.9.3)."""
-    c = _Checker(cls, method, file)
+    c = Checker(cls, method, file)
     for e, _line in requires:
         c.expect_bool(e, {}, "a requires clause")
     for e, _line in ensures:

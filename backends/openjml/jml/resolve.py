@@ -164,10 +164,14 @@ class _Resolver:
 
 
 def check_names(cls: JavaClass, method: JavaMethod, requires: list[tuple[A.Expr, int]],
-                ensures: list[tuple[A.Expr, int]], file: str | None) -> None:
-    """Raise ``SpecInvalid`` (file:line) at the first clause that breaks a naming rule."""
+                ensures: list[tuple[A.Expr, int]], file: str | None, clause: str = "requires",
+                bound: dict[str, str] | None = None) -> None:
+    """Raise ``SpecInvalid`` (file:line) at the first clause that breaks a naming rule.
+    ``clause`` names what ``requires`` holds (``signals`` predicates go there too, with the
+    exception variable in ``bound``, name to type)."""
     r = _Resolver(cls, method, file)
+    names = bound or {}
     for e, _line in requires:
-        r.visit(e, _Scope("requires"))
+        r.visit(e, _Scope(clause, False, frozenset(names), tuple(names.items())))
     for e, _line in ensures:
         r.visit(e, _Scope("ensures"))

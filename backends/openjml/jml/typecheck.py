@@ -434,3 +434,35 @@ def check_assignable(cls: JavaClass, method: JavaMethod, file: str | None) -> No
                     depth -= 1
                 elif t.is_op(",") and depth == 0:
                     first = True
+
+
+def check_signals(cls: JavaClass, method: JavaMethod, file: str | None) -> None:
+    """Raise ``SpecInvalid`` when the predicate of a ``signals (E e) P;`` clause names what
+    does not exist or is not boolean (JML RM 9.9.4: P is a boolean predicate over the
+    pre-state, the exception ``e`` and the post-state; ``\\result`` is not in scope). No
+    engine evaluates ``signals`` (exceptional cases are unknown), but a type error there is
+    still an ill-formed spec. A predicate the parser cannot read is left alone."""
+    from .parser import parse_expression  # the parser imports nothing of this module
+    from .resolve import check_names
+    c = Checker(cls, method, file)
+    for sc in method.spec:
+        for cl in sc.signals:
+            if cl.keyword != "signals" or not cl.tokens or not cl.tokens[0].is_op("("):
+                continue
+            depth, close = 0, len(cl.tokens)
+            for k, t in enumerate(cl.tokens):
+                depth += t.is_op("(") - t.is_op(")")
+                if depth == 0:
+                    close = k
+                    break
+            binder = [t for t in cl.tokens[1:close] if t.kind == "ident"]
+            pred = [t for t in cl.tokens[close + 1:] if not t.is_op(";") and t.kind != "eof"]
+            if not pred:
+                continue  # ``signals (E e);`` means ``signals (E e) true;``
+            try:
+                e = parse_expression(pred, file)
+            except (SpecInvalid, RecursionError):
+                continue
+            names = {binder[-1].text: UNKNOWN} if len(binder) >= 2 else {}
+            check_names(cls, method, [(e, cl.line)], [], file, clause="signals", bound=names)
+            c.expect_bool(e, names, "a signals clause")

@@ -23,7 +23,7 @@ from .source import (
     read_source,
     returned_parameter,
 )
-from .typecheck import check_assignable, check_signals, check_types
+from .typecheck import check_assignable, check_invariants, check_signals, check_types
 from .unicode import java_input
 
 _ORIGINALS: dict[tuple[str, float], SpecFile] = {}
@@ -200,6 +200,7 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
         check_types(cls, method, c.requires, c.ensures, file)
     check_assignable(cls, method, file)
     check_signals(cls, method, file)
+    check_invariants(cls, file)
     check_bodies(src, cls, file)
     purity = check_purity(src, cls, file)
     return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases), purity)

@@ -466,3 +466,25 @@ def check_signals(cls: JavaClass, method: JavaMethod, file: str | None) -> None:
             names = {binder[-1].text: UNKNOWN} if len(binder) >= 2 else {}
             check_names(cls, method, [(e, cl.line)], [], file, clause="signals", bound=names)
             c.expect_bool(e, names, "a signals clause")
+
+
+def check_invariants(cls: JavaClass, file: str | None) -> None:
+    """Raise ``SpecInvalid`` when an ``invariant`` names what the class lacks or is not
+    boolean (JML RM 8.2: a boolean predicate over the object's fields; no parameters, no
+    ``\\result``). Checked as an instance invariant (a ``static`` one that reads an instance
+    field is accepted). No engine evaluates invariants; a predicate the parser cannot read is
+    left alone."""
+    from .parser import parse_expression
+    from .resolve import check_names
+    scope = JavaMethod("<invariant>", "boolean", [], set(), 0, 0, 0, (0, 0))
+    c = Checker(cls, scope, file)
+    for cl in cls.invariants:
+        toks = [t for t in cl.tokens if t.kind != "eof"]
+        if not toks:
+            continue
+        try:
+            e = parse_expression(toks, file)
+        except (SpecInvalid, RecursionError):
+            continue
+        check_names(cls, scope, [(e, cl.line)], [], file, clause="invariant")
+        c.expect_bool(e, {}, "an invariant")

@@ -472,8 +472,7 @@ def check_invariants(cls: JavaClass, file: str | None) -> None:
     """Raise ``SpecInvalid`` when an ``invariant`` names what the class lacks or is not
     boolean (JML RM 8.2: a boolean predicate over the object's fields; no parameters, no
     ``\\result``). Checked as an instance invariant (a ``static`` one that reads an instance
-    field is accepted). No engine evaluates invariants; a predicate the parser cannot read is
-    left alone."""
+    field is accepted). A predicate the parser cannot read is left alone."""
     from .parser import parse_expression
     from .resolve import check_names
     scope = JavaMethod("<invariant>", "boolean", [], set(), 0, 0, 0, (0, 0))

@@ -32,13 +32,13 @@ def test_front_end_imports_no_engine() -> None:
 
 
 @pytest.mark.parametrize(("clause", "message"), [
-    ("ensures \\result == y;", "unknown name 'y'"),
+    ("ensures \\result == y;", "cannot find symbol: variable y"),
     ("requires \\result > 0;", "\\result may only appear in ensures"),
     ("ensures \\old(\\result) == 0;", "\\result inside \\old"),
     ("ensures \\result == Math;", "class name Math used as a value"),
-    ("ensures \\result == this.x;", "Solution has no field x"),
+    ("ensures \\result == this.x;", "cannot find symbol: variable x in Solution"),
     ("ensures this != null;", "'this' in the spec of a static method"),
-    ("ensures \\result == nosuch(x);", "unknown method nosuch/1"),
+    ("ensures \\result == nosuch(x);", "cannot find symbol: method nosuch(int)"),
 ])
 def test_language_errors_are_the_front_ends(clause: str, message: str) -> None:
     task = load_task(EXAMPLES / "abs_value")

@@ -11,6 +11,7 @@ from adequacy.errors import BackendError, SpecInvalid, TaskError
 from adequacy.tasks import Task
 
 from ..signature import JavaSignatureError, java_type_to_schema, normalise_java_type
+from .bodies import check_bodies
 from .purity import check_purity
 from .resolve import check_names
 from .semantics import Case, math_gap, spec_cases
@@ -22,7 +23,7 @@ from .source import (
     read_source,
     returned_parameter,
 )
-from .typecheck import check_assignable, check_types
+from .typecheck import check_assignable, check_invariants, check_signals, check_types
 from .unicode import java_input
 
 _ORIGINALS: dict[tuple[str, float], SpecFile] = {}
@@ -198,6 +199,9 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
         check_names(cls, method, c.requires, c.ensures, file)
         check_types(cls, method, c.requires, c.ensures, file)
     check_assignable(cls, method, file)
+    check_signals(cls, method, file)
+    check_invariants(cls, file)
+    check_bodies(src, cls, file)
     purity = check_purity(src, cls, file)
     return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases), purity)
 

@@ -124,7 +124,7 @@ def check_purity(src: SpecFile, cls: JavaClass, file: str | None) -> str | None:
             # a pure constructor may assign the fields of the object it makes (JML RM
             # 7.1.1.3); no engine runs one from a spec (``new`` in a spec is unknown)
             continue
-        body = _body(src, m, file)
+        body = body_tokens(src, m, file)
         if body:
             gap = _Method(m, body, cls, file, own, fields).check()
             if gap:
@@ -132,7 +132,7 @@ def check_purity(src: SpecFile, cls: JavaClass, file: str | None) -> str | None:
     return gaps[0] if gaps else None
 
 
-def _body(src: SpecFile, m: JavaMethod, file: str | None) -> list[Token]:
+def body_tokens(src: SpecFile, m: JavaMethod, file: str | None) -> list[Token]:
     if m.model:
         toks = tokenize(m.source, m.line, file)[:-1]
         return toks
@@ -152,6 +152,13 @@ def _body(src: SpecFile, m: JavaMethod, file: str | None) -> list[Token]:
                 brace = next((i for i, t in enumerate(rest) if t.is_op("{")), None)
                 return rest[brace:] if brace is not None else []
     return []
+
+
+def local_names(m: JavaMethod, toks: list[Token], cls: JavaClass, file: str | None) -> set[str]:
+    """The names a method's body declares (locals, lambda and catch parameters): what the
+    body type checker (``jml.bodies``) must not read as fields."""
+    own = {x.name: x for x in cls.methods + cls.models}
+    return _Method(m, toks, cls, file, own, {f.name: f for f in cls.fields}).locals
 
 
 class _Method:

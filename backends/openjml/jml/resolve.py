@@ -35,6 +35,8 @@ class _Scope:
     clause: str
     old: bool = False
     quants: frozenset[str] = frozenset()
+    qtypes: tuple[tuple[str, str], ...] = ()
+    """Each quantified variable's declared type, for javac-worded messages."""
 
 
 class _Resolver:
@@ -75,7 +77,7 @@ class _Resolver:
             if s.old:
                 raise self.err("\\result inside \\old(...) has no pre-state value", e.line)
         elif isinstance(e, A.Old):
-            self.visit(e.expr, _Scope(s.clause, True, s.quants))
+            self.visit(e.expr, _Scope(s.clause, True, s.quants, s.qtypes))
         elif isinstance(e, A.Name):
             self.name(e, s)
         elif isinstance(e, A.Field):
@@ -86,7 +88,7 @@ class _Resolver:
             own = e.target is None or self.is_class(e.target, s) == "self" or (
                 isinstance(e.target, A.Name) and e.target.id == "this")
             if own:
-                self.own_call(e)
+                self.own_call(e, s)
             elif e.target is not None and self.is_class(e.target, s) is None:
                 self.visit(e.target, s)
         elif isinstance(e, A.Special):
@@ -95,7 +97,8 @@ class _Resolver:
             for a in e.args:
                 self.visit(a, s)
         elif isinstance(e, A.Quant):
-            inner = _Scope(s.clause, s.old, s.quants | frozenset(e.vars))
+            inner = _Scope(s.clause, s.old, s.quants | frozenset(e.vars),
+                           s.qtypes + tuple((v, e.type) for v in e.vars))
             if e.range is not None:
                 self.visit(e.range, inner)
             self.visit(e.body, inner)
@@ -117,24 +120,37 @@ class _Resolver:
             return
         if e.id in LIBRARY_CLASSES or e.id == self.cls.name:
             raise self.err(f"class name {e.id} used as a value", e.line)
-        raise self.err(f"unknown name {e.id!r} (not a parameter, quantified variable or "
-                       f"field of {self.cls.name})", e.line)
+        raise self.err(f"cannot find symbol: variable {e.id} (not a parameter, quantified "
+                       f"variable or field of {self.cls.name})", e.line)
 
     def field(self, e: A.Field, s: _Scope) -> None:
         cls = self.is_class(e.obj, s)
         own = cls == "self" or (isinstance(e.obj, A.Name) and e.obj.id == "this")
         if own:
             if not self._has_field(e.name):
-                raise self.err(f"{self.cls.name} has no field {e.name}", e.line)
+                raise self.err(f"cannot find symbol: variable {e.name} in {self.cls.name}",
+                               e.line)
             return
         if cls is None:
             self.visit(e.obj, s)
 
-    def own_call(self, e: A.Call) -> None:
-        cands = [m for m in self.methods.get(e.name, []) if len(m.params) == len(e.args)]
+    def arg_types(self, e: A.Call, s: _Scope) -> str:
+        """The argument types as javac shows them in "cannot find symbol: method f(int)"."""
+        from .typecheck import shown_types  # typecheck imports this module
+        return ",".join(shown_types(self.cls, self.target, e.args, dict(s.qtypes)))
+
+    def own_call(self, e: A.Call, s: _Scope) -> None:
+        same = self.methods.get(e.name, [])
+        cands = [m for m in same if len(m.params) == len(e.args)]
         if not cands:
-            raise self.err(f"unknown method {e.name}/{len(e.args)} (not a method of "
-                           f"{self.cls.name} nor a model method)", e.line)
+            if same:  # javac's words when only the arity is wrong (JLS 15.12.2)
+                want = ",".join(t for t, _n in same[0].params)
+                raise self.err(f"method {e.name} in class {self.cls.name} cannot be applied "
+                               f"to given types: required ({want}), found "
+                               f"({self.arg_types(e, s)}) (actual and formal argument lists "
+                               "differ in length)", e.line)
+            raise self.err(f"cannot find symbol: method {e.name}({self.arg_types(e, s)}) "
+                           f"(not a method of {self.cls.name} nor a model method)", e.line)
         m = cands[0]
         if not (m.is_pure or m.model):
             raise self.err(f"the spec calls {e.name}, which is not pure (mark it "
@@ -148,10 +164,14 @@ class _Resolver:
 
 
 def check_names(cls: JavaClass, method: JavaMethod, requires: list[tuple[A.Expr, int]],
-                ensures: list[tuple[A.Expr, int]], file: str | None) -> None:
-    """Raise ``SpecInvalid`` (file:line) at the first clause that breaks a naming rule."""
+                ensures: list[tuple[A.Expr, int]], file: str | None, clause: str = "requires",
+                bound: dict[str, str] | None = None) -> None:
+    """Raise ``SpecInvalid`` (file:line) at the first clause that breaks a naming rule.
+    ``clause`` names what ``requires`` holds (``signals`` predicates go there too, with the
+    exception variable in ``bound``, name to type)."""
     r = _Resolver(cls, method, file)
+    names = bound or {}
     for e, _line in requires:
-        r.visit(e, _Scope("requires"))
+        r.visit(e, _Scope(clause, False, frozenset(names), tuple(names.items())))
     for e, _line in ensures:
         r.visit(e, _Scope("ensures"))

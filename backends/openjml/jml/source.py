@@ -150,6 +150,8 @@ class JavaClass:
     methods: list[JavaMethod] = field(default_factory=list)
     fields: list[JavaField] = field(default_factory=list)
     models: list[JavaMethod] = field(default_factory=list)
+    invariants: list[Clause] = field(default_factory=list)
+    """``invariant`` clauses (the predicate's tokens): type-checked, not evaluated."""
     modifiers: set[str] = field(default_factory=set)
     """JML modifiers written before the class (``nullable_by_default``, ``spec_java_math``...)."""
 
@@ -516,6 +518,7 @@ class _Reader:
             ann = _Annotations(jml, self.file)
             for m in ann.models:
                 cls.models.append(m)
+            cls.invariants.extend(ann.invariants)
             method = JavaMethod(name, rtype, params, mods | ann.modifiers, first_line,
                                 toks[start].pos, toks[end - 1].pos + len(toks[end - 1].text),
                                 self._java_range(start, end), ann.cases, has_body=has_body)
@@ -532,6 +535,7 @@ class _Reader:
             j += 1
         ann = _Annotations(jml, self.file)
         cls.models.extend(ann.models)
+        cls.invariants.extend(ann.invariants)
         for name, ty in _declarators(header, [x for x in toks[i:j] if x.kind != "jml"]):
             cls.fields.append(JavaField(name, ty, mods | ann.modifiers, first_line))
         return j + 1
@@ -706,6 +710,7 @@ class _Annotations:
         self.modifiers: set[str] = set()
         self.cases: list[SpecCase] = []
         self.models: list[JavaMethod] = []
+        self.invariants: list[Clause] = []
         self.depth = 0
         self._parse()
 
@@ -822,7 +827,12 @@ class _Annotations:
                                    "expanded", t.line)
                 closed = True
             elif t.kind == "ident" and t.text in CLASS_LEVEL_SKIPPED and opened is None:
-                i = self._until_semicolon(i + 1) + 1
+                end = self._until_semicolon(i + 1)
+                if t.text in ("invariant", "invariant_redundantly"):
+                    body = self.toks[i + 1:end]
+                    self.invariants.append(Clause("invariant", body, t.line,
+                                                  " ".join(x.text for x in body)))
+                i = end + 1
                 mods = []
             elif t.kind == "ident" and t.text in ("model", "ghost") and opened is None:
                 i = self._model(i, {m.text for m in mods} | {t.text})

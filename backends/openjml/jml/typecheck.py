@@ -108,11 +108,26 @@ def _castable(a: str, b: str) -> bool:
     return a == b
 
 
+def _cast_ok(src: str, dst: str) -> bool:
+    """JLS 5.5 casting contexts for the types the checker knows: numbers cast to numbers,
+    boolean only to boolean; a known reference (String, an array, the spec's class) never
+    casts to or from a primitive (no box type is known here: boxes are ``?``); two known
+    references cast when javac allows comparing them (``_castable``); null casts to any
+    reference."""
+    if src == dst or "Object" in (src, dst):
+        return True
+    if src in _PRIMS or dst in _PRIMS:
+        return numeric(src) and numeric(dst)
+    if src == "null":
+        return True
+    return dst == "null" or _castable(src, dst)
+
+
 def reference(t: str) -> bool:
     return t not in _PRIMS and t != "void"
 
 
-class _Checker:
+class Checker:
     def __init__(self, cls: JavaClass, target: JavaMethod, file: str | None) -> None:
         self.cls, self.target, self.file = cls, target, file
         self.params = {n: norm(t, cls.name) for t, n in target.params}
@@ -125,6 +140,14 @@ class _Checker:
         return SpecInvalid(msg, file=self.file, line=line)
 
     def expect_bool(self, e: A.Expr, q: dict[str, str], what: str) -> None:
+        if isinstance(e, A.Cond):
+            # JLS 15.25: in a boolean context each branch must convert to boolean (a null
+            # branch is a Boolean, which unboxes; javac accepts it)
+            self.expect_bool(e.cond, q, "condition of ?:")
+            for branch in (e.then, e.other):
+                if self.type(branch, q) != "null":
+                    self.expect_bool(branch, q, f"a branch of ?: in {what}")
+            return
         t = self.type(e, q)
         if t not in ("boolean", UNKNOWN):
             raise self.err(f"incompatible types: {t} cannot be converted to boolean ({what})",
@@ -172,12 +195,14 @@ class _Checker:
             a, b = self.type(e.then, q), self.type(e.other, q)
             if numeric(a) and numeric(b):
                 return promote(a, b)
+            # a mix (boolean with int, a number with String) is a reference conditional
+            # (JLS 15.25.3), legal where an Object is wanted: its branches are checked against
+            # the boolean a clause wants in expect_bool; elsewhere it is not modelled
             return a if a == b else UNKNOWN
         if isinstance(e, A.Cast):
             inner = self.type(e.expr, q)
             to = norm(e.type, self.cls.name)
-            if to != UNKNOWN and inner != UNKNOWN and (
-                    (to == "boolean") != (inner == "boolean") and (to in _PRIMS or inner in _PRIMS)):
+            if to != UNKNOWN and inner != UNKNOWN and not _cast_ok(inner, to):
                 raise self.err(f"incompatible types: {inner} cannot be converted to {to}", e.line)
             return to
         if isinstance(e, A.InstanceOf):
@@ -321,6 +346,10 @@ class _Checker:
             return self.err(f"bad operand types for binary operator '{op}': {a} and {b}", line)
         if op in _OBJECT_ORDER:
             return "boolean"
+        if op in _LOGIC:
+            for side in (left, right):
+                if isinstance(side, A.Cond):
+                    self.expect_bool(side, q, f"an operand of {op}")
         if UNKNOWN in (a, b):
             return "boolean" if op in _LOGIC | _ORDER | {"==", "!="} else UNKNOWN
         if op in _LOGIC:
@@ -356,11 +385,26 @@ class _Checker:
         return UNKNOWN
 
 
+def shown_types(cls: JavaClass, method: JavaMethod, exprs: tuple[A.Expr, ...],
+                quants: dict[str, str]) -> list[str]:
+    """Each expression's type for a message (``?`` where unknown or itself ill-typed): name
+    resolution words its errors as javac does, which shows the argument types."""
+    c = Checker(cls, method, None)
+    q = {v: norm(t, cls.name) for v, t in quants.items()}
+    out = []
+    for e in exprs:
+        try:
+            out.append(c.type(e, q))
+        except SpecInvalid:
+            out.append(UNKNOWN)
+    return out
+
+
 def check_types(cls: JavaClass, method: JavaMethod, requires: list[tuple[A.Expr, int]],
                 ensures: list[tuple[A.Expr, int]], file: str | None) -> None:
     """Raise ``SpecInvalid`` (file:line) at the first ill-typed clause; a clause must be
     boolean (JML RM 9.9.1, 9.9.3)."""
-    c = _Checker(cls, method, file)
+    c = Checker(cls, method, file)
     for e, _line in requires:
         c.expect_bool(e, {}, "a requires clause")
     for e, _line in ensures:
@@ -390,3 +434,56 @@ def check_assignable(cls: JavaClass, method: JavaMethod, file: str | None) -> No
                     depth -= 1
                 elif t.is_op(",") and depth == 0:
                     first = True
+
+
+def check_signals(cls: JavaClass, method: JavaMethod, file: str | None) -> None:
+    """Raise ``SpecInvalid`` when the predicate of a ``signals (E e) P;`` clause names what
+    does not exist or is not boolean (JML RM 9.9.4: P is a boolean predicate over the
+    pre-state, the exception ``e`` and the post-state; ``\\result`` is not in scope). No
+    engine evaluates ``signals`` (exceptional cases are unknown), but a type error there is
+    still an ill-formed spec. A predicate the parser cannot read is left alone."""
+    from .parser import parse_expression  # the parser imports nothing of this module
+    from .resolve import check_names
+    c = Checker(cls, method, file)
+    for sc in method.spec:
+        for cl in sc.signals:
+            if cl.keyword != "signals" or not cl.tokens or not cl.tokens[0].is_op("("):
+                continue
+            depth, close = 0, len(cl.tokens)
+            for k, t in enumerate(cl.tokens):
+                depth += t.is_op("(") - t.is_op(")")
+                if depth == 0:
+                    close = k
+                    break
+            binder = [t for t in cl.tokens[1:close] if t.kind == "ident"]
+            pred = [t for t in cl.tokens[close + 1:] if not t.is_op(";") and t.kind != "eof"]
+            if not pred:
+                continue  # ``signals (E e);`` means ``signals (E e) true;``
+            try:
+                e = parse_expression(pred, file)
+            except (SpecInvalid, RecursionError):
+                continue
+            names = {binder[-1].text: UNKNOWN} if len(binder) >= 2 else {}
+            check_names(cls, method, [(e, cl.line)], [], file, clause="signals", bound=names)
+            c.expect_bool(e, names, "a signals clause")
+
+
+def check_invariants(cls: JavaClass, file: str | None) -> None:
+    """Raise ``SpecInvalid`` when an ``invariant`` names what the class lacks or is not
+    boolean (JML RM 8.2: a boolean predicate over the object's fields; no parameters, no
+    ``\\result``). Checked as an instance invariant (a ``static`` one that reads an instance
+    field is accepted). A predicate the parser cannot read is left alone."""
+    from .parser import parse_expression
+    from .resolve import check_names
+    scope = JavaMethod("<invariant>", "boolean", [], set(), 0, 0, 0, (0, 0))
+    c = Checker(cls, scope, file)
+    for cl in cls.invariants:
+        toks = [t for t in cl.tokens if t.kind != "eof"]
+        if not toks:
+            continue
+        try:
+            e = parse_expression(toks, file)
+        except (SpecInvalid, RecursionError):
+            continue
+        check_names(cls, scope, [(e, cl.line)], [], file, clause="invariant")
+        c.expect_bool(e, {}, "an invariant")

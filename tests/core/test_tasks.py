@@ -101,7 +101,7 @@ def test_load_task_raises_first_error(task: Path) -> None:
         load_task(task)
 
 
-def test_cli_validate_exit_codes(task: Path, tmp_path: Path) -> None:
+def test_cli_validate_exit_codes(task: Path, tmp_path: Path, toy: None) -> None:
     runner = CliRunner()
     ok = runner.invoke(app, ["task", "validate", str(task)])
     assert ok.exit_code == 0, ok.output

@@ -12,6 +12,7 @@ from adequacy.tasks import Task
 
 from ..signature import JavaSignatureError, java_type_to_schema, normalise_java_type
 from .bodies import check_bodies
+from .clause_checks import check_invariants, check_signals
 from .purity import check_purity
 from .resolve import check_names
 from .semantics import Case, math_gap, spec_cases
@@ -23,7 +24,7 @@ from .source import (
     read_source,
     returned_parameter,
 )
-from .typecheck import check_assignable, check_invariants, check_signals, check_types
+from .typecheck import check_assignable, check_types
 from .unicode import java_input
 
 _ORIGINALS: dict[tuple[str, float], SpecFile] = {}

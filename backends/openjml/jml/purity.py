@@ -157,8 +157,16 @@ def body_tokens(src: SpecFile, m: JavaMethod, file: str | None) -> list[Token]:
 def local_names(m: JavaMethod, toks: list[Token], cls: JavaClass, file: str | None) -> set[str]:
     """The names a method's body declares (locals, lambda and catch parameters): what the
     body type checker (``jml.bodies``) must not read as fields."""
-    own = {x.name: x for x in cls.methods + cls.models}
-    return _Method(m, toks, cls, file, own, {f.name: f for f in cls.fields}).locals
+    hit = _OWN.get(id(cls))
+    if hit is None or hit[0] is not cls:  # built once per class: one call per helper body
+        if len(_OWN) >= 8:
+            _OWN.clear()
+        hit = _OWN[id(cls)] = (cls, {x.name: x for x in cls.methods + cls.models},
+                               {f.name: f for f in cls.fields})
+    return _Method(m, toks, cls, file, hit[1], hit[2]).locals
+
+
+_OWN: dict[int, tuple[JavaClass, dict[str, JavaMethod], dict[str, JavaField]]] = {}
 
 
 class _Method:

@@ -19,15 +19,8 @@ from dataclasses import dataclass
 from adequacy.errors import SpecInvalid
 
 from . import ast as A
+from .signatures import LIBRARY_CLASSES
 from .source import JavaClass, JavaMethod
-
-LIBRARY_CLASSES = frozenset({
-    "Math", "StrictMath", "Integer", "Long", "Short", "Byte", "Character", "Boolean", "Double",
-    "Float", "String", "Arrays", "Objects", "List", "Set", "Map", "Collections", "BigInteger",
-    "Collection", "Number", "Object", "CharSequence", "StringBuilder", "ArrayList", "HashSet",
-    "HashMap", "LinkedList", "TreeSet", "TreeMap",
-})
-"""Classes a spec may name as a qualifier (``Math.abs``, ``Integer.MAX_VALUE``)."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +129,7 @@ class _Resolver:
 
     def arg_types(self, e: A.Call, s: _Scope) -> str:
         """The argument types as javac shows them in "cannot find symbol: method f(int)"."""
-        from .typecheck import shown_types  # typecheck imports this module
+        from .typecheck import shown_types  # the checker is only needed for a message
         return ",".join(shown_types(self.cls, self.target, e.args, dict(s.qtypes)))
 
     def own_call(self, e: A.Call, s: _Scope) -> None:

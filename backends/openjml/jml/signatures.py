@@ -288,3 +288,12 @@ def methods(cls: str, name: str) -> list[Sig]:
 
 def has_class(cls: str) -> bool:
     return any(c == cls for c, _n in METHODS) or any(c == cls for c, _f in FIELDS)
+
+
+LIBRARY_CLASSES = frozenset({
+    "Math", "StrictMath", "Integer", "Long", "Short", "Byte", "Character", "Boolean", "Double",
+    "Float", "String", "Arrays", "Objects", "List", "Set", "Map", "Collections", "BigInteger",
+    "Collection", "Number", "Object", "CharSequence", "StringBuilder", "ArrayList", "HashSet",
+    "HashMap", "LinkedList", "TreeSet", "TreeMap",
+})
+"""Classes a spec may name as a qualifier (``Math.abs``, ``Integer.MAX_VALUE``)."""

@@ -20,7 +20,7 @@ from adequacy.errors import SpecInvalid
 
 from . import ast as A
 from . import signatures as S
-from .resolve import LIBRARY_CLASSES
+from .signatures import LIBRARY_CLASSES
 from .source import JavaClass, JavaMethod
 
 UNKNOWN = "?"
@@ -127,14 +127,32 @@ def reference(t: str) -> bool:
     return t not in _PRIMS and t != "void"
 
 
+_INDEXES: dict[int, tuple[JavaClass, dict[str, str], dict[str, list[JavaMethod]]]] = {}
+
+
+def class_index(cls: JavaClass) -> tuple[dict[str, str], dict[str, list[JavaMethod]]]:
+    """The class's field types and methods by name, built once per class: a checker is made
+    per helper body, and rebuilding the index each time made a spec of 15,000 helpers cost
+    minutes (quadratic). Keyed by identity, the class kept alive beside its entry, so an id
+    is never reused for another class while its entry stands."""
+    hit = _INDEXES.get(id(cls))
+    if hit is not None and hit[0] is cls:
+        return hit[1], hit[2]
+    fields = {f.name: norm(f.type, cls.name) for f in cls.fields}
+    methods: dict[str, list[JavaMethod]] = {}
+    for m in cls.methods + cls.models:
+        methods.setdefault(m.name, []).append(m)
+    if len(_INDEXES) >= 8:
+        _INDEXES.clear()
+    _INDEXES[id(cls)] = (cls, fields, methods)
+    return fields, methods
+
+
 class Checker:
     def __init__(self, cls: JavaClass, target: JavaMethod, file: str | None) -> None:
         self.cls, self.target, self.file = cls, target, file
         self.params = {n: norm(t, cls.name) for t, n in target.params}
-        self.fields = {f.name: norm(f.type, cls.name) for f in cls.fields}
-        self.methods: dict[str, list[JavaMethod]] = {}
-        for m in cls.methods + cls.models:
-            self.methods.setdefault(m.name, []).append(m)
+        self.fields, self.methods = class_index(cls)
 
     def err(self, msg: str, line: int) -> SpecInvalid:
         return SpecInvalid(msg, file=self.file, line=line)
@@ -434,56 +452,3 @@ def check_assignable(cls: JavaClass, method: JavaMethod, file: str | None) -> No
                     depth -= 1
                 elif t.is_op(",") and depth == 0:
                     first = True
-
-
-def check_signals(cls: JavaClass, method: JavaMethod, file: str | None) -> None:
-    """Raise ``SpecInvalid`` when the predicate of a ``signals (E e) P;`` clause names what
-    does not exist or is not boolean (JML RM 9.9.4: P is a boolean predicate over the
-    pre-state, the exception ``e`` and the post-state; ``\\result`` is not in scope). No
-    engine evaluates ``signals`` (exceptional cases are unknown), but a type error there is
-    still an ill-formed spec. A predicate the parser cannot read is left alone."""
-    from .parser import parse_expression  # the parser imports nothing of this module
-    from .resolve import check_names
-    c = Checker(cls, method, file)
-    for sc in method.spec:
-        for cl in sc.signals:
-            if cl.keyword != "signals" or not cl.tokens or not cl.tokens[0].is_op("("):
-                continue
-            depth, close = 0, len(cl.tokens)
-            for k, t in enumerate(cl.tokens):
-                depth += t.is_op("(") - t.is_op(")")
-                if depth == 0:
-                    close = k
-                    break
-            binder = [t for t in cl.tokens[1:close] if t.kind == "ident"]
-            pred = [t for t in cl.tokens[close + 1:] if not t.is_op(";") and t.kind != "eof"]
-            if not pred:
-                continue  # ``signals (E e);`` means ``signals (E e) true;``
-            try:
-                e = parse_expression(pred, file)
-            except (SpecInvalid, RecursionError):
-                continue
-            names = {binder[-1].text: UNKNOWN} if len(binder) >= 2 else {}
-            check_names(cls, method, [(e, cl.line)], [], file, clause="signals", bound=names)
-            c.expect_bool(e, names, "a signals clause")
-
-
-def check_invariants(cls: JavaClass, file: str | None) -> None:
-    """Raise ``SpecInvalid`` when an ``invariant`` names what the class lacks or is not
-    boolean (JML RM 8.2: a boolean predicate over the object's fields; no parameters, no
-    ``\\result``). Checked as an instance invariant (a ``static`` one that reads an instance
-    field is accepted). A predicate the parser cannot read is left alone."""
-    from .parser import parse_expression
-    from .resolve import check_names
-    scope = JavaMethod("<invariant>", "boolean", [], set(), 0, 0, 0, (0, 0))
-    c = Checker(cls, scope, file)
-    for cl in cls.invariants:
-        toks = [t for t in cl.tokens if t.kind != "eof"]
-        if not toks:
-            continue
-        try:
-            e = parse_expression(toks, file)
-        except (SpecInvalid, RecursionError):
-            continue
-        check_names(cls, scope, [(e, cl.line)], [], file, clause="invariant")
-        c.expect_bool(e, {}, "an invariant")

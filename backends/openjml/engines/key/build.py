@@ -16,27 +16,17 @@ import time
 from pathlib import Path
 
 from adequacy.errors import BackendError
-from adequacy.toolchain import cache_dir, find_java, source_version
+from adequacy.toolchain import find_java
+
+from .paths import WORKER_DIR, archive_path, jar_path
 
 KEY_VERSION = "2.12.3"
-WORKER_DIR = Path(__file__).parent / "worker"
 MIN_JAVA = 17
 
 
 STALE_DAYS = 30
 """Jars of other worker sources are removed once unused this long: several checkouts (branches,
 worktrees) may share one cache, each with its own worker version."""
-
-
-def jar_path() -> Path:
-    files = [WORKER_DIR / "pom.xml", *sorted((WORKER_DIR / "src").rglob("*.java"))]
-    version = source_version(files, WORKER_DIR)
-    return cache_dir(shared_with_sandbox=True) / "key" / f"key-worker-{version}.jar"
-
-
-def archive_path() -> Path:
-    """The AppCDS archive of the jar's classes (``dump_archive``), named after the jar."""
-    return jar_path().with_suffix(".jsa")
 
 
 def why_unavailable() -> str | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from adequacy import sandbox_view
 from adequacy.sandbox import SandboxLimits
 
-from . import build
+from . import paths
 
 HEAP = "-Xmx1g"
 
@@ -26,7 +26,7 @@ def command(java: str, archive: Path | None = None, dump_to: Path | None = None)
         cds = [f"-XX:SharedArchiveFile={archive}", "-Xshare:auto"]
     return [sandbox_view.real_java(java), HEAP, "-Xss8m", "-XX:+UseSerialGC",
             "-XX:-UsePerfData", *cds, "-Djava.awt.headless=true",
-            "-jar", str(build.jar_path())]
+            "-jar", str(paths.jar_path())]
 
 
 def limits() -> SandboxLimits:
@@ -36,6 +36,6 @@ def limits() -> SandboxLimits:
 
 def view(java: str, *ro: Path) -> sandbox_view.View:
     """The JDK, the jar and its archive read-only, plus the folders in ``ro``."""
-    jar = build.jar_path()
-    extra = [p for p in (build.archive_path(),) if p.exists()]
+    jar = paths.jar_path()
+    extra = [p for p in (paths.archive_path(),) if p.exists()]
     return sandbox_view.jdk(java, classpath=[jar]).plus(ro=[*extra, *ro])

@@ -44,6 +44,7 @@ from adequacy.keys import fallback_key, job_key, with_provenance, writer_failed_
 from adequacy.options import ScoreOptions
 from adequacy.proctree import descendants, kill_tree, parent_death_signal
 from adequacy.results import (
+    Producer,
     SpecReport,
     append_record,
     producer,
@@ -72,6 +73,9 @@ class BatchOptions(BaseModel):
     """Where pairs are scored; the results file, keys and resume are the same for both."""
     ray_address: str | None = None
     """``auto``, ``ray://host:10001``, or None to start a local Ray instance."""
+    experiment: str | None = None
+    """SHA-256 of the study file of ``adequacy experiment run``: recorded in every record's
+    producer, not part of the key (editing a study's comments rescores nothing)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -130,6 +134,10 @@ def read_done(results: Path, final_only: bool = False) -> dict[str, SpecReport]:
     if final_only:
         return {k: r for k, r in log.items() if r.status != "error"}
     return log
+
+
+def _producer(job: Job, opts: BatchOptions) -> Producer:
+    return producer("run", job.provenance, opts.experiment)
 
 
 def _score_job(job: Job, opts: BatchOptions) -> SpecReport:
@@ -236,12 +244,12 @@ def _run_locked(
             if not same_error:
                 job = jobs[todo[key][0]]
                 try:
-                    append_record(results, rep, producer("run", job.provenance), out=out)
+                    append_record(results, rep, _producer(job, opts), out=out)
                 except ValidationError as e:  # a bug of ours: keep it as data, go on
                     rep = SpecReport.failure(rep.key, "internal error: the report failed its "
                                              f"consistency checks: {validation_message(e)}",
                                              task_path=job.task, spec_path=job.spec)
-                    append_record(results, rep, producer("run", job.provenance), out=out)
+                    append_record(results, rep, _producer(job, opts), out=out)
                 log[rep.key] = rep
             for idx in todo[key]:
                 reports[idx] = rep
@@ -256,7 +264,7 @@ def _run_locked(
                 advance()
 
             for rep, job in unwritten:
-                append_record(results, rep, producer("run", job.provenance), out=out)
+                append_record(results, rep, _producer(job, opts), out=out)
                 log[rep.key] = rep
 
             if opts.executor == "ray":

@@ -40,10 +40,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from adequacy.cache import VerdictCache
 from adequacy.errors import AdequacyError, TaskError, validation_message
 from adequacy.jobs import Job, jobs_from_file, jobs_from_glob
-from adequacy.keys import fallback_key, job_key, with_provenance, writer_failed_key
+from adequacy.keys import (
+    fallback_key,
+    job_key,
+    with_provenance,
+    with_verification,
+    writer_failed_key,
+)
 from adequacy.options import ScoreOptions
 from adequacy.proctree import descendants, kill_tree, parent_death_signal
 from adequacy.results import (
+    Producer,
     SpecReport,
     append_record,
     producer,
@@ -72,6 +79,12 @@ class BatchOptions(BaseModel):
     """Where pairs are scored; the results file, keys and resume are the same for both."""
     ray_address: str | None = None
     """``auto``, ``ray://host:10001``, or None to start a local Ray instance."""
+    verify: bool = False
+    """Also prove each spec against the method body (the language's best prover), recorded as
+    ``verified`` beside the metrics; part of the key (a run without it measured no VR)."""
+    experiment: str | None = None
+    """SHA-256 of the study file of ``adequacy experiment run``: recorded in every record's
+    producer, not part of the key (editing a study's comments rescores nothing)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -132,6 +145,10 @@ def read_done(results: Path, final_only: bool = False) -> dict[str, SpecReport]:
     return log
 
 
+def _producer(job: Job, opts: BatchOptions) -> Producer:
+    return producer("run", job.provenance, opts.experiment)
+
+
 def _score_job(job: Job, opts: BatchOptions) -> SpecReport:
     """Runs in a pool worker: never raises (a bad task becomes an error report)."""
     cache = VerdictCache(opts.cache_path) if opts.cache_path else None
@@ -147,7 +164,44 @@ def _score_job(job: Job, opts: BatchOptions) -> SpecReport:
                                   task_path=job.task, spec_path=job.spec, task_id=task.id,
                                   language=task.language)
     rep = score_spec(task, text, job.spec, opts.score, cache=cache)
-    return rep.model_copy(update={"key": with_provenance(rep.key, job.provenance)})
+    key = with_verification(with_provenance(rep.key, job.provenance), opts.verify)
+    rep = rep.model_copy(update={"key": key})
+    if not opts.verify or rep.status == "error":
+        return rep
+    proof = _verification(task, text, job.spec, rep, opts)
+    return VerifiedReport.model_validate({**dict(rep), **proof})
+
+
+class VerifiedReport(SpecReport):
+    """A report with its proof (``run --verify``): the fields below go to the record's
+    ``extra``, where ``report`` reads ``verified`` for VR."""
+
+    verified: bool | None = None
+    """True verified, False not (open goals, or an invalid spec), None not decided (the prover
+    gave up, or none is installed: ``verification`` says which)."""
+    verification: str = ""
+    """The prover's one-line summary, or why there was no proof."""
+    prover: str | None = None
+
+
+def _verification(task: Task, text: str, path: str, rep: SpecReport,
+                  opts: BatchOptions) -> dict[str, object]:
+    from adequacy.errors import BackendError, SpecInvalid
+    from adequacy.verification import prove
+    if rep.status == "invalid":
+        return {"verified": False, "verification": "invalid spec: nothing to prove"}
+    try:
+        result = prove(task, text, path, opts.score.limits)
+    except SpecInvalid as e:
+        return {"verified": False, "verification": f"invalid spec: {str(e)[:300]}"}
+    except BackendError as e:
+        return {"verified": None, "verification": f"unavailable: {str(e)[:300]}"}
+    except Exception as e:  # noqa: BLE001 - a prover's bug must not lose the pair's score
+        return {"verified": None, "verification": f"prover failed: {type(e).__name__}: "
+                f"{str(e)[:200]}"}
+    verdict = {"verified": True, "not verified": False}.get(result.result)
+    return {"verified": verdict, "verification": result.summary[:500],
+            "prover": result.engine}
 
 
 def _writer_failed(job: Job, tasks: dict[str, Task | None]) -> SpecReport:
@@ -179,7 +233,8 @@ def _key_of(job: Job, opts: BatchOptions, tasks: dict[str, Task | None]) -> str:
         text = job.spec_text if job.spec_text is not None else read_spec(job.spec)
     except AdequacyError:
         return fallback_key(job.task, job.spec)
-    return with_provenance(job_key(task, text, opts.score), job.provenance)
+    return with_verification(with_provenance(job_key(task, text, opts.score), job.provenance),
+                             opts.verify)
 
 
 def run_batch(
@@ -236,12 +291,12 @@ def _run_locked(
             if not same_error:
                 job = jobs[todo[key][0]]
                 try:
-                    append_record(results, rep, producer("run", job.provenance), out=out)
+                    append_record(results, rep, _producer(job, opts), out=out)
                 except ValidationError as e:  # a bug of ours: keep it as data, go on
                     rep = SpecReport.failure(rep.key, "internal error: the report failed its "
                                              f"consistency checks: {validation_message(e)}",
                                              task_path=job.task, spec_path=job.spec)
-                    append_record(results, rep, producer("run", job.provenance), out=out)
+                    append_record(results, rep, _producer(job, opts), out=out)
                 log[rep.key] = rep
             for idx in todo[key]:
                 reports[idx] = rep
@@ -256,7 +311,7 @@ def _run_locked(
                 advance()
 
             for rep, job in unwritten:
-                append_record(results, rep, producer("run", job.provenance), out=out)
+                append_record(results, rep, _producer(job, opts), out=out)
                 log[rep.key] = rep
 
             if opts.executor == "ray":

@@ -79,6 +79,14 @@ def with_provenance(key: str, provenance: Provenance | None) -> str:
     return content_hash(key, provenance.model_dump_json())
 
 
+def with_verification(key: str, verify: bool) -> str:
+    """A job asked to be proved too (``run --verify``) is another job: its record carries a
+    measurement a plain run's lacks, so resuming must not take one for the other."""
+    if not verify or key.startswith("error:"):
+        return key
+    return content_hash(key, "verify")
+
+
 def fallback_key(task_path: str, spec_path: str) -> str:
     """Key of a job whose task or spec cannot be read: its paths (there is no content)."""
     return f"error:{task_path}:{spec_path}"

@@ -224,6 +224,8 @@ class Producer(Provenance):
     """Version of this package ("" in records migrated from schema 1, which did not say)."""
     command: str
     """``run``, ``submit``, ``agent``, ``score``..."""
+    experiment: str | None = None
+    """SHA-256 of the study file (``adequacy experiment run``) that asked for the record."""
 
 
 class ResultRecord(BaseModel):
@@ -255,10 +257,11 @@ class LoggedRecord(BaseModel):
         return f"{self.path}:{self.line}"
 
 
-def producer(command: str, provenance: Provenance | None = None) -> Producer:
+def producer(command: str, provenance: Provenance | None = None,
+             experiment: str | None = None) -> Producer:
     from adequacy import __version__
 
-    return Producer(adequacy=__version__, command=command,
+    return Producer(adequacy=__version__, command=command, experiment=experiment,
                     **(provenance.model_dump() if provenance else {}))
 
 

@@ -53,6 +53,43 @@ def gym_make(
     out.print(f"{len(made)} gym folder(s) in {out_dir}", highlight=False)
 
 
+@gym_app.command("shell", context_settings={"allow_interspersed_args": False})
+def gym_shell(
+    folder: Annotated[Path, typer.Argument(help="A gym folder (one task).")],
+    command: Annotated[list[str], typer.Argument(help="The command and its arguments (after "
+                                                 "`--`).", show_default=False)],
+    timeout: Annotated[float, typer.Option(callback=positive, help="Wall-clock seconds before "
+                                           "the command is killed.")] = 60.0,
+    ro: Annotated[list[Path] | None, typer.Option(
+        "--ro", help="Another folder the command may read (a tool chain outside PATH).")]
+    = None,
+) -> None:
+    """Run an agent's shell command in the sandbox, seeing only this gym folder's files
+    (read-write) and the tool chain (read-only): no network, no source task, no process left
+    behind. Exit code: the command's (124 when the time limit killed it)."""
+    from adequacy.gym.shell import run_shell
+    if command[:1] == ["--"]:
+        command = command[1:]
+    try:
+        r = run_shell(folder, command, timeout=timeout, extra_ro=ro or [])
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    if r.stdout:
+        typer.echo(r.stdout, nl=False)
+    if r.stderr:
+        typer.echo(r.stderr, nl=False, err=True)
+    for note in r.notes:
+        err.print(f"note: {note}", highlight=False, markup=False, soft_wrap=True)
+    if r.output_truncated:
+        err.print("note: output cut at 1 MiB per stream", highlight=False, markup=False)
+    if r.timed_out:
+        err.print(f"error: killed after {timeout:g} s (--timeout)", highlight=False,
+                  markup=False)
+        raise typer.Exit(124)
+    code = r.returncode
+    raise typer.Exit(128 - code if code is not None and code < 0 else (code or 0))
+
+
 def check_cmd(
     folder: Annotated[Path | None, typer.Argument(help="Gym folder (default: the one you are "
                                                   "in).")] = None,
@@ -113,6 +150,9 @@ def mcp_cmd(
     task: Annotated[str | None, typer.Option("--task", help="Serve this task only: the "
                                              "session cannot see, read or grade the others.")]
     = None,
+    shell: Annotated[bool, typer.Option("--shell", help="Offer a `bash` tool that runs "
+                                        "commands in the sandbox, in a copy of the task's "
+                                        "folder (see `adequacy gym shell`).")] = False,
 ) -> None:
     """Serve the gym's tools (list tasks, read files, check, verify, submit) over MCP."""
     try:
@@ -129,7 +169,13 @@ def mcp_cmd(
         known = GymTools(gym).folders()
         if task not in known:
             raise _fail(f"no task {task!r} in {gym} (tasks: {', '.join(list(known)[:20])})")
-    serve(gym, transport=transport, host=host, port=port, allow_again=again, task=task)
+    if shell:
+        from adequacy.gym.shell import available
+        why = available()
+        if why:
+            raise _fail(f"--shell: {why}")
+    serve(gym, transport=transport, host=host, port=port, allow_again=again, task=task,
+          shell=shell)
 
 
 def agent_cmd(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -89,6 +89,9 @@ def run(
     executor: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
     address: Annotated[str | None, typer.Option(help="Ray cluster: auto or ray://HOST:PORT "
                                                 "(default: a local Ray instance).")] = None,
+    verify: Annotated[bool, typer.Option("--verify", help="Also prove each spec against the "
+                      "method body (KeY for JML, verus where installed); `report` shows VR "
+                      "beside the metrics.")] = False,
 ) -> None:
     """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file.
 
@@ -128,7 +131,7 @@ def run(
     _, cache_path = open_cache(cache_path)
     if max_spec_bytes is not None:  # read by the pool workers, which inherit the environment
         os.environ["ADEQUACY_MAX_SPEC_BYTES"] = str(max_spec_bytes)
-    opts = BatchOptions(score=options, cache_path=cache_path)
+    opts = BatchOptions(score=options, cache_path=cache_path, verify=verify)
     if executor not in ("local", "ray"):
         raise fail(f"--executor must be local or ray, not {executor!r}")
     opts.executor = executor  # type: ignore[assignment]
@@ -145,7 +148,18 @@ def run(
     if not quiet:
         out.print(batch_table(summary.reports))
     out.print(summary.footer(results), highlight=False)
+    if verify:
+        out.print(verified_line(summary.reports), highlight=False)
     raise typer.Exit(2 if summary.errors else 0)
+
+
+def verified_line(reports: list[Any]) -> str:
+    """VR over the pairs proved now or before (a resumed record has its proof in the log)."""
+    got = [getattr(r, "verified", None) for r in reports]
+    proved = [v for v in got if v is not None]
+    share = f" (VR {sum(proved) / len(proved):.2f})" if proved else ""
+    return (f"verified {sum(proved)} of {len(reports)} specs{share}; "
+            f"{len(got) - len(proved)} undecided or not proved in this run")
 
 
 def verify(

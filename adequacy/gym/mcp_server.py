@@ -74,6 +74,9 @@ COUNTED = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempote
 ONE_SHOT = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
                            open_world_hint=False)
 """``submit`` spends the task's one submission: calling it again is refused, not repeated."""
+SHELL = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                        open_world_hint=False)
+"""``bash`` may change or delete the agent's files (never the gym's own state)."""
 
 
 def _text_or_raise(text: str) -> str:
@@ -95,7 +98,8 @@ write your spec, call check until it passes the visible cases, think about inval
 wrong outputs the hidden cases will try, then submit once."""
 
 
-def build_server(root: Path, allow_again: bool = False, task: str | None = None) -> MCPServer:
+def build_server(root: Path, allow_again: bool = False, task: str | None = None,
+                 shell: bool = False) -> MCPServer:
     tools = GymTools(root, allow_again=allow_again, only=task)
     server: MCPServer = MCPServer(name="spec-adequacy-gym", instructions=SERVER_INSTRUCTIONS)
 
@@ -155,12 +159,21 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None)
                                           passed_all=rec.passed_all, submission=rec.submission,
                                           buckets=buckets, grade=text))
 
+    if shell:
+        @server.tool(annotations=SHELL)
+        def bash(task_id: str, command: str, timeout: float = 60.0) -> str:
+            """Run a shell command (bash -c) in the task's folder: list, read, edit and create
+            files, run the tools installed here. It runs in a sandbox that sees only this task's
+            folder (gym.json and .gym/ excluded), without network; the files it leaves are kept
+            (symbolic links are not). timeout: seconds, at most 600."""
+            return _text_or_raise(tools.shell(task_id, command, timeout))
+
     return server
 
 
 def serve(root: Path, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765,
-          allow_again: bool = False, task: str | None = None) -> None:
-    server = build_server(root, allow_again, task)
+          allow_again: bool = False, task: str | None = None, shell: bool = False) -> None:
+    server = build_server(root, allow_again, task, shell)
     if transport == "streamable-http":
         server.run("streamable-http", host=host, port=port)
     else:

@@ -183,3 +183,20 @@ class GymTools:
             except AdequacyError:
                 continue
         return found
+
+    def shell(self, task_id: str, command: str, timeout: float = 60.0) -> str:
+        """Run ``command`` with ``bash -c`` in the sandbox, in a copy of the task's gym folder
+        (``adequacy.gym.shell``): the MCP ``bash`` tool, offered only when the server is
+        started with ``--shell``."""
+        from adequacy.gym.shell import run_shell
+        if not isinstance(command, str) or not command.strip():
+            return ERROR_PREFIX + "give a command, e.g. ls"
+        if len(command) > 100_000:
+            return ERROR_PREFIX + "the command is longer than 100,000 characters"
+        try:
+            return run_shell(self._folder(task_id), ["bash", "-c", command],
+                             timeout=min(max(timeout, 1.0), 600.0)).text()
+        except AdequacyError as e:
+            return ERROR_PREFIX + str(e)[:500]
+        except OSError as e:
+            return ERROR_PREFIX + f"the shell could not run: {e.strerror or e}"

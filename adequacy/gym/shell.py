@@ -1,0 +1,244 @@
+"""An agent's shell commands, run in our sandbox with only its gym folder in sight.
+
+Agents that work through a shell (the way Verus-SpecGym ran SWE-Agent) must not be able to read
+the source task (its path is in ``gym.json``, its hidden cases beside it), write outside their
+folder, reach the network or leave a process behind. A plain shell gives all four away.
+
+Why a working copy and not a bind of the folder itself: the gym's own state (``gym.json``, the
+submit-once record and the logs under ``.gym/``) sits in the same folder, and a child that could
+rewrite ``gym.json`` could point ``submit`` at a task of its own making. The agent's files are
+copied into a private folder, the command runs there, and what it left is copied back: regular
+files only (a symlink made inside is dropped, so nothing written back points outside), within a
+size budget, never the manifest or ``.gym/``. Commands on one folder run one at a time (a lock in
+``.gym/``), so two shells cannot interleave half-synced copies.
+
+What the child sees besides its copy: the system's ``/usr`` and ``/lib*`` read-only, the folders
+on ``PATH`` read-only (the tool chain), any ``extra_ro`` folder the user names, and a private
+memory-backed ``/tmp``. No network, a new PID namespace (every process dies with the command),
+and the sandbox's rlimits (memory, CPU, processes, file size).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from adequacy import sandbox, sandbox_bwrap
+from adequacy.errors import AdequacyError
+from adequacy.gym.manifest import MANIFEST, PRIVATE, read_manifest
+from adequacy.sandbox_mounts import View
+
+MAX_FOLDER_BYTES = 64 * 1024 * 1024
+"""What a gym folder may hold, in the copy and in what comes back."""
+MAX_FILES = 10_000
+DEFAULT_TIMEOUT = 60.0
+MAX_OUTPUT = 1024 * 1024
+
+
+class ShellError(AdequacyError):
+    """The shell cannot run here or on this folder (no bubblewrap, not a gym folder...)."""
+
+
+@dataclass
+class ShellResult:
+    returncode: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+    timed_out: bool = False
+    output_truncated: bool = False
+    notes: list[str] = field(default_factory=list)
+    """What was not copied back, and why (symlinks, files past the budget)."""
+
+    def text(self) -> str:
+        """The result as one text for a model: output, then what went wrong."""
+        parts = []
+        if self.stdout:
+            parts.append(self.stdout.rstrip("\n"))
+        if self.stderr:
+            parts.append("[stderr]\n" + self.stderr.rstrip("\n"))
+        if self.timed_out:
+            parts.append(f"[killed after {self.seconds:.0f} s: the time limit]")
+        if self.output_truncated:
+            parts.append(f"[output cut at {MAX_OUTPUT} bytes per stream]")
+        parts += [f"[{n}]" for n in self.notes]
+        code = "killed" if self.returncode is None or self.returncode < 0 else self.returncode
+        parts.append(f"[exit {code}]")
+        return "\n".join(parts)
+
+
+def _private(rel: Path) -> bool:
+    return bool(rel.parts) and rel.parts[0] in (MANIFEST, PRIVATE)
+
+
+def _agent_files(root: Path) -> Iterator[tuple[Path, Path]]:
+    """(relative path, path) of every entry the agent owns, top-down, private state left out."""
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        base = Path(dirpath)
+        rel_base = base.relative_to(root)
+        if rel_base == Path("."):
+            dirnames[:] = [d for d in dirnames if d != PRIVATE]
+            filenames = [f for f in filenames if f != MANIFEST]
+        for name in sorted(dirnames) + sorted(filenames):
+            rel = (rel_base / name) if rel_base != Path(".") else Path(name)
+            yield rel, base / name
+
+
+def _copy_in(folder: Path, work: Path) -> None:
+    total = 0
+    for n, (rel, src) in enumerate(_agent_files(folder)):
+        if n >= MAX_FILES:
+            raise ShellError(f"{folder} holds more than {MAX_FILES} files")
+        dst = work / rel
+        if src.is_symlink():
+            continue  # gym make writes none; one made since is not followed into the copy
+        if src.is_dir():
+            dst.mkdir(exist_ok=True)
+        elif src.is_file():
+            total += src.stat().st_size
+            if total > MAX_FOLDER_BYTES:
+                raise ShellError(f"{folder} holds more than {MAX_FOLDER_BYTES >> 20} MiB")
+            shutil.copyfile(src, dst)
+            shutil.copymode(src, dst)
+
+
+def _copy_back(work: Path, folder: Path) -> list[str]:
+    """Make the agent's part of ``folder`` what the command left in ``work``."""
+    notes: list[str] = []
+    kept: set[Path] = set()
+    total = 0
+    for n, (rel, src) in enumerate(_agent_files(work)):
+        if _private(rel):
+            notes.append(f"not copied back: {rel} (the gym's own file)")
+            continue
+        if n >= MAX_FILES:
+            notes.append(f"not copied back: files past the first {MAX_FILES}")
+            break
+        dst = folder / rel
+        if src.is_symlink():
+            notes.append(f"not copied back: {rel} is a symbolic link")
+            continue
+        if src.is_dir():
+            if dst.is_symlink() or (dst.exists() and not dst.is_dir()):
+                dst.unlink()
+            dst.mkdir(exist_ok=True)
+            kept.add(rel)
+        elif src.is_file():
+            size = src.stat().st_size
+            if total + size > MAX_FOLDER_BYTES:
+                notes.append(f"not copied back: {rel} (past {MAX_FOLDER_BYTES >> 20} MiB)")
+                continue
+            total += size
+            if dst.is_dir() and not dst.is_symlink():
+                shutil.rmtree(dst)
+            elif dst.is_symlink():
+                dst.unlink()
+            if not (dst.is_file() and _same(src, dst)):
+                tmp = dst.with_name(f".{dst.name}.shell-tmp")
+                shutil.copyfile(src, tmp)
+                os.chmod(tmp, src.stat().st_mode & 0o755 | 0o600)
+                os.replace(tmp, dst)
+            kept.add(rel)
+    # what the command deleted goes too (deepest first, so folders are empty when removed)
+    for rel, path in sorted(_agent_files(folder), key=lambda x: -len(x[0].parts)):
+        if rel in kept or _private(rel):
+            continue
+        if (work / rel).is_symlink() or (work / rel).exists():
+            continue  # present but not copied (a link, past the budget): leave the old one
+        if path.is_dir() and not path.is_symlink():
+            with contextlib.suppress(OSError):
+                path.rmdir()
+        else:
+            path.unlink(missing_ok=True)
+    return notes
+
+
+def _same(a: Path, b: Path) -> bool:
+    if a.stat().st_size != b.stat().st_size:
+        return False
+    return a.read_bytes() == b.read_bytes()
+
+
+def _world_traversable(path: Path) -> bool:
+    return all(not p.exists() or p.stat().st_mode & 0o001 for p in [path, *path.parents])
+
+
+def _view(extra_ro: Sequence[str | Path]) -> View:
+    path_dirs = [d for d in os.environ.get("PATH", "").split(os.pathsep) if os.path.isabs(d)]
+    ro: list[str] = []
+    for d in [*path_dirs, *(str(p) for p in extra_ro)]:
+        # under root the child runs as a uid of its own: a folder it cannot reach (under
+        # /root, say) could not be bound for it, and is of no use to it
+        if os.path.isdir(d) and (os.geteuid() != 0 or _world_traversable(Path(d))):
+            ro += [d, os.path.realpath(d)]
+    return View(ro=tuple(dict.fromkeys(ro)), system=True)
+
+
+@contextlib.contextmanager
+def _one_at_a_time(folder: Path) -> Iterator[None]:
+    lock = folder / PRIVATE / "shell.lock"
+    lock.parent.mkdir(exist_ok=True)
+    with open(lock, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def available() -> str | None:
+    """None when the shell can run here, else why not: without bubblewrap nothing would hide
+    the rest of the machine, so the shell refuses rather than run unconfined."""
+    if sandbox_bwrap.bwrap_path() is None:
+        return "the gym shell needs bubblewrap: apt-get install -y bubblewrap"
+    probe = sandbox_bwrap.probe(False)
+    if not probe.ok:
+        return f"the gym shell needs a working bubblewrap: {probe.reason}"
+    return None
+
+
+def run_shell(folder: Path, argv: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
+              extra_ro: Sequence[str | Path] = (),
+              limits: sandbox.SandboxLimits | None = None) -> ShellResult:
+    """Run ``argv`` in a sandboxed copy of the gym folder and keep what it changed."""
+    if not argv:
+        raise ShellError("no command given")
+    if timeout <= 0:
+        raise ShellError(f"the time limit must be positive, not {timeout}")
+    folder = folder.resolve()
+    read_manifest(folder)  # refuse a folder gym make did not write
+    why = available()
+    if why:
+        raise ShellError(why)
+    with _one_at_a_time(folder):
+        work = sandbox.make_workdir("adequacy-shell-")
+        try:
+            _copy_in(folder, work)
+            _hand_over(work)
+            r = sandbox.run_limited(
+                list(argv), cwd=work, timeout=timeout, max_output=MAX_OUTPUT,
+                limits=limits or sandbox.SandboxLimits(cpu_seconds=int(timeout) + 5),
+                env=sandbox.clean_env({"PWD": str(work)}), view=_view(extra_ro))
+            notes = _copy_back(work, folder)
+        finally:
+            sandbox.remove_tree(work)
+    return ShellResult(returncode=r.returncode, stdout=r.stdout.decode("utf-8", "replace"),
+                       stderr=r.stderr.decode("utf-8", "replace"), seconds=r.seconds,
+                       timed_out=r.timed_out, output_truncated=r.output_truncated, notes=notes)
+
+
+def _hand_over(work: Path) -> None:
+    """Under root the child runs as an unprivileged uid of its own: the copied files must be
+    writable by it (the folder itself is handed over by the sandbox)."""
+    if os.geteuid() != 0:
+        return
+    for dirpath, dirnames, filenames in os.walk(work):
+        for name, bits in [(d, 0o777) for d in dirnames] + [(f, 0o666) for f in filenames]:
+            path = os.path.join(dirpath, name)
+            with contextlib.suppress(OSError):
+                os.chmod(path, os.stat(path).st_mode | bits)

@@ -289,6 +289,14 @@ class Backend:
         TaskError (file:line) on a schema the language cannot express; None: not supported."""
         return None
 
+    def task_from_program(self, program: Path, function: str, dest: Path,
+                          task_id: str | None = None) -> str | None:
+        """Write a task folder at ``dest`` from an annotated program (``adequacy task from``):
+        the signature of ``function``, its clauses as ``specs/original.*``, cases from the
+        program's own tests. Returns a one-line summary; TaskError (file:line) when the program
+        is out of reach (saying why); None: the language does not support it."""
+        return None
+
     def gym_texts(self) -> GymTexts | None:
         """An agent's instructions and language notes for gym folders; None: generic ones."""
         return None

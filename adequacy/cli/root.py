@@ -11,7 +11,17 @@ from typing import Annotated
 
 import typer
 
-from adequacy.cli import admin, data, experiment, gym, optimize, report, scoring, tasks
+from adequacy.cli import (
+    admin,
+    data,
+    experiment,
+    gym,
+    optimize,
+    report,
+    scoring,
+    task_from,
+    tasks,
+)
 from adequacy.cli.common import out
 
 # Plain (click) help: typer's rich help shows every flag as `--json <bool>`, which reads as if
@@ -40,5 +50,5 @@ def _root(
 
 app.add_typer(tasks.task_app, name="task")
 app.add_typer(admin.cache_app, name="cache")
-for _module in (admin, scoring, data, tasks, report, optimize, gym, experiment):
+for _module in (admin, scoring, data, tasks, task_from, report, optimize, gym, experiment):
     _module.register(app)

@@ -132,6 +132,14 @@ class VerusBackend(Backend):
 
         return "skeleton.rs", skeleton_for_folder(task_dir)
 
+    def task_from_program(self, program: Path, function: str, dest: Path,
+                          task_id: str | None = None) -> str:
+        from .task_from import convert
+
+        done = convert(program, function, dest, task_id)
+        skipped = f"; {len(done.skipped_tests)} test(s) skipped" if done.skipped_tests else ""
+        return f"{dest}: {done.cases} case(s) from the program's tests{skipped}"
+
     def prepare(self) -> str:
         """Build vstd once into the shared cargo target directory (minutes cold, then cached),
         by compiling a one-case warm-up harness through the real exec_spec engine."""

@@ -119,6 +119,14 @@ class OpenJmlBackend(Backend):
         states it)."""
         return isinstance(t, StringType) or isinstance(t, SeqType) and t.kind == "array"
 
+    def task_from_program(self, program: Path, function: str, dest: Path,
+                          task_id: str | None = None) -> str:
+        from .task_from import convert
+
+        done = convert(program, function, dest, task_id)
+        return (f"{dest}: {done.cases} valid input(s) with the method's results, "
+                f"{done.invalid} outside its precondition, of {done.drawn} drawn")
+
     def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
         """``Solution.java`` declaring the method as task.toml types it (``adequacy task
         new``); its body, the reference implementation, is left to write."""

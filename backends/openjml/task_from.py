@@ -1,0 +1,203 @@
+"""A task from a Java class with JML: ``adequacy task from FILE.java --function NAME DEST``.
+
+The class is both the spec's text and the reference: ``Solution.java`` is the file as written
+(the method's body is what ``mutate`` runs and KeY proves against) and ``specs/original.java``
+is the same file, whose JML is the contract to score. ``NAME`` is a method name or, among
+overloads, a full signature (``Absolute(short)``).
+
+Cases: programs of this kind carry no tests, so inputs are drawn from the type schema (seeded,
+deterministic) and the class's own method is run on each in the sandboxed JVM; one on which it
+throws or runs out of time is left out (an exception may be specified behaviour). Which of the
+rest are valid is the program's own precondition's call (OpenJML verified the method against
+it, so it is the authority on the method's domain; a method returning normally outside it
+proves nothing): inside it, the input and the method's result go to ``pre_complete`` and
+``post_complete``; outside it, the input goes to ``pre_sound`` (origin ``generated``). So the
+original's precondition passes its pre buckets by construction, while its postcondition is
+checked against what the method really returns.
+
+Out of reach, said plainly: constructors, methods whose parameter or result types the task
+schema has no word for (objects other than strings and boxed numbers, collections of them),
+and ``void`` methods that change no array parameter (nothing to observe: a result through a
+field needs a receiver the schema cannot describe). Instance methods run on a receiver made by
+the class's no-argument constructor (``[jml] static = false``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adequacy.backend import Limits
+from adequacy.errors import AdequacyError, SpecInvalid, TaskError
+from adequacy.types import parse_type
+
+from .jml.load import signature_text
+from .jml.source import JavaClass, JavaMethod, read_source
+from .signature import JavaSignatureError, java_type_to_schema
+
+DRAWS = 40
+"""Inputs drawn per task; those the method handles become the cases."""
+
+
+@dataclass
+class Converted:
+    task_dir: Path
+    cases: int
+    drawn: int
+    invalid: int = 0
+    """Drawn inputs outside the program's own precondition (written to ``pre_sound``)."""
+
+
+def _out_of_reach(program: Path, line: int | None, why: str) -> TaskError:
+    return TaskError(f"out of reach for `task from`: {why}", file=str(program), line=line)
+
+
+def _find(program: Path, classes: list[JavaClass], function: str
+          ) -> tuple[JavaClass, JavaMethod]:
+    want_sig = "(" in function
+    found = [(c, m) for c in classes for m in c.methods
+             if (signature_text(m).replace(" ", "") == function.replace(" ", "") if want_sig
+                 else m.name == function)]
+    if not found:
+        known = sorted({signature_text(m) for c in classes for m in c.methods
+                        if m.has_body and m.return_type is not None})
+        raise TaskError(f"no method {function!r} in the program (methods: "
+                        f"{', '.join(known) or 'none'})", file=str(program))
+    if len(found) > 1:
+        sigs = ", ".join(signature_text(m) for _, m in found)
+        raise TaskError(f"{function!r} names {len(found)} overloads ({sigs}): give the full "
+                        "signature with --function", file=str(program))
+    return found[0]
+
+
+def _schema(program: Path, m: JavaMethod, java: str, what: str) -> str:
+    try:
+        return java_type_to_schema(java)
+    except JavaSignatureError:
+        raise _out_of_reach(program, m.line, f"{what} has type `{java}`, which the task "
+                            "schema cannot express") from None
+
+
+def convert(program: Path, function: str, dest: Path, task_id: str | None = None,
+            draws: int = DRAWS, seed: int = 0) -> Converted:
+    from adequacy.mutators._random_values import random_value
+    from adequacy.tasks import load_task
+
+    from .plugin import OpenJmlBackend
+    try:
+        text = program.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise TaskError(f"cannot read the program: {e}", file=str(program)) from None
+    try:
+        src = read_source(text, str(program))
+    except SpecInvalid as e:
+        raise TaskError(f"the program does not read as Java with JML: {e.message}",
+                        file=str(program), line=e.line) from None
+    cls, m = _find(program, src.classes, function)
+    if m.return_type is None:
+        raise _out_of_reach(program, m.line, f"`{m.name}` is a constructor")
+    if not m.has_body:
+        raise _out_of_reach(program, m.line, f"`{m.name}` has no body to run as the reference")
+    inputs = {n: _schema(program, m, t, f"parameter `{n}`") for t, n in m.params}
+    outputs: dict[str, str] = {}
+    if m.return_type != "void":
+        outputs["result"] = _schema(program, m, m.return_type, "the result")
+    post_state = [n for t, n in m.params if t.endswith("[]")]
+    for n in post_state:
+        if n == "result":
+            raise _out_of_reach(program, m.line, "an array parameter is named `result`")
+        outputs[n] = inputs[n]
+    if not outputs:
+        raise _out_of_reach(program, m.line, f"`{m.name}` is void and changes no array "
+                            "parameter: nothing a task can observe")
+    overloaded = sum(x.name == m.name for x in cls.methods) > 1
+    suffix = "_" + "_".join(t.replace("[]", "Array") for t, _ in m.params) if overloaded else ""
+    tid = task_id or f"{cls.name}_{m.name}{suffix}"
+    dest.mkdir(parents=True, exist_ok=True)
+    toml = [f"id = {json.dumps(tid)}", 'language = "jml"',
+            f"title = {json.dumps(f'{cls.name}.{signature_text(m)} from {program.name}')}",
+            f"provenance = {json.dumps(f'adequacy task from {program.name} --function {function}')}",
+            "", "[signature.input]", *[f"{k} = {json.dumps(v)}" for k, v in inputs.items()],
+            "", "[signature.output]", *[f"{k} = {json.dumps(v)}" for k, v in outputs.items()],
+            "", "[jml]", f"class = {json.dumps(cls.name)}",
+            f"method = {json.dumps(signature_text(m))}",
+            f"static = {str('static' in m.modifiers).lower()}",
+            f"post_state = {json.dumps(post_state)}", ""]
+    (dest / "task.toml").write_text("\n".join(toml), encoding="utf-8")
+    (dest / "Solution.java").write_text(text, encoding="utf-8")
+    (dest / "statement.md").write_text(
+        f"The method `{signature_text(m)}` of class `{cls.name}` ({program.name}), as its JML "
+        "contract states.\n", encoding="utf-8")
+    specs = dest / "specs"
+    specs.mkdir(exist_ok=True)
+    (specs / "original.java").write_text(text, encoding="utf-8")
+    _write_cases(dest, [], [])
+    try:
+        task = load_task(dest)
+    except AdequacyError as e:
+        raise TaskError(f"the task written does not load: {e}", file=str(program),
+                        line=m.line) from None
+    rng = random.Random(f"{seed}\x1f{tid}")
+    types = {k: parse_type(v) for k, v in inputs.items()}
+    drawn: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for _ in range(draws * 3):
+        if len(drawn) >= draws:
+            break
+        inp = {k: random_value(t, rng) for k, t in types.items()}
+        key = json.dumps(inp, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            drawn.append(inp)
+    outs = OpenJmlBackend().run_reference(task, drawn, Limits(case_seconds=5.0)) or []
+    ran = [(i, o) for i, o in zip(drawn, outs, strict=False) if o is not None]
+    if not ran:
+        raise _out_of_reach(program, m.line, f"the method returned normally on none of "
+                            f"{len(drawn)} drawn inputs (it may need another class of the "
+                            "program, or state a constructor does not set)")
+    valid, invalid = _split_by_requires(dest, text, ran)
+    if not valid:
+        raise _out_of_reach(program, m.line, f"the method ran on {len(ran)} drawn input(s) but "
+                            "its precondition accepts none of them (it may need a receiver "
+                            "the no-argument constructor does not make)")
+    _write_cases(dest, [i for i, _ in valid], [o for _, o in valid], [i for i, _ in invalid])
+    return Converted(task_dir=dest, cases=len(valid), drawn=len(drawn), invalid=len(invalid))
+
+
+def _split_by_requires(dest: Path, text: str, ran: list[tuple[dict[str, Any], dict[str, Any]]]
+                       ) -> tuple[list[tuple[dict[str, Any], dict[str, Any]]],
+                                  list[tuple[dict[str, Any], dict[str, Any]]]]:
+    """Which inputs the program promises to handle: its own precondition decides (the program
+    was verified against it, so it is the authority on its domain; a method that returns
+    normally outside it proves nothing). Inputs it leaves undecided are dropped."""
+    from adequacy.options import ScoreOptions
+    from adequacy.runner import score_spec
+    from adequacy.tasks import load_task
+    from adequacy.verdicts import Bucket, Truth
+
+    _write_cases(dest, [i for i, _ in ran], [o for _, o in ran], [])
+    rep = score_spec(load_task(dest), text, str(dest / "specs" / "original.java"),
+                     ScoreOptions(engines=["rac"]))
+    said = {v.case_id: v.value for v in rep.verdicts if v.bucket == Bucket.pre_complete}
+    valid = [c for k, c in enumerate(ran, 1) if said.get(f"gen-{k}") == Truth.true]
+    invalid = [c for k, c in enumerate(ran, 1) if said.get(f"gen-{k}") == Truth.false]
+    return valid, invalid
+
+
+def _write_cases(root: Path, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]],
+                 invalid: list[dict[str, Any]] | None = None) -> None:
+    tests = root / "tests"
+    tests.mkdir(parents=True, exist_ok=True)
+    pre = [{"id": f"gen-{k}", "input": i, "origin": "generated", "visible": k <= 3}
+           for k, i in enumerate(inputs, 1)]
+    post = [{"id": f"gen-{k}", "input": i, "output": o, "origin": "generated",
+             "visible": k <= 3} for k, (i, o) in enumerate(zip(inputs, outputs, strict=True), 1)]
+    bad = [{"id": f"outside-{k}", "input": i, "origin": "generated"}
+           for k, i in enumerate(invalid or [], 1)]
+    for name, rows in (("pre_complete", pre), ("post_complete", post), ("pre_sound", bad),
+                       ("post_sound", [])):
+        (tests / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows),
+                                             encoding="utf-8")

@@ -1,0 +1,84 @@
+"""``adequacy task from`` on a Java class with JML (tests/fixtures/programs/MaxOf.java, ours):
+the method's signature becomes the task's, the file is both the reference and
+``specs/original.java``, and the cases are the inputs on which the method returns normally,
+with its results. Truths by hand: ``max`` returns the larger argument; ``largest`` throws on an
+empty array (so no derived case is empty); ``square`` returns normally everywhere, and its
+requires (0..10) decides which inputs are valid."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adequacy.backends.openjml.task_from import convert
+from adequacy.errors import TaskError
+from adequacy.options import ScoreOptions
+from adequacy.runner import score_spec
+from adequacy.tasks import load_task
+
+REPO = Path(__file__).resolve().parents[2]
+PROGRAM = REPO / "tests" / "fixtures" / "programs" / "MaxOf.java"
+
+
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+@pytest.mark.slow
+def test_an_overload_becomes_a_task_whose_cases_are_the_methods_results(tmp_path: Path
+                                                                        ) -> None:
+    dest = tmp_path / "t"
+    done = convert(PROGRAM, "max(int, int)", dest, draws=12)
+    task = load_task(dest)
+    assert task.id == "MaxOf_max_int_int"
+    assert {p.name: str(p.type) for p in task.inputs} == {"a": "i32", "b": "i32"}
+    rows = _rows(dest / "tests" / "post_complete.jsonl")
+    assert done.cases == len(rows) >= 5
+    for r in rows:
+        assert r["output"]["result"] == max(r["input"]["a"], r["input"]["b"])
+    spec = (dest / "specs" / "original.java").read_text()
+    rep = score_spec(task, spec, "original.java", ScoreOptions(engines=["rac"]))
+    assert rep.status == "scored"
+    assert all(s.passed == s.total for s in rep.buckets.values())
+    wrong = spec.replace("\\result == a || \\result == b", "\\result == a")
+    bad = score_spec(task, wrong, "wrong.java", ScoreOptions(engines=["rac"]))
+    assert bad.buckets["post_complete"].failed == sum(
+        r["input"]["a"] < r["input"]["b"] for r in rows)
+
+
+@pytest.mark.slow
+def test_inputs_the_method_throws_on_are_left_out(tmp_path: Path) -> None:
+    dest = tmp_path / "t"
+    convert(PROGRAM, "largest", dest, draws=15)
+    rows = _rows(dest / "tests" / "post_complete.jsonl")
+    assert rows and all(r["input"]["arr"] for r in rows)
+    for r in rows:
+        assert r["output"]["result"] == max(r["input"]["arr"])
+
+
+@pytest.mark.slow
+def test_the_programs_own_precondition_splits_valid_from_invalid(tmp_path: Path) -> None:
+    """``square`` returns normally on every int; its requires (0..10) says which are valid."""
+    dest = tmp_path / "t"
+    done = convert(PROGRAM, "square", dest, draws=30)
+    valid = _rows(dest / "tests" / "pre_complete.jsonl")
+    invalid = _rows(dest / "tests" / "pre_sound.jsonl")
+    assert done.cases == len(valid) and done.invalid == len(invalid)
+    assert valid and invalid
+    assert all(0 <= r["input"]["n"] <= 10 for r in valid)
+    assert all(not 0 <= r["input"]["n"] <= 10 for r in invalid)
+    for r in _rows(dest / "tests" / "post_complete.jsonl"):
+        assert r["output"]["result"] == r["input"]["n"] ** 2
+
+
+@pytest.mark.parametrize(("function", "words"), [
+    ("max", "names 2 overloads"),
+    ("nothing", "void and changes no array parameter"),
+    ("min", "methods: "),
+])
+def test_what_is_out_of_reach_is_said(tmp_path: Path, function: str, words: str) -> None:
+    with pytest.raises(TaskError) as e:
+        convert(PROGRAM, function, tmp_path / "t")
+    assert words in str(e.value) and e.value.file == str(PROGRAM)

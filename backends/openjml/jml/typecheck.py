@@ -334,8 +334,10 @@ class Checker:
 
     def own_call(self, e: A.Call, args: list[str]) -> str:
         cands = [m for m in self.methods.get(e.name, []) if len(m.params) == len(args)]
-        # a \bigint/\real argument to a Java parameter: OpenJML's rule not confirmed, accept
-        args = [UNKNOWN if a in ("\\bigint", "\\real") else a for a in args]
+        # a \bigint/\real argument converts only to a parameter of its own type or a wider
+        # JML one (\bigint to \real): OpenJML's JmlTypes.isAssignable/isConvertible give a
+        # JML type no conversion to a Java primitive, so ``m(int)`` applied to a \bigint is
+        # "cannot be applied to given types", as javac words it; ``widens`` encodes this
         for m in cands:
             if all(widens(a, norm(p, self.cls.name)) for a, (p, _n) in zip(args, m.params, strict=True)):
                 return norm(m.return_type, self.cls.name)

@@ -91,6 +91,8 @@ class Checker(PatternChecker):
 
     def e_Lit(self, e: A.Lit, sc: Scope, want: T) -> T:
         if e.kind == "int":
+            if e.suffix in Ty.FIXED and isinstance(e.value, int):
+                _literal_fits(e.value, e.suffix, e.line)
             return T(e.suffix) if e.suffix in Ty.INTS else (
                 T(e.suffix) if e.suffix else INTLIT)
         if e.kind == "bool":
@@ -683,6 +685,26 @@ class Checker(PatternChecker):
         return T("Range")
 
 # ---------------------------------------------------------------- small helpers
+
+
+def _literal_fits(v: int, suffix: str, line: int) -> None:
+    """rustc's deny-by-default lint ``overflowing_literals``: a suffixed literal must fit its
+    type (``300u8`` is an error; ``-128i8`` is fine, the parser folds the minus in). Verus
+    keeps suffixed literals as rustc reads them (only unsuffixed ones become spec integers),
+    so the lint applies in spec code too. ``usize``/``isize`` are taken at 64 bits, the
+    target's width; a negative unsigned literal is left to Verus (its spec negation is not
+    rustc's)."""
+    bits = 64 if suffix in ("usize", "isize") else int(suffix[1:])
+    if suffix[0] == "u":
+        lo, hi = 0, (1 << bits) - 1
+        if v < 0:
+            return
+    else:
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if not lo <= v <= hi:
+        raise _err(f"literal out of range for `{suffix}`: `{v}{suffix}` does not fit into "
+                   f"the type `{suffix}` whose range is `{lo}..={hi}`", "overflowing_literals",
+                   line)
 
 
 def _join(a: T, b: T) -> T:

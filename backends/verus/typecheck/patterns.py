@@ -29,14 +29,17 @@ class PatternChecker:
         n = Ty.normalize(t, self.generics, self.self_type)
         return self._known_names(n)
 
-    def _known_names(self, t: T) -> T:
+    def _known_names(self, t: T, keep: frozenset[str] = frozenset()) -> T:
         """A user type name the module does not define is ``?`` (an alias, a type from a
-        ``use``): rustc would report it, but we cannot tell an alias from a typo."""
+        ``use``): rustc would report it, but we cannot tell an alias from a typo. Names in
+        ``keep`` (type parameters being instantiated) stay."""
         base = {"bool", "char", "unit", "tuple", "spec_fn", "Seq", "Set", "Map", "Multiset",
                 "Option", "?", "{integer}", "{float}"} | Ty.INTS | Ty.FLOATS | Ty.EXEC_TYPES
+        if t.name in keep and not t.args:
+            return t
         if t.name not in base and t.name not in self.m.types:
             return UNKNOWN
-        return T(t.name, [self._known_names(a) for a in t.args])
+        return T(t.name, [self._known_names(a, keep) for a in t.args])
 
     def struct_fields(self, t: T) -> dict[str, T] | None:
         s = self.m.structs.get(t.name)

@@ -49,6 +49,10 @@ VALID = [
      "return r;", "JLS 14.14.2: the enhanced-for variable's scope is the loop"),
     ("static boolean k;", "int s = 0; for (int k = 0; k < n; k++) s += k; return s >= 0 && k;",
      "JLS 14.14.1: a for without a block ends at its statement"),
+    ("static int[] xs;", "int[] xs = new int[3]; xs[0] = n % d; return xs[0] == 0;",
+     "JML RM 7.1.1.3: a pure method may write an array it allocated, here the local xs"),
+    ("static int a;", "int a = 0; a++; a += n % d; return a == 1;",
+     "JLS 6.4.1: the assignments are to the local a, not the field"),
     ("static int r;", "switch (n) { case 0: int q = 1; return q > 0; default: "
      "return r % d == 0; }", "JLS 6.3: a switch block's local q does not hide the field r"),
 ]
@@ -74,6 +78,12 @@ INVALID = [
      "JML RM 7.1.1.3: a pure method assigns no field (no local a is declared)"),
     ("static int a;", "{ int a = 0; a++; } a = 2; return true;", "assigns field a",
      "JML RM 7.1.1.3 with JLS 6.3: outside the block a is the field again"),
+    ("static int[] xs;", "{ int[] xs = new int[1]; xs[0] = 1; } xs[0] = 2; return true;",
+     "assigns an element of xs", "JML RM 7.1.1.3 with JLS 6.3: the field's array, after "
+     "the block"),
+    ("static int a;", "java.util.function.IntUnaryOperator g = a -> a + 1; a = 2; "
+     "return g.applyAsInt(n) > 0;", "assigns field a",
+     "JLS 6.3: a lambda parameter is in scope in the lambda's body only"),
 ]
 """(field, body, message part, rule): ill-typed or impure; the error is at the helper's line."""
 

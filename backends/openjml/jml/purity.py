@@ -473,7 +473,7 @@ class _Method:
             return
         if name in self.fields and name not in self.params and \
                 not self.scopes.is_local(name, j):
-            hint = " (a local variable named like the field? rename it)" \
+            hint = f" (the local {name} declared in this method is out of scope here)" \
                 if name in self.locals else ""
             raise self.err(f"assigns field {name}{hint} (a pure method is assignable "
                            "\\nothing)", op)

@@ -16,13 +16,15 @@ everything: the checker reports only what it can prove wrong.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from adequacy.errors import SpecInvalid
 
 from . import ast as A
 from .lexer import Token
 from .parser import parse_expression
 from .purity import body_tokens
-from .scopes import Scopes
+from .scopes import Scopes, Visible
 from .source import JavaClass, JavaMethod, SpecFile
 from .typecheck import UNKNOWN, Checker, norm, widens
 
@@ -78,15 +80,15 @@ class _Body:
         self.c = Checker(cls, m, file)
         self.returns = norm(m.return_type, cls.name)
         self.scopes = Scopes(toks)
-        self.locals: dict[str, str] = {}
+        self.locals: Mapping[str, str] = {}
         """The locals in scope at the statement being checked (set by ``check``)."""
         self.skip = _lambda_bodies(toks)
 
-    def env(self, k: int) -> dict[str, str]:
+    def env(self, k: int) -> Mapping[str, str]:
         """The locals in scope at token ``k`` with their types (JLS 6.3): a local shadows a
         field or parameter of its name only there; a type not modelled is ``?``."""
-        return {n: norm(ty, self.cls.name) if ty else UNKNOWN
-                for n, ty in self.scopes.at(k).items()}
+        own = self.cls.name
+        return Visible(self.scopes, k, lambda ty: norm(ty, own) if ty else UNKNOWN)
 
     def expr(self, toks: list[Token]) -> A.Expr | None:
         if not toks:

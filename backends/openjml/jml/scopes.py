@@ -21,6 +21,7 @@ block ends where Java ends it. A declared type the checker does not model is ``"
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .lexer import Token
@@ -51,6 +52,8 @@ class Scopes:
         self.match, self.enclosing = _matches(toks)
         self.opener = {c: o for o, c in self.match.items()}
         self.decls: list[Decl] = []
+        self._by_name: dict[str, list[Decl]] | None = None
+        self._indexed = 0
         self.deep = False
         """Set when the nesting was too deep to follow: the callers then decide nothing."""
         try:
@@ -69,11 +72,27 @@ class Scopes:
                 out[d.name] = (d.start, d.type)
         return {n: ty for n, (_s, ty) in out.items()}
 
+    def lookup(self, name: str, k: int) -> str | None:
+        """The declared type of the local ``name`` in scope at ``k`` (innermost), or None."""
+        best: Decl | None = None
+        for d in self.by_name().get(name, ()):
+            if d.start <= k < d.end and (best is None or best.start < d.start):
+                best = d
+        return None if best is None else best.type
+
     def is_local(self, name: str, k: int) -> bool:
-        return any(d.name == name and d.start <= k < d.end for d in self.decls)
+        return self.lookup(name, k) is not None
 
     def names(self) -> set[str]:
-        return {d.name for d in self.decls}
+        return set(self.by_name())
+
+    def by_name(self) -> dict[str, list[Decl]]:
+        if self._by_name is None or self._indexed != len(self.decls):
+            self._by_name = {}
+            for d in self.decls:
+                self._by_name.setdefault(d.name, []).append(d)
+            self._indexed = len(self.decls)
+        return self._by_name
 
     # ------------------------------------------------------------------ helpers
     def tok(self, k: int) -> Token:
@@ -305,6 +324,30 @@ class Scopes:
         name = self.tok(end)
         if name.kind == "ident" and name.text not in _NOT_TYPES and end > k + 1:
             self.decls.append(Decl(name.text, "", end, self.block_end(k)))
+
+
+class Visible(Mapping[str, str]):
+    """The locals in scope at one token, looked up by name on demand (a body of thousands
+    of locals is checked at thousands of places: building each place's whole map was
+    quadratic). Values are what ``convert`` makes of the declared type."""
+
+    def __init__(self, scopes: Scopes, k: int, convert: Callable[[str], str]) -> None:
+        self.s, self.k, self.convert = scopes, k, convert
+
+    def __getitem__(self, name: str) -> str:
+        ty = self.s.lookup(name, self.k)
+        if ty is None:
+            raise KeyError(name)
+        return self.convert(ty)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.s.lookup(name, self.k) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.s.at(self.k))
+
+    def __len__(self) -> int:
+        return len(self.s.at(self.k))
 
 
 def _type_text(toks: list[Token]) -> str:

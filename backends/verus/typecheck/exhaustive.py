@@ -14,10 +14,14 @@ it can exhibit is reported, and the message shows it, as rustc does.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..syntax import ast as A
 from . import types as Ty
 from .types import UNKNOWN, T
+
+if TYPE_CHECKING:
+    from .patterns import PatternChecker
 
 _BUDGET = 20_000
 """Calls of ``_missing`` one match may take; past it the match is taken as exhaustive."""
@@ -39,8 +43,7 @@ class _Ctor:
 
 
 class Exhaustiveness:
-    def __init__(self, checker: object) -> None:
-        # a PatternChecker: its module, ``_binding``, ``variant_fields`` and ``struct_fields``
+    def __init__(self, checker: PatternChecker) -> None:
         self.c = checker
         self.calls = 0
 
@@ -55,7 +58,7 @@ class Exhaustiveness:
 
     # ------------------------------------------------------------ constructors
     def ctors(self, t: T) -> list[_Ctor] | None:
-        m = self.c.m  # type: ignore[attr-defined]
+        m = self.c.m
         if t.name == "bool":
             return [_Ctor("true", "true", [], style="unit"),
                     _Ctor("false", "false", [], style="unit")]
@@ -71,14 +74,14 @@ class Exhaustiveness:
             env = dict(zip(en.generics, t.args, strict=False))
             out = []
             for v in en.variants:
-                fs = self.c.variant_fields(en, v)  # type: ignore[attr-defined]
+                fs = self.c.variant_fields(en, v)
                 types = [Ty.subst(ft, env) if env else ft for _f, ft in fs]
                 style = {"unit": "unit", "struct": "struct"}.get(v.kind, "tuple")
                 out.append(_Ctor(v.name, f"{en.name}::{v.name}", types,
                                  [f for f, _t in fs] if v.kind == "struct" else None, style))
             return out
         if t.name in m.structs:
-            fd = self.c.struct_fields(t)  # type: ignore[attr-defined]
+            fd = self.c.struct_fields(t)
             if fd is None:
                 return None
             s = m.structs[t.name]
@@ -88,9 +91,9 @@ class Exhaustiveness:
 
     # ------------------------------------------------------------ patterns
     def _norm(self, p: A.Pat) -> A.Pat:
-        p = self.c._binding(p)  # type: ignore[attr-defined]
+        p = self.c._binding(p)
         while isinstance(p, A.PBind) and p.sub is not None:
-            p = self.c._binding(p.sub)  # type: ignore[attr-defined]
+            p = self.c._binding(p.sub)
         return p
 
     def _is_wild(self, p: A.Pat) -> bool:
@@ -99,8 +102,7 @@ class Exhaustiveness:
     def _head(self, p: A.Pat, ctors: list[_Ctor]) -> tuple[_Ctor, list[A.Pat]]:
         """The constructor a pattern starts with and its sub-patterns, one per field."""
         if isinstance(p, A.PLit) and isinstance(p.value, bool):
-            c = ctors[0] if p.value else ctors[1]
-            return c, []
+            return (ctors[0] if p.value else ctors[1]), []
         if isinstance(p, A.PTuple) and ctors[0].style == "paren":
             return ctors[0], _spread(p.elems, len(ctors[0].fields))
         if isinstance(p, A.PVariant):

@@ -14,14 +14,24 @@ it can exhibit is reported, and the message shows it, as rustc does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..syntax import ast as A
 from . import types as Ty
+from .scope import Module
 from .types import UNKNOWN, T
 
-if TYPE_CHECKING:
-    from .patterns import PatternChecker
+
+class PatternTypes(Protocol):
+    """What this needs of ``patterns.PatternChecker`` (a protocol: no import cycle)."""
+
+    m: Module
+
+    def _binding(self, p: A.Pat) -> A.Pat: ...
+
+    def variant_fields(self, en: A.EnumItem, v: A.Variant) -> list[tuple[str, T]]: ...
+
+    def struct_fields(self, t: T) -> dict[str, T] | None: ...
 
 _BUDGET = 20_000
 """Calls of ``_missing`` one match may take; past it the match is taken as exhaustive."""
@@ -43,7 +53,7 @@ class _Ctor:
 
 
 class Exhaustiveness:
-    def __init__(self, checker: PatternChecker) -> None:
+    def __init__(self, checker: PatternTypes) -> None:
         self.c = checker
         self.calls = 0
 

@@ -49,6 +49,16 @@ VALID = [
      "return r;", "JLS 14.14.2: the enhanced-for variable's scope is the loop"),
     ("static boolean k;", "int s = 0; for (int k = 0; k < n; k++) s += k; return s >= 0 && k;",
      "JLS 14.14.1: a for without a block ends at its statement"),
+    ("static boolean a;", "switch (n) { case 1: int a = 5; return a > 0; default: a = 6; "
+     "return a > d; }", "JLS 6.3: a switch block's local is in scope in later case groups"),
+    ("static boolean r;", "try { return n % d == 0; } catch (ArithmeticException | "
+     "NullPointerException r) { return r != null; }", "JLS 14.20: a multi-catch parameter"),
+    ("static boolean a;", "int a[]; a = new int[]{n % d}; a[0] += 0; return a[0] == 0;",
+     "JLS 10.2: a C-style array local assigned later"),
+    ("static boolean a;", "int a[][] = new int[2][2]; a[0][1] = n % d; return a[0][1] == 0;",
+     "JLS 10.2, 15.10.1: a C-style two-dimensional local the method allocated"),
+    ("static boolean a;", "for (int i = 0; i < n; i++) { for (int a = i; a < n; a++) { "
+     "if (a % d == 0) return true; } } return a;", "JLS 6.3: nested for-init scopes"),
     ("static int[] xs;", "int[] xs = new int[3]; xs[0] = n % d; return xs[0] == 0;",
      "JML RM 7.1.1.3: a pure method may write an array it allocated, here the local xs"),
     ("static int a;", "int a = 0; a++; a += n % d; return a == 1;",

@@ -16,8 +16,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from adequacy.backends.openjml.jml.lexer import tokenize
 from adequacy.backends.openjml.jml.load import load
+from adequacy.backends.openjml.jml.scopes import Scopes
 from adequacy.errors import SpecInvalid
 from adequacy.tasks import load_task
 
@@ -148,7 +152,8 @@ def test_bigint_local_of_a_model_method_shadows_the_field(tmp_path: Path, field:
         load(load_task(_task(tmp_path, field)), spec, "gold.java")
 
 
-@pytest.mark.skipif(shutil.which("javac") is None, reason="needs javac")
+@pytest.mark.slow
+@pytest.mark.requires("javac")
 def test_javac_agrees_with_the_hand_worked_verdicts(tmp_path: Path) -> None:
     """The Java cases above, compiled by javac in one run: the valid ones compile, the
     ill-typed ones do not (the impure ones are valid Java: purity is JML's rule)."""
@@ -163,3 +168,20 @@ def test_javac_agrees_with_the_hand_worked_verdicts(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=300)
     failed = {int(m) for m in re.findall(r"C(\d+)\.java:\d+: error", run.stderr)}
     assert failed == {k for k, (_f, _b, ok) in enumerate(cases) if not ok}, run.stderr
+
+
+_SOUP = ["{", "}", "(", ")", "[", "]", ";", ",", "=", "->", ":", "int", "a", "b", "for", "if",
+         "else", "try", "catch", "do", "while", "switch", "case", "default", "instanceof",
+         "String", "<", ">", ".", "final", "@", "1", "\\bigint", "return", "new", "?", "var"]
+
+
+@given(st.lists(st.sampled_from(_SOUP), max_size=60))
+def test_scope_reader_ends_on_any_token_soup(words: list[str]) -> None:
+    """Hostile bodies (unbalanced brackets, keywords in any order) neither hang nor raise,
+    and every scope lies inside the body."""
+    toks = tokenize(" ".join(words), 1, None)[:-1]
+    s = Scopes(toks)
+    for d in s.decls:
+        assert 0 <= d.start <= d.end <= len(toks)
+    for k in range(len(toks)):
+        assert set(s.at(k)) == {n for n in s.names() if s.is_local(n, k)}

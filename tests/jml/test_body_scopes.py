@@ -63,6 +63,9 @@ VALID = [
      "JLS 10.2, 15.10.1: a C-style two-dimensional local the method allocated"),
     ("static boolean a;", "for (int i = 0; i < n; i++) { for (int a = i; a < n; a++) { "
      "if (a % d == 0) return true; } } return a;", "JLS 6.3: nested for-init scopes"),
+    ("static int a;", "outer: for (int i = 0; i < 2; i++) { for (int j = 0; j < 2; j++) { "
+     "if (j > i) continue outer; } } return java.lang.Math.abs(n) % d == a;",
+     "JLS 14.7, 6.5.5.2: a label and a package name are no variables"),
     ("static int[] xs;", "int[] xs = new int[3]; xs[0] = n % d; return xs[0] == 0;",
      "JML RM 7.1.1.3: a pure method may write an array it allocated, here the local xs"),
     ("static int a;", "int a = 0; a++; a += n % d; return a == 1;",
@@ -88,6 +91,12 @@ INVALID = [
     ("static int r;", "switch (n) { case 0: boolean r = true; return r; default: "
      "return r % d == 0; }", "bad operand types for binary operator '%': boolean and int",
      "JLS 6.3: a switch block's local is in scope in the later case groups too"),
+    ("static int a;", "{ int q = n % d; } return q == 0;", "cannot find symbol: variable q",
+     "JLS 6.3: after its block q names nothing"),
+    ("static int a;", "for (int i = 0; i < n; i++) { } return i > d;",
+     "cannot find symbol: variable i", "JLS 6.3: a for-init local ends with the for"),
+    ("static int a;", "return n % dd == 0;", "cannot find symbol: variable dd",
+     "JLS 6.5.6.1: a simple name must be a variable in scope"),
     ("static int a;", "a = 1; return true;", "assigns field a",
      "JML RM 7.1.1.3: a pure method assigns no field (no local a is declared)"),
     ("static int a;", "{ int a = 0; a++; } a = 2; return true;", "assigns field a",

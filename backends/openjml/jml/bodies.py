@@ -25,6 +25,7 @@ from .lexer import Token
 from .parser import parse_expression
 from .purity import body_tokens
 from .scopes import Scopes, Visible
+from .signatures import LIBRARY_CLASSES
 from .source import JavaClass, JavaMethod, SpecFile
 from .typecheck import UNKNOWN, Checker, norm, widens
 
@@ -42,7 +43,18 @@ def check_bodies(src: SpecFile, cls: JavaClass, file: str | None) -> None:
             continue
         toks = body_tokens(src, m, file)
         if toks:
-            _Body(cls, m, toks, file).check()
+            _Body(cls, m, toks, file, _names_known(src, cls)).check()
+
+
+def _names_known(src: SpecFile, cls: JavaClass) -> bool:
+    """Whether every name a body may read is a local, a parameter or a field of ``cls``:
+    not when the class extends or implements a type (inherited fields and interface
+    constants) or is nested in another (the outer class's fields)."""
+    if any(o is not cls and o.body_open < cls.body_open < o.body_close for o in src.classes):
+        return False
+    head = src.java_text[:cls.body_open]
+    at = head.rfind(f"class {cls.name}")
+    return at >= 0 and not {"extends", "implements"} & set(head[at:].split())
 
 
 def _close(toks: list[Token], k: int, open_: str, close: str) -> int:
@@ -75,8 +87,10 @@ def _statement_end(toks: list[Token], k: int) -> int:
 
 
 class _Body:
-    def __init__(self, cls: JavaClass, m: JavaMethod, toks: list[Token], file: str | None) -> None:
+    def __init__(self, cls: JavaClass, m: JavaMethod, toks: list[Token], file: str | None,
+                 names_known: bool = False) -> None:
         self.cls, self.m, self.t, self.file = cls, m, toks, file
+        self.names_known = names_known and not _record_patterns(toks)
         self.c = Checker(cls, m, file)
         self.returns = norm(m.return_type, cls.name)
         self.scopes = Scopes(toks)
@@ -94,9 +108,30 @@ class _Body:
         if not toks:
             return None
         try:
-            return parse_expression(toks, self.file)
+            e = parse_expression(toks, self.file)
         except (SpecInvalid, RecursionError):
             return None  # Java the JML expression grammar lacks: not checked here
+        if self.names_known:
+            self.names(e)
+        return e
+
+    def names(self, e: A.Expr) -> None:
+        """javac's "cannot find symbol": a plain lower-case name read as a value that is no
+        local in scope (JLS 6.3), parameter or field. A name before ``.`` may be a package
+        and a capitalised one a class, so neither is judged; quantifier binders are names."""
+        nodes = A.walk(e)
+        skip = {id(x.obj) for x in nodes if isinstance(x, A.Field)} | {
+            id(x.target) for x in nodes if isinstance(x, A.Call) and x.target is not None}
+        bound = {v for x in nodes if isinstance(x, A.Quant) for v in x.vars}
+        for x in nodes:
+            if not isinstance(x, A.Name) or id(x) in skip or not x.id[:1].islower():
+                continue
+            n = x.id
+            if n in bound or n in self.locals or n in self.c.params or n in self.c.fields \
+                    or n in ("this", "super") or n in LIBRARY_CLASSES:
+                continue
+            raise SpecInvalid(f"cannot find symbol: variable {n} (in {self.m.name})",
+                              file=self.file, line=x.line)
 
     def type(self, e: A.Expr) -> str:
         return self.c.type(e, self.locals)
@@ -161,6 +196,19 @@ class _Body:
             return True
         prev = self.t[j]
         return prev.is_op(";", "{", "}") or prev.kind == "ident" and prev.text not in _NOT_TYPES
+
+
+def _record_patterns(toks: list[Token]) -> bool:
+    """Whether the body has a record pattern (``instanceof Point(int x, int y)``, ``case
+    P(var a)``), whose bindings the scope reader does not know."""
+    for k, t in enumerate(toks):
+        if t.kind == "ident" and t.text in ("instanceof", "case"):
+            for j in range(k + 1, min(k + 8, len(toks))):
+                if toks[j].is_op("("):
+                    return True
+                if toks[j].is_op(")", ";", "{", "->", ":", "&&", "||"):
+                    break
+    return False
 
 
 def _lambda_bodies(toks: list[Token]) -> set[int]:

@@ -194,3 +194,12 @@ def test_scope_reader_ends_on_any_token_soup(words: list[str]) -> None:
         assert 0 <= d.start <= d.end <= len(toks)
     for k in range(len(toks)):
         assert set(s.at(k)) == {n for n in s.names() if s.is_local(n, k)}
+
+
+def test_model_method_may_read_a_ghost_field() -> None:
+    """JML RM 7.1.2: a model method is specification code and reads ghost fields, which
+    the front end does not list among the class's fields: no "cannot find symbol"."""
+    gold = (ROOT / "specs" / "gold.java").read_text()
+    spec = gold.replace(CLASS, f"{CLASS}\n    //@ public static ghost int g = 0;\n"
+                               "    /*@ model pure static boolean mm(int n) { return n > g; } @*/")
+    load(load_task(ROOT), spec, "gold.java")

@@ -90,7 +90,8 @@ class _Body:
     def __init__(self, cls: JavaClass, m: JavaMethod, toks: list[Token], file: str | None,
                  names_known: bool = False) -> None:
         self.cls, self.m, self.t, self.file = cls, m, toks, file
-        self.names_known = names_known and not _record_patterns(toks)
+        # a model method may read ghost and model fields, which the parser sets aside
+        self.names_known = names_known and not m.model and not _record_patterns(toks)
         self.c = Checker(cls, m, file)
         self.returns = norm(m.return_type, cls.name)
         self.scopes = Scopes(toks)

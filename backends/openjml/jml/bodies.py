@@ -49,9 +49,12 @@ def check_bodies(src: SpecFile, cls: JavaClass, file: str | None) -> None:
 def _names_known(src: SpecFile, cls: JavaClass) -> bool:
     """Whether every name a body may read is a local, a parameter or a field of ``cls``:
     not when the class extends or implements a type (inherited fields and interface
-    constants) or is nested in another (the outer class's fields)."""
+    constants), is nested in another (the outer class's fields), is no plain class (a
+    record's components), or the file imports static members."""
     if any(o is not cls and o.body_open < cls.body_open < o.body_close for o in src.classes):
         return False
+    if "import static" in " ".join(src.java_text.split()):
+        return False  # a statically imported field is a simple name too
     head = src.java_text[:cls.body_open]
     at = head.rfind(f"class {cls.name}")
     return at >= 0 and not {"extends", "implements"} & set(head[at:].split())

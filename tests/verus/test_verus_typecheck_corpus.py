@@ -129,6 +129,12 @@ CASES: list[tuple[str, str, str, str, str, str | None]] = [
     # --- binary operators (E0369)
     (V16, "output.result.len() == input.s.len()", "output.result.len() == input.s + 1",
      "E0369", "Seq<char> + integer", None),
+    # --- nested exhaustiveness and literal ranges
+    (BSF, "        Some(k) =>", "        Some(k @ 0) =>", "E0004", "a match must cover every "
+     "value: `Some(k @ 0)` leaves `Some(_)` of other indices uncovered (Rust Reference, "
+     "patterns: refutability)", "match output.result"),
+    (COP, "input.b >= 1\n", "input.b >= 4294967296u32\n", "overflowing_literals",
+     "a suffixed literal must fit its type (rustc's deny-by-default lint)", None),
 ]
 
 

@@ -16,16 +16,19 @@ everything: the checker reports only what it can prove wrong.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from adequacy.errors import SpecInvalid
 
 from . import ast as A
 from .lexer import Token
 from .parser import parse_expression
-from .purity import body_tokens, local_names
+from .purity import body_tokens
+from .scopes import Scopes, Visible
+from .signatures import LIBRARY_CLASSES
 from .source import JavaClass, JavaMethod, SpecFile
 from .typecheck import UNKNOWN, Checker, norm, widens
 
-_SIMPLE = {"int", "long", "short", "byte", "char", "boolean", "double", "float", "String"}
 _CONSTANT_NARROWING = {"byte", "short", "char"}
 """JLS 5.2: an int constant may be assigned to these when it fits; not worked out here."""
 _NOT_TYPES = {"return", "new", "throw", "case", "else", "do", "yield", "assert", "instanceof",
@@ -40,7 +43,21 @@ def check_bodies(src: SpecFile, cls: JavaClass, file: str | None) -> None:
             continue
         toks = body_tokens(src, m, file)
         if toks:
-            _Body(cls, m, toks, file).check()
+            _Body(cls, m, toks, file, _names_known(src, cls)).check()
+
+
+def _names_known(src: SpecFile, cls: JavaClass) -> bool:
+    """Whether every name a body may read is a local, a parameter or a field of ``cls``:
+    not when the class extends or implements a type (inherited fields and interface
+    constants), is nested in another (the outer class's fields), is no plain class (a
+    record's components), or the file imports static members."""
+    if any(o is not cls and o.body_open < cls.body_open < o.body_close for o in src.classes):
+        return False
+    if "import static" in " ".join(src.java_text.split()):
+        return False  # a statically imported field is a simple name too
+    head = src.java_text[:cls.body_open]
+    at = head.rfind(f"class {cls.name}")
+    return at >= 0 and not {"extends", "implements"} & set(head[at:].split())
 
 
 def _close(toks: list[Token], k: int, open_: str, close: str) -> int:
@@ -73,80 +90,52 @@ def _statement_end(toks: list[Token], k: int) -> int:
 
 
 class _Body:
-    def __init__(self, cls: JavaClass, m: JavaMethod, toks: list[Token], file: str | None) -> None:
+    def __init__(self, cls: JavaClass, m: JavaMethod, toks: list[Token], file: str | None,
+                 names_known: bool = False) -> None:
         self.cls, self.m, self.t, self.file = cls, m, toks, file
+        # a model method may read ghost and model fields, which the parser sets aside
+        self.names_known = names_known and not m.model and not _record_patterns(toks)
         self.c = Checker(cls, m, file)
         self.returns = norm(m.return_type, cls.name)
-        self.locals = self._locals()
+        self.scopes = Scopes(toks)
+        self.locals: Mapping[str, str] = {}
+        """The locals in scope at the statement being checked (set by ``check``)."""
         self.skip = _lambda_bodies(toks)
 
-    def _locals(self) -> dict[str, str]:
-        """Each local's type, ``?`` unless every declaration of the name is one simple type
-        (scopes are not tracked: a name declared twice with two types is ``?``)."""
-        out: dict[str, str] = {}
-        t = self.t
-        for k, x in enumerate(t):
-            if x.kind != "ident" or k + 1 >= len(t):
-                continue
-            nxt = t[k + 1]
-            if nxt.is_op("->") or nxt.is_op(",", ")") and self._lambda_param(k):
-                out[x.text] = UNKNOWN
-                continue
-            if not nxt.is_op("=", ";", ",", ":", ")"):
-                continue
-            typ = self._type_before(k)
-            if typ is None:
-                continue
-            if nxt.is_op(",") and typ == "":
-                continue  # ``f(a, b)``: not a declaration
-            if x.text in out and out[x.text] != typ:
-                typ = UNKNOWN
-            out[x.text] = typ if typ else UNKNOWN
-        # every other local (``b`` in ``int a = 1, b;``) and any local named like a field or
-        # parameter (scopes are not tracked, so the name's type elsewhere is unsure) is ``?``
-        shadowing = {f.name for f in self.cls.fields} | {n for _t, n in self.m.params}
-        for name in local_names(self.m, self.t, self.cls, self.file):
-            if name not in out or name in shadowing:
-                out[name] = UNKNOWN
-        return out
-
-    def _lambda_param(self, k: int) -> bool:
-        j = k
-        while j >= 0 and not self.t[j].is_op("("):
-            if not (self.t[j].kind == "ident" or self.t[j].is_op(",")):
-                return False
-            j -= 1
-        close = _close(self.t, j, "(", ")") if j >= 0 else len(self.t)
-        return close + 1 < len(self.t) and self.t[close + 1].is_op("->")
-
-    def _type_before(self, k: int) -> str | None:
-        """The declared type of a name at ``k`` that follows one (``int x``, ``int[] x``):
-        the type string, ``""`` for a name after a type the checker does not model
-        (``List<T> x``, ``var x``), None when ``k`` is no declaration."""
-        t = self.t
-        j, dims = k - 1, ""
-        while j >= 1 and t[j].is_op("]") and t[j - 1].is_op("["):
-            j, dims = j - 2, dims + "[]"
-        if j < 0:
-            return None
-        prev = t[j]
-        if prev.is_op(">"):
-            return ""  # a generic type, or ``a > x`` (then harmless: ``?`` is accepted)
-        if prev.kind != "ident" or prev.text in _NOT_TYPES:
-            return None
-        if j >= 1 and t[j - 1].is_op("."):
-            return ""  # a qualified type, or ``a.b x`` (not Java)
-        if prev.text in _SIMPLE or prev.text == self.cls.name:
-            return norm(prev.text + dims, self.cls.name)
-        return ""
+    def env(self, k: int) -> Mapping[str, str]:
+        """The locals in scope at token ``k`` with their types (JLS 6.3): a local shadows a
+        field or parameter of its name only there; a type not modelled is ``?``."""
+        own = self.cls.name
+        return Visible(self.scopes, k, lambda ty: norm(ty, own) if ty else UNKNOWN)
 
     def expr(self, toks: list[Token]) -> A.Expr | None:
         if not toks:
             return None
         try:
-            return parse_expression(toks, self.file)
+            e = parse_expression(toks, self.file)
         except (SpecInvalid, RecursionError):
             return None  # Java the JML expression grammar lacks: not checked here
+        if self.names_known:
+            self.names(e)
+        return e
+
+    def names(self, e: A.Expr) -> None:
+        """javac's "cannot find symbol": a plain lower-case name read as a value that is no
+        local in scope (JLS 6.3), parameter or field. A name before ``.`` may be a package
+        and a capitalised one a class, so neither is judged; quantifier binders are names."""
+        nodes = A.walk(e)
+        skip = {id(x.obj) for x in nodes if isinstance(x, A.Field)} | {
+            id(x.target) for x in nodes if isinstance(x, A.Call) and x.target is not None}
+        bound = {v for x in nodes if isinstance(x, A.Quant) for v in x.vars}
+        for x in nodes:
+            if not isinstance(x, A.Name) or id(x) in skip or not x.id[:1].islower():
+                continue
+            n = x.id
+            if n in bound or n in self.locals or n in self.c.params or n in self.c.fields \
+                    or n in ("this", "super") or n in LIBRARY_CLASSES:
+                continue
+            raise SpecInvalid(f"cannot find symbol: variable {n} (in {self.m.name})",
+                              file=self.file, line=x.line)
 
     def type(self, e: A.Expr) -> str:
         return self.c.type(e, self.locals)
@@ -164,9 +153,14 @@ class _Body:
             self.c.expect_bool(e, self.locals, f"the condition of {what} in {self.m.name}")
 
     def check(self) -> None:
+        if self.scopes.deep:
+            return  # nested too deeply to follow: nothing is proved wrong
         t, k = self.t, 0
         while k < len(t):
             x = t[k]
+            if x.kind == "ident" and (x.text in ("return", "if", "while") or
+                                      t[k + 1:k + 2] and t[k + 1].is_op("=")):
+                self.locals = self.env(k + 1)  # where the expression starts
             if k in self.skip:
                 pass  # a lambda's block: its returns are the lambda's
             elif x.kind == "ident" and x.text == "return":
@@ -184,6 +178,7 @@ class _Body:
                 semis = [i for i, h in enumerate(head) if h.is_op(";")
                          and _depth(head, i) == 0]
                 if len(semis) == 2:
+                    self.locals = self.env(k + 2 + semis[0] + 1)  # the for-init is in scope
                     self.condition(head[semis[0] + 1:semis[1]], "'for'")
             elif x.kind == "ident" and k + 1 < len(t) and t[k + 1].is_op("=") and \
                     (k == 0 or not t[k - 1].is_op(".")) and self.locals.get(x.text, UNKNOWN) \
@@ -205,6 +200,19 @@ class _Body:
             return True
         prev = self.t[j]
         return prev.is_op(";", "{", "}") or prev.kind == "ident" and prev.text not in _NOT_TYPES
+
+
+def _record_patterns(toks: list[Token]) -> bool:
+    """Whether the body has a record pattern (``instanceof Point(int x, int y)``, ``case
+    P(var a)``), whose bindings the scope reader does not know."""
+    for k, t in enumerate(toks):
+        if t.kind == "ident" and t.text in ("instanceof", "case"):
+            for j in range(k + 1, min(k + 8, len(toks))):
+                if toks[j].is_op("("):
+                    return True
+                if toks[j].is_op(")", ";", "{", "->", ":", "&&", "||"):
+                    break
+    return False
 
 
 def _lambda_bodies(toks: list[Token]) -> set[int]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from adequacy.errors import SpecInvalid
 
 from .lexer import Token, tokenize
+from .scopes import Scopes
 from .source import JavaClass, JavaField, JavaMethod, SpecFile
 
 ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", ">>>="}
@@ -183,6 +184,11 @@ class _Method:
         """Locals only ever holding ``new T[n][m]...`` (every inner array allocated with it)
         and never given another inner array: their inner elements may be assigned."""
         self.gap: str | None = None
+        self.scopes = Scopes(toks)
+        """Where each local is in scope (JLS 6.3): a local named like a field is the local
+        only there."""
+        self.starts = {d.start for d in self.scopes.decls}
+        self.at = {id(x): k for k, x in enumerate(toks)}
         self._declarations()
 
     def err(self, msg: str, tok: Token) -> SpecInvalid:
@@ -212,24 +218,42 @@ class _Method:
                 self.locals.add(x.text)
                 if nxt.is_op(":", ")"):
                     self.unfresh.add(x.text)  # for-each variable, catch parameter
+        # what the token scan above misses: C-style declarators (``int a[]``), ``\bigint``
+        # locals, declarators after the first; a name read only there is not trusted fresh
+        for d in self.scopes.decls:
+            if d.name not in self.locals:
+                self.locals.add(d.name)
+                if not self.tok(d.start + 1).is_op("=", "["):
+                    self.unfresh.add(d.name)
         spoiled: set[str] = set()
         for k, x in enumerate(t):
             if x.kind == "ident" and x.text in self.locals and self.tok(k + 1).is_op("=") and \
                     not self.tok(k - 1).is_op("."):
-                rhs = self._until_end(k + 2)
-                if self._fresh(rhs):
-                    if len(rhs) > 1 and rhs[1].text in ("StringBuilder", "StringBuffer"):
-                        self.builders.add(x.text)
-                    if _full_dims(rhs):
-                        self.grids.add(x.text)
-                    else:
-                        spoiled.add(x.text)
-                else:
-                    self.unfresh.add(x.text)
+                self._holds(x.text, k + 2, spoiled)
+            elif x.kind == "ident" and x.text in self.locals and k in self.starts and \
+                    self.tok(k + 1).is_op("[") and self.tok(k + 2).is_op("]"):
+                j = k + 1
+                while self.tok(j).is_op("[") and self.tok(j + 1).is_op("]"):
+                    j += 2
+                if self.tok(j).is_op("="):
+                    self._holds(x.text, j + 1, spoiled)  # ``int a[] = {...}``
             elif x.kind == "ident" and self.tok(k + 1).is_op("[") and \
                     not self.tok(k - 1).is_op(".") and self._one_index_assigned(k + 1):
                 spoiled.add(x.text)  # given another inner array: ``g[0] = memo``
         self.grids -= spoiled
+
+    def _holds(self, name: str, k: int, spoiled: set[str]) -> None:
+        """Classify the value given to the local ``name`` by the expression at ``k``."""
+        rhs = self._until_end(k)
+        if self._fresh(rhs):
+            if len(rhs) > 1 and rhs[1].text in ("StringBuilder", "StringBuffer"):
+                self.builders.add(name)
+            if _full_dims(rhs):
+                self.grids.add(name)
+            else:
+                spoiled.add(name)
+        else:
+            self.unfresh.add(name)
 
     def _one_index_assigned(self, k: int) -> bool:
         """Whether the ``[`` at ``k`` closes into a direct assignment (``g[i] = ...``)."""
@@ -308,20 +332,24 @@ class _Method:
         return texts[-3:] == ["clone", "(", ")"] or texts[:4] in (
             ["Arrays", ".", "copyOf", "("], ["Arrays", ".", "copyOfRange", "("])
 
-    def allocated(self, name: str) -> bool:
+    def allocated(self, name: str, at: int | Token | None = None) -> bool:
         if name == NEW:
             return True
-        return self._allocated_local(name)
+        return self._allocated_local(name, self.at.get(id(at)) if isinstance(at, Token) else at)
 
-    def _allocated_local(self, name: str) -> bool:
-        """Whether ``name`` is a local that only ever holds what the method allocated. A
-        local named like a field is not trusted: the scan does not know block scopes, and
-        outside the block the name is the field again."""
-        return name in self.locals and name not in self.unfresh and name not in self.fields
+    def _allocated_local(self, name: str, at: int | None) -> bool:
+        """Whether ``name`` at token ``at`` is a local that only ever holds what the method
+        allocated. A name that is also a field's is the local only inside the local's scope
+        (JLS 6.4.1); where the place is not known it is not trusted."""
+        if name not in self.locals or name in self.unfresh:
+            return False
+        return name not in self.fields or at is not None and self.scopes.is_local(name, at)
 
     # ------------------------------------------------------------------ the rules
     def check(self) -> str | None:
         t = self.t
+        if self.scopes.deep:
+            self.note("is nested too deeply for the scan to follow")
         for k, x in enumerate(t):
             if x.kind == "ident" and x.text in TYPE_DECL and self.tok(k + 1).kind == "ident" \
                     and not self.tok(k - 1).is_op("."):
@@ -357,7 +385,7 @@ class _Method:
             if recv.text not in FRESH_TYPES and not recv.is_op("]"):
                 self.note(f"allocates a {recv.text}")
         elif name.text in MUTATORS:
-            if not (recv.kind == "ident" and self.allocated(recv.text)):
+            if not (recv.kind == "ident" and self.allocated(recv.text, k - 1)):
                 raise self.err(f"refers to {recv.text}::{name.text}, which changes an object "
                                "the method did not allocate (a pure method is assignable "
                                "\\nothing)", name)
@@ -371,6 +399,11 @@ class _Method:
             self.note(f"refers to {recv.text}::{name.text}")
 
     def _is_local_declaration(self, k: int) -> bool:
+        j = k - 1
+        while self.tok(j).is_op("]") and self.tok(j - 1).is_op("["):
+            j -= 2
+        if self.t[k].text == "=" and j in self.starts and self.tok(j).kind == "ident":
+            return True  # a declarator (``int a[] = ...``, ``\bigint b = ...``)
         name, prev = self.tok(k - 1), self.tok(k - 2)
         return name.kind == "ident" and self.t[k].text == "=" and (
             (prev.kind == "ident" and prev.text not in KEYWORDS_BEFORE_NAME)
@@ -422,7 +455,7 @@ class _Method:
         owner = self.tok(j - 2)
         static = base.text in self.fields and "static" in self.fields[base.text].modifiers
         if qualified and not indexed and base.kind == "ident" and owner.kind == "ident" \
-                and not self.tok(j - 3).is_op(".") and self.allocated(owner.text) \
+                and not self.tok(j - 3).is_op(".") and self.allocated(owner.text, j - 2) \
                 and not static:
             return  # a field of an object the method allocated (JML RM 7.1.1.3)
         if base.kind != "ident" or qualified:
@@ -431,15 +464,16 @@ class _Method:
                            "assignable \\nothing)", op)
         name = base.text
         if indexed:
-            if not self.allocated(name):
+            if not self.allocated(name, j):
                 raise self.err(f"assigns an element of {name}, an array the method did not "
                                "allocate (a pure method is assignable \\nothing)", op)
             if depth > 1 and name not in self.grids:
                 self.note(f"assigns an element of an inner array of {name} (which may be "
                           "an array it did not allocate)")
             return
-        if name in self.fields and name not in self.params:
-            hint = " (a local variable named like the field? rename it)" \
+        if name in self.fields and name not in self.params and \
+                not self.scopes.is_local(name, j):
+            hint = f" (the local {name} declared in this method is out of scope here)" \
                 if name in self.locals else ""
             raise self.err(f"assigns field {name}{hint} (a pure method is assignable "
                            "\\nothing)", op)
@@ -509,7 +543,7 @@ class _Method:
             return
         root = self._root(k - 2)
         if name.text in MUTATORS:
-            if root is None or not self.allocated(root.text):
+            if root is None or not self.allocated(root.text, root):
                 where = root.text if root is not None else "an object"
                 raise self.err(f"calls {name.text} on {where}, which the method did not "
                                "allocate (a pure method is assignable \\nothing)", name)
@@ -594,7 +628,7 @@ class _Method:
             return
         if qual in ARG_MUTATORS:
             first = self.tok(k + 2)
-            if not (first.kind == "ident" and self.allocated(first.text)
+            if not (first.kind == "ident" and self.allocated(first.text, k + 2)
                     and self.tok(k + 3).is_op(",", ")")):
                 raise self.err(f"{qual} modifies {first.text}, which the method did not "
                                "allocate (a pure method is assignable \\nothing)", name)

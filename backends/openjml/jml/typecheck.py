@@ -16,6 +16,8 @@ Messages follow javac's wording.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from adequacy.errors import SpecInvalid
 
 from . import ast as A
@@ -157,7 +159,7 @@ class Checker:
     def err(self, msg: str, line: int) -> SpecInvalid:
         return SpecInvalid(msg, file=self.file, line=line)
 
-    def expect_bool(self, e: A.Expr, q: dict[str, str], what: str) -> None:
+    def expect_bool(self, e: A.Expr, q: Mapping[str, str], what: str) -> None:
         if isinstance(e, A.Cond):
             # JLS 15.25: in a boolean context each branch must convert to boolean (a null
             # branch is a Boolean, which unboxes; javac accepts it)
@@ -171,7 +173,7 @@ class Checker:
             raise self.err(f"incompatible types: {t} cannot be converted to boolean ({what})",
                            e.line)
 
-    def is_class(self, e: A.Expr, q: dict[str, str]) -> str | None:
+    def is_class(self, e: A.Expr, q: Mapping[str, str]) -> str | None:
         if isinstance(e, A.TypeRef):
             return e.name
         if isinstance(e, A.Name) and e.id not in q and e.id not in self.params \
@@ -179,7 +181,7 @@ class Checker:
             return e.id
         return None
 
-    def type(self, e: A.Expr, q: dict[str, str]) -> str:
+    def type(self, e: A.Expr, q: Mapping[str, str]) -> str:
         if isinstance(e, A.Lit):
             return _LITS.get(e.kind, UNKNOWN)
         if isinstance(e, A.Name):
@@ -237,7 +239,7 @@ class Checker:
             return UNKNOWN
         return UNKNOWN
 
-    def quant(self, e: A.Quant, q: dict[str, str]) -> str:
+    def quant(self, e: A.Quant, q: Mapping[str, str]) -> str:
         inner = dict(q)
         for v in e.vars:
             inner[v] = norm(e.type, self.cls.name)
@@ -256,7 +258,7 @@ class Checker:
         if t in _PRIMS:
             raise self.err(f"{t} cannot be dereferenced", e.line)
 
-    def field(self, e: A.Field, q: dict[str, str]) -> str:
+    def field(self, e: A.Field, q: Mapping[str, str]) -> str:
         cls = self.is_class(e.obj, q)
         if cls is not None:
             if cls == self.cls.name:
@@ -280,7 +282,7 @@ class Checker:
             return self.fields.get(e.name, UNKNOWN)
         return UNKNOWN
 
-    def index(self, e: A.Index, q: dict[str, str]) -> str:
+    def index(self, e: A.Index, q: Mapping[str, str]) -> str:
         t = self.type(e.arr, q)
         i = self.type(e.index, q)
         if t != UNKNOWN and not t.endswith("[]"):
@@ -290,10 +292,10 @@ class Checker:
                            "index; JLS 15.10.3)", e.index.line)
         return t[:-2] if t.endswith("[]") else UNKNOWN
 
-    def args(self, e: A.Call, q: dict[str, str]) -> list[str]:
+    def args(self, e: A.Call, q: Mapping[str, str]) -> list[str]:
         return [self.type(a, q) for a in e.args]
 
-    def call(self, e: A.Call, q: dict[str, str]) -> str:
+    def call(self, e: A.Call, q: Mapping[str, str]) -> str:
         cls = self.is_class(e.target, q) if e.target is not None else self.cls.name
         own = cls == self.cls.name or (isinstance(e.target, A.Name) and e.target.id == "this")
         args = self.args(e, q)
@@ -334,8 +336,10 @@ class Checker:
 
     def own_call(self, e: A.Call, args: list[str]) -> str:
         cands = [m for m in self.methods.get(e.name, []) if len(m.params) == len(args)]
-        # a \bigint/\real argument to a Java parameter: OpenJML's rule not confirmed, accept
-        args = [UNKNOWN if a in ("\\bigint", "\\real") else a for a in args]
+        # a \bigint/\real argument converts only to a parameter of its own type or a wider
+        # JML one (\bigint to \real): OpenJML's JmlTypes.isAssignable/isConvertible give a
+        # JML type no conversion to a Java primitive, so ``m(int)`` applied to a \bigint is
+        # "cannot be applied to given types", as javac words it; ``widens`` encodes this
         for m in cands:
             if all(widens(a, norm(p, self.cls.name)) for a, (p, _n) in zip(args, m.params, strict=True)):
                 return norm(m.return_type, self.cls.name)
@@ -345,7 +349,7 @@ class Checker:
                            f"given types: required ({want}), found ({','.join(args)})", e.line)
         return UNKNOWN  # resolve reports unknown methods and wrong arity
 
-    def unary(self, e: A.Unary, q: dict[str, str]) -> str:
+    def unary(self, e: A.Unary, q: Mapping[str, str]) -> str:
         t = self.type(e.expr, q)
         if t == UNKNOWN:
             return t
@@ -357,7 +361,7 @@ class Checker:
             raise self.err(f"bad operand type {t} for unary operator '{e.op}'", e.line)
         return promote(t, "int")
 
-    def binary(self, op: str, left: A.Expr, right: A.Expr, line: int, q: dict[str, str]) -> str:
+    def binary(self, op: str, left: A.Expr, right: A.Expr, line: int, q: Mapping[str, str]) -> str:
         a, b = self.type(left, q), self.type(right, q)
 
         def bad() -> SpecInvalid:

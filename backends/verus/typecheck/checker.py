@@ -91,6 +91,8 @@ class Checker(PatternChecker):
 
     def e_Lit(self, e: A.Lit, sc: Scope, want: T) -> T:
         if e.kind == "int":
+            if e.suffix in Ty.FIXED and isinstance(e.value, int):
+                _literal_fits(e.value, e.suffix, e.line)
             return T(e.suffix) if e.suffix in Ty.INTS else (
                 T(e.suffix) if e.suffix else INTLIT)
         if e.kind == "bool":
@@ -361,9 +363,12 @@ class Checker(PatternChecker):
                        f"{len(args)} {'was' if len(args) == 1 else 'were'} supplied", "E0061",
                        line)
         saved = (self.generics, self.self_type)
-        self.generics = frozenset(g.split(":")[0].strip() for g in fn.generics)
+        gvars = frozenset(g.split(":")[0].strip() for g in fn.generics)
+        self.generics = gvars
         self.self_type = fn.self_type or owner
         try:
+            if gvars and not gvars & (self.m.types | _BUILTIN_NAMES) and not fn.has_self:
+                return self._call_generic(fn, params, args, gvars, sc)
             ptys = [self.ty(p.ty) for p in params]
             ret = self.ty(fn.ret_type) if fn.ret_type is not None else UNIT
         finally:
@@ -371,6 +376,35 @@ class Checker(PatternChecker):
         for a, pt in zip(args, ptys, strict=True):
             self.expect(a, pt, sc, f"an argument of `{fn.name}`")
         return ret
+
+    def _call_generic(self, fn: A.FnItem, params: list[A.Param], args: list[A.Expr],
+                      gvars: frozenset[str], sc: Scope) -> T:
+        """A call of the module's generic function: each type parameter stands for one type
+        (rustc's inference), bound by the first argument that shows it; later arguments and
+        the result use what it was bound to (``first(s: Seq<A>) -> A`` on a ``Seq<i64>`` is an
+        ``i64``). A parameter no argument fixes stays ``?``."""
+        ptys = [self._generic_ty(p.ty, gvars) for p in params]
+        ret = self._generic_ty(fn.ret_type, gvars) if fn.ret_type is not None else UNIT
+        saved = self.generics
+        self.generics = frozenset()  # the arguments are the caller's code
+        try:
+            env: dict[str, T] = {}
+            for a, pt in zip(args, ptys, strict=True):
+                want = _erase(Ty.subst(pt, env), gvars)
+                got = self.expr(a, sc, want)
+                Ty.bind(pt, got, gvars, env)
+                want = _erase(Ty.subst(pt, env), gvars)
+                if not compatible(got, want):
+                    raise _err(f"mismatched types (an argument of `{fn.name}`): expected "
+                               f"`{show(want)}`, found `{show(got)}`", "E0308", a.line)
+        finally:
+            self.generics = saved
+        return _erase(Ty.subst(ret, env), gvars)
+
+    def _generic_ty(self, t: A.TypeRef | None, gvars: frozenset[str]) -> T:
+        """A written type with the type parameters ``gvars`` kept as named variables."""
+        n = Ty.normalize(t, frozenset(), self.self_type)
+        return self._known_names(n, keep=gvars)
 
     def _call_sig(self, sig: Ty.Sig, args: list[A.Expr], sc: Scope, line: int,
                   env: dict[str, T], what: str, first: list[A.Expr] | None = None) -> T:
@@ -683,6 +717,31 @@ class Checker(PatternChecker):
         return T("Range")
 
 # ---------------------------------------------------------------- small helpers
+
+
+_BUILTIN_NAMES = frozenset({"bool", "char", "unit", "tuple", "spec_fn", "Seq", "Set", "Map",
+                            "Multiset", "Option", "int", "nat", "String", "Vec", "Box"}) | Ty.INTS
+"""Names a type parameter must not shadow for ``_call_generic`` to read it (else: ``?``)."""
+
+
+def _literal_fits(v: int, suffix: str, line: int) -> None:
+    """rustc's deny-by-default lint ``overflowing_literals``: a suffixed literal must fit its
+    type (``300u8`` is an error; ``-128i8`` is fine, the parser folds the minus in). Verus
+    keeps suffixed literals as rustc reads them (only unsuffixed ones become spec integers),
+    so the lint applies in spec code too. ``usize``/``isize`` are taken at 64 bits, the
+    target's width; a negative unsigned literal is left to Verus (its spec negation is not
+    rustc's)."""
+    bits = 64 if suffix in ("usize", "isize") else int(suffix[1:])
+    if suffix[0] == "u":
+        lo, hi = 0, (1 << bits) - 1
+        if v < 0:
+            return
+    else:
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if not lo <= v <= hi:
+        raise _err(f"literal out of range for `{suffix}`: `{v}{suffix}` does not fit into "
+                   f"the type `{suffix}` whose range is `{lo}..={hi}`", "overflowing_literals",
+                   line)
 
 
 def _join(a: T, b: T) -> T:

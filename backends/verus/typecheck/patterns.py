@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from ..syntax import ast as A
 from . import types as Ty
+from .exhaustive import Exhaustiveness
 from .scope import Module, Scope
 from .scope import err as _err
 from .types import BOOL, CHAR, INTLIT, UNKNOWN, T, compatible, is_int, known, show
@@ -28,14 +29,17 @@ class PatternChecker:
         n = Ty.normalize(t, self.generics, self.self_type)
         return self._known_names(n)
 
-    def _known_names(self, t: T) -> T:
+    def _known_names(self, t: T, keep: frozenset[str] = frozenset()) -> T:
         """A user type name the module does not define is ``?`` (an alias, a type from a
-        ``use``): rustc would report it, but we cannot tell an alias from a typo."""
+        ``use``): rustc would report it, but we cannot tell an alias from a typo. Names in
+        ``keep`` (type parameters being instantiated) stay."""
         base = {"bool", "char", "unit", "tuple", "spec_fn", "Seq", "Set", "Map", "Multiset",
                 "Option", "?", "{integer}", "{float}"} | Ty.INTS | Ty.FLOATS | Ty.EXEC_TYPES
+        if t.name in keep and not t.args:
+            return t
         if t.name not in base and t.name not in self.m.types:
             return UNKNOWN
-        return T(t.name, [self._known_names(a) for a in t.args])
+        return T(t.name, [self._known_names(a, keep) for a in t.args])
 
     def struct_fields(self, t: T) -> dict[str, T] | None:
         s = self.m.structs.get(t.name)
@@ -178,13 +182,23 @@ class PatternChecker:
 
     # ------------------------------------------------------------ exhaustiveness
     def _exhaustive(self, e: A.Match, t: T) -> None:
-        """rustc requires every value to be matched (E0004). We decide only the top level:
-        a variant (or ``true``/``false``) no arm can match at all is reported; arms with
-        refutable sub-patterns count as covering theirs (accepting what may be exhaustive)."""
+        """rustc requires every value to be matched (E0004): first the top level (a variant
+        no arm names, with the message the corpus expects), then nested patterns
+        (``exhaustive``: ``Some(Color::Red)`` does not cover ``Some(Color::Blue)``)."""
         alts: list[A.Pat] = []
         for arm in e.arms:
             if arm.guard is None:
                 alts.extend(self._binding(a) for a in _alternatives(arm.pat))
+        if any(isinstance(p, A.PWild) or isinstance(p, A.PBind) and p.sub is None
+               for p in alts):
+            return
+        self._top_level(e, t, alts)
+        w = Exhaustiveness(self).witness([a.pat for a in e.arms if a.guard is None], t)
+        if w is not None:
+            raise _err(f"non-exhaustive patterns: `{w}` not covered", "E0004", e.line)
+
+    def _top_level(self, e: A.Match, t: T, alts: list[A.Pat]) -> None:
+        """The variants (or ``true``/``false``) no arm can match at all."""
         if any(_catch_all(p) for p in alts):
             return
         if t.name == "Option":

@@ -300,12 +300,13 @@ def run_file(path: Path, work: Path, st: Totals, verbose: bool) -> None:
         st.accepted += 1
         cases = task.all_cases()
         st.cases += len(cases)
-        got = {e: engine_named(backend, e).check(spec, task, cases, Limits()) for e in ENGINES}
-        for e, vs in got.items():
-            st.decided[e] += sum(v.decided for v in vs)
+        got = {en: engine_named(backend, en).check(spec, task, cases, Limits())
+               for en in ENGINES}
+        for en, vs in got.items():
+            st.decided[en] += sum(v.decided for v in vs)
             for v in vs:
                 if not v.decided:
-                    st.unknown[f"{e}: {(v.reason or '')[:110]}"] += 1
+                    st.unknown[f"{en}: {(v.reason or '')[:110]}"] += 1
         for c, vi, vx in zip(cases, got["interp"], got["exec_spec"], strict=True):
             if vi.decided and vx.decided:
                 st.both += 1
@@ -334,10 +335,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dataset not found: {ns.dataset}", file=sys.stderr)
         return 2
     backend = backends()["verus"]
-    for e in ENGINES:
-        info = engine_named(backend, e).info()
+    for name in ENGINES:
+        info = engine_named(backend, name).info()
         if not info.available:
-            print(f"engine {e} unavailable: {info.reason}", file=sys.stderr)
+            print(f"engine {name} unavailable: {info.reason}", file=sys.stderr)
             return 2
     only = {s for s in ns.only.split(",") if s}
     st = Totals()

@@ -51,10 +51,10 @@ ENGINE = "exec_spec"
 #: The exact vstd release every harness depends on (crates.io, newest when this was written).
 VSTD_VERSION = "0.0.0-2026-11-01-0251"
 #: Bump when the harness template or its protocol changes: cached binaries are keyed on it.
-HARNESS_VERSION = "3"
+HARNESS_VERSION = "4"
 #: Bump when what the engine decides changes without the binary changing (fidelity rules):
 #: goes into the engine version, hence into verdict cache keys.
-RULES_VERSION = "2"
+RULES_VERSION = "3"
 STACK_BYTES = 256 * 1024 * 1024
 #: Processes and threads of one harness sandbox. The sandbox counts only its own (the limit is
 #: set inside its user namespace, and under root each child has its own uid); before, the

@@ -52,6 +52,8 @@ class _Walker:
     rewritten: bool = False
     """``rewrite.rewrite`` turned `/`, `%`, chains, `as nat` and `as char` (those carrying a
     source span) into Verus's meaning, so only what it could not rewrite is flagged."""
+    widened: frozenset[int] = frozenset()
+    """ids of the comparisons and arithmetic ``widen`` computes in ``i128`` (not mixed)."""
 
     def flag(self, line: int, what: str) -> None:
         self.problems.append((line, what))
@@ -132,7 +134,7 @@ class _Walker:
                     self.rewritten and e.span is not None):
                 self.flag(e.line, f"`{e.op}` on a value that may be negative (Verus's `{e.op}` is "
                           "Euclidean, the compiled Rust one truncates)")
-            if e.op in _MIXABLE:
+            if e.op in _MIXABLE and id(e) not in self.widened:
                 self.mixed(e.l, e.r, env, e.line)
             if e.op == "==>":
                 self.expr(e.l, env, guard=guard)
@@ -150,7 +152,8 @@ class _Walker:
                 self.flag(e.line, "chained comparison outside a quantifier guard (the macro "
                           "does not expand it into `&&`)")
             for a, b in itertools.pairwise(e.operands):
-                self.mixed(a, b, env, e.line)
+                if id(e) not in self.widened:
+                    self.mixed(a, b, env, e.line)
             for x in e.operands:
                 self.expr(x, env, False)
             return
@@ -250,7 +253,12 @@ def divergences(module: A.SpecModule, rewritten: bool = False) -> dict[str, str]
         for f in im.fns:
             methods.setdefault(f.name, []).append(f)
     per_fn: dict[int, tuple[list[tuple[int, str]], set[str]]] = {}
-    w = _Walker(module, module.structs, fns, methods, rewritten=rewritten)
+    widened: frozenset[int] = frozenset()
+    if rewritten:
+        from .widen import widened_nodes
+
+        widened = frozenset(widened_nodes(module))
+    w = _Walker(module, module.structs, fns, methods, rewritten=rewritten, widened=widened)
     for f in module.all_fns():
         w.problems, w.calls = [], set()
         w.fn(f)

@@ -28,50 +28,14 @@ Edits replace text within the operands' own lines, so line numbers in panics sta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..syntax import ast as A
 from ..syntax.lexer import Token
+from .edits import Edit, Offsets, RewriteError, render
 from .fidelity import _Walker
+from .widen import widen
 
-
-@dataclass
-class _Edit:
-    start: int
-    end: int
-    parts: list[str | tuple[int, int]]
-    """Literal text and (start, end) character ranges of the original to render recursively."""
-
-
-class RewriteError(ValueError):
-    """The token positions do not match the text (the engine then rewrites nothing)."""
-
-
-class _Offsets:
-    def __init__(self, text: str, module: A.SpecModule) -> None:
-        self.text = text
-        self.toks = module.tokens
-        self.line_start = [0, 0]
-        for i, c in enumerate(text):
-            if c == "\n":
-                self.line_start.append(i + 1)
-
-    def start(self, k: int) -> int:
-        t = self.toks[k]
-        at = self.line_start[t.line] + t.col - 1
-        if self.text[at:at + len(t.text)] != t.text:
-            # never edit text we have not located exactly: a shifted edit could compile into
-            # a different expression
-            raise RewriteError(f"token {t.text!r} is not at line {t.line}, column {t.col}")
-        return at
-
-    def end(self, k: int) -> int:
-        t = self.toks[k]
-        return self.start(k) + len(t.text)
-
-    def range(self, a: int, b: int) -> tuple[int, int]:
-        """Characters of tokens ``a`` up to (excluding) ``b``."""
-        return self.start(a), self.end(b - 1)
+_Edit = Edit
+_Offsets = Offsets
 
 
 class _Collector(_Walker):
@@ -119,7 +83,7 @@ def rewrite(text: str, module: A.SpecModule) -> str:
     col = _Collector(module, off)
     for f in module.all_fns():
         col.fn(f)
-    edits = col.edits + _quantifier_types(module, off)
+    edits = col.edits + _quantifier_types(module, off) + widen(module, off)[0]
     if not edits:
         return text
     # nested edits render inside their parent's operand ranges
@@ -163,6 +127,9 @@ def _bounded_below(toks: list[Token], start: int, name: str) -> bool:
     a binder with an explicit lower bound (which rustc then types ``usize``, so >= 0) is
     rewritten, whatever the macro accepts.
     """
+    # a guard in parentheses, ``(0 <= i < n) ==> ..``, is read inside them (``widen`` drops
+    # them for the macro)
+    level = 1 if start < len(toks) and toks[start].text == "(" else 0
     depth = 0
     for j in range(start, len(toks) - 1):
         x = toks[j].text
@@ -174,30 +141,13 @@ def _bounded_below(toks: list[Token], start: int, name: str) -> bool:
                 return False
         elif depth == 0 and x in ("==>", ";", ","):
             return False
-        elif depth == 0 and x == name and j > start:
+        elif depth == level and x == name and j > start:
             return toks[j - 1].text in ("<", "<=") and toks[j + 1].text in ("<", "<=")
     return False
 
 
 def _render(text: str, a: int, b: int, edits: list[_Edit]) -> str:
-    out: list[str] = []
-    pos = a
-    inside = [e for e in edits if a <= e.start and e.end <= b]
-    top: list[_Edit] = []
-    for e in inside:
-        if top and e.start < top[-1].end:
-            continue  # nested in the previous top-level edit
-        top.append(e)
-    for e in top:
-        out.append(text[pos:e.start])
-        for p in e.parts:
-            if isinstance(p, str):
-                out.append(p)
-            else:
-                out.append(_render(text, p[0], p[1], [x for x in edits if x is not e]))
-        pos = e.end
-    out.append(text[pos:b])
-    return "".join(out)
+    return render(text, a, b, edits)
 
 
-__all__ = ["rewrite"]
+__all__ = ["RewriteError", "rewrite"]

@@ -104,6 +104,8 @@ class Matches(Expr):
 class Call(Expr):
     func: Expr
     args: list[Expr]
+    arg_spans: list[tuple[int, int]] | None = None
+    """Token index range of each argument, when parsed from text."""
 
 
 @dataclass(slots=True)

@@ -758,10 +758,14 @@ class Parser:
             return A.Unary(t.line, str(t.value), e)
         return self.parse_postfix(self.parse_primary(no_struct), no_struct)
 
-    def parse_call_args(self, close: str = ")") -> list[A.Expr]:
+    def parse_call_args(self, close: str = ")",
+                        spans: list[tuple[int, int]] | None = None) -> list[A.Expr]:
         args: list[A.Expr] = []
         while not self.at_p(close):
+            first = self.pos
             args.append(self.parse_expr())
+            if spans is not None:
+                spans.append((first, self.pos))
             if not self.eat_p(","):
                 break
         self.expect_p(close)
@@ -822,7 +826,8 @@ class Parser:
                 e = A.Index(t.line, e, idx)
             elif t.is_p("("):
                 self.pos += 1
-                e = A.Call(t.line, e, self.parse_call_args())
+                spans: list[tuple[int, int]] = []
+                e = A.Call(t.line, e, self.parse_call_args(spans=spans), spans)
             elif t.is_p("@"):
                 self.pos += 1
                 e = A.View(t.line, e)

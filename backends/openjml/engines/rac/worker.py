@@ -29,6 +29,9 @@ MAIN = "adequacy.rac.Worker"
 JAR = "rac-worker.jar"
 WARM_UP_FILE = "warm-up.json"
 """Class bytes of ``WARM_UP`` (made at build time): what a spare JVM evaluates before any spec."""
+POOL_EXPORT = "jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED"
+"""What ``Compile.java`` needs to reuse one javac context across specs (``JavacTaskPool``, an
+internal class of the JDK's compiler module, the one jshell uses)."""
 ARCHIVE = "rac-{mode}.jsa"
 """AppCDS archive of each mode (JDK 13+ ``-XX:ArchiveClassesAtExit``): the classes a worker
 loads, parsed and verified once at build time, so a fresh eval JVM starts in less time."""
@@ -87,7 +90,8 @@ def _compile(java: Java, sources: list[Path], out: Path) -> None:
     os.chmod(out.parent, 0o755)
     tmp = Path(tempfile.mkdtemp(prefix="rac-build-", dir=out.parent))
     classes = tmp / "classes"
-    r = subprocess.run([java.javac, "-nowarn", "-Xlint:none", "-d", str(classes),
+    r = subprocess.run([java.javac, "-nowarn", "-Xlint:none", "--add-exports", POOL_EXPORT,
+                        "-d", str(classes),
                         *[str(p) for p in sources]], capture_output=True, text=True,
                        timeout=300)
     if r.returncode != 0:
@@ -165,7 +169,7 @@ def _dump_archive(out: Path, mode: str) -> None:
     work = make_workdir("adequacy-rac-cds-")
     try:
         os.chmod(work, 0o777)
-        cmd = [*_java_flags(java, out, 256, archive=None),
+        cmd = [*_java_flags(java, out, 256, archive=None, mode=mode),
                f"-XX:ArchiveClassesAtExit={work / name}", MAIN, mode]
         limits, view = jvm_sandbox(java, out)
         stdin = "".join(json.dumps({"id": str(i), **r}) + "\n"
@@ -184,9 +188,12 @@ def _dump_archive(out: Path, mode: str) -> None:
         remove_tree(work)
 
 
-def _java_flags(java: str, out: Path, heap_mb: int, archive: Path | None) -> list[str]:
+def _java_flags(java: str, out: Path, heap_mb: int, archive: Path | None, mode: str
+                ) -> list[str]:
     cds = [f"-XX:SharedArchiveFile={archive}"] if archive is not None and archive.exists() \
         else []
+    if mode == "compile":  # the dump and the launch must agree, or the archive is refused
+        cds.append(f"--add-exports={POOL_EXPORT}")
     return [sandbox_view.real_java(java), f"-Xmx{heap_mb}m", "-Xss16m", "-XX:+UseSerialGC",
             "-XX:CICompilerCount=2", "-XX:-UsePerfData", *cds,
             "-Xshare:auto", "-Xlog:disable",
@@ -228,7 +235,8 @@ class Worker(JsonLineWorker):
         # and leaves the CPU that C2 would take to the next spare's start (paced metric
         # calls, same run: fresh 82-83 vs 91-98 ms; docs/scale.md)
         jit = ["-XX:TieredStopAtLevel=1"] if self.mode == "eval" else []
-        cmd = [*_java_flags(java, out, self.heap_mb, out / ARCHIVE.format(mode=self.mode)),
+        cmd = [*_java_flags(java, out, self.heap_mb, out / ARCHIVE.format(mode=self.mode),
+                            self.mode),
                *jit, MAIN, self.mode]
         limits, view = jvm_sandbox(java, out)
         return cmd, limits, view

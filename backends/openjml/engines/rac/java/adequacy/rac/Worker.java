@@ -139,6 +139,7 @@ public final class Worker {
         switch (op) {
             case "ping": r.put("ok", true); r.put("version", VERSION); r.put("mode", "compile"); return r;
             case "compile": return Compile.compile(req);
+            case "stats": return Compile.stats();
             default: r.put("error", "unknown op " + op + " (compile mode)"); return r;
         }
     }

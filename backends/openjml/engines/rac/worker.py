@@ -112,6 +112,9 @@ def _compile(java: Java, sources: list[Path], out: Path) -> None:
 
 WARM_UP = """public class Solution {
     public static int solve(int x, int y) { return x + y; }
+    static Object __adq_e0_1(Object[] __p, Object[] __q, Object __res, Object __this) {
+        return adequacy.rac.R.forall(adequacy.rac.R.big(__p[0]), adequacy.rac.R.big(__p[1]),
+            "int", (Object i) -> adequacy.rac.R.le(i, __res)); }
     static Object __adq_r0_0(Object[] __p, Object[] __q, Object __res, Object __this) {
         return adequacy.rac.R.le(adequacy.rac.R.big(__p[0]), adequacy.rac.R.big(__p[1])); }
     static Object __adq_e0_0(Object[] __p, Object[] __q, Object __res, Object __this) {
@@ -122,7 +125,8 @@ WARM_UP = """public class Solution {
 _WARM_PLAN: dict[str, Any] = {
     "key": "warm-up", "class": "Solution", "params": [["int", "x"], ["int", "y"]],
     "result": "int", "method": "solve", "static": True, "result_param": -1,
-    "cases": [{"normal": True, "req": [["__adq_r0_0", 3]], "ens": [["__adq_e0_0", 5]]}]}
+    "cases": [{"normal": True, "req": [["__adq_r0_0", 3]],
+               "ens": [["__adq_e0_0", 5], ["__adq_e0_1", 6]]}]}
 
 
 def warm_up_request(out: Path) -> dict[str, Any] | None:
@@ -148,8 +152,9 @@ def _warm_up_requests(mode: str, out: Path) -> list[dict[str, Any]]:
     reqs: list[dict[str, Any]] = [{"op": "ping"}, *([warm] if warm else [])]
     if warm:
         reqs.append({"op": "load", **_WARM_PLAN, "classes": warm["classes"]})
-        reqs += [{"op": "eval", "key": "warm-up", "timeout_ms": 5000, **e}
-                 for e in warm["evals"] if "op" not in e]
+        cases = [{"timeout_ms": 5000, **e} for e in warm["evals"] if "op" not in e]
+        reqs += [{"op": "eval", "key": "warm-up", **e} for e in cases]
+        reqs.append({"op": "evals", "key": "warm-up", "cases": cases, "budget_ms": 60000})
     return reqs
 
 

@@ -121,6 +121,7 @@ final class Compile {
         DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
         List<JavaFileObject> units = List.of(new Source(cls, code));
         PackageWatch watch = new PackageWatch();
+        long t0 = System.nanoTime();
         boolean ok;
         try {
             if (pool != null) {
@@ -158,6 +159,7 @@ final class Compile {
             classes.put(e.getKey(), Base64.getEncoder().encodeToString(e.getValue().bytes.toByteArray()));
         r.put("ok", true);
         r.put("classes", classes);
+        r.put("ms", (System.nanoTime() - t0) / 1_000_000.0); // for benchmarks
         return r;
     }
 

@@ -1,11 +1,11 @@
 """Cost of the optimizer's inner loop: one metric call, and the share of a GEPA run outside the LM.
 
 Usage: python benchmarks/optimize_metric.py [--calls N] [--gepa-calls M]  (M = 0: part 1 only)
-       python benchmarks/optimize_metric.py --baseline DIR [--rounds R] [--calls N]
-With ``--baseline`` (a checkout of an older commit, e.g. ``git worktree add DIR ae4926a``):
-only the rac fresh/same-spec calls, measured in child processes that import DIR's code and
-this checkout's code in turn (R rounds each, alternating, one session), with the ratios
-new / baseline. Each child warms its engines with ``--warm`` fresh calls first (default 10),
+       python benchmarks/optimize_metric.py --baseline DIR[,DIR...] [--rounds R] [--calls N]
+With ``--baseline`` (checkouts of older commits, e.g. ``git worktree add DIR ae4926a``):
+only the rac fresh/same-spec calls, measured in child processes that import each DIR's code
+and this checkout's code in turn (R rounds each, alternating, one session), with the ratios
+new / DIR. Each child warms its engines with ``--warm`` fresh calls first (default 10),
 as an optimizer's long-lived process has.
 1. Median and p95 latency of one ``SpecMetric`` call (adequacy, verdict cache off, engines
    warmed by one call first) on a bundled Verus task (binary_search_first, interp) and a bundled
@@ -206,35 +206,36 @@ def _child(tree: Path, calls: int, warm: int, pause: float) -> dict[str, float]:
     return out
 
 
-def compare(baseline: Path, rounds: int, calls: int, warm: int) -> int:
-    """rac fresh/same-spec medians of ``baseline`` and this checkout, alternating."""
+def compare(baselines: list[Path], rounds: int, calls: int, warm: int) -> int:
+    """rac fresh/same-spec medians of each baseline tree and this checkout, in turn (the
+    order rotates every round, so no tree always runs first)."""
+    trees = [(p.name, p) for p in baselines] + [("new", REPO)]
     print(f"rac, array_max, {calls} fresh + {calls} same-spec calls per child after {warm} "
-          f"warm-up calls; baseline {baseline}, new {REPO}; {rounds} rounds, alternating")
+          f"warm-up calls; {', '.join(f'{n} = {p}' for n, p in trees)}; {rounds} rounds, "
+          "alternating")
     print("| round | pause | tree | load avg (1 min) | fresh median ms | same median ms "
           "| fresh / same |")
     print("|---|---|---|---|---|---|---|")
     got: dict[tuple[str, float], list[dict[str, float]]] = {}
     for r in range(rounds):
         for pause in (0.0, 0.3):
-            order = [("baseline", baseline), ("new", REPO)]
-            for name, tree in order if r % 2 == 0 else order[::-1]:
+            for name, tree in trees[r % len(trees):] + trees[:r % len(trees)]:
                 m = _child(tree, calls, warm, pause)
                 got.setdefault((name, pause), []).append(m)
                 print(f"| {r + 1} | {pause:g} s | {name} | {m['load']:.1f} | {m['fresh']:.1f} "
                       f"| {m['same']:.1f} | {m['fresh'] / m['same']:.2f} |", flush=True)
-    print("\nmedians over the rounds:")
-    print("| pause | baseline fresh ms | new fresh ms | new / baseline (fresh) "
-          "| baseline fresh/same | new fresh/same |")
-    print("|---|---|---|---|---|---|")
+    print("\nmedians over the rounds (fresh ms, fresh / same; new / tree: ratio of fresh "
+          "medians):")
+    print("| pause | " + " | ".join(f"{n} fresh | {n} fresh/same" for n, _ in trees)
+          + " | " + " | ".join(f"new / {n}" for n, _ in trees[:-1]) + " |")
+    print("|---|" + "---|---|" * len(trees) + "---|" * (len(trees) - 1))
     for pause in (0.0, 0.3):
-        def med(name: str, key: str, pause: float = pause) -> float:
-            return statistics.median(m[key] for m in got[(name, pause)])
-
-        ratio_b = statistics.median(m["fresh"] / m["same"] for m in got[("baseline", pause)])
-        ratio_n = statistics.median(m["fresh"] / m["same"] for m in got[("new", pause)])
-        print(f"| {pause:g} s | {med('baseline', 'fresh'):.1f} | {med('new', 'fresh'):.1f} "
-              f"| {med('new', 'fresh') / med('baseline', 'fresh'):.2f} | {ratio_b:.2f} "
-              f"| {ratio_n:.2f} |")
+        fresh = {n: statistics.median(m["fresh"] for m in got[(n, pause)]) for n, _ in trees}
+        ratio = {n: statistics.median(m["fresh"] / m["same"] for m in got[(n, pause)])
+                 for n, _ in trees}
+        cells = [f"{fresh[n]:.1f} | {ratio[n]:.2f}" for n, _ in trees]
+        cells += [f"{fresh['new'] / fresh[n]:.2f}" for n, _ in trees[:-1]]
+        print(f"| {pause:g} s | " + " | ".join(cells) + " |")
     return 0
 
 
@@ -242,8 +243,8 @@ def main(argv: list[str]) -> int:
     opts = dict(zip(argv[::2], argv[1::2], strict=False))
     calls = int(opts.get("--calls", "30"))
     if "--baseline" in opts:
-        return compare(Path(opts["--baseline"]).resolve(), int(opts.get("--rounds", "3")),
-                       calls, int(opts.get("--warm", "10")))
+        return compare([Path(d).resolve() for d in opts["--baseline"].split(",")],
+                       int(opts.get("--rounds", "3")), calls, int(opts.get("--warm", "10")))
     gepa_calls = int(opts.get("--gepa-calls", "24"))
     v = load_task(EX / "verus" / "binary_search_first")
     j = load_task(EX / "jml" / "array_max")

@@ -309,10 +309,17 @@ def _stream(run: Run, task: Task, cases: Sequence[Case], batch: list[int],
            "budget_ms": int(max(0.0, deadline - t0) * 1000)}
     try:
         for reply in run.stream(req, timeout=limits.case_seconds + 15):
-            if "i" in reply:
+            if "i" in reply and reply["i"] == answered and answered < len(batch):
                 case = cases[batch[answered]]
                 done(*_interpret(case, reply, float(reply.get("ms", 0.0)) / 1000))
                 continue
+            if "i" in reply:  # out of order: nothing more of this stream is trusted
+                run.worker.stop()
+                case = cases[batch[answered]] if answered < len(batch) else None
+                if case is not None:
+                    done(_unknown(case, f"worker answered case {reply['i']} out of order"),
+                         WORKER_DIED)
+                break
             if reply.get("missing"):
                 run.worker.loaded.discard(run.key)  # scored one by one below, reloading
             elif "error" in reply:

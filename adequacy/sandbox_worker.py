@@ -19,7 +19,7 @@ import queue
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,15 +156,38 @@ class JsonLineWorker:
         self.served += 1
         return self._send(obj, timeout)
 
+    def stream(self, obj: dict[str, Any], timeout: float) -> Iterator[dict[str, Any]]:
+        """One request answered in several lines, up to the one that says ``"end"`` (or asks
+        for the child to be replaced); each line must come within ``timeout`` of the one
+        before (``WorkerDied`` otherwise, as for ``request``). A caller that stops reading
+        early leaves the rest to be skipped as late answers."""
+        if not self.alive() or (self.max_requests is not None
+                                and self.served >= self.max_requests):
+            self.stop()
+            self.start()
+        self.served += 1
+        rid = self._write(obj)
+        while True:
+            reply = self._read(rid, timeout)
+            yield reply
+            if reply.get("end") or "i" not in reply or self.proc is None:
+                return
+
     def _send(self, obj: dict[str, Any], timeout: float) -> dict[str, Any]:
+        return self._read(self._write(obj), timeout)
+
+    def _write(self, obj: dict[str, Any]) -> str:
         assert self.proc is not None and self.proc.stdin is not None
-        obj = {"id": str(next(self._ids)), **obj}
+        rid = str(next(self._ids))
         try:
-            self.proc.stdin.write(json.dumps(obj).encode() + b"\n")
+            self.proc.stdin.write(json.dumps({"id": rid, **obj}).encode() + b"\n")
             self.proc.stdin.flush()
         except OSError as e:
             self.stop()
             raise WorkerDied(f"{self.label} died ({e})") from e
+        return rid
+
+    def _read(self, rid: str, timeout: float) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -180,7 +203,7 @@ class JsonLineWorker:
                 reply: dict[str, Any] = json.loads(line)
             except ValueError:
                 continue  # chatter that happens to start with "{"
-            if reply.get("id") not in (obj["id"], None):
+            if reply.get("id") not in (rid, None):
                 continue  # a late answer to a request we gave up on
             if reply.get("exit") or reply.get("fatal"):
                 self.stop()  # the child asked to be replaced (a runaway thread, a KeY error)

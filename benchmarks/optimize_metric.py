@@ -1,6 +1,12 @@
 """Cost of the optimizer's inner loop: one metric call, and the share of a GEPA run outside the LM.
 
 Usage: python benchmarks/optimize_metric.py [--calls N] [--gepa-calls M]  (M = 0: part 1 only)
+       python benchmarks/optimize_metric.py --baseline DIR[,DIR...] [--rounds R] [--calls N]
+With ``--baseline`` (checkouts of older commits, e.g. ``git worktree add DIR ae4926a``):
+only the rac fresh/same-spec calls, measured in child processes that import each DIR's code
+and this checkout's code in turn (R rounds each, alternating, one session), with the ratios
+new / DIR. Each child warms its engines with ``--warm`` fresh calls first (default 10),
+as an optimizer's long-lived process has.
 1. Median and p95 latency of one ``SpecMetric`` call (adequacy, verdict cache off, engines
    warmed by one call first) on a bundled Verus task (binary_search_first, interp) and a bundled
    JML task (array_max, rac). Each call scores a *fresh* spec (the gold with a distinct,
@@ -15,7 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -136,9 +144,107 @@ def gepa_share(max_calls: int, delay: float = 1.0) -> tuple[float, float, int]:
     return res.seconds, res.lm_seconds, t_lm.calls + r_lm.calls
 
 
+_CHILD = """
+import importlib.abc, importlib.util, json, os, sys, time, statistics
+from pathlib import Path
+root = Path(sys.argv[1])
+PKGS = {"adequacy": "adequacy", "adequacy.backends": "backends",
+        "adequacy.mutators": "mutators", "adequacy.optimizers": "optimizers"}
+
+class Tree(importlib.abc.MetaPathFinder):
+    # the tree's packages, whatever the editable install points at
+    def find_spec(self, name, path=None, target=None):
+        if name not in PKGS:
+            return None
+        d = root / PKGS[name]
+        return importlib.util.spec_from_file_location(
+            name, d / "__init__.py", submodule_search_locations=[str(d)])
+
+sys.meta_path.insert(0, Tree())
+import dspy
+from adequacy.optimizers.metrics import SpecMetric
+from adequacy.tasks import load_task
+import adequacy.backends.openjml.engines.rac.engine as eng
+assert eng.__file__.startswith(str(root)), eng.__file__
+calls, warm, pause = int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+task = load_task(root / "examples" / "jml" / "array_max")
+gold = (task.root / "specs" / "gold.java").read_text()
+metric = SpecMetric([task])
+ex = dspy.Example(task_id=task.id)
+
+def variant(i):
+    return gold.replace("    /*@ requires", f"    //@ requires {i} >= 0;\\n    /*@ requires", 1)
+
+def call(text):
+    t0 = time.perf_counter()
+    r = metric(ex, dspy.Prediction(spec_text=text))
+    assert r.score == 1.0, r.feedback
+    return (time.perf_counter() - t0) * 1000
+
+call(gold)
+for i in range(warm):
+    call(variant(10**6 + i))
+fresh, same = [], []
+for i in range(calls):
+    time.sleep(pause)
+    fresh.append(call(variant(i)))
+    time.sleep(pause)
+    same.append(call(gold))
+print(json.dumps({"fresh": statistics.median(fresh), "same": statistics.median(same),
+                  "load": os.getloadavg()[0]}))
+"""
+
+
+def _child(tree: Path, calls: int, warm: int, pause: float) -> dict[str, float]:
+    """One measurement in a fresh process that imports ``tree``'s code."""
+    p = subprocess.run([sys.executable, "-c", _CHILD, str(tree), str(calls), str(warm),
+                        str(pause)], capture_output=True, text=True, timeout=1800,
+                       env={**os.environ, "PYTHONPATH": str(tree)})
+    if p.returncode != 0:
+        raise SystemExit(f"measuring {tree} failed:\n{p.stderr[-3000:]}")
+    out: dict[str, float] = json.loads(p.stdout.strip().splitlines()[-1])
+    return out
+
+
+def compare(baselines: list[Path], rounds: int, calls: int, warm: int) -> int:
+    """rac fresh/same-spec medians of each baseline tree and this checkout, in turn (the
+    order rotates every round, so no tree always runs first)."""
+    trees = [(p.name, p) for p in baselines] + [("new", REPO)]
+    print(f"rac, array_max, {calls} fresh + {calls} same-spec calls per child after {warm} "
+          f"warm-up calls; {', '.join(f'{n} = {p}' for n, p in trees)}; {rounds} rounds, "
+          "alternating")
+    print("| round | pause | tree | load avg (1 min) | fresh median ms | same median ms "
+          "| fresh / same |")
+    print("|---|---|---|---|---|---|---|")
+    got: dict[tuple[str, float], list[dict[str, float]]] = {}
+    for r in range(rounds):
+        for pause in (0.0, 0.3):
+            for name, tree in trees[r % len(trees):] + trees[:r % len(trees)]:
+                m = _child(tree, calls, warm, pause)
+                got.setdefault((name, pause), []).append(m)
+                print(f"| {r + 1} | {pause:g} s | {name} | {m['load']:.1f} | {m['fresh']:.1f} "
+                      f"| {m['same']:.1f} | {m['fresh'] / m['same']:.2f} |", flush=True)
+    print("\nmedians over the rounds (fresh ms, fresh / same; new / tree: ratio of fresh "
+          "medians):")
+    print("| pause | " + " | ".join(f"{n} fresh | {n} fresh/same" for n, _ in trees)
+          + " | " + " | ".join(f"new / {n}" for n, _ in trees[:-1]) + " |")
+    print("|---|" + "---|---|" * len(trees) + "---|" * (len(trees) - 1))
+    for pause in (0.0, 0.3):
+        fresh = {n: statistics.median(m["fresh"] for m in got[(n, pause)]) for n, _ in trees}
+        ratio = {n: statistics.median(m["fresh"] / m["same"] for m in got[(n, pause)])
+                 for n, _ in trees}
+        cells = [f"{fresh[n]:.1f} | {ratio[n]:.2f}" for n, _ in trees]
+        cells += [f"{fresh['new'] / fresh[n]:.2f}" for n, _ in trees[:-1]]
+        print(f"| {pause:g} s | " + " | ".join(cells) + " |")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     opts = dict(zip(argv[::2], argv[1::2], strict=False))
     calls = int(opts.get("--calls", "30"))
+    if "--baseline" in opts:
+        return compare([Path(d).resolve() for d in opts["--baseline"].split(",")],
+                       int(opts.get("--rounds", "3")), calls, int(opts.get("--warm", "10")))
     gepa_calls = int(opts.get("--gepa-calls", "24"))
     v = load_task(EX / "verus" / "binary_search_first")
     j = load_task(EX / "jml" / "array_max")

@@ -84,18 +84,26 @@ def test_a_worker_that_keeps_dying_gives_the_predicate_up(tmp_path: Path,
 
     real = rac.Run.request
 
-    def killed_first(self: rac.Run, req: dict, timeout: float) -> dict:
-        if req.get("op") != "eval":
-            return real(self, req, timeout)
+    def kill(self: rac.Run) -> None:
         if not self.worker.alive():
             self.worker = rac.JVMS.replace(self.worker)
         rac._load(self.worker, self.unit, self.key, self.classes)
         assert self.worker.proc is not None
         kill_group(self.worker.proc)  # the evaluation request meets a dead JVM
         self.worker.proc.wait(timeout=10)
+
+    def killed_first(self: rac.Run, req: dict, timeout: float) -> dict:
+        if req.get("op") != "eval":
+            return real(self, req, timeout)
+        kill(self)
         return self.worker._send(req, timeout)
 
+    def killed_stream(self: rac.Run, req: dict, timeout: float):  # type: ignore[no-untyped-def]
+        kill(self)
+        return self.worker.stream(req, timeout)
+
     monkeypatch.setattr(rac.Run, "request", killed_first)
+    monkeypatch.setattr(rac.Run, "stream", killed_stream)
     from adequacy.backends.openjml.plugin import OpenJmlBackend
 
     b = OpenJmlBackend()

@@ -99,3 +99,36 @@ def test_a_jvm_goes_back_to_the_spares_only_if_no_spec_loaded_in_it() -> None:
         assert not c.alive()
     finally:
         jvms.shutdown()
+
+
+def test_a_spec_run_sends_its_cases_in_one_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """All cases of a spec run travel in one streamed ``evals`` request (a round trip per
+    case cost about 1 ms each, paid by every spec), and the verdicts are still per case:
+    the gold spec of array_max accepts exactly the cases it should."""
+    from jml_support import EXAMPLES
+
+    from adequacy.runner import score_spec
+    from adequacy.tasks import load_task
+
+    streams: list[int] = []
+    single: list[str] = []
+    real_stream, real_request = Worker.stream, Worker.request
+
+    def stream(self: Worker, obj: dict, timeout: float):  # type: ignore[no-untyped-def]
+        streams.append(len(obj.get("cases", [])))
+        return real_stream(self, obj, timeout)
+
+    def request(self: Worker, obj: dict, timeout: float) -> dict:
+        single.append(str(obj.get("op")))
+        return real_request(self, obj, timeout)
+
+    monkeypatch.setattr(Worker, "stream", stream)
+    monkeypatch.setattr(Worker, "request", request)
+    task = load_task(EXAMPLES / "array_max")
+    rep = score_spec(task, (task.root / "specs" / "gold.java").read_text(), "gold.java",
+                     engines=["rac"])
+    assert len(rep.verdicts) >= 10
+    assert all(v.passed for v in rep.verdicts), [v.reason for v in rep.verdicts
+                                                   if not v.passed]
+    assert streams == [len(rep.verdicts)], streams
+    assert "eval" not in single, single

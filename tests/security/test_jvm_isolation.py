@@ -144,3 +144,56 @@ def test_re_checking_the_same_spec_on_other_cases_sees_nothing_of_the_first(
     vs = run(task, spec, visible)
     assert [v.value for v in vs] == [Truth.true] * 3, [v.reason for v in vs]
 
+
+
+# The compile JVM is shared and reuses one javac context across specs (Compile.java's
+# JavacTaskPool): javac only reads the text, but what one unit declared must not be visible
+# to the next one's compile (a constant of a class is inlined into the reader's bytecode).
+_LEAKS = [
+    ("public class Solution { } class Leak { static final int X = 42; }",
+     "public class Solution { int f() { return Leak.X; } }"),
+    ("public class Solution { static class In { static final int X = 42; } }",
+     "public class Solution { int f() { return Solution.In.X; } }"),
+    ("public class Solution { } class Leak2 { interface I { int X = 7; } }",
+     "public class Solution implements Leak2.I { int f() { return X; } }"),
+    ("package adq.secret; public class Solution { } class Leak { static final int X = 1; }",
+     "public class Solution { int f() { return adq.secret.Leak.X; } }"),
+    # a package outlives the unit in a reused context: the compiler retires the context
+    ("package adq.hidden.pkg; public class Solution { }",
+     "import adq.hidden.pkg.*; public class Solution { }"),
+    # a unit that fails to compile has declared its classes all the same
+    ("public class Solution { } class Leak3 { static final int X = 5; } class Broken { x }",
+     "public class Solution { int f() { return Leak3.X; } }"),
+]
+
+
+@pytest.mark.parametrize("first,second", _LEAKS)
+def test_what_one_unit_declared_is_not_visible_to_the_next_compile(first: str,
+                                                                   second: str) -> None:
+    """Each pair: the second unit compiles only if it can see the first one's declarations.
+    It must fail as it does in a compiler that never saw the first (checked on a fresh
+    key each time, so neither is served from the compile cache)."""
+    import uuid
+
+    from adequacy.backends.openjml.engines.rac.worker import COMPILER
+
+    tag = uuid.uuid4().hex
+    COMPILER.compile(f"leak-a-{tag}", {"class": "Solution", "source": first})
+    reply = COMPILER.compile(f"leak-b-{tag}", {"class": "Solution", "source": second})
+    assert reply.get("ok") is False, reply
+    assert reply.get("errors"), reply
+
+
+def test_the_compile_jvm_reuses_its_javac_context() -> None:
+    """Compiles share one javac context (the point of the pool): without it a warm compile of
+    a small spec cost 40-70 ms instead of about 5-15 (benchmarks/optimize_metric.py)."""
+    import uuid
+
+    from adequacy.backends.openjml.engines.rac.worker import COMPILER, WARM_UP
+
+    for _ in range(3):
+        src = WARM_UP.replace("return x + y;", f"return x + y; /* {uuid.uuid4().hex} */")
+        assert COMPILER.compile(uuid.uuid4().hex, {"class": "Solution", "source": src})["ok"]
+    with COMPILER.lock:
+        stats = COMPILER.worker.request({"op": "stats"}, timeout=30)
+    assert stats.get("pooled") is True and stats.get("reused", 0) >= 2, stats

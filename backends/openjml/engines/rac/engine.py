@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -191,6 +191,14 @@ class Run:
         _load(self.worker, self.unit, self.key, self.classes)
         return self.worker.request(req, timeout=timeout)
 
+    def stream(self, req: dict[str, Any], timeout: float) -> Iterator[dict[str, Any]]:
+        """``req``'s reply lines (``JsonLineWorker.stream``), in a live JVM holding the spec."""
+        if not self.worker.alive():
+            self.worker = JVMS.replace(self.worker)
+            self.restarts += 1
+        _load(self.worker, self.unit, self.key, self.classes)
+        return self.worker.stream(req, timeout=timeout)
+
     def close(self) -> None:
         JVMS.release(self.worker)
 
@@ -218,25 +226,125 @@ def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
         why = str(e) if isinstance(e, CompileGap) else f"rac could not compile this spec: {e}"
         return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
                         reason=why) for c in cases]
-    verdicts: list[Verdict] = []
+    verdicts: list[Verdict | None] = [None] * len(cases)
     streak = FailureStreak(limits.timeout_streak)
     try:
-        for case in cases:
-            t0 = time.monotonic()
-            skip = streak.skip_reason(case.bucket.predicate)
-            if skip is None and t0 > deadline:
-                skip = f"spec time limit ({limits.spec_seconds:g}s) reached"
-            if skip is not None:
-                verdicts.append(Verdict(case_id=case.id, bucket=case.bucket, value=Truth.unknown,
-                                        engine=ENGINE, reason=skip))
-                continue
-            v, failure = _one(run, task, case, _case_limits(limits, deadline - t0), t0)
-            streak.note(case.bucket.predicate, failure)
-            verdicts.append(v)
-            progress.advance()
+        i = 0
+        while i < len(cases):
+            i = _batch(run, task, cases, limits, deadline, streak, verdicts, i)
     finally:
         run.close()
-    return verdicts
+    assert all(v is not None for v in verdicts)
+    return [v for v in verdicts if v is not None]
+
+
+def _unknown(case: Case, reason: str) -> Verdict:
+    return Verdict(case_id=case.id, bucket=case.bucket, value=Truth.unknown, engine=ENGINE,
+                   reason=reason)
+
+
+def _batch(run: Run, task: Task, cases: Sequence[Case], limits: Limits, deadline: float,
+           streak: FailureStreak, out: list[Verdict | None], start: int) -> int:
+    """Score the cases from ``start`` on in one streamed request (``evals``: one round trip
+    instead of one per case) and return the index of the first case still to score.
+
+    The verdicts are those of scoring case by case: the give-up rule (``FailureStreak``)
+    changes only on a failure, and the stream ends at the first one, so the cases skipped
+    or sent here are the ones the case-by-case loop would skip or run; a case the stream did
+    not reach is scored by the next call, with the rule as it is then."""
+    now = time.monotonic()
+    batch: list[int] = []
+    reqs: list[dict[str, Any]] = []
+    skipped: list[tuple[int, str]] = []
+    k = start
+    while k < len(cases):
+        case = cases[k]
+        skip = streak.skip_reason(case.bucket.predicate)
+        if skip is None and now > deadline:
+            skip = f"spec time limit ({limits.spec_seconds:g}s) reached"
+        if skip is not None:
+            skipped.append((k, skip))
+            k += 1
+            continue
+        try:
+            args = ordered_args(task, run.unit, case.input)
+        except (BackendError, KeyError) as e:
+            if batch:
+                break  # its verdict resets the rule: score it after the cases before it
+            out[k] = _unknown(case, f"bad case: {e}")
+            streak.note(case.bucket.predicate, None)
+            progress.advance()
+            k += 1
+            break
+        batch.append(k)
+        reqs.append({"pred": case.bucket.predicate, "input": args, "output": case.output,
+                     "timeout_ms": int(limits.case_seconds * 1000)})
+        k += 1
+    answered = 0
+    if batch:
+        answered = _stream(run, task, cases, batch, reqs, limits, deadline, streak, out)
+    resume = batch[answered] if answered < len(batch) else k
+    for j, why in skipped:
+        if j < resume:
+            out[j] = _unknown(cases[j], why)
+    return resume
+
+
+def _stream(run: Run, task: Task, cases: Sequence[Case], batch: list[int],
+            reqs: list[dict[str, Any]], limits: Limits, deadline: float,
+            streak: FailureStreak, out: list[Verdict | None]) -> int:
+    """Send ``batch``'s cases as one ``evals`` request; the number of them scored."""
+    answered = 0
+
+    def done(v: Verdict, failure: str | None) -> None:
+        nonlocal answered
+        case = cases[batch[answered]]
+        out[batch[answered]] = v
+        streak.note(case.bucket.predicate, failure)
+        progress.advance()
+        answered += 1
+
+    t0 = time.monotonic()
+    req = {"op": "evals", "key": run.key, "cases": reqs,
+           "budget_ms": int(max(0.0, deadline - t0) * 1000)}
+    try:
+        for reply in run.stream(req, timeout=limits.case_seconds + 15):
+            if "i" in reply and reply["i"] == answered and answered < len(batch):
+                case = cases[batch[answered]]
+                done(*_interpret(case, reply, float(reply.get("ms", 0.0)) / 1000))
+                continue
+            if "i" in reply:  # out of order: nothing more of this stream is trusted
+                run.worker.stop()
+                case = cases[batch[answered]] if answered < len(batch) else None
+                if case is not None:
+                    done(_unknown(case, f"worker answered case {reply['i']} out of order"),
+                         WORKER_DIED)
+                break
+            if reply.get("missing"):
+                run.worker.loaded.discard(run.key)  # scored one by one below, reloading
+            elif "error" in reply:
+                case = cases[batch[answered]]
+                done(*_interpret(case, reply, time.monotonic() - t0))
+            break
+    except WorkerDied as e:
+        if "did not answer" in str(e):
+            case = cases[batch[answered]]
+            done(Verdict(case_id=case.id, bucket=case.bucket, value=Truth.unknown,
+                         engine=ENGINE, reason=f"worker crashed or hung: {e}; restarted"),
+                 TIMEOUT)
+        else:  # died between or during cases: that case once more, alone, in a fresh JVM
+            k = batch[answered]
+            t1 = time.monotonic()
+            done(*_one(run, task, cases[k], _case_limits(limits, deadline - t1), t1,
+                       attempts=1))
+    except BackendError as e:  # a fresh JVM refused the spec's classes
+        case = cases[batch[answered]]
+        done(_unknown(case, str(e)), WORKER_DIED)
+    if answered == 0:  # the spec went missing: its first case alone, the old way
+        k = batch[0]
+        t1 = time.monotonic()
+        done(*_one(run, task, cases[k], _case_limits(limits, deadline - t1), t1))
+    return answered
 
 
 def _case_limits(limits: Limits, left: float) -> Limits:
@@ -246,9 +354,31 @@ def _case_limits(limits: Limits, left: float) -> Limits:
     return limits.model_copy(update={"case_seconds": max(0.5, left)})
 
 
-def _one(run: Run, task: Task, case: Case, limits: Limits, t0: float
+def _interpret(case: Case, reply: dict[str, Any], seconds: float
+               ) -> tuple[Verdict, str | None]:
+    """A case's verdict from the worker's reply, and the failure kind that kept it from one
+    (``FAILURE_KINDS``)."""
+    def verdict(value: Truth, reason: str, failure: str | None = None
+                ) -> tuple[Verdict, str | None]:
+        return Verdict(case_id=case.id, bucket=case.bucket, value=value, engine=ENGINE,
+                       reason=reason, seconds=seconds), failure
+
+    failure = reply.get("failure")
+    kind = failure if isinstance(failure, str) and failure in FAILURE_KINDS else None
+    if "error" in reply:
+        return verdict(Truth.unknown, f"worker error: {reply['error']}", kind)
+    value = {"true": Truth.true, "false": Truth.false}.get(str(reply.get("value", "")),
+                                                           Truth.unknown)
+    reason = str(reply.get("reason", ""))
+    if reply.get("exit"):
+        reason += "; worker restarted"
+    return verdict(value, reason, kind if value is Truth.unknown else None)
+
+
+def _one(run: Run, task: Task, case: Case, limits: Limits, t0: float, attempts: int = 2
          ) -> tuple[Verdict, str | None]:
-    """The case's verdict, and the failure kind that kept it from one (``FAILURE_KINDS``)."""
+    """One case in a request of its own (after the stream lost its JVM or its spec); a JVM
+    that dies before answering gets ``attempts - 1`` retries in a fresh one."""
     def verdict(value: Truth, reason: str, failure: str | None = None
                 ) -> tuple[Verdict, str | None]:
         return Verdict(case_id=case.id, bucket=case.bucket, value=value, engine=ENGINE,
@@ -260,12 +390,12 @@ def _one(run: Run, task: Task, case: Case, limits: Limits, t0: float
         return verdict(Truth.unknown, f"bad case: {e}")
     req = {"op": "eval", "key": run.key, "pred": case.bucket.predicate, "input": args,
            "output": case.output, "timeout_ms": int(limits.case_seconds * 1000)}
-    for attempt in range(2):
+    for attempt in range(attempts):
         try:
             reply = run.request(req, timeout=limits.case_seconds + 15)
         except WorkerDied as e:
             hung = "did not answer" in str(e)
-            if attempt == 0 and not hung:
+            if attempt < attempts - 1 and not hung:
                 continue  # died between cases (e.g. killed by a limit): one retry
             return verdict(Truth.unknown, f"worker crashed or hung: {e}; restarted",
                            TIMEOUT if hung else WORKER_DIED)
@@ -274,16 +404,7 @@ def _one(run: Run, task: Task, case: Case, limits: Limits, t0: float
         if reply.get("missing"):
             run.worker.loaded.discard(run.key)
             continue
-        failure = reply.get("failure")
-        kind = failure if isinstance(failure, str) and failure in FAILURE_KINDS else None
-        if "error" in reply:
-            return verdict(Truth.unknown, f"worker error: {reply['error']}", kind)
-        value = {"true": Truth.true, "false": Truth.false}.get(str(reply.get("value", "")),
-                                                               Truth.unknown)
-        reason = str(reply.get("reason", ""))
-        if reply.get("exit"):
-            reason += "; worker restarted"
-        return verdict(value, reason, kind if value is Truth.unknown else None)
+        return _interpret(case, reply, time.monotonic() - t0)
     return verdict(Truth.unknown, "worker lost the spec twice", WORKER_DIED)
 
 

@@ -29,6 +29,9 @@ MAIN = "adequacy.rac.Worker"
 JAR = "rac-worker.jar"
 WARM_UP_FILE = "warm-up.json"
 """Class bytes of ``WARM_UP`` (made at build time): what a spare JVM evaluates before any spec."""
+POOL_EXPORT = "jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED"
+"""What ``Compile.java`` needs to reuse one javac context across specs (``JavacTaskPool``, an
+internal class of the JDK's compiler module, the one jshell uses)."""
 ARCHIVE = "rac-{mode}.jsa"
 """AppCDS archive of each mode (JDK 13+ ``-XX:ArchiveClassesAtExit``): the classes a worker
 loads, parsed and verified once at build time, so a fresh eval JVM starts in less time."""
@@ -87,7 +90,8 @@ def _compile(java: Java, sources: list[Path], out: Path) -> None:
     os.chmod(out.parent, 0o755)
     tmp = Path(tempfile.mkdtemp(prefix="rac-build-", dir=out.parent))
     classes = tmp / "classes"
-    r = subprocess.run([java.javac, "-nowarn", "-Xlint:none", "-d", str(classes),
+    r = subprocess.run([java.javac, "-nowarn", "-Xlint:none", "--add-exports", POOL_EXPORT,
+                        "-d", str(classes),
                         *[str(p) for p in sources]], capture_output=True, text=True,
                        timeout=300)
     if r.returncode != 0:
@@ -108,6 +112,9 @@ def _compile(java: Java, sources: list[Path], out: Path) -> None:
 
 WARM_UP = """public class Solution {
     public static int solve(int x, int y) { return x + y; }
+    static Object __adq_e0_1(Object[] __p, Object[] __q, Object __res, Object __this) {
+        return adequacy.rac.R.forall(adequacy.rac.R.big(__p[0]), adequacy.rac.R.big(__p[1]),
+            "int", (Object i) -> adequacy.rac.R.le(i, __res)); }
     static Object __adq_r0_0(Object[] __p, Object[] __q, Object __res, Object __this) {
         return adequacy.rac.R.le(adequacy.rac.R.big(__p[0]), adequacy.rac.R.big(__p[1])); }
     static Object __adq_e0_0(Object[] __p, Object[] __q, Object __res, Object __this) {
@@ -118,7 +125,8 @@ WARM_UP = """public class Solution {
 _WARM_PLAN: dict[str, Any] = {
     "key": "warm-up", "class": "Solution", "params": [["int", "x"], ["int", "y"]],
     "result": "int", "method": "solve", "static": True, "result_param": -1,
-    "cases": [{"normal": True, "req": [["__adq_r0_0", 3]], "ens": [["__adq_e0_0", 5]]}]}
+    "cases": [{"normal": True, "req": [["__adq_r0_0", 3]],
+               "ens": [["__adq_e0_0", 5], ["__adq_e0_1", 6]]}]}
 
 
 def warm_up_request(out: Path) -> dict[str, Any] | None:
@@ -144,8 +152,9 @@ def _warm_up_requests(mode: str, out: Path) -> list[dict[str, Any]]:
     reqs: list[dict[str, Any]] = [{"op": "ping"}, *([warm] if warm else [])]
     if warm:
         reqs.append({"op": "load", **_WARM_PLAN, "classes": warm["classes"]})
-        reqs += [{"op": "eval", "key": "warm-up", "timeout_ms": 5000, **e}
-                 for e in warm["evals"] if "op" not in e]
+        cases = [{"timeout_ms": 5000, **e} for e in warm["evals"] if "op" not in e]
+        reqs += [{"op": "eval", "key": "warm-up", **e} for e in cases]
+        reqs.append({"op": "evals", "key": "warm-up", "cases": cases, "budget_ms": 60000})
     return reqs
 
 
@@ -165,7 +174,7 @@ def _dump_archive(out: Path, mode: str) -> None:
     work = make_workdir("adequacy-rac-cds-")
     try:
         os.chmod(work, 0o777)
-        cmd = [*_java_flags(java, out, 256, archive=None),
+        cmd = [*_java_flags(java, out, 256, archive=None, mode=mode),
                f"-XX:ArchiveClassesAtExit={work / name}", MAIN, mode]
         limits, view = jvm_sandbox(java, out)
         stdin = "".join(json.dumps({"id": str(i), **r}) + "\n"
@@ -184,9 +193,12 @@ def _dump_archive(out: Path, mode: str) -> None:
         remove_tree(work)
 
 
-def _java_flags(java: str, out: Path, heap_mb: int, archive: Path | None) -> list[str]:
+def _java_flags(java: str, out: Path, heap_mb: int, archive: Path | None, mode: str
+                ) -> list[str]:
     cds = [f"-XX:SharedArchiveFile={archive}"] if archive is not None and archive.exists() \
         else []
+    if mode == "compile":  # the dump and the launch must agree, or the archive is refused
+        cds.append(f"--add-exports={POOL_EXPORT}")
     return [sandbox_view.real_java(java), f"-Xmx{heap_mb}m", "-Xss16m", "-XX:+UseSerialGC",
             "-XX:CICompilerCount=2", "-XX:-UsePerfData", *cds,
             "-Xshare:auto", "-Xlog:disable",
@@ -228,7 +240,8 @@ class Worker(JsonLineWorker):
         # and leaves the CPU that C2 would take to the next spare's start (paced metric
         # calls, same run: fresh 82-83 vs 91-98 ms; docs/scale.md)
         jit = ["-XX:TieredStopAtLevel=1"] if self.mode == "eval" else []
-        cmd = [*_java_flags(java, out, self.heap_mb, out / ARCHIVE.format(mode=self.mode)),
+        cmd = [*_java_flags(java, out, self.heap_mb, out / ARCHIVE.format(mode=self.mode),
+                            self.mode),
                *jit, MAIN, self.mode]
         limits, view = jvm_sandbox(java, out)
         return cmd, limits, view

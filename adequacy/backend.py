@@ -290,11 +290,12 @@ class Backend:
         return None
 
     def task_from_program(self, program: Path, function: str, dest: Path,
-                          task_id: str | None = None) -> str | None:
+                          task_id: str | None = None, extra: Sequence[Path] = ()) -> str | None:
         """Write a task folder at ``dest`` from an annotated program (``adequacy task from``):
         the signature of ``function``, its clauses as ``specs/original.*``, cases from the
-        program's own tests. Returns a one-line summary; TaskError (file:line) when the program
-        is out of reach (saying why); None: the language does not support it."""
+        program's own tests. ``extra``: other files of the program it uses. Returns a one-line
+        summary; TaskError (file:line) when the program is out of reach (saying why); None: the
+        language does not support it."""
         return None
 
     def gym_texts(self) -> GymTexts | None:

@@ -3,7 +3,8 @@
 Usage: python benchmarks/task_from_corpus.py [MBPP_VERIFIED_DIR] [--engine interp] [-v]
        python benchmarks/task_from_corpus.py --jml SPECGEN_ORACLE_DIR [-v]
 
-For each program, the function its ``main`` tests most becomes a task; the program's own
+For each program, the function its ``main`` tests most becomes a task (with ``--jml``: every
+specified method, the other files of its folder given as ``--with``); the program's own
 contract (``specs/original.rs``) is then scored on the cases derived from the program's tests.
 Prints how many programs became tasks, on how many the contract passes every derived case
 (the issue's goal: 70 of 79), and the reasons for the rest. The dataset is read from where it
@@ -76,7 +77,8 @@ def jml_corpus(root: Path, verbose: bool) -> int:
                     methods += 1
                     dest = Path(tmp) / f"{f.stem}_{methods}"
                     try:
-                        convert_jml(f, signature_text(m), dest)
+                        siblings = sorted(p for p in f.parent.glob("*.java") if p != f)
+                        convert_jml(f, signature_text(m), dest, extra=siblings)
                         task = load_task(dest)
                     except AdequacyError as e:
                         reasons[_reason(str(e))] += 1

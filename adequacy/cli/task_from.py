@@ -26,6 +26,8 @@ def task_from(
     task_id: Annotated[str | None, typer.Option("--id", help="The task's id (default: "
                                                 "FILE's stem and the function).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace DEST.")] = False,
+    extra: Annotated[list[Path] | None, typer.Option("--with", help="Another file of the "
+                     "program that the function uses (its classes are added).")] = None,
 ) -> None:
     """Write a task from an annotated program: the function's signature, its contract as
     specs/original.*, cases from the program's tests; then score that contract on them."""
@@ -51,7 +53,7 @@ def task_from(
     try:
         summary = None
         for b in found:
-            summary = b.task_from_program(program, function, dest, task_id)
+            summary = b.task_from_program(program, function, dest, task_id, extra or [])
             if summary is not None:
                 break
         if summary is None:

@@ -120,10 +120,10 @@ class OpenJmlBackend(Backend):
         return isinstance(t, StringType) or isinstance(t, SeqType) and t.kind == "array"
 
     def task_from_program(self, program: Path, function: str, dest: Path,
-                          task_id: str | None = None) -> str:
+                          task_id: str | None = None, extra: Sequence[Path] = ()) -> str:
         from .task_from import convert
 
-        done = convert(program, function, dest, task_id)
+        done = convert(program, function, dest, task_id, extra=extra)
         return (f"{dest}: {done.cases} valid input(s) with the method's results, "
                 f"{done.invalid} outside its precondition, of {done.drawn} drawn")
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,8 +83,41 @@ def _schema(program: Path, m: JavaMethod, java: str, what: str) -> str:
                             "schema cannot express") from None
 
 
+_TOP_PUBLIC = re.compile(r"^(\s*)public\s+((?:final\s+|abstract\s+)*(?:class|interface|enum)\b)",
+                         re.MULTILINE)
+
+
+def with_classes(text: str, program: Path, extra: Sequence[Path]) -> str:
+    """The program's file followed by the classes of ``extra`` files it uses (one compilation
+    unit may hold one public class: theirs lose ``public``; their imports move to the top).
+    The program's own lines keep their numbers."""
+    if not extra:
+        return text
+    imports: list[str] = []
+    bodies: list[str] = []
+    for f in extra:
+        try:
+            other = f.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise TaskError(f"cannot read {f}: {e}", file=str(program)) from None
+        kept = []
+        for line in other.splitlines():
+            if re.match(r"\s*package\s", line):
+                raise _out_of_reach(f, None, "a file of another package")
+            if re.match(r"\s*import\s", line):
+                imports.append(line.strip())
+                continue
+            kept.append(line)
+        bodies.append(f"// from {f.name}\n" + _TOP_PUBLIC.sub(r"\1\2", "\n".join(kept)))
+    head = [i for i in dict.fromkeys(imports) if i not in text]
+    if head and re.search(r"^\s*package\s", text, re.MULTILINE):
+        raise _out_of_reach(program, None, "imports of other files in a file with a package")
+    lead = (" ".join(head) + " ") if head else ""  # on line 1, so no line number moves
+    return lead + text.rstrip("\n") + "\n\n" + "\n\n".join(bodies) + "\n"
+
+
 def convert(program: Path, function: str, dest: Path, task_id: str | None = None,
-            draws: int = DRAWS, seed: int = 0) -> Converted:
+            draws: int = DRAWS, seed: int = 0, extra: Sequence[Path] = ()) -> Converted:
     from adequacy.mutators._random_values import random_value
     from adequacy.tasks import load_task
 
@@ -91,6 +126,7 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
         text = program.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise TaskError(f"cannot read the program: {e}", file=str(program)) from None
+    text = with_classes(text, program, extra)
     try:
         src = read_source(text, str(program))
     except SpecInvalid as e:

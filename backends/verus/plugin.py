@@ -22,7 +22,7 @@ from adequacy.backend import (
     WriterTexts,
 )
 from adequacy.clauses import Clause
-from adequacy.errors import BackendError
+from adequacy.errors import BackendError, TaskError
 from adequacy.hookspecs import hookimpl
 from adequacy.lazy_engines import EngineRow, load_engines
 from adequacy.tasks import Task, TaskFiles
@@ -133,8 +133,12 @@ class VerusBackend(Backend):
         return "skeleton.rs", skeleton_for_folder(task_dir)
 
     def task_from_program(self, program: Path, function: str, dest: Path,
-                          task_id: str | None = None) -> str:
+                          task_id: str | None = None, extra: Sequence[Path] = ()) -> str:
         from .task_from import convert
+
+        if extra:
+            raise TaskError("a Verus program is one file: --with is for languages whose "
+                            "programs span files", file=str(program))
 
         done = convert(program, function, dest, task_id)
         skipped = f"; {len(done.skipped_tests)} test(s) skipped" if done.skipped_tests else ""

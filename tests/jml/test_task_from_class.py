@@ -73,6 +73,22 @@ def test_the_programs_own_precondition_splits_valid_from_invalid(tmp_path: Path)
         assert r["output"]["result"] == r["input"]["n"] ** 2
 
 
+@pytest.mark.slow
+def test_a_method_using_another_file_of_the_program_runs_with_it(tmp_path: Path) -> None:
+    folder = REPO / "tests" / "fixtures" / "programs" / "twofiles"
+    with pytest.raises(TaskError, match="returned normally on none"):
+        convert(folder / "Doubler.java", "twice", tmp_path / "alone", draws=5)
+    dest = tmp_path / "t"
+    done = convert(folder / "Doubler.java", "twice", dest, draws=10,
+                   extra=[folder / "Adder.java"])
+    assert done.cases >= 3
+    text = (dest / "Solution.java").read_text()
+    assert text.count("public class") == 1 and "class Adder" in text
+    assert text.splitlines()[2].strip() == "//@ ensures \\result == 2 * x;"  # lines kept
+    for r in _rows(dest / "tests" / "post_complete.jsonl"):
+        assert r["output"]["result"] == 2 * r["input"]["x"]
+
+
 @pytest.mark.parametrize(("function", "words"), [
     ("max", "names 2 overloads"),
     ("nothing", "void and changes no array parameter"),

@@ -25,7 +25,8 @@ from adequacy.backends.verus.interp import _run_big_stack
 from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError, Program
 from adequacy.backends.verus.interp.values import Undef, show
 from adequacy.backends.verus.syntax import ast as A
-from adequacy.backends.verus.syntax.parser import Parser, parse_module
+from adequacy.backends.verus.syntax.parser import parse_module
+from adequacy.backends.verus.task_from import main_tests
 from adequacy.backends.verus.typecheck import check_fn
 from adequacy.backends.verus.typecheck.checker import Module as TypeModule
 from adequacy.errors import SpecInvalid
@@ -148,39 +149,7 @@ def _method_code(prog: Program, fn: A.FnItem) -> Any:
 
 def extract_tests(mod: A.SpecModule) -> list[tuple[str, list[A.Expr], A.Expr | None, bool]]:
     """``(fn name, argument exprs, expected expr or None, expected bool)`` per assert in main."""
-    main = mod.fns.get("main")
-    if main is None or main.body_span is None:
-        return []
-    toks = mod.tokens
-    out: list[tuple[str, list[A.Expr], A.Expr | None, bool]] = []
-    i, end = main.body_span
-    while i < end:
-        t = toks[i]
-        if t.kind == "ident" and t.value in ("assert_eq", "assert") and toks[i + 1].is_p("!") \
-                and toks[i + 2].is_p("("):
-            p = Parser(toks, mod.path)
-            p.pos = i + 3
-            try:
-                args = p.parse_call_args(")")
-            except SpecInvalid:
-                i += 1
-                continue
-            i = p.pos
-            if t.value == "assert_eq" and len(args) >= 2:
-                call, expected, want = args[0], args[1], True
-            elif t.value == "assert" and args:
-                call, expected, want = args[0], None, True
-                if isinstance(call, A.Unary) and call.op == "!":
-                    call, want = call.e, False
-            else:
-                continue
-            if isinstance(call, A.MethodCall) and call.name in ("unwrap",) and not call.args:
-                call = call.recv
-            if isinstance(call, A.Call) and isinstance(call.func, A.Path):
-                out.append((call.func.name, call.args, expected, want))
-            continue
-        i += 1
-    return out
+    return [(name, args, exp, want) for _line, name, args, exp, want in main_tests(mod)]
 
 
 def run_tests(path: Path, st: Stats, verbose: bool) -> None:

@@ -326,10 +326,10 @@ def to_json(v: Any, ty: T.Type) -> Any:
     raise ValueError(f"cannot write {v!r} as {ty}")
 
 
-def tests_of(mod: A.SpecModule, function: str) -> list[tuple[int, list[A.Expr], A.Expr | None,
-                                                           bool]]:
-    """``(line, argument exprs, expected expr or None, expected bool)`` of each test of
-    ``function`` in ``main``."""
+def main_tests(mod: A.SpecModule) -> list[tuple[int, str, list[A.Expr], A.Expr | None, bool]]:
+    """``(line, function, argument exprs, expected expr or None, expected bool)`` of each
+    ``assert_eq!(f(args), expected)`` / ``assert!(f(args))`` / ``assert!(!f(args))`` in
+    ``main`` (``f(args).unwrap()`` counts as ``f(args)``)."""
     main = mod.fns.get("main")
     if main is None or main.body_span is None:
         return []
@@ -359,12 +359,18 @@ def tests_of(mod: A.SpecModule, function: str) -> list[tuple[int, list[A.Expr], 
                 continue
             if isinstance(call, A.MethodCall) and call.name == "unwrap" and not call.args:
                 call = call.recv
-            if isinstance(call, A.Call) and isinstance(call.func, A.Path) \
-                    and call.func.name == function:
-                out.append((t.line, call.args, expected, want))
+            if isinstance(call, A.Call) and isinstance(call.func, A.Path):
+                out.append((t.line, call.func.name, call.args, expected, want))
             continue
         i += 1
     return out
+
+
+def tests_of(mod: A.SpecModule, function: str
+             ) -> list[tuple[int, list[A.Expr], A.Expr | None, bool]]:
+    """The tests of ``function`` among ``main_tests``."""
+    return [(line, args, exp, want) for line, name, args, exp, want in main_tests(mod)
+            if name == function]
 
 
 def _header_has_mut(src: _Source, fn_tok: int, open_tok: int, param: str) -> bool:

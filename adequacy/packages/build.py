@@ -313,6 +313,12 @@ def _write(pkg: Package, stage: Path, head: dict[str, Any], routed: Routed, dest
                       ("solution", pkg.solution)):
         if src is not None:
             shutil.copy(src.path, ref / "package" / f"{role}{src.path.suffix}")
+    specs = pkg.root / "adequacy" / "specs"
+    if specs.is_dir() and not specs.is_symlink():
+        (stage / "specs").mkdir()
+        for f in sorted(specs.iterdir()):
+            if f.is_file() and not f.is_symlink():
+                shutil.copy(f, stage / "specs" / f.name)
     backend = plugins.main_backend(head["language"])
     try:
         made = backend.new_skeleton(stage)

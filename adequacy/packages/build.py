@@ -71,12 +71,14 @@ def _truncated(b: bytes | None) -> bool:
     return b is not None and b.rstrip().endswith(b"...")
 
 
-def _declared(pkg: Package, stage: Path) -> tuple[dict[str, Any], list[Param], list[Param]]:
-    """The declared task.toml (``adequacy/task.toml``) made into the task's, with its types."""
+def declared_types(pkg: Package, stage: Path, need_io: bool = True,
+                   ) -> tuple[dict[str, Any], list[Param], list[Param]]:
+    """The declared task.toml (``adequacy/task.toml``) made into the task's in ``stage``, with
+    its types."""
     if pkg.task_toml is None:
         raise Refused("no declared types", f"{pkg.root}: no adequacy/task.toml (the task's "
                       "language and signature; docs/packages.md)")
-    if pkg.io_py is None:
+    if pkg.io_py is None and need_io:
         raise Refused("no conversion", f"{pkg.root}: no adequacy/io.py (write it, or run "
                       "`adequacy package convert --lm MODEL`)")
     text = read_bytes(pkg.task_toml, "task.toml").decode("utf-8", "replace")
@@ -360,7 +362,7 @@ def import_package(root: Path, dest: Path, opts: Options) -> tuple[TaskOutcome, 
         if pkg.checker and _FLOAT_CHECKERS.search(pkg.checker.name):
             raise Refused("floating-point I/O unsupported",
                           f"{root}: the checker {pkg.checker.name} compares real numbers")
-        head, inputs, outputs = _declared(pkg, stage)
+        head, inputs, outputs = declared_types(pkg, stage)
         outcome.task_id = head["id"]
         route(pkg, inputs, outputs, opts, routed)
         deduplicate(routed, inputs, outputs)

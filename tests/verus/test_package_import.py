@@ -1,0 +1,179 @@
+"""The bundled problem packages (examples/packages) imported end to end, with buckets worked
+out by hand from the routing table (docs/packages.md), and their gold specs scored.
+
+max_index (C++ validator, checker and main solution against our minimal testlib.h):
+- official 01-06 -> pre_complete and post_complete; 07 repeats 01 (duplicate in both);
+  08 ends in "..." (truncated).
+- hacks accepted by the validator -> pre_complete: h1 h2 h4 h5 h6 h7 h8 h16 h17 h18 h19
+  (h3 repeats official 01's input: a duplicate there);
+- rejected -> pre_sound: h9 (n = 0), h10 (n = 101), h11 (2e9), h13 (-1e9 - 1),
+  h20 (-2e9), h21 (n = 150);
+- h12 (two spaces) and h14 (n = 3 with 2 numbers) do not parse: syntactically invalid;
+  h15 ("-0") parses to 0, which prints as "0": it does not round-trip;
+- outputs the checker accepts -> post_complete: h1 (3 of 2 7 7), h2 (3 of 5 1 5 2), h18;
+  rejected -> post_sound: h3 h4 h5 h6 (index 0) h7 (index 5 of 4) h8 (-1) h19;
+  h16's record says "wa" but index 2 of 5 5 1 is a maximum: dropped (disagreement);
+  h17's output "abc" does not parse.
+
+any_divisor (Python validator, checker and main solution):
+- official 01-06 in both complete buckets, 07 repeats 02;
+- pre_complete hacks: h1 h3 h4 h5 h6 h7 h15 h16 (h2 repeats h1's input);
+- pre_sound: h8 (1) h9 (0) h10 (10001) h11 (-5) h12 (99999999);
+- post_complete: h1 (6 | 12), h2 (4 | 12), h15 (5 | 25); post_sound: h3 (-1 for 15),
+  h4 (13 for 13), h5 (1 for 9), h6 (3 for 8), h7 (1 for 97);
+- h13 ("007") does not round-trip, h14 ("abc") does not parse, h16's output "5 " has a
+  trailing space (does not round-trip), h17 is recorded truncated.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adequacy.packages import Options, import_packages
+from adequacy.runner import score_spec
+from adequacy.tasks import load_task
+from adequacy.verdicts import Bucket
+
+ROOT = Path(__file__).resolve().parents[2] / "examples" / "packages"
+
+EXPECTED = {
+    "max_index": {
+        "pre_complete": ["official-01", "official-02", "official-03", "official-04",
+                         "official-05", "official-06", "hack-h1", "hack-h2", "hack-h4",
+                         "hack-h5", "hack-h6", "hack-h7", "hack-h8", "hack-h16", "hack-h17",
+                         "hack-h18", "hack-h19"],
+        "pre_sound": ["hack-h9", "hack-h10", "hack-h11", "hack-h13", "hack-h20", "hack-h21"],
+        "post_complete": ["official-01", "official-02", "official-03", "official-04",
+                          "official-05", "official-06", "hack-h1", "hack-h2", "hack-h18"],
+        "post_sound": ["hack-h3", "hack-h4", "hack-h5", "hack-h6", "hack-h7", "hack-h8",
+                       "hack-h19"],
+    },
+    "any_divisor": {
+        "pre_complete": ["official-01", "official-02", "official-03", "official-04",
+                         "official-05", "official-06", "hack-h1", "hack-h3", "hack-h4",
+                         "hack-h5", "hack-h6", "hack-h7", "hack-h15", "hack-h16"],
+        "pre_sound": ["hack-h8", "hack-h9", "hack-h10", "hack-h11", "hack-h12"],
+        "post_complete": ["official-01", "official-02", "official-03", "official-04",
+                          "official-05", "official-06", "hack-h1", "hack-h2", "hack-h15"],
+        "post_sound": ["hack-h3", "hack-h4", "hack-h5", "hack-h6", "hack-h7"],
+    },
+}
+
+DROPPED = {
+    "max_index": {("official-07", "duplicate case"), ("official-08", "truncated test"),
+                  ("hack-h3", "duplicate case"), ("hack-h12", "syntactically invalid hack"),
+                  ("hack-h14", "syntactically invalid hack"),
+                  ("hack-h15", "input does not round-trip"),
+                  ("hack-h16", "recorded verdict disagrees with the checker"),
+                  ("hack-h17", "syntactically invalid hack output")},
+    "any_divisor": {("official-07", "duplicate case"), ("hack-h2", "duplicate case"),
+                    ("hack-h13", "input does not round-trip"),
+                    ("hack-h14", "syntactically invalid hack"),
+                    ("hack-h16", "output does not round-trip"),
+                    ("hack-h17", "truncated test")},
+}
+
+pytestmark = [pytest.mark.slow, pytest.mark.requires("g++")]
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    dest = tmp_path_factory.mktemp("pkg-tasks")
+    report = import_packages([ROOT / "max_index", ROOT / "any_divisor"], dest)
+    return dest, report
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_buckets_follow_the_routing_table(imported: tuple[Path, object], name: str) -> None:
+    dest, report = imported
+    task = load_task(dest / name)
+    got = {b.value: [c.id for c in task.cases[b]] for b in Bucket}
+    assert got == EXPECTED[name]
+    origins = {c.id: c.origin for cs in task.cases.values() for c in cs}
+    assert all(o == ("official" if i.startswith("official") else "hack")
+               for i, o in origins.items())
+    outcome = next(o for o in report.outcomes if o.task_id == name)  # type: ignore[attr-defined]
+    assert outcome.converted
+    assert {(p.case, p.kind) for p in outcome.problems} == DROPPED[name]
+    # the sample tests are the visible ones
+    assert [c.id for c in task.cases[Bucket.pre_complete] if c.visible] == (
+        ["official-01"] if name == "max_index" else ["official-01", "official-02"])
+
+
+def test_report_counts_each_reason(imported: tuple[Path, object]) -> None:
+    _dest, report = imported
+    figures = report.figures  # type: ignore[attr-defined]
+    assert figures["dropped: duplicate case"] == 6
+    assert figures["dropped: truncated test"] == 2
+    assert figures["dropped: syntactically invalid hack"] == 3
+    assert figures["kept official"] == 24
+    assert figures["kept hack"] == 48
+
+
+def test_every_kept_case_round_trips_through_the_task_io(imported: tuple[Path, object]
+                                                         ) -> None:
+    """Printing each stored value with the task's reference/io.py gives back the package's
+    own text, byte for byte."""
+    import runpy
+    dest, _ = imported
+    for name in EXPECTED:
+        io = runpy.run_path(str(dest / name / "reference" / "io.py"))
+        task = load_task(dest / name)
+        for b in Bucket:
+            for c in task.cases[b]:
+                if c.id.startswith("official-"):
+                    n = c.id.split("-")[1]
+                    raw_in = (ROOT / name / "tests" / n).read_text()
+                    raw_out = (ROOT / name / "tests" / f"{n}.a").read_text()
+                else:
+                    h = c.id.split("-", 1)[1]
+                    raw_in = (ROOT / name / "hacks" / h).read_text()
+                    raw_out = (ROOT / name / "hacks" / f"{h}.out").read_text() \
+                        if c.output is not None else ""
+                assert io["print_input"](c.input) == raw_in
+                if c.output is not None:
+                    assert io["print_output"](c.output, c.input) == raw_out
+
+
+@pytest.mark.parametrize("engine", ["interp", "exec_spec"])
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_gold_specs_pass_every_bucket(imported: tuple[Path, object], name: str,
+                                      engine: str) -> None:
+    if engine == "exec_spec":
+        from tests.conftest import tool_missing
+        why = tool_missing("exec_spec")
+        if why:
+            pytest.skip(why)
+    dest, _ = imported
+    task = load_task(dest / name)
+    spec = (dest / name / "specs" / "gold.rs").read_text()
+    from adequacy.options import ScoreOptions
+    rep = score_spec(task, spec, "gold.rs", ScoreOptions(engines=[engine]))
+    assert rep.passed_all, [(v.case_id, v.value, v.reason) for v in rep.verdicts
+                            if not v.decided][:3]
+
+
+def test_a_parser_that_drops_a_field_is_caught(tmp_path: Path) -> None:
+    """An io.py whose parser forgets a number (it keeps only the first n - 1 values) and whose
+    printer prints what it kept: P(R(t)) != t on every multi-number test, each reported with
+    the first differing byte, and the task falls below the bucket minimum."""
+    pkg = tmp_path / "max_index"
+    shutil.copytree(ROOT / "max_index", pkg)
+    io = pkg / "adequacy" / "io.py"
+    io.write_text(io.read_text().replace(
+        'a = [int(x) for x in second.split(" ")] if second else []\n    if len(a) != n:',
+        'a = [int(x) for x in second.split(" ")][:-1] if second else []\n    if False:'))
+    report = import_packages([pkg], tmp_path / "out", Options())
+    (o,) = report.outcomes
+    trips = [p for p in o.problems if p.kind == "input does not round-trip"]
+    assert any(p.case == "official-01" for p in trips)
+    first = next(p for p in trips if p.case == "official-01")
+    # "3\n1 5 2\n" printed from [1, 5] is "2\n1 5\n": the first byte differs
+    assert "at byte 0" in first.detail and "b'3'" in first.detail
+    assert not o.converted and o.problems[0].kind == "too few cases"
+    assert not (tmp_path / "out" / "max_index").exists()
+    assert json.dumps(report.model_dump())  # the report is data

@@ -1,0 +1,52 @@
+"""``package convert --lm``: the round-trip failures reach the model and the loop stops at the
+first program that converts every official test (a scripted LM, never a model's result).
+
+The scripted LM answers first with an io.py whose printer forgets the line end (every text
+then differs at its last byte), and with the right one only when its prompt quotes that
+failure. So io.py is written only if the feedback loop works."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from adequacy.optimizers.package_convert import convert_package
+from adequacy.optimizers.testing import ScriptedLM, prompt_text
+
+ROOT = Path(__file__).resolve().parents[2] / "examples" / "packages" / "any_divisor"
+RIGHT = (ROOT / "adequacy" / "io.py").read_text()
+WRONG = RIGHT.replace("return f\"{value['n']}\\n\"", "return f\"{value['n']}\"").replace(
+    "return f\"{value['result']}\\n\"", "return f\"{value['result']}\"")
+
+
+def test_feedback_loop_writes_io_py(tmp_path: Path) -> None:
+    assert WRONG != RIGHT
+    pkg = tmp_path / "any_divisor"
+    shutil.copytree(ROOT, pkg)
+    (pkg / "adequacy" / "io.py").unlink()
+    prompts: list[str] = []
+
+    def respond(messages):
+        text = prompt_text(messages)
+        prompts.append(text)
+        code = RIGHT if "does not round-trip" in text else WRONG
+        return {"io_py": f"```python\n{code}```"}
+
+    lm = ScriptedLM(respond)
+    r = convert_package(pkg, lm, attempts=3)
+    assert r.converted and len(r.attempts) == 2
+    # the 7 inputs fail (their answers are not tried: an output is parsed with its input)
+    assert len(r.attempts[0].failures) == 7
+    assert "differs from t at byte 1" in r.attempts[0].failures[0]  # "6\n" vs "6"
+    assert "end of text" in r.attempts[0].failures[0]
+    assert (pkg / "adequacy" / "io.py").read_text() == RIGHT
+
+
+def test_dropped_when_no_attempt_converts(tmp_path: Path) -> None:
+    pkg = tmp_path / "any_divisor"
+    shutil.copytree(ROOT, pkg)
+    (pkg / "adequacy" / "io.py").unlink()
+    lm = ScriptedLM(lambda m: {"io_py": f"```python\n{WRONG}```"})
+    r = convert_package(pkg, lm, attempts=2)
+    assert not r.converted and len(r.attempts) == 2 and r.written is None
+    assert not (pkg / "adequacy" / "io.py").exists()

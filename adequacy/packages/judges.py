@@ -176,13 +176,13 @@ def run_judge(src: Source, kind: Kind, cases: list[tuple[bytes, bytes, bytes]], 
     lang = language_of(src)
     work = make_workdir("adequacy-judge-")
     try:
+        files = ("in", "out", "ans") if kind == "checker" else ("in",)
         for i, (inp, outp, ans) in enumerate(cases):
-            d = work / f"c{i}"
-            d.mkdir()
-            for name, data in (("input", inp), ("output", outp), ("answer", ans)):
-                (d / name).write_bytes(data)
-                (d / name).chmod(0o644)
-            d.chmod(0o777)  # the sandboxed child (another uid under root) writes stdout here
+            for ext, data in zip(("in", "out", "ans"), (inp, outp, ans), strict=True):
+                if ext in files:
+                    p = work / f"{i}.{ext}"
+                    p.write_bytes(data)
+                    p.chmod(0o644)
         cpu = max(1, int(case_seconds + 0.999))
         wall = max(2, int(2 * case_seconds + 0.999))
         args = [kind, str(len(cases)), str(cpu), str(wall)]
@@ -214,8 +214,8 @@ def run_judge(src: Source, kind: Kind, cases: list[tuple[bytes, bytes, bytes]], 
                 continue
             i = int(parts[0])
             code = int(parts[2]) if len(parts) > 2 and parts[2].lstrip("-").isdigit() else None
-            results[i] = Outcome(parts[1], code, _message(work / f"c{i}"),
-                                 _stdout(work / f"c{i}") if kind == "solution" else b"")
+            results[i] = Outcome(parts[1], code, _message(work, i),
+                                 _stdout(work, i) if kind == "solution" else b"")
         if not results and (r.returncode != 0 or r.timed_out):
             err = r.stderr.decode("utf-8", "replace").strip()
             raise JudgeError(f"{src.path.name}: the {kind} could not run in the sandbox "
@@ -226,14 +226,14 @@ def run_judge(src: Source, kind: Kind, cases: list[tuple[bytes, bytes, bytes]], 
         remove_tree(work)
 
 
-def _stdout(d: Path) -> bytes:
-    p = d / "stdout"
+def _stdout(work: Path, i: int) -> bytes:
+    p = work / f"{i}.stdout"
     return p.read_bytes() if p.is_file() and not p.is_symlink() else b""
 
 
-def _message(d: Path) -> str:
+def _message(work: Path, i: int) -> str:
     for name in ("stderr", "stdout"):
-        p = d / name
+        p = work / f"{i}.{name}"
         try:
             if p.is_file() and not p.is_symlink():
                 with p.open("rb") as f:

@@ -8,8 +8,9 @@
 // it). Written for spec-adequacy; not derived from any judge system's code.
 //
 // usage: driver MODE N CPU_SECONDS WALL_SECONDS
-//   MODE validator: judge reads cI/input on stdin
-//   MODE checker:   judge runs as `judge cI/input cI/output cI/answer`
+//   MODE validator or solution: the program reads I.in on stdin
+//   MODE checker: the judge runs as `judge I.in I.out I.ans`
+// (files in the working folder; the child's stdout and stderr go to I.stdout and I.stderr)
 // prints one line per case: "I exit CODE" | "I signal NUM" | "I timeout"
 #include <cstdio>
 #include <cstdlib>
@@ -38,8 +39,8 @@ int main(int argc, char** argv) {
     int cpu = atoi(argv[3]);
     int wall = atoi(argv[4]);
     for (int i = 0; i < n; i++) {
-        std::string dir = "c" + std::to_string(i) + "/";
-        std::string input = dir + "input", output = dir + "output", answer = dir + "answer";
+        std::string stem = std::to_string(i);
+        std::string input = stem + ".in", output = stem + ".out", answer = stem + ".ans";
         fflush(stdout);
         pid_t pid = fork();
         if (pid < 0) {
@@ -52,8 +53,8 @@ int main(int argc, char** argv) {
             setrlimit(RLIMIT_CPU, &r);
             alarm((unsigned)wall);
             redirect(input, 0, O_RDONLY);
-            redirect(dir + "stdout", 1, O_WRONLY | O_CREAT | O_TRUNC);
-            redirect(dir + "stderr", 2, O_WRONLY | O_CREAT | O_TRUNC);
+            redirect(stem + ".stdout", 1, O_WRONLY | O_CREAT | O_TRUNC);
+            redirect(stem + ".stderr", 2, O_WRONLY | O_CREAT | O_TRUNC);
             int (*with_args)(int, char**) = adequacy_judge_main;
             int (*without_args)() = adequacy_judge_main;
             if (!with_args && !without_args) _exit(124);

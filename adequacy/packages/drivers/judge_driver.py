@@ -1,7 +1,8 @@
 """Runs a package's judge written in Python on many cases in one sandboxed process.
 
 Started as ``python -I -S judge_driver.py JUDGE MODE N CPU WALL`` inside the sandbox. For each
-case it forks; the child points stdin, stdout and stderr at the case's files, sets its CPU
+case I it forks; the child points stdin, stdout and stderr at ``I.in``, ``I.stdout`` and
+``I.stderr`` (a checker gets ``I.in I.out I.ans`` as arguments), sets its CPU
 limit and an alarm, and runs the judge as ``__main__`` (``runpy``). Each case starts from the
 same fresh interpreter state, so nothing crosses cases, and no program is executed. An
 uncaught exception is reported as ``crash`` (a validator that asserts rejects its input; a
@@ -17,16 +18,16 @@ import sys
 import traceback
 
 
-def child(judge: str, mode: str, d: str, cpu: int, wall: int) -> None:
+def child(judge: str, mode: str, stem: str, cpu: int, wall: int) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     signal.alarm(wall)
-    for path, fd, flags in ((d + "input", 0, os.O_RDONLY),
-                            (d + "stdout", 1, os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
-                            (d + "stderr", 2, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)):
+    for path, fd, flags in ((stem + ".in", 0, os.O_RDONLY),
+                            (stem + ".stdout", 1, os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+                            (stem + ".stderr", 2, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)):
         f = os.open(path, flags, 0o600)
         os.dup2(f, fd)
         os.close(f)
-    sys.argv = [judge, d + "input", d + "output", d + "answer"] if mode == "checker" \
+    sys.argv = [judge, stem + ".in", stem + ".out", stem + ".ans"] if mode == "checker" \
         else [judge]
     code = 0
     try:
@@ -52,7 +53,7 @@ def main() -> None:
         sys.stdout.flush()
         pid = os.fork()
         if pid == 0:
-            child(judge, mode, f"c{i}/", cpu, wall)
+            child(judge, mode, str(i), cpu, wall)
         _, status = os.waitpid(pid, 0)
         if os.WIFEXITED(status):
             code = os.WEXITSTATUS(status)

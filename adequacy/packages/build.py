@@ -225,8 +225,9 @@ def route(pkg: Package, inputs: list[Param], outputs: list[Param], opts: Options
                 and raws[i].answer is not None and validity.get(i, True) is not False]
     verdicts: dict[int, Outcome] = {}
     if pkg.checker is not None and to_check:
-        cases = [(raws[i].input, raws[i].answer if raws[i].origin == "official"
-                  else raws[i].output or b"", raws[i].answer or b"") for i in to_check]
+        cases = [(raws[i].input, (raws[i].answer if raws[i].origin == "official"
+                                  else raws[i].output) or b"", raws[i].answer or b"")
+                 for i in to_check]
         outs = run_judge(pkg.checker, "checker", cases, cache=cache, case_seconds=limit,
                          memory_mb=memory)
         verdicts = dict(zip(to_check, outs, strict=True))
@@ -326,7 +327,8 @@ def _write(pkg: Package, stage: Path, head: dict[str, Any], routed: Routed, dest
         made = backend.new_skeleton(stage)
     except TaskError as e:
         raise Refused("types outside the language's fragment",
-                      f"{pkg.task_toml}: {e.message}" + (f" ({e.field})" if e.field else ""))
+                      f"{pkg.task_toml}: {e.message}" + (f" ({e.field})" if e.field else "")
+                      ) from None
     if made is None:
         raise Refused("no skeleton", f"the {backend.name} backend writes no skeleton from "
                       "declared types")

@@ -13,7 +13,8 @@ import sys
 
 def main() -> None:
     mod = runpy.run_path(sys.argv[1], run_name="task_io")
-    fns = {n: mod.get(n) for n in ("parse_input", "print_input", "parse_output", "print_output")}
+    fns: dict = {n: mod.get(n)
+                 for n in ("parse_input", "print_input", "parse_output", "print_output")}
     missing = [n for n, f in fns.items() if not callable(f)]
     out = sys.stdout
     for line in sys.stdin:

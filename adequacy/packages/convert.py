@@ -100,7 +100,7 @@ def convert_all(io_py: Path, requests: list[Request], params: dict[str, list[Par
                           cwd=work, input=("\n".join(lines) + "\n").encode(),
                           timeout=30.0 + SECONDS_PER_TEXT * len(requests), view=View(ro=needs),
                           limits=SandboxLimits(memory_mb=1024, cpu_seconds=None, processes=4),
-                          max_output=512 * 1024 * 1024)
+                          max_output=16 * 1024 * 1024 + 8 * sum(len(r.text) for r in requests))
         answers = res.stdout.decode("utf-8", "replace").splitlines()
         if len(answers) < len(requests):
             err = res.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -129,8 +129,12 @@ class ConvertError(AdequacyError):
 def _check(r: Request, answer: str, params: list[Param]) -> Converted:
     try:
         ans = json.loads(answer)
-    except ValueError:
-        return Converted(None, f"{r.case}: io.py answered something that is not JSON", "syntax")
+    except (ValueError, RecursionError):
+        return Converted(None, f"{r.case}: io.py answered something that is not JSON (or "
+                               "nested too deeply)", "syntax")
+    if not isinstance(ans, dict):
+        return Converted(None, f"{r.case}: io.py answered something that is not an object",
+                         "syntax")
     if "error" in ans:
         return Converted(None, f"{r.case}: {r.kind} does not parse: {ans['error']}", "syntax")
     value, printed = ans.get("value"), ans.get("printed", "")

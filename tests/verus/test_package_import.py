@@ -23,6 +23,14 @@ any_divisor (Python validator, checker and main solution):
   h4 (13 for 13), h5 (1 for 9), h6 (3 for 8), h7 (1 for 97);
 - h13 ("007") does not round-trip, h14 ("abc") does not parse, h16's output "5 " has a
   trailing space (does not round-trip), h17 is recorded truncated.
+
+abs_diff (written from Polygon's documented full-package format only: generated tests, extra
+files and elements, a `std::wcmp.cpp` checker, a second solution; nothing of it is special-cased):
+- official 01-07 in both complete buckets but 04, which repeats 03;
+- valid hacks 1 2 3 4 5 6 13 -> pre_complete; 7 (1001) 8 (-1001) 9 (5000) 10 (-2000)
+  12 (10^6) -> pre_sound; 11 ("1 2 3") does not parse;
+- outputs: 4 (0 for 7 7) and 6 (1 for -1 -2) accepted; 1 2 3 5 13 (signed differences, 0 for
+  100 -100) rejected.
 """
 
 from __future__ import annotations
@@ -63,6 +71,16 @@ EXPECTED = {
     },
 }
 
+EXPECTED["abs_diff"] = {
+    "pre_complete": ["official-01", "official-02", "official-03", "official-05", "official-06",
+                     "official-07", "hack-1", "hack-2", "hack-3", "hack-4", "hack-5", "hack-6",
+                     "hack-13"],
+    "pre_sound": ["hack-7", "hack-8", "hack-9", "hack-10", "hack-12"],
+    "post_complete": ["official-01", "official-02", "official-03", "official-05",
+                      "official-06", "official-07", "hack-4", "hack-6"],
+    "post_sound": ["hack-1", "hack-2", "hack-3", "hack-5", "hack-13"],
+}
+
 DROPPED = {
     "max_index": {("official-07", "duplicate case"), ("official-08", "truncated test"),
                   ("hack-h3", "duplicate case"), ("hack-h12", "syntactically invalid hack"),
@@ -75,6 +93,7 @@ DROPPED = {
                     ("hack-h14", "syntactically invalid hack"),
                     ("hack-h16", "output does not round-trip"),
                     ("hack-h17", "truncated test")},
+    "abs_diff": {("official-04", "duplicate case"), ("hack-11", "syntactically invalid hack")},
 }
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("g++")]
@@ -83,7 +102,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.requires("g++")]
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
     dest = tmp_path_factory.mktemp("pkg-tasks")
-    report = import_packages([ROOT / "max_index", ROOT / "any_divisor"], dest)
+    report = import_packages([ROOT], dest)  # the folder of packages
     return dest, report
 
 
@@ -101,17 +120,18 @@ def test_buckets_follow_the_routing_table(imported: tuple[Path, object], name: s
     assert {(p.case, p.kind) for p in outcome.problems} == DROPPED[name]
     # the sample tests are the visible ones
     assert [c.id for c in task.cases[Bucket.pre_complete] if c.visible] == (
-        ["official-01"] if name == "max_index" else ["official-01", "official-02"])
+        ["official-01", "official-02"] if name == "any_divisor" else ["official-01"])
 
 
 def test_report_counts_each_reason(imported: tuple[Path, object]) -> None:
     _dest, report = imported
     figures = report.figures  # type: ignore[attr-defined]
-    assert figures["dropped: duplicate case"] == 6
+    assert figures["dropped: duplicate case"] == 8
     assert figures["dropped: truncated test"] == 2
-    assert figures["dropped: syntactically invalid hack"] == 3
-    assert figures["kept official"] == 24
-    assert figures["kept hack"] == 48
+    assert figures["dropped: syntactically invalid hack"] == 4
+    assert figures["kept official"] == 36
+    assert figures["kept hack"] == 67
+    assert [o.converted for o in report.outcomes] == [True, True, True]  # type: ignore[attr-defined]
 
 
 def test_every_kept_case_round_trips_through_the_task_io(imported: tuple[Path, object]
@@ -130,7 +150,7 @@ def test_every_kept_case_round_trips_through_the_task_io(imported: tuple[Path, o
                     raw_in = (ROOT / name / "tests" / n).read_text()
                     raw_out = (ROOT / name / "tests" / f"{n}.a").read_text()
                 else:
-                    h = c.id.split("-", 1)[1]
+                    h = c.id.split("-", 1)[1]  # hack-h7 -> h7, hack-7 -> 7
                     raw_in = (ROOT / name / "hacks" / h).read_text()
                     raw_out = (ROOT / name / "hacks" / f"{h}.out").read_text() \
                         if c.output is not None else ""

@@ -197,3 +197,62 @@ def test_a_parser_that_drops_a_field_is_caught(tmp_path: Path) -> None:
     assert not o.converted and o.problems[0].kind == "too few cases"
     assert not (tmp_path / "out" / "max_index").exists()
     assert json.dumps(report.model_dump())  # the report is data
+
+
+def test_at_most_max_per_bucket_by_a_seeded_sample(tmp_path: Path) -> None:
+    """any_divisor holds 14 / 5 / 9 / 5 cases: with at most 5 per bucket, 9 + 4 are sampled
+    out, the same ones on every run."""
+    runs = []
+    for k in range(2):
+        report = import_packages([ROOT / "any_divisor"], tmp_path / f"o{k}",
+                                 Options(max_per_bucket=5))
+        (o,) = report.outcomes
+        assert o.converted and o.counts == {b.value: 5 for b in Bucket}
+        assert report.figures["dropped: sampled out"] == 13
+        task = load_task(tmp_path / f"o{k}" / "any_divisor")
+        runs.append({b: [c.id for c in task.cases[b]] for b in Bucket})
+    assert runs[0] == runs[1]
+    # kept in their original order
+    ids = runs[0][Bucket.pre_complete]
+    order = EXPECTED["any_divisor"]["pre_complete"]
+    assert ids == [i for i in order if i in ids]
+
+
+def test_too_few_cases_and_float_types_write_nothing(tmp_path: Path) -> None:
+    report = import_packages([ROOT / "any_divisor"], tmp_path / "a", Options(min_per_bucket=6))
+    (o,) = report.outcomes
+    assert not o.converted and o.problems[0].kind == "too few cases"
+    assert "pre_sound 5" in o.problems[0].detail and "post_sound 5" in o.problems[0].detail
+    assert not (tmp_path / "a" / "any_divisor").exists()
+    pkg = tmp_path / "f"
+    shutil.copytree(ROOT / "any_divisor", pkg)
+    toml = pkg / "adequacy" / "task.toml"
+    toml.write_text(toml.read_text().replace('result = "i64"', 'result = "f64"'))
+    (o,) = import_packages([pkg], tmp_path / "b").outcomes
+    assert not o.converted and o.problems[0].kind == "floating-point I/O unsupported"
+
+
+def test_interactive_problems_are_refused(tmp_path: Path) -> None:
+    pkg = tmp_path / "i"
+    shutil.copytree(ROOT / "any_divisor", pkg)
+    xml = pkg / "problem.xml"
+    xml.write_text(xml.read_text().replace(
+        "<assets>", '<assets>\n<interactor><source path="files/check.py" type="python.3"/>'
+        "</interactor>"))
+    (o,) = import_packages([pkg], tmp_path / "out").outcomes
+    assert not o.converted and o.problems[0].kind == "interactive problem"
+
+
+def test_cli_import_package_exit_codes(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from adequacy.cli import app
+    r = CliRunner().invoke(app, ["import", "package", str(ROOT / "any_divisor"),
+                                 str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    assert "converted 1 of 1" in r.output and (tmp_path / "out" / "any_divisor").is_dir()
+    # no mutate by default: the buckets are the routed ones
+    assert len(load_task(tmp_path / "out" / "any_divisor").cases[Bucket.post_sound]) == 5
+    r = CliRunner().invoke(app, ["import", "package", str(tmp_path / "nothing"),
+                                 str(tmp_path / "o2")])
+    assert r.exit_code == 2

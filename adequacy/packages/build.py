@@ -333,7 +333,10 @@ def _write(pkg: Package, stage: Path, head: dict[str, Any], routed: Routed, dest
         raise Refused("no skeleton", f"the {backend.name} backend writes no skeleton from "
                       "declared types")
     (stage / made[0]).write_text(made[1], encoding="utf-8")
-    load_task(stage)  # the written task must load as any task does
+    task = load_task(stage)  # the written task must load as any task does
+    why = backend.type_fragment_problem(task)
+    if why:
+        raise Refused("types outside the language's fragment", f"{pkg.task_toml}: {why}")
     target = dest / head["id"]
     if target.exists() or target.is_symlink():
         if target.is_symlink() or not (target / "task.toml").is_file():

@@ -230,6 +230,12 @@ def test_too_few_cases_and_float_types_write_nothing(tmp_path: Path) -> None:
     toml.write_text(toml.read_text().replace('result = "i64"', 'result = "f64"'))
     (o,) = import_packages([pkg], tmp_path / "b").outcomes
     assert not o.converted and o.problems[0].kind == "floating-point I/O unsupported"
+    # int is in interp's reach but outside exec_spec's fragment: the paper's filter drops it
+    toml.write_text(toml.read_text().replace('result = "f64"', 'result = "int"'))
+    (o,) = import_packages([pkg], tmp_path / "c").outcomes
+    assert not o.converted and o.problems[0].kind == "types outside the language's fragment"
+    assert "output.result: int holds int" in o.problems[0].detail
+    assert not (tmp_path / "c" / "any_divisor").exists()
 
 
 def test_interactive_problems_are_refused(tmp_path: Path) -> None:

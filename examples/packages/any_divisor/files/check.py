@@ -6,7 +6,8 @@ OK, WA, PE, FAIL = 0, 1, 2, 3
 
 
 def read_int(path, on_error):
-    words = open(path, encoding="ascii", errors="replace").read().split()
+    with open(path, encoding="ascii", errors="replace") as f:
+        words = f.read().split()
     if len(words) != 1 or not words[0].lstrip("-").isdigit():
         print(f"expected one integer in {path}", file=sys.stderr)
         sys.exit(on_error)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -278,6 +279,10 @@ def _route_output(pkg: Package, r: Raw, i: int, inp: dict[str, Any],
     if r.answer is None:
         return  # dropped already: no jury answer for the checker to compare with
     if pkg.checker is None:
+        if r.origin == "official":  # the jury's answer is correct by definition
+            routed.add(Bucket.post_complete, case(Bucket.post_complete, r.name, inp, c.value,
+                                                  r.origin, r.visible))
+            return
         routed.drop(r.name, "output", "no checker", f"{r.name}: the package has no checker")
         return
     o = verdicts.get(i)
@@ -350,9 +355,9 @@ def import_package(root: Path, dest: Path, opts: Options) -> tuple[TaskOutcome, 
     """One package into ``dest/<id>`` (nothing written when it fails)."""
     routed = Routed()
     outcome = TaskOutcome(task_id=root.name, converted=False)
-    stage = dest / f".staging-{root.name}"
-    if stage.exists():
-        shutil.rmtree(stage)
+    dest.mkdir(parents=True, exist_ok=True)
+    # a fresh name: never a folder of the user's that happens to be called so
+    stage = Path(tempfile.mkdtemp(prefix=".staging-", dir=dest)) / "task"
     try:
         try:
             pkg = read_package(root)
@@ -386,8 +391,7 @@ def import_package(root: Path, dest: Path, opts: Options) -> tuple[TaskOutcome, 
     except AdequacyError as e:
         outcome.problems.append(Problem(kind="task error", detail=str(e)))
     finally:
-        if stage.exists():
-            shutil.rmtree(stage, ignore_errors=True)
+        shutil.rmtree(stage.parent, ignore_errors=True)
     outcome.problems += [Problem(kind=d.reason, detail=d.detail, case=d.case, stage=d.stage)
                          for d in routed.drops]
     return outcome, routed

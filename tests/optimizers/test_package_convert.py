@@ -50,3 +50,41 @@ def test_dropped_when_no_attempt_converts(tmp_path: Path) -> None:
     r = convert_package(pkg, lm, attempts=2)
     assert not r.converted and len(r.attempts) == 2 and r.written is None
     assert not (pkg / "adequacy" / "io.py").exists()
+
+
+def test_cli_over_http_writes_io_py_and_stops_when_the_endpoint_is_down(
+        tmp_path: Path, monkeypatch) -> None:
+    """``adequacy package convert --lm`` through litellm's real HTTP path to the local fake
+    endpoint: the second reply (after the round-trip feedback) is written; a refused endpoint
+    stops the command with exit 2 and writes nothing."""
+    import dspy
+    from dspy.clients.cache import Cache
+    from typer.testing import CliRunner
+
+    from adequacy.cli import app
+    from adequacy.optimizers.fake_endpoint import FakeEndpoint, fields, refused_base
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
+    monkeypatch.setattr(dspy, "cache", Cache(enable_disk_cache=False, enable_memory_cache=True,
+                                             disk_cache_dir=None))
+    pkg = tmp_path / "any_divisor"
+    shutil.copytree(ROOT, pkg)
+    (pkg / "adequacy" / "io.py").unlink()
+
+    def reply(prompt: str, i: int) -> str:
+        code = RIGHT if "does not round-trip" in prompt else WRONG
+        return fields(io_py=f"```python\n{code}```")
+
+    with FakeEndpoint(reply) as srv:
+        res = CliRunner().invoke(app, ["package", "convert", str(pkg), "--lm",
+                                       "openai/served-model", "--api-base", srv.base,
+                                       "--retry-wait", "0"])
+    assert res.exit_code == 0, res.output
+    assert "in attempt 2" in res.output and len(srv.seen) == 2
+    assert (pkg / "adequacy" / "io.py").read_text() == RIGHT
+    (pkg / "adequacy" / "io.py").unlink()
+    res = CliRunner().invoke(app, ["package", "convert", str(pkg), "--lm",
+                                   "openai/served-model", "--api-base", refused_base(),
+                                   "--retry-wait", "0", "--no-cache"])
+    assert res.exit_code == 2
+    assert not (pkg / "adequacy" / "io.py").exists()

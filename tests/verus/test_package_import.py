@@ -262,3 +262,29 @@ def test_cli_import_package_exit_codes(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["import", "package", str(tmp_path / "nothing"),
                                  str(tmp_path / "o2")])
     assert r.exit_code == 2
+
+
+def test_hostile_package_paths(tmp_path: Path) -> None:
+    """A hack that is a symlink out of the package refuses the package (nothing written); a
+    folder of the user's in DEST named like our staging folder is left alone; a DEST entry
+    with the task's id that is not a task folder is not replaced."""
+    pkg = tmp_path / "any_divisor"
+    shutil.copytree(ROOT / "any_divisor", pkg)
+    secret = tmp_path / "secret"
+    secret.write_text("42\n")
+    (pkg / "hacks" / "h99").symlink_to(secret)
+    dest = tmp_path / "out"
+    (dest / ".staging-any_divisor").mkdir(parents=True)
+    (dest / ".staging-any_divisor" / "mine.txt").write_text("keep")
+    (o,) = import_packages([pkg], dest).outcomes
+    assert not o.converted and o.problems[0].kind == "bad package"
+    assert "leaves the package" in o.problems[0].detail
+    assert (dest / ".staging-any_divisor" / "mine.txt").read_text() == "keep"
+    assert sorted(p.name for p in dest.iterdir()) == [".staging-any_divisor"]
+    (pkg / "hacks" / "h99").unlink()
+    (dest / "any_divisor").mkdir()
+    (dest / "any_divisor" / "notes.txt").write_text("mine")
+    (o,) = import_packages([pkg], dest).outcomes
+    assert not o.converted and o.problems[0].kind == "destination in the way"
+    assert (dest / "any_divisor" / "notes.txt").read_text() == "mine"
+    assert sorted(p.name for p in dest.iterdir()) == [".staging-any_divisor", "any_divisor"]

@@ -36,6 +36,7 @@ files and elements, a `std::wcmp.cpp` checker, a second solution; nothing of it 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -288,3 +289,21 @@ def test_hostile_package_paths(tmp_path: Path) -> None:
     assert not o.converted and o.problems[0].kind == "destination in the way"
     assert (dest / "any_divisor" / "notes.txt").read_text() == "mine"
     assert sorted(p.name for p in dest.iterdir()) == [".staging-any_divisor", "any_divisor"]
+
+
+@pytest.mark.skipif(not os.environ.get("ADEQUACY_REAL_TESTLIB"),
+                    reason="set ADEQUACY_REAL_TESTLIB to a real testlib.h (github.com/"
+                           "MikeMirzayanov/testlib) to check our judges against it")
+@pytest.mark.parametrize("name", ["max_index", "abs_diff"])
+def test_the_real_testlib_gives_the_same_buckets(tmp_path: Path, name: str) -> None:
+    """The C++ samples with the real testlib.h in place of ours (same validator, same checker):
+    the same buckets, so the samples' judges and our minimal testlib follow the real library's
+    API and conventions (found so: a pattern-taking readToken, an ambiguous readLong, a strict
+    readEof in checkers)."""
+    pkg = tmp_path / name
+    shutil.copytree(ROOT / name, pkg)
+    shutil.copy(os.environ["ADEQUACY_REAL_TESTLIB"], pkg / "files" / "testlib.h")
+    (o,) = import_packages([pkg], tmp_path / "out").outcomes
+    assert o.converted, o.problems[:2]
+    task = load_task(tmp_path / "out" / name)
+    assert {b.value: [c.id for c in task.cases[b]] for b in Bucket} == EXPECTED[name]

@@ -7,9 +7,9 @@ int main(int argc, char* argv[]) {
     registerTestlibCmd(argc, argv);
     int n = 0;
     while (!ans.seekEof()) {
-        std::string j = ans.readToken("jury token");
+        std::string j = ans.readToken();
         if (ouf.seekEof()) quitf(_wa, "answer too short: %d tokens", n);
-        std::string p = ouf.readToken("token");
+        std::string p = ouf.readToken();
         n++;
         if (j != p) quitf(_wa, "token %d differs: expected '%s', found '%s'", n, j.c_str(), p.c_str());
     }

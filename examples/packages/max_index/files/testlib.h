@@ -56,18 +56,22 @@ struct InStream {
         while (pos < data.size() && std::isspace(static_cast<unsigned char>(data[pos]))) pos++;
     }
 
-    std::string readToken(const char* name = "token") {
+    // Like testlib's readToken()/readWord() without a pattern (testlib's one-argument form
+    // takes a pattern, which this minimal library does not implement, so it is not offered).
+    std::string readToken() { return readRaw("a token"); }
+
+    std::string readWord() { return readRaw("a word"); }
+
+    std::string readRaw(const char* what) {
         skipBlanks();
         size_t start = pos;
         while (pos < data.size() && !std::isspace(static_cast<unsigned char>(data[pos]))) pos++;
-        if (start == pos) fail(std::string("expected ") + name + ", found " + (pos < data.size() ? "a blank" : "end of file"));
+        if (start == pos) fail(std::string("expected ") + what + ", found " + (pos < data.size() ? "a blank" : "end of file"));
         return data.substr(start, pos - start);
     }
 
-    std::string readWord(const char* name = "word") { return readToken(name); }
-
     long long readLong(long long lo, long long hi, const char* name = "integer") {
-        std::string t = readToken(name);
+        std::string t = readRaw(name);
         size_t i = (t[0] == '-') ? 1 : 0;
         if (i == t.size() || t.size() > 20) fail(std::string(name) + ": not an integer: " + t);
         for (size_t k = i; k < t.size(); k++)
@@ -96,8 +100,8 @@ struct InStream {
         return p >= data.size();
     }
 
+    // As in testlib, exactly at the end (blanks are not skipped): checkers ask seekEof().
     void readEof() {
-        if (!strict) { if (!seekEof()) fail("extra data after the expected end"); return; }
         if (pos != data.size()) fail("expected end of file");
     }
 };

@@ -43,8 +43,10 @@ class Options:
     seed: int = 0
     case_seconds: float | None = None
     """Per-case limit for judges; None: twice the problem's time limit (at least 2 s)."""
-    visible_samples: bool = True
-    """Polygon's sample tests become visible cases (shown to spec writers)."""
+    strict_conversion: bool = True
+    """A problem whose io.py fails on an official test (input or answer) is dropped, as in
+    Verus-SpecGym; False drops only those tests. Hacks that do not convert are always only
+    filtered (hacks are often malformed on purpose)."""
 
 
 class Refused(Exception):
@@ -199,6 +201,14 @@ def route(pkg: Package, inputs: list[Param], outputs: list[Param], opts: Options
     """Convert, judge and route every case of ``pkg`` into ``routed``."""
     raws = _raw_cases(pkg, routed)
     conv_in, conv_out = _convert(pkg, raws, inputs, outputs)
+    if opts.strict_conversion:
+        lost = [c.error for r, c in zip(raws, conv_in, strict=True)
+                if r.origin == "official" and c.value is None]
+        lost += [conv_out[i].error for i, r in enumerate(raws)
+                 if r.origin == "official" and i in conv_out and conv_out[i].value is None]
+        if lost:
+            raise Refused("conversion fails on official tests",
+                          f"{len(lost)} official text(s) do not convert; first: {lost[0]}")
     cache = judge_cache(toolchain.cache_dir(shared_with_sandbox=True))
     limit = _judge_limits(pkg, opts)
     memory = max(256, min(pkg.memory_limit_mb, 2048))

@@ -2,7 +2,7 @@
 included (the max_index sample's C++ validator, checker and main solution, compiled once
 per run with a fresh judge cache unless --warm), timed end to end.
 
-    python benchmarks/package_import.py [--tests 500] [--hacks 100] [--warm]
+    python benchmarks/package_import.py [--tests 500] [--hacks 100] [--warm] [--per-case 50]
 
 Prints the wall time of the whole import and the cases per bucket; the issue's bar is 60 s on
 2 cores.
@@ -49,6 +49,9 @@ def main() -> None:
     ap.add_argument("--tests", type=int, default=500)
     ap.add_argument("--hacks", type=int, default=100)
     ap.add_argument("--warm", action="store_true", help="keep compiled judges cached")
+    ap.add_argument("--per-case", type=int, default=50, metavar="N",
+                    help="also time the validator on N tests batched vs one run per case "
+                         "(0: skip)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         if not args.warm:
@@ -70,6 +73,29 @@ def main() -> None:
               f"({wall / 60:.2f}x of it)")
         if not o.converted:
             print(o.problems[0].detail if o.problems else "")
+        if args.per_case:
+            per_case_ratio(pkg, args.per_case)
+
+
+def per_case_ratio(pkg: Path, n: int) -> None:
+    """The validator on ``n`` tests: one sandboxed run for all (the driver) vs one per case."""
+    from adequacy import toolchain
+    from adequacy.packages.judges import judge_cache, run_judge
+    from adequacy.packages.layout import read_package
+
+    p = read_package(pkg)
+    assert p.validator is not None
+    cases = [(t.input.read_bytes(), b"", b"") for t in p.tests[:n]]
+    cache = judge_cache(toolchain.cache_dir(shared_with_sandbox=True))
+    run_judge(p.validator, "validator", cases[:1], cache=cache)  # compiled before timing
+    t0 = time.monotonic()
+    batched = run_judge(p.validator, "validator", cases, cache=cache)
+    t1 = time.monotonic()
+    single = [run_judge(p.validator, "validator", [c], cache=cache)[0] for c in cases]
+    t2 = time.monotonic()
+    assert [o.valid for o in batched] == [o.valid for o in single]
+    print(f"validator on {n} tests: one sandbox run {t1 - t0:.2f} s, one run per case "
+          f"{t2 - t1:.2f} s ({(t2 - t1) / max(t1 - t0, 1e-9):.1f}x), same verdicts")
 
 
 if __name__ == "__main__":

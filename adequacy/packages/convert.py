@@ -25,8 +25,9 @@ from adequacy.sandbox_mounts import View
 from adequacy.task_model import Param
 from adequacy.values import validate
 
-#: Seconds per text for the whole conversion run (plus a fixed start-up allowance).
+#: Seconds per text for the whole conversion run, plus a fixed start-up allowance.
 SECONDS_PER_TEXT = 0.5
+START_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def convert_all(io_py: Path, requests: list[Request], params: dict[str, list[Par
             (work / n).chmod(0o644)
         res = run_limited([exe, "-I", "-S", "-B", str(work / "io_driver.py"), str(work / "io.py")],
                           cwd=work, input=("\n".join(lines) + "\n").encode(),
-                          timeout=30.0 + SECONDS_PER_TEXT * len(requests), view=View(ro=needs),
+                          timeout=START_SECONDS + SECONDS_PER_TEXT * len(requests), view=View(ro=needs),
                           limits=SandboxLimits(memory_mb=1024, cpu_seconds=None, processes=4),
                           max_output=16 * 1024 * 1024 + 8 * sum(len(r.text) for r in requests))
         answers = res.stdout.decode("utf-8", "replace").splitlines()

@@ -5,6 +5,7 @@ run in the sandbox (a Python judge: no compiler needed)."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from adequacy.errors import InputError
 from adequacy.packages.convert import first_difference, round_trip_error
 from adequacy.packages.judges import run_judge
 from adequacy.packages.layout import Source, read_package
+from adequacy.task_model import Param
 
 XML = """<?xml version="1.0"?>
 <problem short-name="p">
@@ -154,3 +156,39 @@ def test_a_judge_cannot_read_outside_its_sandbox(tmp_path: Path) -> None:
     (o,) = run_judge(Source(path=src, type="python.3"), "validator", [(b"1\n", b"", b"")],
                      cache=tmp_path)
     assert o.valid is False
+
+
+def test_an_io_py_that_loops_or_reads_outside_fails_cleanly(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    from adequacy.packages import convert
+    from adequacy.packages.convert import ConvertError, Request, convert_all
+    from adequacy.types import parse_type
+
+    params = {"input": [Param(name="n", type=parse_type("i64"), type_text="i64")],
+              "output": []}
+    io = tmp_path / "io.py"
+    io.write_text("def parse_input(t):\n    while True:\n        pass\n"
+                  "print_input = parse_output = print_output = parse_input\n")
+    monkeypatch.setattr(convert, "SECONDS_PER_TEXT", 0.0)
+    monkeypatch.setattr(convert, "START_SECONDS", 2.0)
+    with pytest.raises(ConvertError, match="timed out"):
+        convert_all(io, [Request("t1", "input", b"1\n")], params)
+    io.write_text("def parse_input(t):\n    return {'n': len(open('/etc/hostname').read())}\n"
+                  "def print_input(v):\n    return '1\\n'\n"
+                  "def parse_output(t, i):\n    return {}\ndef print_output(v, i):\n"
+                  "    return ''\n")
+    (c,) = convert_all(io, [Request("t1", "input", b"1\n")], params)
+    if shutil.which("bwrap"):
+        assert c.value is None and "FileNotFoundError" in c.error
+
+
+@pytest.mark.requires("g++")
+def test_a_judge_that_does_not_compile_names_its_file_and_error(tmp_path: Path) -> None:
+    from adequacy.packages.judges import JudgeError
+    src = tmp_path / "val.cpp"
+    src.write_text("int main() { return undefined_name; }\n")
+    with pytest.raises(JudgeError, match=r"val.cpp: does not compile with g\+\+: .*"
+                                         r"undefined_name"):
+        run_judge(Source(path=src, type="cpp.g++17"), "validator", [(b"1\n", b"", b"")],
+                  cache=tmp_path)

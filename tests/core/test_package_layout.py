@@ -192,3 +192,23 @@ def test_a_judge_that_does_not_compile_names_its_file_and_error(tmp_path: Path) 
                                          r"undefined_name"):
         run_judge(Source(path=src, type="cpp.g++17"), "validator", [(b"1\n", b"", b"")],
                   cache=tmp_path)
+
+
+def test_core_routes_any_language_and_asks_its_backend_for_the_skeleton(
+        tmp_path: Path, toy: None) -> None:
+    """The Python sample package declared in the toy language: converted, judged and routed by
+    core alone (the same drops as for its Verus task), then refused because the toy backend
+    writes no skeleton (``Backend.new_skeleton`` returns None): nothing is written."""
+    from adequacy.packages import import_packages
+    src = Path(__file__).resolve().parents[2] / "examples" / "packages" / "any_divisor"
+    pkg = tmp_path / "any_divisor"
+    shutil.copytree(src, pkg)
+    toml = pkg / "adequacy" / "task.toml"
+    toml.write_text(toml.read_text().replace('language = "verus"', 'language = "toy"'))
+    (o,) = import_packages([pkg], tmp_path / "out").outcomes
+    assert not o.converted and o.problems[0].kind == "no skeleton"
+    assert {(p.case, p.kind) for p in o.problems[1:]} == {
+        ("official-07", "duplicate case"), ("hack-h2", "duplicate case"),
+        ("hack-h13", "input does not round-trip"), ("hack-h14", "syntactically invalid hack"),
+        ("hack-h16", "output does not round-trip"), ("hack-h17", "truncated test")}
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == []

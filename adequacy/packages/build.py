@@ -231,7 +231,10 @@ def route(pkg: Package, inputs: list[Param], outputs: list[Param], opts: Options
             if o.valid is None:
                 routed.drop(raws[i].name, "judge", "validator gave no verdict",
                             f"{raws[i].name}: the validator gave {o.describe()}")
-    _answers(pkg, raws, keep, opts, cache, routed)
+    # the jury answers only valid inputs (a solution may crash on an invalid one, and the
+    # output of an invalid hack is never judged)
+    _answers(pkg, raws, [i for i in keep if validity.get(i, True) is True], opts, cache,
+             routed)
     to_check = [i for i in keep if i in conv_out and conv_out[i].value is not None
                 and raws[i].answer is not None and validity.get(i, True) is not False]
     verdicts: dict[int, Outcome] = {}

@@ -194,6 +194,7 @@ def test_a_judge_that_does_not_compile_names_its_file_and_error(tmp_path: Path) 
                   cache=tmp_path)
 
 
+@pytest.mark.slow
 def test_core_routes_any_language_and_asks_its_backend_for_the_skeleton(
         tmp_path: Path, toy: None) -> None:
     """The Python sample package declared in the toy language: converted, judged and routed by

@@ -10,6 +10,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from adequacy.optimizers.package_convert import convert_package
 from adequacy.optimizers.testing import ScriptedLM, prompt_text
 
@@ -52,6 +54,7 @@ def test_dropped_when_no_attempt_converts(tmp_path: Path) -> None:
     assert not (pkg / "adequacy" / "io.py").exists()
 
 
+@pytest.mark.slow
 def test_cli_over_http_writes_io_py_and_stops_when_the_endpoint_is_down(
         tmp_path: Path, monkeypatch) -> None:
     """``adequacy package convert --lm`` through litellm's real HTTP path to the local fake
@@ -85,6 +88,6 @@ def test_cli_over_http_writes_io_py_and_stops_when_the_endpoint_is_down(
     (pkg / "adequacy" / "io.py").unlink()
     res = CliRunner().invoke(app, ["package", "convert", str(pkg), "--lm",
                                    "openai/served-model", "--api-base", refused_base(),
-                                   "--retry-wait", "0", "--no-cache"])
+                                   "--retry-wait", "0", "--tries", "1", "--no-cache"])
     assert res.exit_code == 2
     assert not (pkg / "adequacy" / "io.py").exists()

@@ -21,6 +21,7 @@ for prefix, folder in ROOTS.items():
 
 # Non-Python files the engines need at run time (templates, Java and Rust sources, bundled data).
 DATA = ["*.j2", "*.rs", "*.toml", "*.java", "*.json", "*.txt", "py.typed", "**/*.j2",
+        "**/*.cpp",
         "**/*.jsonl",
         "**/*.java", "**/*.rs", "**/*.toml", "**/*.xml", "**/*.json", "**/*.md"]
 

@@ -298,6 +298,13 @@ class Backend:
         language does not support it."""
         return None
 
+    def type_fragment_problem(self, task: Task) -> str | None:
+        """Why a task with ``task``'s declared types should not be built by an importer that
+        wants every engine of the language to evaluate its cases (a type outside an engine's
+        fragment, e.g. one the compiled engine cannot take as a field); None: fine. Default:
+        None."""
+        return None
+
     def gym_texts(self) -> GymTexts | None:
         """An agent's instructions and language notes for gym folders; None: generic ones."""
         return None

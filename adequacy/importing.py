@@ -15,7 +15,11 @@ from adequacy.importer import Importer, ImportReport, Problem, TaskOutcome, reas
 
 def importers() -> dict[str, Importer]:
     """Every installed importer by name; two with one name are an error naming both."""
-    found: dict[str, Importer] = {}
+    from adequacy.packages.plugin import PackageImporter
+
+    # problem packages need no language of their own (the declared types name it), so their
+    # importer is core's, always present
+    found: dict[str, Importer] = {"package": PackageImporter()}
     for result in plugins.default_manager().hook.adequacy_importers():
         for imp in result or []:
             if not isinstance(imp, Importer):

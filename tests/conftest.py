@@ -51,7 +51,7 @@ def tool_missing(tool: str) -> str | None:
 
         java = find_java()
         return None if java and java.javac else "needs a JDK (javac on PATH or JAVA_HOME)"
-    if tool in ("cargo", "rustc", "bwrap", "chromium"):
+    if tool in ("cargo", "rustc", "bwrap", "chromium", "g++"):
         return None if shutil.which(tool) else f"needs {tool} on PATH"
     from adequacy import plugins
 

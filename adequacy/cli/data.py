@@ -16,14 +16,27 @@ from adequacy.errors import AdequacyError
 def import_(
     name: Annotated[str, typer.Argument(help="Dataset importer: verina, specgenbench, "
                                         "formalbench (plugins may add others).")],
-    src: Annotated[Path, typer.Argument(help="The dataset as downloaded (file or folder).")],
-    dest: Annotated[Path, typer.Argument(help="Folder to write task folders into.")],
-    mutate_after: Annotated[bool, typer.Option("--mutate/--no-mutate", help=
+    paths: Annotated[list[Path], typer.Argument(
+        help="SRC... DEST: the dataset as downloaded (file or folder; `package` takes several "
+             "package folders, or folders of them), then the folder to write task folders "
+             "into.", metavar="SRC... DEST")],
+    mutate_after: Annotated[bool | None, typer.Option("--mutate/--no-mutate", help=
                             "Then add wrong outputs (post_sound) and, where a task's "
                             "constraints or validator allow, invalid inputs (pre_sound) with "
-                            "`adequacy mutate` (3 per case, seed 0).")] = True,
+                            "`adequacy mutate` (3 per case, seed 0). Default: on, except for "
+                            "`package`, whose hacks fill the sound buckets.")] = None,
+    min_per_bucket: Annotated[int, typer.Option("--min-per-bucket", callback=at_least(1),
+                              help="package: a task needs this many cases in each "
+                                   "bucket.")] = 5,
+    max_per_bucket: Annotated[int, typer.Option("--max-per-bucket", callback=at_least(1),
+                              help="package: at most this many cases per bucket (a seeded "
+                                   "sample).")] = 200,
 ) -> None:
     """Convert a public dataset into task folders (then fill their sound buckets)."""
+    if len(paths) < 2:
+        raise fail("give SRC and DEST (import NAME SRC... DEST)")
+    *srcs, dest = paths
+    src = srcs[0]
     from adequacy.importing import importers
     try:
         found = importers()
@@ -31,12 +44,19 @@ def import_(
         raise fail(str(e)) from None
     if name not in found:
         raise fail(f"no importer {name!r} (installed: {', '.join(sorted(found)) or 'none'})")
-    if not src.exists():
-        raise fail(f"{src}: does not exist")
+    if len(srcs) > 1 and name != "package":
+        raise fail(f"importer {name!r} takes one SRC, got {len(srcs)}")
+    for s in srcs:
+        if not s.exists():
+            raise fail(f"{s}: does not exist")
     if dest.exists() and not dest.is_dir():
         raise fail(f"{dest}: is a file, expected a folder to write task folders into")
     try:
-        report = found[name].run(src, dest)
+        options: dict[str, object] = {}
+        if name == "package":
+            options = {"sources": srcs, "min_per_bucket": min_per_bucket,
+                       "max_per_bucket": max_per_bucket}
+        report = found[name].run(src, dest, **options)
     except AdequacyError as e:
         raise fail(str(e)) from None
     except OSError as e:
@@ -48,6 +68,8 @@ def import_(
     written, why = len(report.converted), report.first_reason()
     if written == 0:
         raise fail(f"{src}: no task converted" + (f" ({why})" if why else ""))
+    if mutate_after is None:
+        mutate_after = name != "package"
     if mutate_after and dest.is_dir():
         _mutate_imported(dest)
 

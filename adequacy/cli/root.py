@@ -17,6 +17,7 @@ from adequacy.cli import (
     experiment,
     gym,
     optimize,
+    packages,
     report,
     scoring,
     task_from,
@@ -50,5 +51,6 @@ def _root(
 
 app.add_typer(tasks.task_app, name="task")
 app.add_typer(admin.cache_app, name="cache")
-for _module in (admin, scoring, data, tasks, task_from, report, optimize, gym, experiment):
+for _module in (admin, scoring, data, tasks, task_from, report, optimize, gym, packages,
+                experiment):
     _module.register(app)

@@ -125,6 +125,25 @@ class VerusBackend(Backend):
         p = GOLD_DIR / f"{task.id}.{self.writer_texts().spec_ext}"
         return own if own is not None else (p.read_text(encoding="utf-8") if p.is_file() else None)
 
+    def type_fragment_problem(self, task: Task) -> str | None:
+        """exec_spec's macro compiles only primitive integers, bool, char, strings, Seq, Set,
+        Multiset, Map, Option, tuples and structs of them: an ``int`` or ``nat`` field (at any
+        depth) is outside its fragment (docs/verus.md), so such a task is decided by interp
+        alone."""
+        import re
+
+        word = re.compile(r"\b(int|nat)\b")
+        fields = [(f"{part}.{p.name}", p.type_text) for part, ps in
+                  (("input", task.inputs), ("output", task.outputs)) for p in ps]
+        fields += [(f"struct {s}.{f}", t) for s, fs in task.structs.items() for f, t in fs.items()]
+        for where, text in fields:
+            m = word.search(text)
+            if m:
+                return (f"{where}: {text} holds {m.group(1)}, outside exec_spec's fragment "
+                        "(its macro takes no unbounded integer as a field); declare a "
+                        "fixed-width integer such as i64 or u64")
+        return None
+
     def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
         """(file name, text) of the skeleton the task's ``task.toml`` implies, for
         ``adequacy task new``; raises ``TaskError`` (file:line) on a bad schema."""

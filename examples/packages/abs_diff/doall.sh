@@ -1,0 +1,2 @@
+#!/bin/sh
+# Polygon builds tests with this script; the importer reads tests/ as shipped.

@@ -1,0 +1,1 @@
+% (Polygon statement template: not read by the importer)

@@ -100,7 +100,7 @@ def test_a_worker_that_keeps_dying_gives_the_predicate_up(tmp_path: Path,
 
     def killed_stream(self: rac.Run, req: dict, timeout: float):  # type: ignore[no-untyped-def]
         kill(self)
-        return self.worker.stream(req, timeout)
+        yield self.worker._send(req, timeout)  # the stream's request meets the dead JVM
 
     monkeypatch.setattr(rac.Run, "request", killed_first)
     monkeypatch.setattr(rac.Run, "stream", killed_stream)

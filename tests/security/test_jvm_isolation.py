@@ -197,3 +197,32 @@ def test_the_compile_jvm_reuses_its_javac_context() -> None:
     with COMPILER.lock:
         stats = COMPILER.worker.request({"op": "stats"}, timeout=30)
     assert stats.get("pooled") is True and stats.get("reused", 0) >= 2, stats
+
+
+_ODD_UNITS = [
+    "module adq.mod { exports adq.p; }",
+    "package java.lang; public class Solution { }",
+    "package java.util; public class Solution { } class ArrayList { }",
+    "public class Solution { } class String { } class Object { } class Integer { }",
+    "public class Solution { class java { class util { } } }",
+    "}}}{{{ garbage ((",
+]
+_NORMAL = ("public class Solution { java.util.List<String> xs = new java.util.ArrayList<>(); "
+           "Integer n = 3; int f() { return xs.size() + n + \"ab\".length(); } }")
+
+
+@pytest.mark.parametrize("odd", _ODD_UNITS)
+def test_an_odd_unit_does_not_change_how_the_next_one_compiles(odd: str) -> None:
+    """A unit that shadows JDK classes, claims a JDK package or is not Java at all must not
+    leave the shared compiler unable to compile the next spec (a gold spec would become
+    "rac cannot compile" because of another spec)."""
+    import uuid
+
+    from adequacy.backends.openjml.engines.rac.worker import COMPILER
+
+    tag = uuid.uuid4().hex
+    COMPILER.compile(f"odd-{tag}", {"class": "Solution", "source": odd})
+    reply = COMPILER.compile(f"normal-{tag}", {"class": "Solution",
+                                               "source": _NORMAL + f" /* {tag} */"})
+    assert reply.get("ok") is True, reply
+    assert set(reply["classes"]) == {"Solution"}

@@ -315,9 +315,9 @@ def _stream(run: Run, task: Task, cases: Sequence[Case], batch: list[int],
                 continue
             if "i" in reply:  # out of order: nothing more of this stream is trusted
                 run.worker.stop()
-                case = cases[batch[answered]] if answered < len(batch) else None
-                if case is not None:
-                    done(_unknown(case, f"worker answered case {reply['i']} out of order"),
+                if answered < len(batch):
+                    done(_unknown(cases[batch[answered]],
+                                  f"worker answered case {reply['i']} out of order"),
                          WORKER_DIED)
                 break
             if reply.get("missing"):

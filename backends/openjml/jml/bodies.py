@@ -20,9 +20,9 @@ from adequacy.errors import SpecInvalid
 
 from . import ast as A
 from .lexer import Token
+from .members import JavaClass, JavaMethod, SpecFile
 from .parser import parse_expression
 from .purity import body_tokens, local_names
-from .source import JavaClass, JavaMethod, SpecFile
 from .typecheck import UNKNOWN, Checker, norm, widens
 
 _SIMPLE = {"int", "long", "short", "byte", "char", "boolean", "double", "float", "String"}

@@ -26,7 +26,7 @@ from __future__ import annotations
 from adequacy.errors import SpecInvalid
 
 from .lexer import Token, tokenize
-from .source import JavaClass, JavaField, JavaMethod, SpecFile
+from .members import JavaClass, JavaField, JavaMethod, SpecFile
 
 ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", ">>>="}
 PURE_CLASSES = frozenset({

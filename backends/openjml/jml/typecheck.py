@@ -20,8 +20,8 @@ from adequacy.errors import SpecInvalid
 
 from . import ast as A
 from . import signatures as S
+from .members import JavaClass, JavaMethod
 from .signatures import LIBRARY_CLASSES
-from .source import JavaClass, JavaMethod
 
 UNKNOWN = "?"
 _INTEGRAL_RANK = {"byte": 1, "short": 2, "char": 2, "int": 3, "long": 4, "\\bigint": 7}

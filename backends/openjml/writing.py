@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 
 from adequacy.answers import ExtractionError, pick_block
 from adequacy.backend import WriterTexts
@@ -38,8 +37,6 @@ from .jml.policy import check_code
 from .jml.reader import read_source
 
 JML_LINE = re.compile(r"^\s*//@")
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-GOLD_DIR = EXAMPLES / "sgb-gold"
 """Gold specs of imported SpecGenBench tasks, ``<task id>.java``."""
 
 TEXTS = WriterTexts(

@@ -55,11 +55,6 @@ def spec_file_name(task: Task) -> str:
     return files.spec_file or files.skeleton
 
 
-def task_dirs(paths: Sequence[Path]) -> list[Path]:
-    """The one expansion every command uses (see ``adequacy.discovery``)."""
-    return discover_tasks(paths)
-
-
 def shipped_dirs() -> list[Path]:
     return sorted(d for d in SHIPPED.iterdir() if d.is_dir())
 
@@ -219,7 +214,7 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
     symlinks out of it or hard links is refused (``refuse_foreign_files``)."""
     if visible < 0:
         raise TaskError(f"--visible must be >= 0, got {visible}")
-    loaded = [load_task(d) for d in task_dirs(tasks)]
+    loaded = [load_task(d) for d in discover_tasks(tasks)]
     if not loaded:
         raise TaskError("no tasks found", file=", ".join(map(str, tasks)))
     ids = [t.id for t in loaded]
@@ -233,7 +228,7 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
                             file=str(t.root / "task.toml"))
     # a shipped example of a language no installed backend serves cannot even be loaded
     served = {b.language for b in plugins.backends().values()}
-    extra = worked_examples(loaded, [load_task(d) for d in task_dirs(examples or shipped_dirs())
+    extra = worked_examples(loaded, [load_task(d) for d in discover_tasks(examples or shipped_dirs())
                                      if examples or _language_of(d) in served])
     # the shipped examples are package files: installers such as uv hard-link those
     for t in (*loaded, *(extra if examples else ())):

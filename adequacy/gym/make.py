@@ -23,9 +23,10 @@ from pydantic import BaseModel, ConfigDict
 from adequacy import plugins
 from adequacy.discovery import discover_tasks
 from adequacy.errors import TaskError
-from adequacy.gym.manifest import PRIVATE, GymManifest, task_content_hash, write_manifest
+from adequacy.gym.manifest import PRIVATE, GymManifest, write_manifest
 from adequacy.gym.texts import GENERIC, GymTexts, instructions
 from adequacy.gym.verify import prover_name
+from adequacy.keys import task_content_hash
 from adequacy.tasks import Case, Task, _read_header, load_task, task_files
 from adequacy.verdicts import Bucket
 

@@ -1,4 +1,4 @@
-"""The contract between core and a language backend (DESIGN section 4).
+"""The contract between core and a language backend (docs/plugins.md).
 
 A backend is one specification language: a front end that parses and polices a spec once
 (``load_spec``, the only place a spec can be called invalid), the files a task of the language

@@ -1,4 +1,4 @@
-"""The agent environment (DESIGN section 8): task folders with only what an agent may see,
+"""The agent environment (docs/gym.md): task folders with only what an agent may see,
 ``check`` on visible cases, ``submit`` graded on hidden ones, and the tools both share."""
 
 from adequacy.gym.make import MadeFolder, make_gym

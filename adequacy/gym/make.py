@@ -1,7 +1,7 @@
 """``adequacy gym make``: one folder per task, holding nothing an agent may not see.
 
 Visible cases are drawn only from the completeness buckets and only among the cases the task
-marks ``visible`` (DESIGN section 5: the rest are for evaluation). The worked example comes
+marks ``visible`` (docs/tasks.md: the rest are for evaluation). The worked example comes
 from a different task and carries that task's gold spec and visible cases only. The folder's
 ``.gym/task`` is a loadable task with the visible cases alone, so ``check`` needs nothing else.
 """

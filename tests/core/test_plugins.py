@@ -117,6 +117,7 @@ def test_third_party_language_declares_its_task_files(installed_toy: Path, tmp_p
     assert "did you mean 'flavour'" in out and "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_third_party_language_scores_and_verifies(installed_toy: Path, tmp_path: Path) -> None:
     task = _copy_toy_task(tmp_path / "t")
     spec = tmp_path / "s.toy"

@@ -318,6 +318,7 @@ def test_overriding_objects_pure_methods_is_pure() -> None:
     assert not ms[("equals", ("T",))].is_pure
 
 
+@pytest.mark.slow
 def test_hostile_nesting_is_invalid_not_a_crash() -> None:
     deep = "/*@ " + "requires x > 0; {| " * 5000 + "ensures true;" + " |}" * 5000 + " @*/"
     with pytest.raises(SpecInvalid, match="nested spec cases deeper than"):

@@ -109,6 +109,7 @@ def test_endpoint_down_stops_with_exit_2(command, tmp_path):
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize(("status", "reason"), [(401, "authentication failed (HTTP 401)"),
                                                 (404, "model not found (HTTP 404)")])
+@pytest.mark.slow
 def test_auth_and_unknown_model_stop_at_the_first_request(command, status, reason, tmp_path):
     with FakeEndpoint(_reply, fail_all=status) as srv:
         res, seconds = _run(_args(command, srv.base, tmp_path))

@@ -85,6 +85,7 @@ def test_scripted_dspy_writer_and_synthesize_on_toy(toy: None, task_dir: Path,
     assert text == GOLD and score_spec(load_task(task_dir), text).passed_all
 
 
+@pytest.mark.slow
 def test_synthesize_cli_with_templates_on_installed_toy(installed_toy: Path, task_dir: Path,
                                                          tmp_path: Path) -> None:
     proc = run_cli(["synthesize", str(task_dir.parent), "-o", str(tmp_path / "out"),

@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from adequacy.batch import BatchOptions, Job, ResultsLocked, results_lock, run_batch
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -52,6 +54,7 @@ def wait_gone(pids: list[int], seconds: float) -> list[int]:
     return [p for p in pids if alive(p)]
 
 
+@pytest.mark.slow
 def test_summary_counts_each_current_job_once_after_an_edit(tmp_path: Path,
                                                              installed_toy: Path) -> None:
     # Before: the table read every record of the file, so an edited spec counted twice
@@ -130,6 +133,7 @@ with results_lock(Path(sys.argv[1])):
 """
 
 
+@pytest.mark.slow
 def test_second_writer_is_kept_out(tmp_path: Path, installed_toy: Path) -> None:
     # Before: two runs on one file both scored every pair. Deterministic: a holder process
     # takes the lock and says so on its stdout before the second writer starts (no sleeps,

@@ -155,6 +155,7 @@ print(json.dumps(answers))
 """
 
 
+@pytest.mark.slow
 def test_concurrent_checks_and_a_submit_give_the_verdicts_of_a_lone_run(gym: Path,
                                                                         tmp_path: Path) -> None:
     """A recursive spec fn 3000 deep: alone, the gold spec with it passes every case. Run beside

@@ -115,6 +115,7 @@ def test_long_match_is_evaluated() -> None:
     assert [v.value for v in vs] == [Truth.true, Truth.false, Truth.true, Truth.false]
 
 
+@pytest.mark.slow
 def test_many_helpers_calling_each_other() -> None:
     """Control (passes before and after): helpers compile one by one, calls run deep."""
     # h0 calls h1 ... calls h1999, which says lo <= hi: every helper passes the value on

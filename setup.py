@@ -1,6 +1,6 @@
 """Package mapping: top-level folders install under the one import package ``adequacy``.
 
-DESIGN section 3 keeps ``backends/``, ``mutators/`` and ``optimizers/`` at the repository's top
+The layout (docs/design.md) keeps ``backends/``, ``mutators/`` and ``optimizers/`` at the repository's top
 level, but nothing generic may land in a user's site-packages, so each folder is mapped under
 ``adequacy.``. setuptools cannot glob sub-packages through a rename declaratively, hence this file.
 """

@@ -1,4 +1,4 @@
-"""The contract between core and a language backend (DESIGN section 4).
+"""The contract between core and a language backend (docs/plugins.md).
 
 A backend is one specification language: a front end that parses and polices a spec once
 (``load_spec``, the only place a spec can be called invalid), the files a task of the language
@@ -248,6 +248,12 @@ class Backend:
     task_files: TaskFiles
     """The files a task of this language holds besides the common ones (its skeleton) and the
     keys allowed in its ``[<language>]`` table of task.toml."""
+    example_dir: Path | None = None
+    """Folder of bundled example tasks (each a folder with task.toml and ``specs/gold.*``):
+    few-shot demonstrations. None: the backend bundles none."""
+    gold_dir: Path | None = None
+    """Folder of known-good specs of imported tasks, one ``<task id>.<spec ext>`` each (a
+    dataset's golds, kept beside the repository's examples). None: a task's own gold only."""
 
     def engines(self) -> list[Engine]:
         """All engines in default-chain order (available or not: ``info()`` says)."""
@@ -342,13 +348,24 @@ class Backend:
         return False
 
     def example_tasks(self) -> list[Path]:
-        """Folders of bundled example tasks with gold specs (few-shot demonstrations)."""
-        return []
+        """Folders of bundled example tasks with gold specs (few-shot demonstrations): the task
+        folders in ``example_dir``, sorted."""
+        folder = self.example_dir
+        if folder is None or not folder.is_dir():
+            return []
+        return sorted(d for d in folder.iterdir() if (d / "task.toml").is_file())
 
     def gold_spec(self, task: Task) -> str | None:
-        """A known-good spec of ``task`` (its ``specs/gold.<ext>``), for demonstrations."""
-        p = task.root / "specs" / f"gold.{self.writer_texts().spec_ext}"
-        return p.read_text(encoding="utf-8") if p.is_file() else None
+        """A known-good spec of ``task``, for demonstrations: its own ``specs/gold.<ext>``,
+        else ``gold_dir/<task id>.<ext>`` (an imported dataset's gold)."""
+        ext = self.writer_texts().spec_ext
+        candidates = [task.root / "specs" / f"gold.{ext}"]
+        if self.gold_dir is not None:
+            candidates.append(self.gold_dir / f"{task.id}.{ext}")
+        for p in candidates:
+            if p.is_file():
+                return p.read_text(encoding="utf-8")
+        return None
 
 
 def engine_named(backend: Backend, name: str) -> Engine:

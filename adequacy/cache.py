@@ -1,4 +1,4 @@
-"""Verdict cache keyed by content (DESIGN section 7).
+"""Verdict cache keyed by content (docs/design.md, "Cache").
 
 The key hashes the engine name and version, the spec's normalised text, the predicate and the
 case's canonical input and output, so a renamed file or reordered set hits, and a new engine

@@ -87,6 +87,33 @@ def with_verification(key: str, verify: bool) -> str:
     return content_hash(key, "verify")
 
 
+def task_content_hash(task: Task) -> str:
+    """A task's content independent of where its folder lives (the gym manifest's
+    ``task_hash``): header, statement, skeleton and every case's bucket, id and values. A gym
+    folder graded against a source task whose hash differs is refused."""
+    cases = "\n".join(c.model_dump_json(exclude={"line", "origin"}) for c in task.all_cases())
+    header = (task.root / "task.toml").read_text(encoding="utf-8")
+    return content_hash(task.id, task.language, header, task.statement, task.skeleton, cases)
+
+
+def grading_failure_key(task_hash: str, spec_text: str) -> str:
+    """A gym grade that failed on our side: the task's content and the spec (the same spec
+    submitted again to the same task is the same failure)."""
+    return content_hash(task_hash, spec_text)
+
+
+def submission_key(report_key: str, folder: str, submission: int, when: str) -> str:
+    """One submission's record: the grade's key, the gym folder, the submission's number and
+    time (two submissions of one spec are two records)."""
+    return content_hash(report_key, folder, str(submission), when)
+
+
+def split_record_key(report_key: str, program: str, split: str) -> str:
+    """An optimizer's evaluation record: the seed and the optimized program may write the same
+    text on the same split, which is two records."""
+    return content_hash(report_key, program, split)
+
+
 def fallback_key(task_path: str, spec_path: str) -> str:
     """Key of a job whose task or spec cannot be read: its paths (there is no content)."""
     return f"error:{task_path}:{spec_path}"

@@ -1,4 +1,4 @@
-"""Scores from verdicts (DESIGN section 1): per bucket, per spec, and over samples.
+"""Scores from verdicts (docs/report.md): per bucket, per spec, and over samples.
 
 Strict scoring counts ``unknown`` as failed (the denominator is every case); lenient scoring
 leaves unknown cases out of the denominator (pass fraction over decided cases). Either way the

@@ -1,4 +1,4 @@
-"""Score specs: resolve engines, chain them, cache verdicts, cross-check (DESIGN sections 4, 7).
+"""Score specs: resolve engines, chain them, cache verdicts, cross-check (docs/design.md, "Engine chains").
 
 ``score_spec`` scores one (task, spec) pair in this process; ``adequacy.batch`` fans pairs out
 over a process pool. Backends are reached only through the plugin manager.

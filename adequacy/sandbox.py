@@ -1,4 +1,4 @@
-"""Limited child processes for untrusted code (DESIGN section 6).
+"""Limited child processes for untrusted code (docs/sandbox.md).
 
 Spec code compiled to native harnesses or loaded into JVM workers came from a language model.
 Two layers contain it:

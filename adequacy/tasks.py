@@ -1,4 +1,4 @@
-"""Tasks and cases on disk (DESIGN section 5).
+"""Tasks and cases on disk (docs/tasks.md).
 
 ```
 <task>/task.toml      id, language, title, provenance, tags, difficulty,

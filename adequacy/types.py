@@ -1,4 +1,4 @@
-"""The language-agnostic type language of task signatures (DESIGN section 5).
+"""The language-agnostic type language of task signatures (docs/tasks.md, "Types").
 
 Types are small frozen dataclasses so that backends can pattern-match on them; ``parse_type``
 reads the textual form (``seq<option<i64>>``, ``map<string, set<u8>>``, ``Point``) and

@@ -2,7 +2,7 @@
 
 Values stay plain JSON data (``int``, ``float``, ``str``, ``bool``, ``None``, ``list``,
 ``dict``) everywhere in the core; each backend renders them into its own language from the type.
-Conventions (DESIGN section 5): ``char`` is a one-character string, sets and multisets are arrays,
+Conventions (docs/tasks.md, "Values"): ``char`` is a one-character string, sets and multisets are arrays,
 maps are arrays of ``[key, value]`` pairs, ``option`` is ``null`` or ``{"some": v}``, tuples are
 arrays, structs are objects, Java ``null`` is ``null``; floats may also be the strings ``"NaN"``,
 ``"Infinity"`` and ``"-Infinity"``, which JSON cannot spell.

@@ -1,4 +1,4 @@
-"""Buckets, cases' expectations and three-valued verdicts (DESIGN sections 1 and 2)."""
+"""Buckets, cases' expectations and three-valued verdicts (docs/tasks.md, "Cases")."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Bucket(StrEnum):
-    """The four buckets; see DESIGN section 1 for the two papers' names of each."""
+    """The four buckets; docs/tasks.md ("Cases") gives the two papers' names of each."""
 
     pre_complete = "pre_complete"
     pre_sound = "pre_sound"

@@ -20,10 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from adequacy.discovery import discover_tasks
 from adequacy.importing import importers
 from adequacy.optimizers.houdini import HoudiniWriter
 from adequacy.optimizers.metrics import vr_score
-from adequacy.optimizers.synthesize import task_dirs
 from adequacy.optimizers.templates import TemplateWriter
 from adequacy.optimizers.verifier import prove
 from adequacy.optimizers.writer import Writer
@@ -78,12 +78,12 @@ def _fmt(v: float | int | None) -> str:
 
 def _load(arg: str | None, importer: str, src: Path, tmp: Path) -> list[Task]:
     if arg:
-        dirs = task_dirs([Path(arg)])
+        dirs = discover_tasks([Path(arg)])
     else:
         if not src.exists():
             return []
         importers()[importer].run(src, tmp / importer)
-        dirs = task_dirs([tmp / importer])
+        dirs = discover_tasks([tmp / importer])
     return [load_task(d) for d in dirs]
 
 

@@ -33,7 +33,8 @@ from typing import Any
 
 from adequacy.backend import Limits
 from adequacy.backends.openjml.jml.load import signature_text
-from adequacy.backends.openjml.jml.source import JavaClass, JavaMethod, read_source
+from adequacy.backends.openjml.jml.members import JavaClass, JavaMethod
+from adequacy.backends.openjml.jml.reader import read_source
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.backends.openjml.signature import JavaSignatureError, java_type_to_schema
 from adequacy.errors import AdequacyError, SpecInvalid

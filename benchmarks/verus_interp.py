@@ -9,7 +9,7 @@ hand-written Python function doing the same check on the same JSON data, and the
 figure is the per-case seconds the engine reports (JSON conversion and evaluation), so the
 baseline gets the JSON list too; (2) exec_spec's evaluation time for the same cases (compile excluded: the per-case seconds the
 engine reports) and the ratio; (3) end-to-end per-spec time of both engines on the task's own
-cases, compile included. Ratios are measured in one run, on one machine (DESIGN section 7).
+cases, compile included. Ratios are measured in one run, on one machine (the project rule for performance claims).
 """
 
 from __future__ import annotations

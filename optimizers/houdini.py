@@ -15,10 +15,10 @@ from __future__ import annotations
 import time
 
 from adequacy.backend import Limits
+from adequacy.plugins import registry
 from adequacy.tasks import Task
 
 from .candidates import Clause
-from .render import clause_text, spec_file
 from .templates import template_clauses
 from .verifier import prove, prover_for, why_no_prover
 from .writer import WrittenSpec
@@ -42,16 +42,17 @@ class HoudiniWriter:
             return done(None, [], "houdini needs a prover of specs against a method body; "
                         f"{why_no_prover(task.language)}")
         try:
+            backend = registry().owner(task.language)
             clauses, notes = template_clauses(task)
             pre = [c for c in clauses if c.where == "pre"]
             kept: list[Clause] = []
             for c in (c for c in clauses if c.where == "post"):
-                proof = prove(task, spec_file(task, [*pre, c]), self.limits)
+                proof = prove(task, backend.render_clauses(task, [*pre, c]), self.limits)
                 if proof.result == "verified":
                     kept.append(c)
                 else:
-                    notes.append(f"dropped ({proof.result}): {clause_text(task, c)}")
-            final = spec_file(task, [*pre, *kept])
+                    notes.append(f"dropped ({proof.result}): {backend.clause_text(c)}")
+            final = backend.render_clauses(task, [*pre, *kept])
             if kept:
                 last = prove(task, final, self.limits)
                 notes.append(f"conjunction of {len(kept)} postconditions: {last.result}")

@@ -3,7 +3,7 @@ feedback)``, scoring a written spec on a *training* task's cases with the real e
 
 A metric is built for one set of training tasks. Asked about any other task it raises
 ``HeldOutTask``: validation and test tasks are never scored inside the optimizer's loop, so no
-case of theirs can reach feedback (DESIGN section 8). Feedback names the failing buckets and up
+case of theirs can reach feedback (docs/optimize.md). Feedback names the failing buckets and up
 to ``max_cases`` failing cases (input, output, what the spec said, the engine's reason), or the
 spec's compile or parse error with its line, or the prover's summary.
 

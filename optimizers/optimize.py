@@ -29,9 +29,9 @@ import dspy
 from pydantic import BaseModel
 
 from adequacy.errors import AdequacyError
+from adequacy.keys import split_record_key
 from adequacy.results import Provenance, SpecReport, append_record, producer
 from adequacy.tasks import Task
-from adequacy.values import content_hash
 
 from .demos import default_pool, demos_from
 from .evaluate import SplitScore, evaluate
@@ -173,7 +173,7 @@ def optimize(tasks: Sequence[Task], out_dir: Path, task_lm: Any, reflection_lm: 
 
         def log(rep: SpecReport) -> None:
             # the seed and the optimized program may write the same text: two records
-            keyed = rep.model_copy(update={"key": content_hash(rep.key, which, split)})
+            keyed = rep.model_copy(update={"key": split_record_key(rep.key, which, split)})
             append_record(out_dir / "results.jsonl", keyed, made_by,
                           extra={"split": split, "program": which})
 

@@ -63,7 +63,7 @@ def _texts(language: str) -> WriterTexts:
 
 
 def task_inputs(task: Task) -> dict[str, str]:
-    """The program's inputs for a task (what a writer may see, DESIGN section 8); the
+    """The program's inputs for a task (what a writer may see, docs/optimize.md); the
     skeleton's field is named as the language's backend says (``WriterTexts.code_field``)."""
     base = {"statement": task.statement or task.title, "samples": samples_text(task)}
     return {**base, _texts(task.language).code_field: task.skeleton}

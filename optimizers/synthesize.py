@@ -39,11 +39,6 @@ class SynthesisSummary(BaseModel):
     cost: float = 0.0
 
 
-def task_dirs(paths: Iterable[Path]) -> list[Path]:
-    """The one expansion every command uses (see ``adequacy.discovery``)."""
-    return discover_tasks(paths)
-
-
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name) or "task"
 
@@ -70,7 +65,7 @@ def synthesize(
     out.mkdir(parents=True, exist_ok=True)
     stem = file_stem or writer.name.split(":")[0]
     made_by = provenance or Provenance(writer=stem)
-    loaded = [(d, load_task(d)) for d in task_dirs(tasks)]
+    loaded = [(d, load_task(d)) for d in discover_tasks(tasks)]
     n_specs = failed = 0
     tot_p = tot_c = 0
     cost = 0.0

@@ -12,12 +12,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from adequacy.plugins import registry
 from adequacy.runner import score_spec
 from adequacy.tasks import Task
 from adequacy.verdicts import Bucket
 
 from .candidates import Clause, daikon_clauses
-from .render import renderable, spec_file
 from .writer import WrittenSpec, visible_cases
 
 
@@ -26,14 +26,15 @@ def _accepts_valid(task: Task, clauses: Sequence[Clause]) -> bool:
              if c.bucket.value in ("pre_complete", "post_complete")]
     if not valid:
         return True
-    rep = score_spec(task, spec_file(task, clauses), cases=valid,
+    text = registry().owner(task.language).render_clauses(task, clauses)
+    rep = score_spec(task, text, cases=valid,
                      empty_by_design=[Bucket.pre_sound, Bucket.post_sound])
     return rep.status == "scored" and rep.passed_all
 
 
 def template_clauses(task: Task) -> tuple[list[Clause], list[str]]:
     """The kept clauses and notes on what the engine check removed."""
-    clauses = renderable(task, daikon_clauses(task))
+    clauses = registry().owner(task.language).renderable_clauses(task, daikon_clauses(task))
     notes = [f"{len(clauses)} candidate clause(s) true on the visible valid cases"]
     if clauses and not _accepts_valid(task, clauses):
         kept = [c for c in clauses if _accepts_valid(task, [c])]
@@ -51,7 +52,7 @@ class TemplateWriter:
         start = time.monotonic()
         try:
             clauses, notes = template_clauses(task)
-            text = spec_file(task, clauses)
+            text = registry().owner(task.language).render_clauses(task, clauses)
         except Exception as e:  # noqa: BLE001 - one odd task must not stop a batch
             return [WrittenSpec(task_id=task.id, writer=self.name, error=f"{type(e).__name__}: "
                                 f"{e}", seconds=time.monotonic() - start)]

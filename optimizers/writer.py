@@ -1,7 +1,7 @@
 """The one interface every spec writer offers, and the record of what it wrote.
 
 A writer sees the statement, the skeleton or Java method and the task's *visible* cases only
-(DESIGN section 8); hidden cases stay with the scorer. A writer never raises for a bad answer:
+(docs/optimize.md); hidden cases stay with the scorer. A writer never raises for a bad answer:
 an answer with no usable spec becomes a ``WrittenSpec`` with ``text=None`` and the reason in
 ``error``, which the metrics score 0.0 with the reason as feedback.
 """

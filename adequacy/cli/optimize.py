@@ -64,9 +64,9 @@ def _lm_stopped(e: BaseException) -> typer.Exit:
 
 
 def _load_tasks(paths: list[Path]) -> list[Any]:
-    from adequacy.optimizers.synthesize import task_dirs
+    from adequacy.discovery import discover_tasks
     from adequacy.tasks import load_task
-    return [load_task(d) for d in task_dirs(paths)]
+    return [load_task(d) for d in discover_tasks(paths)]
 
 
 def _provenance(writer: str, family: str, program: Path | None) -> Any:

@@ -1,7 +1,7 @@
 """``adequacy gym make``: one folder per task, holding nothing an agent may not see.
 
 Visible cases are drawn only from the completeness buckets and only among the cases the task
-marks ``visible`` (DESIGN section 5: the rest are for evaluation). The worked example comes
+marks ``visible`` (docs/tasks.md: the rest are for evaluation). The worked example comes
 from a different task and carries that task's gold spec and visible cases only. The folder's
 ``.gym/task`` is a loadable task with the visible cases alone, so ``check`` needs nothing else.
 """
@@ -23,9 +23,10 @@ from pydantic import BaseModel, ConfigDict
 from adequacy import plugins
 from adequacy.discovery import discover_tasks
 from adequacy.errors import TaskError
-from adequacy.gym.manifest import PRIVATE, GymManifest, task_content_hash, write_manifest
+from adequacy.gym.manifest import PRIVATE, GymManifest, write_manifest
 from adequacy.gym.texts import GENERIC, GymTexts, instructions
 from adequacy.gym.verify import prover_name
+from adequacy.keys import task_content_hash
 from adequacy.tasks import Case, Task, _read_header, load_task, task_files
 from adequacy.verdicts import Bucket
 
@@ -53,11 +54,6 @@ def spec_file_name(task: Task) -> str:
             raise TaskError(f"the {task.language} backend names a task file {name!r}, not a "
                             "plain file name")
     return files.spec_file or files.skeleton
-
-
-def task_dirs(paths: Sequence[Path]) -> list[Path]:
-    """The one expansion every command uses (see ``adequacy.discovery``)."""
-    return discover_tasks(paths)
 
 
 def shipped_dirs() -> list[Path]:
@@ -219,7 +215,7 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
     symlinks out of it or hard links is refused (``refuse_foreign_files``)."""
     if visible < 0:
         raise TaskError(f"--visible must be >= 0, got {visible}")
-    loaded = [load_task(d) for d in task_dirs(tasks)]
+    loaded = [load_task(d) for d in discover_tasks(tasks)]
     if not loaded:
         raise TaskError("no tasks found", file=", ".join(map(str, tasks)))
     ids = [t.id for t in loaded]
@@ -233,7 +229,7 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
                             file=str(t.root / "task.toml"))
     # a shipped example of a language no installed backend serves cannot even be loaded
     served = {b.language for b in plugins.backends().values()}
-    extra = worked_examples(loaded, [load_task(d) for d in task_dirs(examples or shipped_dirs())
+    extra = worked_examples(loaded, [load_task(d) for d in discover_tasks(examples or shipped_dirs())
                                      if examples or _language_of(d) in served])
     # the shipped examples are package files: installers such as uv hard-link those
     for t in (*loaded, *(extra if examples else ())):

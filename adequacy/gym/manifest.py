@@ -14,8 +14,6 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from adequacy.errors import TaskError
-from adequacy.tasks import Task
-from adequacy.values import content_hash
 
 MANIFEST = "gym.json"
 """At the top of each gym folder (an agent may read it: it holds no case)."""
@@ -43,14 +41,6 @@ class GymManifest(BaseModel):
     seed: int
     example_task: str | None = None
     """Id of the task the worked example comes from (never this one)."""
-
-
-def task_content_hash(task: Task) -> str:
-    """Hash of everything the grade depends on, independent of where the task folder lives:
-    header, statement, skeleton and every case's bucket, id and values."""
-    cases = "\n".join(c.model_dump_json(exclude={"line", "origin"}) for c in task.all_cases())
-    header = (task.root / "task.toml").read_text(encoding="utf-8")
-    return content_hash(task.id, task.language, header, task.statement, task.skeleton, cases)
 
 
 def read_manifest(folder: Path) -> GymManifest:

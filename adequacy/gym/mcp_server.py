@@ -14,8 +14,9 @@ task's language has a prover installed here.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -23,7 +24,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from adequacy.gym.session import grade_text
-from adequacy.gym.tools import ERROR_PREFIX, GymTools, ToolFailed
+from adequacy.gym.tools import GymTools, ToolFailed
 from adequacy.gym.verify import can_verify
 from adequacy.verdicts import BUCKETS
 
@@ -78,11 +79,16 @@ SHELL = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_
                         open_world_hint=False)
 """``bash`` may change or delete the agent's files (never the gym's own state)."""
 
+T = TypeVar("T")
 
-def _text_or_raise(text: str) -> str:
-    if text.startswith(ERROR_PREFIX):
-        raise ToolError(text[len(ERROR_PREFIX):])
-    return text
+
+def _call(tool: Callable[..., T], *args: str | None) -> T:
+    """Run a raising gym tool; its ``ToolFailed`` becomes the SDK's ``ToolError`` (the client
+    sees ``isError`` and the reason)."""
+    try:
+        return tool(*args)
+    except ToolFailed as e:
+        raise ToolError(str(e)) from None
 
 
 def _result(text: str, data: BaseModel) -> CallToolResult:
@@ -108,8 +114,9 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None,
         """List the tasks in this gym as JSON: task_id, language (the spec language), title, the
         spec file to complete, how many visible cases, how many checks so far, and whether it
         was submitted. Call this first."""
-        text = _text_or_raise(tools.list_tasks())
-        return _result(text, TaskList(tasks=[TaskRow(**r) for r in json.loads(text)]))
+        rows = _call(tools.list_rows)
+        return _result(json.dumps(rows, indent=1),
+                       TaskList(tasks=[TaskRow.model_validate(r) for r in rows]))
 
     @server.tool(annotations=READ_ONLY)
     def read_file(task_id: str, path: str = "") -> str:
@@ -117,7 +124,7 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None,
         folder. Useful files: INSTRUCTIONS.md (read first), statement.md, the spec file
         (list_tasks names it), visible_cases.jsonl, LANGUAGE_NOTES.md and example/ (a
         solved different task). path is relative to the task's folder."""
-        return _text_or_raise(tools.read_file(task_id, path))
+        return _call(tools.read_file_result, task_id, path)
 
     @server.tool(annotations=COUNTED)
     def check(task_id: str, spec: str | None = None) -> Annotated[CallToolResult, CheckOutput]:
@@ -126,10 +133,7 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None,
         the case's input and output, the engine's reason, or the line of a syntax or type
         error. spec is the whole spec file's text (the skeleton with your pre/post filled in);
         omit it to check the file in the folder. Free to call as often as you like."""
-        try:
-            r = tools.check_result(task_id, spec)
-        except ToolFailed as e:
-            raise ToolError(str(e)) from None
+        r = _call(tools.check_result, task_id, spec)
         return _result(r.text, CheckOutput(task_id=task_id, status=r.report.status,
                                            passed_all=r.report.passed_all, feedback=r.text))
 
@@ -141,17 +145,14 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None,
             contract is strong enough (check and the hidden cases judge that); 'not verified'
             lists open goals and may only need a loop invariant. spec: the whole spec file;
             omit it to use the folder's."""
-            return _text_or_raise(tools.verify(task_id, spec))
+            return _call(tools.verify_result, task_id, spec)
 
     @server.tool(annotations=ONE_SHOT)
     def submit(task_id: str, spec: str | None = None) -> Annotated[CallToolResult, SubmitOutput]:
         """Submit your final spec for grading on all cases, most of them hidden: returns how
         many cases of each bucket passed and whether all did. You can submit a task once, so
         check first. spec: the whole spec file's text; omit it to submit the folder's file."""
-        try:
-            rec = tools.submit_record(task_id, spec)
-        except ToolFailed as e:
-            raise ToolError(str(e)) from None
+        rec = _call(tools.submit_record, task_id, spec)
         buckets = {b.value: BucketGrade(passed=s.passed, total=s.total, unknown=s.unknown)
                    for b in BUCKETS if (s := rec.buckets.get(b)) is not None and s.total}
         text = grade_text(rec)
@@ -166,7 +167,7 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None,
             files, run the tools installed here. It runs in a sandbox that sees only this task's
             folder (gym.json and .gym/ excluded), without network; the files it leaves are kept
             (symbolic links are not). timeout: seconds, at most 600."""
-            return _text_or_raise(tools.shell(task_id, command, timeout))
+            return _call(lambda: tools.shell_result(task_id, command, timeout))
 
     return server
 

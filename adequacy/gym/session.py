@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from adequacy.backend import Limits
 from adequacy.cache import VerdictCache, default_cache_dir
 from adequacy.errors import AdequacyError, TaskError
-from adequacy.gym.manifest import PRIVATE, GymManifest, read_manifest, task_content_hash
+from adequacy.gym.manifest import PRIVATE, GymManifest, read_manifest
 from adequacy.gym.state import (
     count_check,
     count_submission,
@@ -30,10 +30,10 @@ from adequacy.gym.state import (
     private_dir,
     read_state,
 )
+from adequacy.keys import grading_failure_key, spec_hash, submission_key, task_content_hash
 from adequacy.results import SpecReport, append_record, producer
 from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
-from adequacy.values import content_hash
 from adequacy.verdicts import BUCKETS, Bucket
 
 MAX_SPEC_CHARS = 200_000
@@ -217,9 +217,9 @@ def _grade(task: Task, text: str, m: GymManifest, limits: Limits | None) -> Spec
         with _SCORING:
             return score_spec(task, text, m.spec_file, limits=limits, cache=_cache())
     except Exception:  # noqa: BLE001 - any failure is withheld and counted as a submission
-        return SpecReport.failure(content_hash(m.task_hash, text), "internal error",
+        return SpecReport.failure(grading_failure_key(m.task_hash, text), "internal error",
                                   task_path=m.source, spec_path=m.spec_file, task_id=m.task_id,
-                                  language=m.language, spec_sha=content_hash(text))
+                                  language=m.language, spec_sha=spec_hash(text))
 
 
 def submit(folder: Path, spec: str | None = None, again: bool = False,
@@ -243,7 +243,7 @@ def submit(folder: Path, spec: str | None = None, again: bool = False,
         st = count_submission(folder)
         now = datetime.now(UTC).isoformat(timespec="seconds")
         d = _strip(rep)
-        d["key"] = content_hash(rep.key, str(folder.resolve()), str(st.submissions), now)
+        d["key"] = submission_key(rep.key, str(folder.resolve()), st.submissions, now)
         d["seconds"] = time.monotonic() - start
         rec = GymRecord.model_validate({**d, "gym_folder": str(folder),
                                         "task_hash": m.task_hash, "checks": st.checks,

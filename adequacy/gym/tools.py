@@ -1,14 +1,17 @@
 """The gym's tools as plain functions over a folder of gym folders: what the MCP server and the
 spec-writing agent both call.
 
-Every tool returns text for a model and never raises: bad arguments (an unknown task, a path
-out of the folder, a huge spec) get one line saying what was wrong. Paths are resolved and must
+Each tool comes twice: ``*_result`` (or ``list_rows``) does the work and raises ``ToolFailed``
+with a message safe for the model; the plain name returns text and never raises, a failure
+being one line ``error: ...`` (what the agent reads). The MCP server calls the raising ones and
+turns ``ToolFailed`` into ``ToolError``, so no caller reads a failure back out of prose. Paths are resolved and must
 stay inside the task's gym folder, so neither ``../`` nor a symlink reaches a source task.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from adequacy.backend import Limits
@@ -29,8 +32,7 @@ from adequacy.verification import why_no_prover
 
 MAX_READ_CHARS = 100_000
 ERROR_PREFIX = "error: "
-"""Every failed tool's text starts so: the agent reads it as is, the MCP server turns it into a
-``ToolError`` (so the client sees ``isError``) without a second copy of each tool's checks."""
+"""How the text tools begin a failure line (for the agent, which reads text only)."""
 
 
 class ToolFailed(AdequacyError):
@@ -74,7 +76,11 @@ class GymTools:
         return found[task_id]
 
     def list_tasks(self) -> str:
-        rows = []
+        return json.dumps(self.list_rows(), indent=1)
+
+    def list_rows(self) -> list[dict[str, object]]:
+        """One row per task that reads: id, language, title, spec file, counts so far."""
+        rows: list[dict[str, object]] = []
         for tid, d in self.folders().items():
             try:
                 m = read_manifest(d)
@@ -85,31 +91,37 @@ class GymTools:
             rows.append({"task_id": tid, "language": m.language, "title": title,
                          "spec_file": m.spec_file, "visible_cases": len(m.visible),
                          "checks": st.checks, "submitted": st.submissions > 0})
-        return json.dumps(rows, indent=1)
+        return rows
 
     def read_file(self, task_id: str, path: str = "") -> str:
+        return _as_text(self.read_file_result, task_id, path)
+
+    def read_file_result(self, task_id: str, path: str = "") -> str:
+        """The file's text or the folder's listing; ``ToolFailed`` saying why not."""
         try:
             folder = self._folder(task_id).resolve()
             rel = path or "."
             target = (folder / rel).resolve()
             if Path(rel).is_absolute() or not target.is_relative_to(folder):
-                return f"error: {str(path)[:200]!r} is outside the task's folder; give a path " \
-                       "relative to it, e.g. statement.md"
+                raise ToolFailed(f"{str(path)[:200]!r} is outside the task's folder; give a "
+                                 "path relative to it, e.g. statement.md")
             if self._example_of_served_task(folder, target):
-                return (f"error: {str(path)[:200]!r} is a worked example taken from a task this "
-                        "gym also grades; it is withheld")
+                raise ToolFailed(f"{str(path)[:200]!r} is a worked example taken from a task "
+                                 "this gym also grades; it is withheld")
             if target.is_dir():
                 names = sorted(str(p.relative_to(folder)) + ("/" if p.is_dir() else "")
                                for p in target.iterdir())
                 return "\n".join(names)
             if not target.is_file():
-                return f"error: no file {str(path)[:200]!r} in {task_id}"
+                raise ToolFailed(f"no file {str(path)[:200]!r} in {task_id}")
             text = target.read_text(encoding="utf-8", errors="replace")
             if len(text) > MAX_READ_CHARS:
                 text = text[:MAX_READ_CHARS] + f"\n... (cut at {MAX_READ_CHARS} characters)"
             return text
+        except ToolFailed:
+            raise
         except (AdequacyError, OSError, ValueError) as e:
-            return f"error: {str(e)[:300]}"
+            raise ToolFailed(str(e)[:300]) from None
 
     def _example_of_served_task(self, folder: Path, target: Path) -> bool:
         """A folder made by an older ``gym make`` (or with ``--examples`` naming the batch) can
@@ -123,10 +135,7 @@ class GymTools:
         return ex is not None and ex in self._all_folders()
 
     def check(self, task_id: str, spec: str | None = None) -> str:
-        try:
-            return self.check_result(task_id, spec).text
-        except ToolFailed as e:
-            return ERROR_PREFIX + str(e)
+        return _as_text(lambda: self.check_result(task_id, spec).text)
 
     def check_result(self, task_id: str, spec: str | None = None) -> CheckResult:
         """``check`` with its report, for callers that return structured results; raises
@@ -139,25 +148,29 @@ class GymTools:
             raise ToolFailed(f"internal error ({type(e).__name__}: {str(e)[:300]})") from None
 
     def verify(self, task_id: str, spec: str | None = None) -> str:
+        return _as_text(self.verify_result, task_id, spec)
+
+    def verify_result(self, task_id: str, spec: str | None = None) -> str:
+        """The prover's answer on the spec; ``ToolFailed`` when there is no prover or the call
+        is wrong."""
         try:
             folder = self._folder(task_id)
             m = read_manifest(folder)
             if not can_verify(m.language):
-                return (f"error: no prover for {m.language} tasks is installed here "
-                        f"({why_no_prover(m.language)})")
+                raise ToolFailed(f"no prover for {m.language} tasks is installed here "
+                                 f"({why_no_prover(m.language)})")
             text = spec_text_of(folder, m, spec)
             return verify_text(visible_task(folder), text, m.spec_file,
                                self.limits or Limits(spec_seconds=120.0))
+        except ToolFailed:
+            raise
         except AdequacyError as e:
-            return f"error: {str(e)[:500]}"
+            raise ToolFailed(str(e)[:500]) from None
         except Exception as e:  # noqa: BLE001 - a bug of ours; the prover sees no case
-            return f"error: internal error ({type(e).__name__}: {str(e)[:300]})"
+            raise ToolFailed(f"internal error ({type(e).__name__}: {str(e)[:300]})") from None
 
     def submit(self, task_id: str, spec: str | None = None) -> str:
-        try:
-            return grade_text(self.submit_record(task_id, spec))
-        except ToolFailed as e:
-            return ERROR_PREFIX + str(e)
+        return _as_text(lambda: grade_text(self.submit_record(task_id, spec)))
 
     def submit_record(self, task_id: str, spec: str | None = None) -> GymRecord:
         """``submit`` with its grade record; raises ``ToolFailed`` where ``submit`` returns an
@@ -185,18 +198,28 @@ class GymTools:
         return found
 
     def shell(self, task_id: str, command: str, timeout: float = 60.0) -> str:
+        return _as_text(lambda: self.shell_result(task_id, command, timeout))
+
+    def shell_result(self, task_id: str, command: str, timeout: float = 60.0) -> str:
         """Run ``command`` with ``bash -c`` in the sandbox, in a copy of the task's gym folder
         (``adequacy.gym.shell``): the MCP ``bash`` tool, offered only when the server is
-        started with ``--shell``."""
+        started with ``--shell``. ``ToolFailed`` when it cannot run."""
         from adequacy.gym.shell import run_shell
         if not isinstance(command, str) or not command.strip():
-            return ERROR_PREFIX + "give a command, e.g. ls"
+            raise ToolFailed("give a command, e.g. ls")
         if len(command) > 100_000:
-            return ERROR_PREFIX + "the command is longer than 100,000 characters"
+            raise ToolFailed("the command is longer than 100,000 characters")
         try:
             return run_shell(self._folder(task_id), ["bash", "-c", command],
                              timeout=min(max(timeout, 1.0), 600.0)).text()
         except AdequacyError as e:
-            return ERROR_PREFIX + str(e)[:500]
+            raise ToolFailed(str(e)[:500]) from None
         except OSError as e:
-            return ERROR_PREFIX + f"the shell could not run: {e.strerror or e}"
+            raise ToolFailed(f"the shell could not run: {e.strerror or e}") from None
+
+def _as_text(tool: Callable[..., str], *args: str | None) -> str:
+    """A raising tool's answer as text for the agent: its result, or ``error: <why>``."""
+    try:
+        return tool(*args)
+    except ToolFailed as e:
+        return ERROR_PREFIX + str(e)

@@ -31,6 +31,9 @@ ENGINES: tuple[EngineRow, ...] = (
     ("openjml", ".engines.openjml.driver", "OpenJmlEngine", False, 30),
     ("key", ".engines.key.engine", "KeyEngine", False, 10))
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+"""The repository's bundled example tasks and imported datasets' gold specs."""
+
 if TYPE_CHECKING:
     from adequacy.gym.texts import GymTexts
 
@@ -44,6 +47,8 @@ class OpenJmlBackend(Backend):
     name = "openjml"
     language = "jml"
     task_files = JML_FILES
+    example_dir = EXAMPLES / "jml"
+    gold_dir = EXAMPLES / "sgb-gold"
 
     def engines(self) -> list[Engine]:
         """Default-chain order (``ENGINES``)."""
@@ -98,21 +103,6 @@ class OpenJmlBackend(Backend):
         from .writing import Jml
 
         return Jml.atom(clause.atom)
-
-    def example_tasks(self) -> list[Path]:
-        from .writing import EXAMPLES
-
-        folder = EXAMPLES / self.language
-        return sorted(d for d in folder.iterdir() if (d / "task.toml").is_file()) \
-            if folder.is_dir() else []
-
-    def gold_spec(self, task: Task) -> str | None:
-        """The task's own ``specs/gold.*``, else the imported dataset's gold (examples/sgb-gold)."""
-        from .writing import GOLD_DIR
-
-        own = super().gold_spec(task)
-        p = GOLD_DIR / f"{task.id}.{self.writer_texts().spec_ext}"
-        return own if own is not None else (p.read_text(encoding="utf-8") if p.is_file() else None)
 
     def may_be_null(self, t: Type) -> bool:
         """Java strings and arrays are references (JML's non_null default aside, a template

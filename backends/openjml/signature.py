@@ -1,6 +1,6 @@
 """The type schema of a JML task, read off the Java signature of the method under specification.
 
-A JML task's values are typed in the language-agnostic schema of DESIGN section 5, but the only
+A JML task's values are typed in the language-agnostic schema of docs/tasks.md, but the only
 authority on their types is the Java code itself. Deriving the schema from the signature (instead
 of asking importers or authors to restate it) keeps the two from drifting apart.
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 
 from adequacy.answers import ExtractionError, pick_block
 from adequacy.backend import WriterTexts
@@ -33,11 +32,11 @@ from adequacy.errors import SpecInvalid
 from adequacy.tasks import Task
 from adequacy.types import SeqType, StringType
 
-from .jml.source import SpecFile, check_code, read_source
+from .jml.members import SpecFile
+from .jml.policy import check_code
+from .jml.reader import read_source
 
 JML_LINE = re.compile(r"^\s*//@")
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-GOLD_DIR = EXAMPLES / "sgb-gold"
 """Gold specs of imported SpecGenBench tasks, ``<task id>.java``."""
 
 TEXTS = WriterTexts(
@@ -150,7 +149,7 @@ def _member_starts(spec: SpecFile, cls: object) -> dict[int, int]:
     """For each method's start offset, where the text that belongs to it begins: just after
     the previous member or field (or the class's opening brace), so its annotations come
     with it and no other member's do."""
-    from .jml.source import JavaClass
+    from .jml.members import JavaClass
 
     assert isinstance(cls, JavaClass)
     members = sorted(cls.methods, key=lambda m: m.start)

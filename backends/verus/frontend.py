@@ -1,6 +1,6 @@
 """Front end of the Verus backend: parse a spec file and enforce the untrusted-spec policy.
 
-Specs come from language models and people (DESIGN section 6) and the exec_spec engine hands
+Specs come from language models and people (docs/sandbox.md) and the exec_spec engine hands
 them to rustc, so the policy is an allow-list checked on what rustc will read: the lexer
 produces rustc's own tokens (``syntax/lexer.py``), and the rules below look at those tokens and
 at the syntax tree, never at the text. Two layers:

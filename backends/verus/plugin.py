@@ -27,6 +27,9 @@ from adequacy.hookspecs import hookimpl
 from adequacy.lazy_engines import EngineRow, load_engines
 from adequacy.tasks import Task, TaskFiles
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+"""The repository's bundled example tasks and imported datasets' gold specs."""
+
 if TYPE_CHECKING:
     from adequacy.gym.texts import GymTexts
 
@@ -48,6 +51,8 @@ class VerusBackend(Backend):
     task_files = TaskFiles(skeleton="skeleton.rs", spec_file="spec.rs",
                            settings=("rlimit", "lean_signature"),
                            empty_skeleton="`adequacy task new` writes it from task.toml")
+    example_dir = EXAMPLES / "verus"
+    gold_dir = EXAMPLES / "verina-gold"
 
     def engines(self) -> list[Engine]:
         return load_engines(__package__, ENGINES)
@@ -109,21 +114,6 @@ class VerusBackend(Backend):
         from .writing import Verus
 
         return Verus.atom(clause.atom)
-
-    def example_tasks(self) -> list[Path]:
-        from .writing import EXAMPLES
-
-        folder = EXAMPLES / self.language
-        return sorted(d for d in folder.iterdir() if (d / "task.toml").is_file()) \
-            if folder.is_dir() else []
-
-    def gold_spec(self, task: Task) -> str | None:
-        """The task's own ``specs/gold.*``, else the imported dataset's gold (examples/verina-gold)."""
-        from .writing import GOLD_DIR
-
-        own = super().gold_spec(task)
-        p = GOLD_DIR / f"{task.id}.{self.writer_texts().spec_ext}"
-        return own if own is not None else (p.read_text(encoding="utf-8") if p.is_file() else None)
 
     def type_fragment_problem(self, task: Task) -> str | None:
         """exec_spec's macro compiles only primitive integers, bool, char, strings, Seq, Set,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from pathlib import Path
 
 from adequacy.answers import ExtractionError, matching_brace, pick_block
 from adequacy.backend import WriterTexts
@@ -33,8 +32,6 @@ from adequacy.tasks import Task
 from adequacy.types import IntType, SeqType
 
 SPEC_FN = re.compile(r"(?:pub\s+)?(?:open\s+|closed\s+)?spec\s+fn\s+(\w+)\s*\(")
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-GOLD_DIR = EXAMPLES / "verina-gold"
 """Gold specs of imported VERINA tasks, ``<task id>.rs``."""
 
 TEXTS = WriterTexts(

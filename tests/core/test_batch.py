@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from adequacy.batch import BatchOptions, Job, read_done, run_batch
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -31,6 +33,7 @@ def make_batch(tmp_path: Path, n: int, sleep: float) -> Path:
     return jf
 
 
+@pytest.mark.slow
 def test_kill_and_resume(tmp_path: Path, installed_toy: Path) -> None:
     jf = make_batch(tmp_path, n=8, sleep=0.5)
     results = tmp_path / "results.jsonl"

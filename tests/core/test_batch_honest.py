@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from adequacy.batch import BatchOptions, Job, ResultsLocked, results_lock, run_batch
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -52,6 +54,7 @@ def wait_gone(pids: list[int], seconds: float) -> list[int]:
     return [p for p in pids if alive(p)]
 
 
+@pytest.mark.slow
 def test_summary_counts_each_current_job_once_after_an_edit(tmp_path: Path,
                                                              installed_toy: Path) -> None:
     # Before: the table read every record of the file, so an edited spec counted twice
@@ -120,31 +123,43 @@ def test_table_summary_and_footer_agree(tmp_path: Path, installed_toy: Path) -> 
     assert "passed 1, failed 0, invalid 1, errors 2" in p.stdout.splitlines()[-1]
 
 
+_HOLDER = """
+import sys
+from pathlib import Path
+from adequacy.results_lock import results_lock
+with results_lock(Path(sys.argv[1])):
+    print("locked", flush=True)
+    sys.stdin.read()  # hold until killed
+"""
+
+
+@pytest.mark.slow
 def test_second_writer_is_kept_out(tmp_path: Path, installed_toy: Path) -> None:
-    # Before: two runs on one file both scored every pair.
-    jobs = make_task(tmp_path, {f"s{i}.toy": f"sleep: 0.4\npre: x >= {-i}\n"
-                                for i in range(6)})
+    # Before: two runs on one file both scored every pair. Deterministic: a holder process
+    # takes the lock and says so on its stdout before the second writer starts (no sleeps,
+    # no race with a run that may finish first), then dies by SIGKILL with the lock held.
+    jobs = make_task(tmp_path, {f"s{i}.toy": f"pre: x >= {-i}\n" for i in range(6)})
     results = tmp_path / "r.jsonl"
-    env = dict(os.environ, PYTHONPATH=str(installed_toy), COLUMNS="400")
-    first = subprocess.Popen(cli(jobs, results, env, "--workers", "1", "--quiet"), env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    end = time.monotonic() + 60
-    while time.monotonic() < end and not (results.exists() and results.read_text()):
-        time.sleep(0.05)
-    second = subprocess.run(cli(jobs, results, env, "--quiet"), env=env, capture_output=True,
-                            text=True, timeout=60)
-    assert second.returncode == 2
-    assert "being written by another `adequacy run` (pid" in second.stderr
-    assert str(first.pid) in second.stderr
-    assert len(second.stderr.strip().splitlines()) == 1
-    first.send_signal(signal.SIGKILL)
-    first.wait()
-    # a lock left by a killed run does not block the next one
-    t0 = time.monotonic()
+    path = [str(installed_toy), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path), COLUMNS="400")
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(results)], env=env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        second = subprocess.run(cli(jobs, results, env, "--quiet"), env=env,
+                                capture_output=True, text=True, timeout=120)
+        assert second.returncode == 2
+        assert "being written by another `adequacy run` (pid" in second.stderr
+        assert str(holder.pid) in second.stderr
+        assert len(second.stderr.strip().splitlines()) == 1
+        assert not results.exists() or results.read_text() == ""  # it wrote nothing
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    # a lock left by a killed holder does not block the next run
     third = subprocess.run(cli(jobs, results, env, "--quiet"), env=env, capture_output=True,
-                           text=True, timeout=60)
+                           text=True, timeout=120)
     assert third.returncode == 0, third.stderr
-    assert time.monotonic() - t0 < 30
     keys = [json.loads(ln)["report"]["key"] for ln in results.read_text().splitlines()]
     assert len(keys) == len(set(keys)) == 6
 

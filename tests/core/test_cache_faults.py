@@ -119,6 +119,7 @@ def _writer(path: str, tag: str, n: int) -> None:
     sys.exit(0 if c.broken is None else 1)
 
 
+@pytest.mark.slow
 def test_two_processes_write_at_once(tmp_path: Path) -> None:
     path = str(tmp_path / "verdicts.sqlite")
     ctx = multiprocessing.get_context("spawn")

@@ -173,6 +173,7 @@ def test_entry_point_bad_spec_one_line(task: Path, tmp_path: Path) -> None:
     assert p.stderr.count("\n") == 1 and str(spec) in p.stderr
 
 
+@pytest.mark.slow
 def test_main_last_resort_is_one_line(tmp_path: Path) -> None:
     code = ("import sys, adequacy.cli as c, adequacy.plugins as plugins\n"
             "def boom(): raise RuntimeError('boom\\nsecond line')\n"

@@ -37,6 +37,7 @@ def one_error_line(code: int, out: str, err: str) -> str:
 # 1. task new writes a JML task's Solution.java through the backend
 
 
+@pytest.mark.slow
 def test_task_new_writes_jml_solution_that_scores(tmp_path: Path) -> None:
     task = tmp_path / "abs_value"
     shutil.copytree(ABS, task)

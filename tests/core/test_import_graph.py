@@ -12,6 +12,7 @@ registry or the loader that use it.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -103,7 +104,9 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+@cache
 def _graph() -> dict[str, set[str]]:
+    """Read once per session: the three tests ask the same question of the same files."""
     mods = modules()
     known = set(mods)
     graph = {n: imports_of(n, p, known) for n, p in mods.items()}

@@ -22,6 +22,7 @@ def run_cli(args: list[str], pythonpath: Path, **kw: object) -> subprocess.Compl
                           capture_output=True, text=True, timeout=120, **kw)  # type: ignore
 
 
+@pytest.mark.slow
 def test_separately_installed_backend_is_listed(installed_toy: Path) -> None:
     proc = run_cli(["backends", "--json"], installed_toy)
     assert proc.returncode == 0, proc.stderr
@@ -33,6 +34,7 @@ def test_separately_installed_backend_is_listed(installed_toy: Path) -> None:
     assert toy["exact"]["default"] is True
 
 
+@pytest.mark.slow
 def test_table_output_names_unavailable_reason(installed_toy: Path) -> None:
     proc = run_cli(["backends"], installed_toy)
     assert proc.returncode == 0
@@ -98,6 +100,7 @@ def _copy_toy_task(dest: Path) -> Path:
     return dest
 
 
+@pytest.mark.slow
 def test_third_party_language_declares_its_task_files(installed_toy: Path, tmp_path: Path
                                                       ) -> None:
     """Core learns the toy language's skeleton name and settings keys from the plugin."""
@@ -117,6 +120,7 @@ def test_third_party_language_declares_its_task_files(installed_toy: Path, tmp_p
     assert "did you mean 'flavour'" in out and "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_third_party_language_scores_and_verifies(installed_toy: Path, tmp_path: Path) -> None:
     task = _copy_toy_task(tmp_path / "t")
     spec = tmp_path / "s.toy"

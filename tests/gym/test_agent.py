@@ -96,6 +96,7 @@ def test_no_harness_removes_check(tmp_path: Path) -> None:
     assert "submit" in prompt and "(1) check" not in prompt and "check tool is not available" in prompt
 
 
+@pytest.mark.slow
 def test_unreachable_model_stops_the_run_instead_of_grading_the_skeleton(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # nothing listens on port 9: the LM is retried (3 tries), then the run stops; grading the

@@ -26,6 +26,7 @@ ANSWERS = [
 ]
 
 
+@pytest.mark.slow
 def test_agent_cli_over_http(tmp_path: Path) -> None:
     with FakeEndpoint(lambda prompt, i: ANSWERS[min(i, len(ANSWERS) - 1)],
                 usage=lambda i: (100 + i, 10)) as srv:

@@ -14,6 +14,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from adequacy.gym import GymTools
 from adequacy.gym.manifest import PRIVATE
 from adequacy.gym.state import read_state
@@ -60,6 +62,8 @@ def test_threads_submit_once(gym: Path) -> None:
 CHILD = """
 import sys, time
 from pathlib import Path
+
+import pytest
 from adequacy.cli import main
 import adequacy.gym.session, adequacy.runner
 go = Path(sys.argv[1])
@@ -71,6 +75,7 @@ main()
 """
 
 
+@pytest.mark.slow
 def test_processes_submit_once(gym: Path, tmp_path: Path) -> None:
     folder = gym / "euclid_mod"
     go = tmp_path / "go"
@@ -130,6 +135,8 @@ DEEP = GOLD_EUCLID.replace(
 THREADS = """
 import json, sys, threading
 from pathlib import Path
+
+import pytest
 import adequacy.gym.session as session
 from adequacy.gym import GymTools
 session._cache = lambda: None  # every run evaluates (a cached verdict would hide the race)
@@ -148,6 +155,7 @@ print(json.dumps(answers))
 """
 
 
+@pytest.mark.slow
 def test_concurrent_checks_and_a_submit_give_the_verdicts_of_a_lone_run(gym: Path,
                                                                         tmp_path: Path) -> None:
     """A recursive spec fn 3000 deep: alone, the gold spec with it passes every case. Run beside

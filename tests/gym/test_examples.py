@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.gym.make import SHIPPED, gold_spec, shipped_dirs, task_dirs
+from adequacy.discovery import discover_tasks
+from adequacy.gym.make import SHIPPED, gold_spec, shipped_dirs
 from adequacy.runner import score_spec
 from adequacy.tasks import load_task
 from adequacy.verdicts import Bucket
 
-TASKS = task_dirs(shipped_dirs())
+TASKS = discover_tasks(shipped_dirs())
 
 
 def test_one_example_per_language() -> None:

@@ -128,6 +128,7 @@ def test_example_is_another_task_with_its_visible_cases_only(tmp_path: Path) -> 
     assert shown and all((c["bucket"], c["id"]) in visible for c in shown)
 
 
+@pytest.mark.slow
 def test_cli_check_submit_and_errors(gym: Path, tmp_path: Path) -> None:
     exe = [sys.executable, "-m", "adequacy"]
     d = gym / "euclid_mod"

@@ -44,6 +44,21 @@ def test_failures_are_error_results_not_text(gym: Path) -> None:
     assert res[4].is_error is False and res[4].content[0].text.strip()
 
 
+def test_a_file_reading_like_an_error_is_not_a_failed_call(gym: Path) -> None:
+    """Failure is the tool raising, not its text: a file of the task folder that begins with
+    ``error: `` (an agent's notes, say) reads as the file, and the text tool still says it."""
+    from adequacy.gym.tools import GymTools
+
+    folder = gym / "jml_abs_value"
+    (folder / "notes.md").write_text("error: not really, just my notes\n")
+    _, res = _run(gym, [("read_file", {"task_id": "jml_abs_value", "path": "notes.md"})])
+    assert res[0].is_error is False
+    assert res[0].content[0].text == "error: not really, just my notes\n"
+    tools = GymTools(gym)
+    assert tools.read_file("jml_abs_value", "notes.md") == "error: not really, just my notes\n"
+    assert tools.read_file("jml_abs_value", "nope.md").startswith("error: no file 'nope.md'")
+
+
 def test_annotations_say_which_tools_only_read_and_which_is_one_shot(gym: Path) -> None:
     tools, _ = _run(gym, [])
     for name in ("list_tasks", "read_file"):

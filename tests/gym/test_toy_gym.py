@@ -18,6 +18,7 @@ def sources(tmp_path: Path) -> Path:
     return tmp_path / "src"
 
 
+@pytest.mark.slow
 def test_gym_make_check_submit_cli_on_toy(installed_toy: Path, sources: Path,
                                           tmp_path: Path) -> None:
     out = tmp_path / "gym"

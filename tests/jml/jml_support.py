@@ -66,3 +66,38 @@ def values(vs: list[Verdict]) -> list[str]:
 
 def read_jsonl(p: Path) -> list[dict]:
     return [json.loads(x) for x in p.read_text().splitlines() if x.strip()]
+
+
+ABS_VALUE = EXAMPLES / "abs_value"
+
+
+def gold_with_line(anchor: str, added: str, root: Path = ABS_VALUE) -> tuple[str, int]:
+    """The task's gold spec with ``added`` on its own line right after ``anchor`` (which must
+    occur once), and the number of that new line: where an error about it must point."""
+    gold = (root / "specs" / "gold.java").read_text()
+    assert gold.count(anchor) == 1
+    line = gold[:gold.index(anchor)].count("\n") + 2
+    return gold.replace(anchor, f"{anchor}\n    {added}"), line
+
+
+def load_gold_with(anchor: str, added: str, root: Path = ABS_VALUE) -> None:
+    """Load the gold with the added line through the JML front end (raises on a bad spec)."""
+    from adequacy.backends.openjml.jml.load import load
+
+    text, _line = gold_with_line(anchor, added, root)
+    load(load_task(root), text, "gold.java")
+
+
+def invalid_at(anchor: str, added: str, root: Path = ABS_VALUE) -> tuple[int, str]:
+    """(line the front end blamed minus the added line's, its message) for a spec it must
+    refuse: 0 means the error points at the added line itself."""
+    import pytest
+
+    from adequacy.backends.openjml.jml.load import load
+    from adequacy.errors import SpecInvalid
+
+    text, line = gold_with_line(anchor, added, root)
+    with pytest.raises(SpecInvalid) as e:
+        load(load_task(root), text, "gold.java")
+    assert e.value.file == "gold.java"
+    return (e.value.line or 0) - line, e.value.message

@@ -20,6 +20,7 @@ CORPUS = Path(os.environ.get("ADEQUACY_JML_CORPUS", ROOT.parent / "specgen-oracl
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no JML corpus at {CORPUS}")
+@pytest.mark.slow
 def test_every_verified_spec_passes_the_front_end() -> None:
     import importlib.util
     spec = importlib.util.spec_from_file_location("jml_corpus", ROOT / "benchmarks" /

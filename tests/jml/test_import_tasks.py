@@ -128,6 +128,7 @@ def test_plugin_exposes_both_importers(tmp_path: Path) -> None:
 
 
 @pytest.mark.dataset
+@pytest.mark.slow
 def test_specgenbench_converts_every_task(datasets_dir: Path, tmp_path: Path) -> None:
     report = import_specgenbench(datasets_dir / "specgenbench" / "sgb.jsonl", tmp_path)
     assert len(report.converted) == len(report.outcomes) == 120
@@ -146,6 +147,7 @@ def test_specgenbench_converts_every_task(datasets_dir: Path, tmp_path: Path) ->
 
 
 @pytest.mark.dataset
+@pytest.mark.slow
 def test_formalbench_conversion_figures(datasets_dir: Path, tmp_path: Path) -> None:
     report = import_formalbench(datasets_dir / "formalbench", tmp_path)
     assert len(report.outcomes) == 662

@@ -15,7 +15,7 @@ import pytest
 
 from adequacy.backends.openjml.jml.load import load
 from adequacy.backends.openjml.jml.purity import check_purity
-from adequacy.backends.openjml.jml.source import read_source
+from adequacy.backends.openjml.jml.reader import read_source
 from adequacy.errors import SpecInvalid
 from adequacy.runner import score_spec
 from adequacy.tasks import load_task

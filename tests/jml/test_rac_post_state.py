@@ -18,7 +18,8 @@ import pytest
 from jml_support import values
 
 from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.jml.source import read_source, returned_parameter
+from adequacy.backends.openjml.jml.reader import read_source
+from adequacy.backends.openjml.jml.returns import returned_parameter
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.backends.openjml.stubs.render import render_stubs
 from adequacy.errors import TaskError

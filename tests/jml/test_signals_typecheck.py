@@ -5,23 +5,10 @@ its own line; the valid forms must stay valid."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from jml_support import invalid_at, load_gold_with
 
-from adequacy.backends.openjml.jml.load import load
-from adequacy.errors import SpecInvalid
-from adequacy.tasks import load_task
-
-ROOT = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
 ANCHOR = "//@ ensures \\result >= 0;"
-
-
-def _spec(clause: str) -> tuple[str, int]:
-    gold = (ROOT / "specs" / "gold.java").read_text()
-    assert gold.count(ANCHOR) == 1
-    line = gold[:gold.index(ANCHOR)].count("\n") + 2
-    return gold.replace(ANCHOR, f"{ANCHOR}\n    //@ {clause}"), line
 
 
 @pytest.mark.parametrize("clause", [
@@ -33,8 +20,7 @@ def _spec(clause: str) -> tuple[str, int]:
     "signals (RuntimeException e) \\old(x) < 0 ? true : x == 0;",
 ])
 def test_valid_signals_clause_is_accepted(clause: str) -> None:
-    text, _line = _spec(clause)
-    load(load_task(ROOT), text, "gold.java")
+    load_gold_with(ANCHOR, f"//@ {clause}")
 
 
 @pytest.mark.parametrize(("clause", "words"), [
@@ -45,8 +31,5 @@ def test_valid_signals_clause_is_accepted(clause: str) -> None:
     ("signals (ArithmeticException e) x < 0 ? 1 : 0;", "int cannot be converted to boolean"),
 ])
 def test_ill_typed_signals_clause_is_invalid_at_its_line(clause: str, words: str) -> None:
-    text, line = _spec(clause)
-    with pytest.raises(SpecInvalid) as e:
-        load(load_task(ROOT), text, "gold.java")
-    assert (e.value.file, e.value.line) == ("gold.java", line)
-    assert words in e.value.message
+    offset, message = invalid_at(ANCHOR, f"//@ {clause}")
+    assert offset == 0 and words in message

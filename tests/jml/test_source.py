@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.openjml.jml.source import check_code, read_source
+from adequacy.backends.openjml.jml.policy import check_code
+from adequacy.backends.openjml.jml.reader import read_source
 from adequacy.errors import SpecInvalid
 
 TASK = """public class Solution {

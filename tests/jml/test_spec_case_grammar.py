@@ -18,8 +18,8 @@ from jml_support import Runner, values, write_task
 from adequacy.backends.openjml.jml import ast as A
 from adequacy.backends.openjml.jml.load import load
 from adequacy.backends.openjml.jml.parser import parse_expression
+from adequacy.backends.openjml.jml.reader import read_source
 from adequacy.backends.openjml.jml.semantics import spec_cases
-from adequacy.backends.openjml.jml.source import read_source
 from adequacy.errors import SpecInvalid, TaskError
 from adequacy.tasks import load_task
 
@@ -294,7 +294,7 @@ def test_pure_method_may_fill_an_object_it_allocated_but_not_a_static() -> None:
 
 
 def test_an_added_constructor_is_code_altered(tmp_path: Path) -> None:
-    from adequacy.backends.openjml.jml.source import check_code
+    from adequacy.backends.openjml.jml.policy import check_code
     task = "public class Solution {\n    public int solve(int x) { return x; }\n}\n"
     spec = task.replace("    public int solve",
                         "    /*@ pure @*/ Solution() { }\n    public int solve")
@@ -318,6 +318,7 @@ def test_overriding_objects_pure_methods_is_pure() -> None:
     assert not ms[("equals", ("T",))].is_pure
 
 
+@pytest.mark.slow
 def test_hostile_nesting_is_invalid_not_a_crash() -> None:
     deep = "/*@ " + "requires x > 0; {| " * 5000 + "ensures true;" + " |}" * 5000 + " @*/"
     with pytest.raises(SpecInvalid, match="nested spec cases deeper than"):

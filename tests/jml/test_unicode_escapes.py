@@ -15,7 +15,7 @@ import pytest
 
 from adequacy.backends.openjml.engines.key.stubs import render_key_stubs
 from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.jml.source import read_source
+from adequacy.backends.openjml.jml.reader import read_source
 from adequacy.backends.openjml.jml.unicode import java_input
 from adequacy.backends.openjml.stubs import render_stubs
 from adequacy.errors import SpecInvalid

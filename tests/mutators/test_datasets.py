@@ -21,6 +21,7 @@ def table_module() -> ModuleType:
     return mod
 
 
+@pytest.mark.slow
 def test_specgenbench_mutants_never_equal_the_original(datasets_dir: Path) -> None:
     res = table_module().collect(datasets_dir, "specgenbench", per_case=3, seed=0)
     t = res["totals"]
@@ -33,6 +34,7 @@ def test_specgenbench_mutants_never_equal_the_original(datasets_dir: Path) -> No
     assert ops.get("char.case_flip", 0) > 0 and ops.get("float.scale", 0) > 0
 
 
+@pytest.mark.slow
 def test_formalbench_string_arrays_maps_and_sets(datasets_dir: Path) -> None:
     res = table_module().collect(datasets_dir, "formalbench", per_case=3, seed=1)
     t = res["totals"]

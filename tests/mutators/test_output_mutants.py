@@ -22,6 +22,7 @@ def typed_values(draw: st.DrawFn) -> tuple[Type, Any]:
 
 
 @given(tv=typed_values(), n=st.integers(1, 8), seed=st.integers(0, 2**32))
+@pytest.mark.slow
 def test_mutants_validate_differ_and_are_unique(tv: tuple[Type, Any], n: int, seed: int) -> None:
     ty, v = tv
     ms = mutants(v, ty, n, seed)
@@ -38,12 +39,14 @@ def test_mutants_validate_differ_and_are_unique(tv: tuple[Type, Any], n: int, se
 
 
 @given(tv=typed_values(), seed=st.integers(0, 2**32))
+@pytest.mark.slow
 def test_mutants_are_deterministic_per_seed(tv: tuple[Type, Any], seed: int) -> None:
     ty, v = tv
     assert mutants(v, ty, 5, seed) == mutants(v, ty, 5, seed)
 
 
 @given(a=typed_values(), b=typed_values(), n=st.integers(1, 6))
+@pytest.mark.slow
 def test_output_dict_mutants_change_one_field(a: tuple[Type, Any], b: tuple[Type, Any],
                                               n: int) -> None:
     params = [Param(name="x", type=a[0], type_text=str(a[0])),

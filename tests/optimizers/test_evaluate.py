@@ -7,13 +7,17 @@ flawed specs each fail a bucket (adequacy below 1.0).
 
 from __future__ import annotations
 
-import threading
+import pytest
 
-from adequacy.optimizers.evaluate import evaluate
-from adequacy.optimizers.programs import SpecWriterProgram
-from adequacy.optimizers.testing import ScriptedLM, prompt_text
+pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[optimize]'")
 
-from .conftest import EXAMPLES, example, gold
+import threading  # noqa: E402
+
+from adequacy.optimizers.evaluate import evaluate  # noqa: E402
+from adequacy.optimizers.programs import SpecWriterProgram  # noqa: E402
+from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
+
+from .conftest import EXAMPLES, example, gold  # noqa: E402
 
 TASKS = ["binary_search_first", "euclid_mod", "coprime_check"]
 

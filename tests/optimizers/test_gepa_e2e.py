@@ -11,15 +11,19 @@ What this does not show: that GEPA finds good instructions for a real model.
 
 from __future__ import annotations
 
-import json
+import pytest
 
-import dspy
+pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[optimize]'")
 
-from adequacy.optimizers.optimize import OptimizeOptions, optimize
-from adequacy.optimizers.programs import SpecWriterProgram
-from adequacy.optimizers.testing import ScriptedLM, prompt_text
+import json  # noqa: E402
 
-from .conftest import EXAMPLES, example, gold
+import dspy  # noqa: E402
+
+from adequacy.optimizers.optimize import OptimizeOptions, optimize  # noqa: E402
+from adequacy.optimizers.programs import SpecWriterProgram  # noqa: E402
+from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
+
+from .conftest import EXAMPLES, example, gold  # noqa: E402
 
 KEY = "State every constraint of the statement, including which inputs are invalid."
 NAMES = ["binary_search_first", "coprime_check", "count_in_range", "euclid_mod",

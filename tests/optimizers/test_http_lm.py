@@ -34,6 +34,7 @@ def server():
         yield lm
 
 
+@pytest.mark.slow
 def test_synthesize_over_http_with_retry(server, tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
     tasks = tmp_path / "tasks"

@@ -8,16 +8,20 @@ faithful misses 0/4 and raises 1/1 false alarm.
 
 from __future__ import annotations
 
-import shutil
+import pytest
 
-from typer.testing import CliRunner
+pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[optimize]'")
 
-from adequacy.cli import app
-from adequacy.optimizers.judge import judge_one, summarize
-from adequacy.optimizers.testing import ScriptedLM, prompt_text
-from adequacy.tasks import load_task
+import shutil  # noqa: E402
 
-from .conftest import EXAMPLES, example
+from typer.testing import CliRunner  # noqa: E402
+
+from adequacy.cli import app  # noqa: E402
+from adequacy.optimizers.judge import judge_one, summarize  # noqa: E402
+from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
+from adequacy.tasks import load_task  # noqa: E402
+
+from .conftest import EXAMPLES, example  # noqa: E402
 
 
 def _records(faithful: str):

@@ -10,20 +10,23 @@ stops the command. Two endpoints serving one model name are two caches' worth of
 
 from __future__ import annotations
 
-import importlib
-import json
-import time
-from pathlib import Path
-
-import dspy
 import pytest
-from dspy.clients.cache import Cache
-from typer.testing import CliRunner
 
-from adequacy.cli import app
-from adequacy.optimizers.fake_endpoint import FakeEndpoint, fields, refused_base
+pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[optimize]'")
 
-from .conftest import EXAMPLES, gold
+import importlib  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import dspy  # noqa: E402
+from dspy.clients.cache import Cache  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from adequacy.cli import app  # noqa: E402
+from adequacy.optimizers.fake_endpoint import FakeEndpoint, fields, refused_base  # noqa: E402
+
+from .conftest import EXAMPLES, gold  # noqa: E402
 
 VERUS = EXAMPLES / "verus"
 BSF = VERUS / "binary_search_first"
@@ -106,6 +109,7 @@ def test_endpoint_down_stops_with_exit_2(command, tmp_path):
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize(("status", "reason"), [(401, "authentication failed (HTTP 401)"),
                                                 (404, "model not found (HTTP 404)")])
+@pytest.mark.slow
 def test_auth_and_unknown_model_stop_at_the_first_request(command, status, reason, tmp_path):
     with FakeEndpoint(_reply, fail_all=status) as srv:
         res, seconds = _run(_args(command, srv.base, tmp_path))

@@ -7,15 +7,18 @@ pre_sound 0/8 and post_sound 0/20: mean of the four fractions 0.5; all4 0.0; Pos
 
 from __future__ import annotations
 
-import json
-
-import dspy
 import pytest
 
-from adequacy.optimizers.metrics import HeldOutTask, MetricUnavailable, SpecMetric
-from adequacy.tasks import Task
+pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[optimize]'")
 
-from .conftest import example, gold
+import json  # noqa: E402
+
+import dspy  # noqa: E402
+
+from adequacy.optimizers.metrics import HeldOutTask, MetricUnavailable, SpecMetric  # noqa: E402
+from adequacy.tasks import Task  # noqa: E402
+
+from .conftest import example, gold  # noqa: E402
 
 
 def _case_texts(task: Task) -> list[str]:

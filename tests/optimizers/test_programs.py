@@ -3,16 +3,18 @@ the writer records tokens, and bad answers become scored failures instead of exc
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from adequacy.optimizers.dspy_writer import DSPyWriter, build_program
-from adequacy.optimizers.programs import FAMILIES, SHOTS, samples_text
-from adequacy.optimizers.testing import ScriptedLM, prompt_text
-from adequacy.runner import score_spec
+pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[optimize]'")
 
-from .conftest import example, gold
+import json  # noqa: E402
+
+from adequacy.optimizers.dspy_writer import DSPyWriter, build_program  # noqa: E402
+from adequacy.optimizers.programs import FAMILIES, SHOTS, samples_text  # noqa: E402
+from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
+from adequacy.runner import score_spec  # noqa: E402
+
+from .conftest import example, gold  # noqa: E402
 
 GOLD = gold("verus", "binary_search_first")
 

@@ -8,21 +8,24 @@ post_sound (0,0) (3,5).
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
-from toy_support import GOLD, run_cli, toy_task_with_visible
 
-from adequacy.optimizers.dspy_writer import DSPyWriter
-from adequacy.optimizers.extract import ExtractionError, spec_ext, spec_from_answer
-from adequacy.optimizers.programs import signature_for, task_inputs
-from adequacy.optimizers.synthesize import synthesize
-from adequacy.optimizers.templates import TemplateWriter
-from adequacy.optimizers.testing import ScriptedLM, prompt_text
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[optimize]'")
+
+import json  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from toy_support import GOLD, run_cli, toy_task_with_visible  # noqa: E402
+
+from adequacy.optimizers.dspy_writer import DSPyWriter  # noqa: E402
+from adequacy.optimizers.extract import ExtractionError, spec_ext, spec_from_answer  # noqa: E402
+from adequacy.optimizers.programs import signature_for, task_inputs  # noqa: E402
+from adequacy.optimizers.synthesize import synthesize  # noqa: E402
+from adequacy.optimizers.templates import TemplateWriter  # noqa: E402
+from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
+from adequacy.runner import score_spec  # noqa: E402
+from adequacy.tasks import load_task  # noqa: E402
+from adequacy.verdicts import Bucket  # noqa: E402
 
 
 @pytest.fixture
@@ -82,6 +85,7 @@ def test_scripted_dspy_writer_and_synthesize_on_toy(toy: None, task_dir: Path,
     assert text == GOLD and score_spec(load_task(task_dir), text).passed_all
 
 
+@pytest.mark.slow
 def test_synthesize_cli_with_templates_on_installed_toy(installed_toy: Path, task_dir: Path,
                                                          tmp_path: Path) -> None:
     proc = run_cli(["synthesize", str(task_dir.parent), "-o", str(tmp_path / "out"),

@@ -32,6 +32,7 @@ def browser():  # type: ignore[no-untyped-def]
         b.close()
 
 
+@pytest.mark.slow
 def test_report_renders_without_errors(browser, batch: Path, tmp_path: Path) -> None:  # noqa: F811
     html = tmp_path / "report.html"
     assert adequacy("report", batch, "-o", html).returncode == 0

@@ -28,6 +28,7 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_html_is_self_contained_and_drills_down(batch: Path, tmp_path: Path) -> None:
     html_path = tmp_path / "report.html"
     proc = adequacy("report", batch, "-o", html_path)
@@ -47,6 +48,7 @@ def test_html_is_self_contained_and_drills_down(batch: Path, tmp_path: Path) -> 
     assert len(gold) == 7  # every bundled gold spec passes
 
 
+@pytest.mark.slow
 def test_markdown_and_json(batch: Path) -> None:
     md = adequacy("report", batch, "--format", "md")
     assert md.returncode == 0 and md.stdout.startswith("# spec-adequacy report")
@@ -59,6 +61,7 @@ def test_markdown_and_json(batch: Path) -> None:
     assert by_spec[("binary_search_first", "flawed_pre_too_weak.rs")] == "failed on soundness"
 
 
+@pytest.mark.slow
 def test_compare_two_result_sets(batch: Path, tmp_path: Path) -> None:
     # B keeps only the gold specs of A: every task's pass rate rises to 1
     lines = [ln for ln in batch.read_text().splitlines() if '"passed_all":true' in ln]

@@ -202,6 +202,7 @@ def test_one_case_counted_many_times_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("command", ["report", "compare"])
+@pytest.mark.slow
 def test_report_and_compare_refuse_crafted_counts(tmp_path: Path, command: str) -> None:
     p = _crafted(tmp_path, _set_bucket("pre_complete", total=-5))
     ok = write(tmp_path / "ok.jsonl", [spec_report("t1", "a.rs", full(True))])

@@ -51,6 +51,7 @@ def _gym_make(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("kind", ["absolute", "dotdot", "slash", "dot"])
+@pytest.mark.slow
 def test_an_id_that_is_a_path_is_refused_and_nothing_is_deleted(tmp_path: Path,
                                                                 kind: str) -> None:
     victim = _victim(tmp_path)
@@ -75,6 +76,7 @@ def test_folder_in_refuses_names_that_are_not_one_component(tmp_path: Path) -> N
     assert folder_in(tmp_path, "ok") == tmp_path / "ok"
 
 
+@pytest.mark.slow
 def test_force_replaces_gym_folders_only(tmp_path: Path) -> None:
     task = _task(tmp_path)
     out = tmp_path / "out"
@@ -110,6 +112,7 @@ def _refused(tmp_path: Path, task: Path, secret: str, needle: str) -> None:
             assert secret not in p.read_text(errors="replace"), p
 
 
+@pytest.mark.slow
 def test_statement_symlink_out_of_the_task_is_refused(tmp_path: Path) -> None:
     task = _task(tmp_path)
     (task / "statement.md").unlink()
@@ -117,6 +120,7 @@ def test_statement_symlink_out_of_the_task_is_refused(tmp_path: Path) -> None:
     _refused(tmp_path, task, "root:", "statement.md leads outside the task folder")
 
 
+@pytest.mark.slow
 def test_statement_hard_link_is_refused(tmp_path: Path) -> None:
     task = _task(tmp_path)
     secret = tmp_path / "secret.md"
@@ -126,6 +130,7 @@ def test_statement_hard_link_is_refused(tmp_path: Path) -> None:
     _refused(tmp_path, task, "SECRET-GOLD", "statement.md is a hard link")
 
 
+@pytest.mark.slow
 def test_symlinked_cases_file_is_refused(tmp_path: Path) -> None:
     task = _task(tmp_path)
     elsewhere = tmp_path / "elsewhere.jsonl"
@@ -135,6 +140,7 @@ def test_symlinked_cases_file_is_refused(tmp_path: Path) -> None:
     _refused(tmp_path, task, "\x00never", "tests/post_complete.jsonl leads outside")
 
 
+@pytest.mark.slow
 def test_symlinked_tests_folder_is_refused(tmp_path: Path) -> None:
     task = _task(tmp_path)
     shutil.move(task / "tests", tmp_path / "real_tests")
@@ -142,6 +148,7 @@ def test_symlinked_tests_folder_is_refused(tmp_path: Path) -> None:
     _refused(tmp_path, task, "\x00never", "leads outside the task folder")
 
 
+@pytest.mark.slow
 def test_specs_folder_symlink_to_another_task_is_refused(tmp_path: Path) -> None:
     """A worked example whose specs/ is another task's: its gold spec would be the example."""
     ex = _task(tmp_path, JML / "array_max", "ex")
@@ -152,6 +159,7 @@ def test_specs_folder_symlink_to_another_task_is_refused(tmp_path: Path) -> None
     assert r.returncode == 2 and "specs/gold.java leads outside" in r.stderr
 
 
+@pytest.mark.slow
 def test_a_file_field_with_dotdot_writes_nothing_outside_out(tmp_path: Path) -> None:
     """[jml] class names a class, not a file: gym make writes fixed names inside OUT only."""
     task = _task(tmp_path)
@@ -228,6 +236,7 @@ def test_force_never_deletes_the_source_task(tmp_path: Path) -> None:
     assert (task / "tests" / "post_sound.jsonl").is_file()
 
 
+@pytest.mark.slow
 def test_an_out_that_cannot_be_a_folder_is_a_usage_error(tmp_path: Path) -> None:
     f = tmp_path / "file"
     f.write_text("x")

@@ -49,6 +49,7 @@ def test_a_990_term_chain_scores_like_its_meaning() -> None:
     assert got == want
 
 
+@pytest.mark.slow
 def test_a_10000_term_chain_is_read_without_recursion_per_term() -> None:
     """Balanced: depth about log2(10,000), and every pass of the front end goes through."""
     e = parse_expression(chain(10_000).replace(R, "y"))
@@ -81,6 +82,7 @@ def test_too_deep_nesting_is_invalid_with_its_line(expr: str, limit: str) -> Non
     assert limit in e.value.message and e.value.line == 3 and e.value.file == "deep.java"
 
 
+@pytest.mark.slow
 def test_code_check_of_a_big_spec_is_near_linear() -> None:
     """15,000 pure helpers (about 1 MB): main's check took 246 s on 829 KB."""
     helpers = "".join(f"    /*@ pure @*/ public static boolean h{i}(int x) {{ return x != {i}; }}\n"

@@ -1,4 +1,4 @@
-"""The untrusted-spec policy of the Verus front end (DESIGN section 6)."""
+"""The untrusted-spec policy of the Verus front end (docs/sandbox.md, docs/verus.md)."""
 
 from __future__ import annotations
 

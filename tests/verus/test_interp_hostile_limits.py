@@ -91,11 +91,13 @@ U = "input.arr[5] > 0"      # index out of range on a 1-element arr: unspecified
     # `*` and `/` mixed in one left spine: ((((hi * 2) / 2) * 2) / 2) ... == hi
     ("input.hi" + " * 2 / 2" * (N // 2) + " == input.hi", [Truth.true, Truth.true]),
 ])
+@pytest.mark.slow
 def test_long_chains_are_evaluated(body: str, truths: list[Truth]) -> None:
     vs = pre(variant(body), case(0, 1), case(2, 1))
     assert [v.value for v in vs] == truths, [v.reason for v in vs]
 
 
+@pytest.mark.slow
 def test_long_else_if_chain_is_evaluated() -> None:
     arms = " else ".join(f"if input.lo == {k} {{ {'true' if k % 2 == 0 else 'false'} }}"
                          for k in range(N))
@@ -104,6 +106,7 @@ def test_long_else_if_chain_is_evaluated() -> None:
     assert [v.value for v in vs] == [Truth.true, Truth.false, Truth.true, Truth.false]
 
 
+@pytest.mark.slow
 def test_long_match_is_evaluated() -> None:
     """Control (passes before and after): match arms were always a list."""
     arms = ", ".join(f"{k} => {'true' if k % 3 == 0 else 'false'}" for k in range(N))
@@ -112,6 +115,7 @@ def test_long_match_is_evaluated() -> None:
     assert [v.value for v in vs] == [Truth.true, Truth.false, Truth.true, Truth.false]
 
 
+@pytest.mark.slow
 def test_many_helpers_calling_each_other() -> None:
     """Control (passes before and after): helpers compile one by one, calls run deep."""
     # h0 calls h1 ... calls h1999, which says lo <= hi: every helper passes the value on
@@ -123,6 +127,7 @@ def test_many_helpers_calling_each_other() -> None:
     assert [v.value for v in vs] == [Truth.true, Truth.false]
 
 
+@pytest.mark.slow
 def test_quantifier_guard_of_many_conjuncts_and_disjuncts() -> None:
     # forall|i| 0 <= i && i < 1 && 0 <= i && ... ==> i == 0 (10,000 conjuncts in the guard)
     guard = " && ".join(["0 <= i && i < 1"] * (N // 2))
@@ -171,6 +176,7 @@ def test_nesting_within_the_limit_is_evaluated(depth: int) -> None:
     (lambda n: "f(" * n + "true" + ")" * n, "calls"),
     (lambda n: "match input.lo { _ => " * n + "true" + " }" * n, "matches"),
 ])
+@pytest.mark.slow
 def test_too_deep_nesting_is_invalid_with_its_line(make: Any, what: str) -> None:
     body = "\n" + make(20_000)
     text = variant(body, "spec fn f(b: bool) -> bool { b }")
@@ -200,6 +206,7 @@ SUM = " + ".join(f"Set::<int>::range(0, {1_000_000 + k}).len()" for k in range(4
 
 
 @pytest.mark.parametrize("steps", [200_000, 10 ** 12])
+@pytest.mark.slow
 def test_case_timeout_holds_inside_built_ins(steps: int) -> None:
     """4,000 `Set::range(0, 1e6).len()` terms: about 4e9 elements of C work (minutes). With
     a low step limit the steps run out first; with none, the clock must still stop each case
@@ -214,6 +221,7 @@ def test_case_timeout_holds_inside_built_ins(steps: int) -> None:
         assert ("step limit" in v.reason) if steps == 200_000 else ("timeout" in v.reason)
 
 
+@pytest.mark.slow
 def test_spec_timeout_covers_the_whole_spec() -> None:
     program = load(variant(f"{SUM} > 0 && {T}"))
     t0 = time.perf_counter()
@@ -230,6 +238,7 @@ UNION = variant("Set::<int>::range(0, 10000000).union(Set::<int>::range(10000000
                 ".union(Set::<int>::range(20000000, 30000000)).len() > 0 && " + T)
 
 
+@pytest.mark.slow
 def test_memory_cap_gives_unknown_out_of_memory_and_the_process_lives(tmp_path: Path) -> None:
     """Three 10-million-element sets reached 2.9 GB in our own process. Under a 256 MiB cap
     (through the CLI option) every case is unknown "out of memory", the child that scored
@@ -259,6 +268,7 @@ def test_memory_cap_gives_unknown_out_of_memory_and_the_process_lives(tmp_path: 
     assert took < 60
 
 
+@pytest.mark.slow
 def test_memory_cap_without_the_step_limit(tmp_path: Path) -> None:
     """With the step limit out of the way, the estimate before each built-in (and the resident
     set) still stops the case at the cap; measured in a fresh process."""
@@ -292,6 +302,7 @@ def _verdicts(x: Any) -> list[dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_watchdog_stops_work_no_step_pays_for() -> None:
     """Hashing a 1,000,000-element Seq four times inside a `set!` literal costs ~10-20 ms and
     no step; 1,024 such closure calls pass between two looks at the clock (10 s and more). The

@@ -54,6 +54,7 @@ def looping_post(task: Task) -> str:
                         "    down(input.x)\n}")
 
 
+@pytest.mark.slow
 def test_interp_gives_up_a_predicate_that_keeps_running_out(tmp_path: Path) -> None:
     task = make_task(tmp_path)
     rep = score_spec(task, looping_post(task), "spec.rs", engines=["interp"])

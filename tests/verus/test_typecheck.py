@@ -123,6 +123,7 @@ def test_ill_typed_spec_code_is_invalid(body: str, code: str) -> None:
     assert ei.value.file == "t.rs"
 
 
+@pytest.mark.slow
 def test_long_chains_are_no_recursion() -> None:
     """The parser charges no depth for `+` chains and `else if` chains (MAX_NESTING's
     docstring): the checker must not recurse per link either."""

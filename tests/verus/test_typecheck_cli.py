@@ -29,6 +29,7 @@ def _line_of(text: str, needle: str) -> int:
      "mismatched types"),
 ])
 @pytest.mark.parametrize("mode", ["--lenient", "--strict"])
+@pytest.mark.slow
 def test_ill_typed_spec_exits_3_under_any_scoring(tmp_path: Path, task: str, old: str,
                                                   new: str, message: str, mode: str) -> None:
     task_dir = EX / task

@@ -1,4 +1,4 @@
-"""Our own Verus specs for imported VERINA tasks pass every bucket (DESIGN section 1).
+"""Our own Verus specs for imported VERINA tasks pass every bucket (docs/verina.md).
 
 Each gold spec in ``examples/verina-gold/<task_id>.rs`` was written against the skeleton the
 importer generates; the tasks are imported from ``../shared/datasets/verina`` at test time.

@@ -33,7 +33,7 @@ __all__ = ["Harness", "HarnessUnsupported", "ReadError", "build_harness", "to_js
 
 
 def to_json(v: Any, t: Type) -> Any:
-    """Reader/printer values as schema JSON (floats spelled as DESIGN section 5 says)."""
+    """Reader/printer values as schema JSON (floats spelled as docs/tasks.md says)."""
     if v is None:
         return None
     if isinstance(t, FloatType):

@@ -144,7 +144,7 @@ def float_to_string(v: float) -> str:
 
 
 def float_json(v: float) -> Any:
-    """A float as a schema JSON value (DESIGN section 5 spells the non-finite ones)."""
+    """A float as a schema JSON value (docs/tasks.md spells the non-finite ones)."""
     if math.isnan(v):
         return "NaN"
     if math.isinf(v):

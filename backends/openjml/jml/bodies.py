@@ -22,11 +22,11 @@ from adequacy.errors import SpecInvalid
 
 from . import ast as A
 from .lexer import Token
+from .members import JavaClass, JavaMethod, SpecFile
 from .parser import parse_expression
 from .purity import body_tokens
 from .scopes import Scopes, Visible
 from .signatures import LIBRARY_CLASSES
-from .source import JavaClass, JavaMethod, SpecFile
 from .typecheck import UNKNOWN, Checker, norm, widens
 
 _CONSTANT_NARROWING = {"byte", "short", "char"}

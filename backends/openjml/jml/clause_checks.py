@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from adequacy.errors import SpecInvalid
 
+from .members import JavaClass, JavaMethod
 from .resolve import check_names
-from .source import JavaClass, JavaMethod
 from .typecheck import UNKNOWN, Checker
 
 

@@ -13,17 +13,13 @@ from adequacy.tasks import Task
 from ..signature import JavaSignatureError, java_type_to_schema, normalise_java_type
 from .bodies import check_bodies
 from .clause_checks import check_invariants, check_signals
+from .members import JavaClass, JavaMethod, SpecFile
+from .policy import check_code
 from .purity import check_purity
+from .reader import read_source
 from .resolve import check_names
+from .returns import returned_parameter
 from .semantics import Case, math_gap, spec_cases
-from .source import (
-    JavaClass,
-    JavaMethod,
-    SpecFile,
-    check_code,
-    read_source,
-    returned_parameter,
-)
 from .typecheck import check_assignable, check_types
 from .unicode import java_input
 

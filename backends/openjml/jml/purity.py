@@ -26,8 +26,8 @@ from __future__ import annotations
 from adequacy.errors import SpecInvalid
 
 from .lexer import Token, tokenize
+from .members import JavaClass, JavaField, JavaMethod, SpecFile
 from .scopes import Scopes
-from .source import JavaClass, JavaField, JavaMethod, SpecFile
 
 ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", ">>>="}
 PURE_CLASSES = frozenset({
@@ -116,8 +116,8 @@ def check_purity(src: SpecFile, cls: JavaClass, file: str | None) -> str | None:
     rules; return why the engines cannot vouch for one (a gap), or None."""
     gaps: list[str] = []
     members = cls.methods + cls.models
-    own = {x.name: x for x in members}
-    fields = {f.name: f for f in cls.fields}
+    own = cls.methods_by_name
+    fields = cls.fields_by_name
     for m in members:
         if not (m.is_pure or m.model) or not m.has_body:
             continue
@@ -158,21 +158,13 @@ def body_tokens(src: SpecFile, m: JavaMethod, file: str | None) -> list[Token]:
 def local_names(m: JavaMethod, toks: list[Token], cls: JavaClass, file: str | None) -> set[str]:
     """The names a method's body declares (locals, lambda and catch parameters): what the
     body type checker (``jml.bodies``) must not read as fields."""
-    hit = _OWN.get(id(cls))
-    if hit is None or hit[0] is not cls:  # built once per class: one call per helper body
-        if len(_OWN) >= 8:
-            _OWN.clear()
-        hit = _OWN[id(cls)] = (cls, {x.name: x for x in cls.methods + cls.models},
-                               {f.name: f for f in cls.fields})
-    return _Method(m, toks, cls, file, hit[1], hit[2]).locals
-
-
-_OWN: dict[int, tuple[JavaClass, dict[str, JavaMethod], dict[str, JavaField]]] = {}
+    # the class's name maps are built once per class (one call per helper body)
+    return _Method(m, toks, cls, file, cls.methods_by_name, cls.fields_by_name).locals
 
 
 class _Method:
     def __init__(self, m: JavaMethod, toks: list[Token], cls: JavaClass, file: str | None,
-                 own: dict[str, JavaMethod], fields: dict[str, JavaField]) -> None:
+                 own: dict[str, list[JavaMethod]], fields: dict[str, JavaField]) -> None:
         self.m, self.t, self.cls, self.file = m, toks, cls, file
         self.fields = fields
         self.params = {n for _t, n in m.params}
@@ -190,6 +182,11 @@ class _Method:
         self.starts = {d.start for d in self.scopes.decls}
         self.at = {id(x): k for k, x in enumerate(toks)}
         self._declarations()
+
+    def _own_method(self, name: str) -> JavaMethod | None:
+        """The class's method of that name declared last (overloads are not told apart)."""
+        found = self.own.get(name)
+        return found[-1] if found else None
 
     def err(self, msg: str, tok: Token) -> SpecInvalid:
         return SpecInvalid(f"pure method {self.m.name}: {msg}", file=self.file, line=tok.line)
@@ -390,7 +387,7 @@ class _Method:
                                "the method did not allocate (a pure method is assignable "
                                "\\nothing)", name)
         elif recv.text == self.cls.name or recv.is_ident("this"):
-            m = self.own.get(name.text)
+            m = self._own_method(name.text)
             if m is None or not (m.is_pure or m.model):
                 raise self.err("A non-pure method is being called where it is not permitted: "
                                f"{self.cls.name}.{name.text}", name)
@@ -525,7 +522,7 @@ class _Method:
             if not dot and self.tok(k - 1).kind == "ident" and \
                     self.tok(k - 1).text not in KEYWORDS_BEFORE_NAME:
                 return  # a declaration (a local class's method: refused above)
-            m = self.own.get(name.text)
+            m = self._own_method(name.text)
             if m is None:
                 self.note(f"calls {name.text}")
             elif not (m.is_pure or m.model):

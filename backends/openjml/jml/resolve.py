@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from adequacy.errors import SpecInvalid
 
 from . import ast as A
+from .members import JavaClass, JavaMethod
 from .signatures import LIBRARY_CLASSES
-from .source import JavaClass, JavaMethod
 
 
 @dataclass(frozen=True)

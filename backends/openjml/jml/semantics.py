@@ -32,8 +32,8 @@ from adequacy.errors import SpecInvalid
 
 from . import ast as A
 from .lexer import Token
+from .members import Clause, JavaClass, JavaMethod, SpecCase
 from .parser import PRIMITIVES, parse_expression
-from .source import Clause, JavaClass, JavaMethod, SpecCase
 
 FRAME_VAR = "__frame_i"
 ARITHMETIC = {"+", "-", "*", "/", "%", "<<", ">>", ">>>"}

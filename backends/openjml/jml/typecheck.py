@@ -16,14 +16,14 @@ Messages follow javac's wording.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from adequacy.errors import SpecInvalid
 
 from . import ast as A
 from . import signatures as S
+from .members import JavaClass, JavaMethod
 from .signatures import LIBRARY_CLASSES
-from .source import JavaClass, JavaMethod
 
 UNKNOWN = "?"
 _INTEGRAL_RANK = {"byte": 1, "short": 2, "char": 2, "int": 3, "long": 4, "\\bigint": 7}
@@ -129,25 +129,28 @@ def reference(t: str) -> bool:
     return t not in _PRIMS and t != "void"
 
 
-_INDEXES: dict[int, tuple[JavaClass, dict[str, str], dict[str, list[JavaMethod]]]] = {}
+class FieldTypes(Mapping[str, str]):
+    """The class's field types as the checker's type strings, normalised on lookup over the
+    class's own ``fields_by_name`` (built once per class: a checker is made per helper body)."""
+
+    def __init__(self, cls: JavaClass) -> None:
+        self._fields = cls.fields_by_name
+        self._own = cls.name
+
+    def __getitem__(self, name: str) -> str:
+        return norm(self._fields[name].type, self._own)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
 
 
-def class_index(cls: JavaClass) -> tuple[dict[str, str], dict[str, list[JavaMethod]]]:
-    """The class's field types and methods by name, built once per class: a checker is made
-    per helper body, and rebuilding the index each time made a spec of 15,000 helpers cost
-    minutes (quadratic). Keyed by identity, the class kept alive beside its entry, so an id
-    is never reused for another class while its entry stands."""
-    hit = _INDEXES.get(id(cls))
-    if hit is not None and hit[0] is cls:
-        return hit[1], hit[2]
-    fields = {f.name: norm(f.type, cls.name) for f in cls.fields}
-    methods: dict[str, list[JavaMethod]] = {}
-    for m in cls.methods + cls.models:
-        methods.setdefault(m.name, []).append(m)
-    if len(_INDEXES) >= 8:
-        _INDEXES.clear()
-    _INDEXES[id(cls)] = (cls, fields, methods)
-    return fields, methods
+def class_index(cls: JavaClass) -> tuple[Mapping[str, str], dict[str, list[JavaMethod]]]:
+    """The class's field types and its methods by name, both read from what the class keeps
+    (``JavaClass.fields_by_name``, ``methods_by_name``), so no per-checker rebuild."""
+    return FieldTypes(cls), cls.methods_by_name
 
 
 class Checker:

@@ -93,7 +93,7 @@ def render_jml(e: A.Expr, subst: dict[str, str] | None = None, result: str = "\\
 
 
 def java_literal(value: Any, java_type: str) -> str:
-    """A Java expression of ``java_type`` with the JSON value (DESIGN section 5 conventions)."""
+    """A Java expression of ``java_type`` with the JSON value (docs/tasks.md, "Values")."""
     t = java_type.replace(" ", "")
     if value is None:
         return "null"

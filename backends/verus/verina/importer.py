@@ -1,4 +1,4 @@
-"""Convert VERINA task folders into Verus task folders (DESIGN section 5).
+"""Convert VERINA task folders into Verus task folders (docs/tasks.md).
 
 One VERINA folder holds ``task.json`` (with the Lean ``signature``; older copies also have
 ``signature.json``), ``description.txt``, ``test.json`` (``input``, ``expected``, ``unexpected``)

@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 
 from ...jml.load import JmlSpec
-from ...jml.source import JavaMethod, split_comments
+from ...jml.members import JavaMethod
+from ...jml.reader import split_comments
 
 CONSTANTS = {
     ("Short", "MAX_VALUE"): "((short) 32767)", ("Short", "MIN_VALUE"): "((short) (-32768))",

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from adequacy.errors import SpecInvalid
 
 from ...jml import ast as A
+from ...jml.members import JavaClass, JavaMethod, SpecFile
+from ...jml.returns import returned_parameter
 from ...jml.semantics import Case
-from ...jml.source import JavaClass, JavaMethod, SpecFile, returned_parameter
 from .translate import SIGNATURE, Context, Env, translate
 
 JAVA_ONLY = {"public", "private", "protected", "static", "final", "strictfp", "synchronized"}

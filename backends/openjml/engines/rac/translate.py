@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from adequacy.errors import SpecInvalid
 
 from ...jml import ast as A
+from ...jml.members import JavaClass, JavaMethod
 from ...jml.parser import PRIMITIVES
 from ...jml.resolve import LIBRARY_CLASSES
 from ...jml.semantics import spec_math_mode
-from ...jml.source import JavaClass, JavaMethod
 
 RT = "adequacy.rac.R"
 SIGNATURE = "(Object[] __p, Object[] __q, Object __res, Object __this)"

@@ -121,7 +121,7 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
     from adequacy.mutators._random_values import random_value
     from adequacy.tasks import load_task
 
-    from .plugin import OpenJmlBackend
+    from .engines.rac import engine as rac
     try:
         text = program.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -188,7 +188,7 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
         if key not in seen:
             seen.add(key)
             drawn.append(inp)
-    outs = OpenJmlBackend().run_reference(task, drawn, Limits(case_seconds=5.0)) or []
+    outs = rac.run_reference(rac.reference_unit(task), task, drawn, Limits(case_seconds=5.0))
     ran = [(i, o) for i, o in zip(drawn, outs, strict=False) if o is not None]
     if not ran:
         raise _out_of_reach(program, m.line, f"the method returned normally on none of "

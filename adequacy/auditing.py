@@ -164,9 +164,10 @@ def _oracles(task: Task, rep: AuditReport, reference: bool) -> None:
     if not o.cons.unique_output:
         return
     for c in posts:
-        r = refs.get(params_key(c.input, task.inputs))
-        if not isinstance(r, dict):
+        got = refs.get(params_key(c.input, task.inputs))
+        if not isinstance(got, dict):
             continue
+        r = got
         same = params_key(r, task.outputs) == params_key(c.output or {}, task.outputs)
         if c in right and not same:
             rep.findings.append(Finding(kind="reference differs from a recorded right output",

@@ -232,8 +232,8 @@ class _Search:
         stop_at = self.start + self.budget * 0.5
         while time.monotonic() < (stop_at if self.found else self.deadline):
             batch = gen.batch(BATCH)
-            if not batch:
-                break
+            if not batch:  # every small input drawn: the space is searched, not the budget
+                return
             rw = self.right.inputs(batch)
             lw = self.left.inputs(batch)
             valid: list[tuple[dict[str, Any], Word, Word]] = []

@@ -120,7 +120,8 @@ class OracleJudge:
     """The task's own oracles, with one rule for inputs and one for outputs.
 
     Inputs: a validator decides (unless a broken ``[constraints]`` entry contradicts it: then
-    no word); without one, a broken constraint or a reference that gives no output (threw,
+    no word); without one, the task's own cases (an input of a valid bucket is valid, of
+    ``pre_sound`` invalid), a broken constraint or a reference that gives no output (threw,
     did not terminate) says invalid, and a reference that terminates with an output fitting
     the schema says valid; ``every_input_valid`` says valid. Outputs: the checker, the
     reference (outputs unique) and the recorded outputs; any two that disagree give no word.
@@ -157,6 +158,11 @@ class OracleJudge:
             if b is not None and b.runs_references():
                 self._backend = b
         self._refs: dict[str, dict[str, Any] | str] = {}
+        self._recorded_in: dict[str, bool] = {}
+        for c in task.all_cases():
+            if c.bucket != Bucket.post_sound:
+                k = params_key(c.input, task.inputs)
+                self._recorded_in.setdefault(k, c.bucket != Bucket.pre_sound)
         names = [n for n, x in (("validator", self.validator), ("constraints", self.constraints),
                                 ("reference", self.has_reference), ("checker", self.checker),
                                 ("recorded outputs", self.recorded)) if x]
@@ -211,14 +217,18 @@ class OracleJudge:
         need_ref = self.validator is None and not self.task.every_input_valid
         refs = self.reference(inputs) if need_ref and self.has_reference else [None] * n
         out: list[Word] = []
-        for v, c, r in zip(val, con, refs, strict=True):
+        for inp, v, c, r in zip(inputs, val, con, refs, strict=True):
             broken = c is not None and c.wrong
+            rec = self._recorded_in.get(params_key(inp, self.task.inputs))
             if v is not None and v.wrong is not None:
                 if broken and v.wrong is False:
                     out.append(Word(None, f"validator accepts but constraints say {c.reason}"
                                     if c else "oracles disagree"))
                 else:
                     out.append(Word(not v.wrong, v.reason))
+            elif rec is not None:
+                out.append(Word(rec, "a recorded " + ("valid" if rec else "invalid")
+                                + " input of the task"))
             elif broken and c is not None:
                 out.append(Word(False, f"constraints: {c.reason}"))
             elif self.task.every_input_valid:

@@ -241,6 +241,8 @@ def task_audit(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON report per line.")] = False,
     limit: Annotated[int, typer.Option(min=0, help="Findings printed per task (0: all).")
                      ] = 5,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the verdict cache "
+                        "for the gold specs' verdicts.")] = False,
 ) -> None:
     """Check every case against the task's gold specs, reference, checker and validator.
 
@@ -258,8 +260,8 @@ def task_audit(
         folders = discover_tasks(tasks)
     except AdequacyError as e:
         raise fail(str(e)) from None
-    from adequacy.cache import default_cache_dir
-    cache, _ = open_cache(str(default_cache_dir() / "verdicts.sqlite"))
+    from adequacy.cli.common import default_cache
+    cache, _ = open_cache(default_cache(no_cache, None))
     opts = _options(engine, case_timeout)
     reports = []
     for f in folders:

@@ -25,6 +25,7 @@ from adequacy.mutators._outputs import in_place_fixed
 from adequacy.mutators._random_values import random_value
 from adequacy.shrinking import dict_candidates, size_key
 from adequacy.task_model import Task
+from adequacy.types import SeqType
 from adequacy.verdicts import Bucket
 
 __all__ = ["Disagreement", "SearchReport", "compare"]
@@ -145,6 +146,18 @@ class _Inputs:
         return out
 
 
+def possible(task: Task, inp: dict[str, Any], out: dict[str, Any] | None) -> bool:
+    """Whether a method could produce ``out`` on ``inp`` at all: an output field that is an
+    input ``array``'s post-state (same name) keeps the array's length and null-ness, whatever
+    the output's own kind (a ``seq`` view of the array included). A spec that rightly says
+    nothing about the length is not to be caught on an output no method can give."""
+    if out is None:
+        return True
+    arrays = {p.name for p in task.inputs if isinstance(p.type, SeqType)
+              and p.type.kind == "array"}
+    return all(_same_shape(out.get(n), inp.get(n)) for n in arrays if n in out)
+
+
 def _outputs_for(task: Task, inp: dict[str, Any], ref: dict[str, Any] | str | None,
                  pool: list[dict[str, Any]], rng: random.Random, seed: int) -> list[dict[str, Any]]:
     """Outputs worth asking about for a valid input: the reference's, mutants, fresh values."""
@@ -166,7 +179,7 @@ def _outputs_for(task: Task, inp: dict[str, Any], ref: dict[str, Any] | str | No
     uniq = []
     for o in outs:
         k = params_key(o, task.outputs)
-        if k not in seen:
+        if k not in seen and possible(task, inp, o):
             seen.add(k)
             uniq.append(o)
     return uniq
@@ -186,6 +199,26 @@ def _reference_source(task: Task) -> OracleJudge | None:
     except AdequacyError:
         return None
     return o if o.has_reference else None
+
+
+def _paired(task: Task, inp: dict[str, Any], out: dict[str, Any] | None
+            ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Shrink an input array and its post-state together (halves, one index dropped from
+    both), which ``possible`` requires and one field at a time cannot reach."""
+    if out is None:
+        return []
+    got: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for p in task.inputs:
+        a, b = inp.get(p.name), out.get(p.name)
+        if not (isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and a):
+            continue
+        n = len(a)
+        cuts = [(0, n // 2), (n // 2, n)] if n > 1 else []
+        pieces = [(a[x:y], b[x:y]) for x, y in cuts]
+        pieces += [(a[:i] + a[i + 1:], b[:i] + b[i + 1:]) for i in range(min(n, 16))]
+        for a2, b2 in pieces:
+            got.append(({**inp, p.name: a2}, {**out, p.name: b2}))
+    return got
 
 
 def _decided(a: Word, b: Word) -> bool:
@@ -316,7 +349,8 @@ class _Search:
         steps = 0
         while self.left_time() > 0:
             cur_key = self._key(cur_i, cur_o)
-            cands: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+            cands: list[tuple[dict[str, Any], dict[str, Any] | None]] = list(
+                _paired(self.task, cur_i, cur_o))
             for i2 in dict_candidates(cur_i, self.task.inputs):
                 cands.append((i2, cur_o))
                 if len(cands) >= SHRINK_BATCH // 2:
@@ -335,7 +369,7 @@ class _Search:
             smaller = []
             for i, o in cands:
                 k = self._key(i, o)
-                if k < cur_key and k not in seen:
+                if k < cur_key and k not in seen and possible(self.task, i, o):
                     seen.add(k)
                     smaller.append((i, o))
             if not smaller:

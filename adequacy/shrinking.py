@@ -39,7 +39,7 @@ PER_PART = 24
 
 def _size(v: Any) -> tuple[int, int]:
     """(structure size, magnitude): collections count their elements, numbers their size."""
-    if v is None:
+    if v is None:  # null, an option's None: simpler than any value
         return (0, 0)
     if isinstance(v, bool):
         return (1, int(v))
@@ -49,12 +49,12 @@ def _size(v: Any) -> tuple[int, int]:
         return (1, int(min(abs(v), 1e18)) + (0 if v == int(v) else 1))
     if isinstance(v, str):
         return (1 + len(v), sum(abs(ord(c) - ord("a")) for c in v))
-    if isinstance(v, list):
+    if isinstance(v, list):  # each element costs one more than itself: [None] > []
         parts = [_size(x) for x in v]
-        return (1 + sum(p[0] for p in parts), sum(p[1] for p in parts))
-    if isinstance(v, dict):
+        return (1 + sum(1 + p[0] for p in parts), sum(p[1] for p in parts))
+    if isinstance(v, dict):  # an option's {"some": x} or a struct: one more than its parts
         parts = [_size(x) for x in v.values()]
-        return (sum(p[0] for p in parts), sum(p[1] for p in parts))
+        return (1 + sum(p[0] for p in parts), sum(p[1] for p in parts))
     return (1, 0)
 
 

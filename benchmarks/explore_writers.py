@@ -129,9 +129,10 @@ def main() -> int:
         found = [r for r in rows if r["found"]]
         print(f"\nall: {len(found)}/{len(rows)} = {len(found) / len(rows):.2f}")
     print("\nminimal counterexamples (first five):")
-    for r in [r for r in rows if r["found"]][:5]:
-        x = r["cex"][0]
-        print(f"- {r['suite']} {r['writer']} {r['task']} ({r['oracle']}): {x.bucket.value} "
+    for row in [r for r in rows if r["found"]][:5]:
+        x = row["cex"][0]
+        print(f"- {row['suite']} {row['writer']} {row['task']} ({row['oracle']}): "
+              f"{x.bucket.value} "
               f"input {x.input}" + (f" output {x.output}" if x.output is not None else "")
               + f"; spec {x.left_reason}, oracle {x.right_reason}")
     return 0

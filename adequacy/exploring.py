@@ -419,11 +419,16 @@ def as_cases(task: Task, found: Sequence[Disagreement], seed: int) -> list[Any]:
     """New task cases (origin ``explored``) from the disagreements that are not cases yet."""
     from adequacy.task_model import Case
     from adequacy.values import content_hash
+    valid_in = {params_key(c.input, task.inputs): c.bucket != Bucket.pre_sound
+                for c in task.all_cases() if c.bucket != Bucket.post_sound}
     out = []
     for d in found:
         if d.existing:
             continue
         b = d.bucket
+        rec = valid_in.get(params_key(d.input, task.inputs))
+        if rec is not None and rec != (b != Bucket.pre_sound):
+            continue  # the task records the input the other way: for the audit, not for --add
         h = content_hash(b.value, params_key(d.input, task.inputs),
                          params_key(d.output, task.outputs) if d.output else "")
         out.append(Case(id=f"x{seed}-{h[:10]}", bucket=b, input=d.input,

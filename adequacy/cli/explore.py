@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from adequacy.cli.checks import positive
+from adequacy.cli.checks import at_least, positive
 from adequacy.cli.common import fail, out
 from adequacy.cli.tasks import task_app
 
@@ -100,7 +100,7 @@ def explore(
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same search).")] = 0,
     add: Annotated[bool, typer.Option("--add", help="Append the new counterexamples to the "
                    "task's buckets (origin explored, id x<seed>-<hash>).")] = False,
-    per_bucket: Annotated[int, typer.Option(min=1, help="Counterexamples kept per bucket.")
+    per_bucket: Annotated[int, typer.Option(callback=at_least(1), help="Counterexamples kept per bucket.")
                           ] = 1,
     engine: Engines = None,
     case_timeout: CaseTimeout = 2.0,
@@ -184,7 +184,7 @@ def diff(
     budget: Annotated[float, typer.Option(callback=positive,
                       help="Wall-clock seconds for search and shrinking.")] = 10.0,
     seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
-    per_bucket: Annotated[int, typer.Option(min=1, help="Disagreements kept per kind.")] = 1,
+    per_bucket: Annotated[int, typer.Option(callback=at_least(1), help="Disagreements kept per kind.")] = 1,
     engine: Engines = None,
     case_timeout: CaseTimeout = 2.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
@@ -239,7 +239,7 @@ def task_audit(
     engine: Engines = None,
     case_timeout: CaseTimeout = 10.0,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON report per line.")] = False,
-    limit: Annotated[int, typer.Option(min=0, help="Findings printed per task (0: all).")
+    limit: Annotated[int, typer.Option(callback=at_least(0), help="Findings printed per task (0: all).")
                      ] = 5,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the verdict cache "
                         "for the gold specs' verdicts.")] = False,

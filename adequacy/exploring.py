@@ -81,6 +81,8 @@ class SearchReport(BaseModel):
     """(input, output) pairs both judges decided, on inputs the gate accepted."""
     undecided: int = 0
     """Inputs or pairs on which one judge (or both) gave no word."""
+    known: int = 0
+    """Disagreements equal to a case of the task (not reported: ``score`` shows those)."""
     disagreements: list[Disagreement] = []
     exhausted: bool = False
     """The search stopped because the budget ran out (not because every bucket was found)."""
@@ -240,12 +242,27 @@ class _Search:
                                    budget=budget, right_oracles=getattr(right, "describe", ""))
         self.found: dict[tuple[str, bool, bool], list[Disagreement]] = {}
         self.pool = [c.output for c in task.all_cases() if c.output is not None]
+        self.existing = {self._case_key(c.bucket, c.input, c.output): c.key
+                         for c in task.all_cases()}
         self.rng = _rng(seed, task.id, "outputs")
+
+    def _case_key(self, bucket: Bucket, inp: dict[str, Any], out: dict[str, Any] | None
+                  ) -> tuple[str, str, str]:
+        return (bucket.value, params_key(inp, self.task.inputs),
+                params_key(out, self.task.outputs) if out is not None else "")
+
+    def _known(self, d: Disagreement) -> bool:
+        """A case of the task already: the search is for cases beyond them (``score`` shows
+        the spec failing the task's own)."""
+        return self._case_key(d.bucket, d.input, d.output) in self.existing
 
     def left_time(self) -> float:
         return self.deadline - time.monotonic()
 
     def _keep(self, d: Disagreement) -> None:
+        if self._known(d):
+            self.report.known += 1
+            return
         key = (d.predicate, d.left, d.right)
         lst = self.found.setdefault(key, [])
         if len(lst) < self.per_bucket:
@@ -374,7 +391,8 @@ class _Search:
                     smaller.append((i, o))
             if not smaller:
                 break
-            held = self._still(d, smaller)
+            held = [h for h in self._still(d, smaller) if self._case_key(
+                d.bucket, h[0], h[1] if d.predicate == "post" else None) not in self.existing]
             if not held:
                 break
             i, o, a, b = min(held, key=lambda t: self._key(t[0], t[1]))
@@ -386,9 +404,6 @@ class _Search:
 
     def run(self) -> SearchReport:
         self.search()
-        existing = {(c.bucket, params_key(c.input, self.task.inputs),
-                     params_key(c.output, self.task.outputs) if c.output else ""): c.key
-                    for c in self.task.all_cases()}
         out: list[Disagreement] = []
         seen: set[tuple[Any, ...]] = set()
         for key in sorted(self.found, key=str):
@@ -399,7 +414,7 @@ class _Search:
                 if k in seen:
                     continue
                 seen.add(k)
-                ex = existing.get((s.bucket, k[3], k[4]))
+                ex = self.existing.get(self._case_key(s.bucket, s.input, s.output))
                 out.append(s.model_copy(update={"existing": ex}) if ex else s)
         self.report.disagreements = out
         self.report.seconds = time.monotonic() - self.start

@@ -70,7 +70,9 @@ def _ints(v: int, ty: IntType) -> Iterator[int]:
                                                                          else hi)
     if target is None:
         return
-    for x in (target, v // 2 if v > 0 else -((-v) // 2), v - 1 if v > target else v + 1, -v):
+    half = v // 2 if v > 0 else -((-v) // 2)
+    step = 1 if v > target else -1
+    for x in (target, half, half + step, v - step, v - 2 * step, -v):
         if x != v and abs(x - target) < abs(v - target):
             yield x
 
@@ -207,7 +209,9 @@ def _together(values: dict[str, Any], params: list[Any]) -> Iterator[dict[str, A
         if p.name in values:
             _ints_in(values[p.name], nums)
     for n in sorted((x for x in nums if x != 0), key=abs)[:8]:
-        for new in (0, n // 2 if n > 0 else -((-n) // 2), n - 1 if n > 0 else n + 1):
+        half = n // 2 if n > 0 else -((-n) // 2)
+        step = 1 if n > 0 else -1
+        for new in (0, half, half + step, n - step, n - 2 * step):
             if new == n or abs(new) >= abs(n) or new in nums and new != 0:
                 continue
             cand = {k: _replace_int(v, n, new) for k, v in values.items()}

@@ -93,10 +93,14 @@ def test_add_appends_explored_cases_that_the_gold_spec_passes(tmp_path: Path) ->
     weak = score_spec(t, (SPECS / "flawed_post_too_weak.rs").read_text(), engines=["interp"],
                       cases=new)
     assert not any(v.passed for v in weak.verdicts)
-    # a second run adds nothing new for what is now a case of the task
+    # a second run searches beyond what are now cases of the task: what it adds is new
     r2 = runner.invoke(app, ["explore", str(task), str(SPECS / "flawed_post_too_weak.rs"),
                              "--budget", "5", "--add", "--seed", "3", "--engine", "interp"])
-    assert "added 0 case(s)" in r2.stdout
+    assert r2.exit_code == 1
+    again = [c for c in load_task(task).all_cases() if c.origin == "explored"]
+    assert len(again) == len(new) + 1
+    keys = {(c.bucket, json.dumps(c.input), json.dumps(c.output)) for c in again}
+    assert len(keys) == len(again)
 
 
 def test_diff_names_where_two_specs_disagree_and_is_honest_when_they_do_not() -> None:

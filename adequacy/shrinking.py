@@ -72,7 +72,8 @@ def _ints(v: int, ty: IntType) -> Iterator[int]:
         return
     half = v // 2 if v > 0 else -((-v) // 2)
     step = 1 if v > target else -1
-    for x in (target, half, half + step, v - step, v - 2 * step, -v):
+    small = range(target + 1, target + 17) if v > target else range(target - 1, target - 17, -1)
+    for x in (target, half, half + step, v - step, v - 2 * step, -v, *small):
         if x != v and abs(x - target) < abs(v - target):
             yield x
 
@@ -86,6 +87,8 @@ def _list_candidates(v: list[Any], ty: Type) -> Iterator[list[Any]]:
     if n > 1:
         yield v[: n // 2]
         yield v[n // 2:]
+        for i in range(min(n, PER_PART)):
+            yield [v[i]]
     for i in range(min(n, PER_PART)):
         yield v[:i] + v[i + 1:]
     for i in range(min(n, PER_PART)):
@@ -125,6 +128,8 @@ def _raw(v: Any, ty: Type) -> Iterator[Any]:
         if v:
             yield ""
             yield v[: len(v) // 2]
+            if len(v) > 1:
+                yield from dict.fromkeys(v[:PER_PART])  # each character alone
             for i in range(min(len(v), PER_PART)):
                 yield v[:i] + v[i + 1:]
             for i in range(min(len(v), PER_PART)):

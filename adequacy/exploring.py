@@ -12,7 +12,6 @@ engine run gets only the time that is left.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -20,12 +19,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from adequacy.judges import Judge, OracleJudge, Pair, Word
-from adequacy.mutators import invalid_candidates, mutate_once, output_mutants, params_key
-from adequacy.mutators._outputs import in_place_fixed
-from adequacy.mutators._random_values import random_value
+from adequacy.mutators import params_key
+from adequacy.search_space import Inputs, outputs_for, paired, possible, rng_for
 from adequacy.shrinking import dict_candidates, size_key
 from adequacy.task_model import Task
-from adequacy.types import SeqType
 from adequacy.verdicts import Bucket
 
 __all__ = ["Disagreement", "SearchReport", "compare"]
@@ -88,111 +85,6 @@ class SearchReport(BaseModel):
     """The search stopped because the budget ran out (not because every bucket was found)."""
 
 
-def _rng(seed: int, *parts: str) -> random.Random:
-    return random.Random("\x1f".join([str(seed), *parts]))
-
-
-class _Inputs:
-    """Fresh and mutated inputs, never the same one twice."""
-
-    def __init__(self, task: Task, seed: int) -> None:
-        self.task = task
-        self.rng = _rng(seed, task.id, "inputs")
-        self.seeds = [c.input for c in task.all_cases()]
-        self.seen: set[str] = set()
-        self.cons = None
-        self.queue: list[dict[str, Any]] = list(self.seeds)
-
-    def _fresh(self) -> dict[str, Any]:
-        size = self.rng.choice([0, 1, 2, 3, 3, 4, 5])
-        return {p.name: random_value(p.type, self.rng, size) for p in self.task.inputs}
-
-    def _mutant(self) -> dict[str, Any] | None:
-        if not self.seeds:
-            return None
-        base = dict(self.rng.choice(self.seeds))
-        p = self.rng.choice(self.task.inputs)
-        got = mutate_once(base[p.name], p.type, self.rng)
-        if got is None:
-            return None
-        base[p.name] = got[1]
-        return base
-
-    def batch(self, n: int) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        tries = 0
-        while len(out) < n and tries < 20 * n:
-            tries += 1
-            if self.queue:
-                cand: dict[str, Any] | None = self.queue.pop()
-            else:
-                r = self.rng.random()
-                if r < 0.45:
-                    cand = self._fresh()
-                elif r < 0.9:
-                    cand = self._mutant()
-                else:
-                    from adequacy.mutators import parse_constraints
-                    base = self.rng.choice(self.seeds) if self.seeds else self._fresh()
-                    got = invalid_candidates(base, self.task.inputs, parse_constraints(
-                        self.task.constraints, self.task.inputs), 2, self.rng.randrange(1 << 30))
-                    self.queue += [g.input for g in got]
-                    continue
-            if cand is None:
-                continue
-            k = params_key(cand, self.task.inputs)
-            if k in self.seen:
-                continue
-            self.seen.add(k)
-            out.append(cand)
-        return out
-
-
-def possible(task: Task, inp: dict[str, Any], out: dict[str, Any] | None) -> bool:
-    """Whether a method could produce ``out`` on ``inp`` at all: an output field that is an
-    input ``array``'s post-state (same name) keeps the array's length and null-ness, whatever
-    the output's own kind (a ``seq`` view of the array included). A spec that rightly says
-    nothing about the length is not to be caught on an output no method can give."""
-    if out is None:
-        return True
-    arrays = {p.name for p in task.inputs if isinstance(p.type, SeqType)
-              and p.type.kind == "array"}
-    return all(_same_shape(out.get(n), inp.get(n)) for n in arrays if n in out)
-
-
-def _outputs_for(task: Task, inp: dict[str, Any], ref: dict[str, Any] | str | None,
-                 pool: list[dict[str, Any]], rng: random.Random, seed: int) -> list[dict[str, Any]]:
-    """Outputs worth asking about for a valid input: the reference's, mutants, fresh values."""
-    fixed = in_place_fixed(task.outputs, inp, task.inputs)
-    outs: list[dict[str, Any]] = []
-    base = ref if isinstance(ref, dict) else (rng.choice(pool) if pool else None)
-    if isinstance(ref, dict):
-        outs.append(ref)
-    if base is not None:
-        outs += [m.value for m in output_mutants(base, task.outputs, 2, seed,
-                                                 salt=params_key(inp, task.inputs), inputs=inp,
-                                                 input_params=task.inputs)]
-    fresh = {p.name: random_value(p.type, rng, rng.choice([0, 1, 2, 3])) for p in task.outputs}
-    if all(_same_shape(fresh.get(f), before) for f, before in fixed.items()):
-        outs.append(fresh)
-    if pool:
-        outs.append(rng.choice(pool))
-    seen: set[str] = set()
-    uniq = []
-    for o in outs:
-        k = params_key(o, task.outputs)
-        if k not in seen and possible(task, inp, o):
-            seen.add(k)
-            uniq.append(o)
-    return uniq
-
-
-def _same_shape(value: Any, before: Any) -> bool:
-    if before is None or value is None:
-        return value is None and before is None
-    return isinstance(value, list) and isinstance(before, list) and len(value) == len(before)
-
-
 def _reference_source(task: Task) -> OracleJudge | None:
     """The task's reference as a source of likely-right outputs (never as a judge here)."""
     from adequacy.errors import AdequacyError
@@ -201,26 +93,6 @@ def _reference_source(task: Task) -> OracleJudge | None:
     except AdequacyError:
         return None
     return o if o.has_reference else None
-
-
-def _paired(task: Task, inp: dict[str, Any], out: dict[str, Any] | None
-            ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """Shrink an input array and its post-state together (halves, one index dropped from
-    both), which ``possible`` requires and one field at a time cannot reach."""
-    if out is None:
-        return []
-    got: list[tuple[dict[str, Any], dict[str, Any]]] = []
-    for p in task.inputs:
-        a, b = inp.get(p.name), out.get(p.name)
-        if not (isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and a):
-            continue
-        n = len(a)
-        cuts = [(0, n // 2), (n // 2, n)] if n > 1 else []
-        pieces = [(a[x:y], b[x:y]) for x, y in cuts]
-        pieces += [(a[:i] + a[i + 1:], b[:i] + b[i + 1:]) for i in range(min(n, 16))]
-        for a2, b2 in pieces:
-            got.append(({**inp, p.name: a2}, {**out, p.name: b2}))
-    return got
 
 
 def _decided(a: Word, b: Word) -> bool:
@@ -244,7 +116,7 @@ class _Search:
         self.pool = [c.output for c in task.all_cases() if c.output is not None]
         self.existing = {self._case_key(c.bucket, c.input, c.output): c.key
                          for c in task.all_cases()}
-        self.rng = _rng(seed, task.id, "outputs")
+        self.rng = rng_for(seed, task.id, "outputs")
 
     def _case_key(self, bucket: Bucket, inp: dict[str, Any], out: dict[str, Any] | None
                   ) -> tuple[str, str, str]:
@@ -278,7 +150,7 @@ class _Search:
         return b.value is True and (self.gate == "right" or a.value is True)
 
     def search(self) -> None:
-        gen = _Inputs(self.task, self.seed)
+        gen = Inputs(self.task, self.seed)
         stop_at = self.start + self.budget * 0.5
         while time.monotonic() < (stop_at if self.found else self.deadline):
             batch = gen.batch(BATCH)
@@ -309,7 +181,7 @@ class _Search:
                            else self.oracle.reference([v[0] for v in valid]))
         pairs: list[Pair] = []
         for (inp, _, _), ref in zip(valid, refs, strict=True):
-            for o in _outputs_for(self.task, inp, ref, self.pool, self.rng, self.seed):
+            for o in outputs_for(self.task, inp, ref, self.pool, self.rng, self.seed):
                 pairs.append((inp, o))
         if not pairs:
             return
@@ -367,7 +239,7 @@ class _Search:
         while self.left_time() > 0:
             cur_key = self._key(cur_i, cur_o)
             cands: list[tuple[dict[str, Any], dict[str, Any] | None]] = list(
-                _paired(self.task, cur_i, cur_o))
+                paired(self.task, cur_i, cur_o))
             for i2 in dict_candidates(cur_i, self.task.inputs):
                 cands.append((i2, cur_o))
                 if len(cands) >= SHRINK_BATCH // 2:

@@ -1,7 +1,7 @@
 """How often ``explore`` finds a new failing case for writer specs that pass the fixed suite.
 
 Usage: python benchmarks/explore_writers.py [--verina TASKS] [--sgb TASKS] [--gold DIR]...
-       [--budget 10] [--houdini N] [--limit N]
+       [--budget 10] [--houdini N] [--limit N] [--suites verina,sgb]
 
 Template specs (optimizers/templates.py) for every VERINA and SpecGenBench task, and Houdini
 specs (optimizers/houdini.py, KeY) for a sample of N SpecGenBench tasks, are scored on all the
@@ -67,18 +67,23 @@ def main() -> int:
     ap.add_argument("--houdini", type=int, default=5)
     ap.add_argument("--limit", type=int, default=0, help="tasks per benchmark (0: all)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--suites", default="verina,sgb", help="comma-separated: verina, sgb")
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="explore-writers-"))
     suites: dict[str, Path] = {}
-    suites["verina"] = a.verina or _import("verina", DATA / "verina", tmp / "verina")
-    suites["sgb"] = a.sgb or _import("specgenbench", DATA / "specgenbench" / "sgb.jsonl",
-                                     tmp / "sgb")
+    if "verina" in a.suites:
+        suites["verina"] = a.verina or _import("verina", DATA / "verina", tmp / "verina")
+    if "sgb" in a.suites:
+        suites["sgb"] = a.sgb or _import("specgenbench", DATA / "specgenbench" / "sgb.jsonl",
+                                         tmp / "sgb")
     opts = ScoreOptions()
     from adequacy.cache import VerdictCache, default_cache_dir
     cache = VerdictCache(str(default_cache_dir() / "verdicts.sqlite"))  # the fixed suite only
     rows: list[dict[str, Any]] = []
-    writers: list[tuple[str, Any, str]] = [("templates", TemplateWriter(), s) for s in suites]
-    if a.houdini:
+    wanted = set(a.suites.split(","))
+    writers: list[tuple[str, Any, str]] = [("templates", TemplateWriter(), s) for s in suites
+                                           if s in wanted]
+    if a.houdini and "sgb" in wanted:
         from adequacy.optimizers.houdini import HoudiniWriter
         writers.append(("houdini", HoudiniWriter(), "sgb"))
     for wname, writer, suite in writers:
@@ -113,7 +118,8 @@ def main() -> int:
                          "first": r.first_found_seconds if new else None,
                          "seconds": time.monotonic() - start, "cex": new[:1]})
             print(f"{suite:7} {wname:9} {t.id:28} oracle={rows[-1]['oracle']:12} "
-                  f"found={bool(new)!s:5} {rows[-1]['seconds']:.1f}s", flush=True)
+                  f"found={bool(new)!s:5} first={rows[-1]['first'] or 0:.1f}s "
+                  f"{rows[-1]['seconds']:.1f}s", flush=True)
     print()
     print("| suite | writer | passing specs explored | new failing case found | share | "
           "median s to first find | median s per spec |")

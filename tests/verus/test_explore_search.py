@@ -131,3 +131,21 @@ def test_bad_input_is_one_line_with_the_right_exit_code(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "gold spec itself" in r.stderr
     r = runner.invoke(app, ["explore", str(TASK), str(SPECS / "gold.rs"), "--budget", "-1"])
     assert r.exit_code == 2
+
+
+def test_a_spec_too_slow_to_decide_is_undecided_never_a_counterexample(tmp_path: Path) -> None:
+    # gold's precondition and a conjunct over four billion values that no step budget
+    # finishes: every sorted input is unknown (an unsorted one is false at the first conjunct,
+    # which is right); unknown is never a disagreement, and the budget holds
+    gold = (SPECS / "gold.rs").read_text()
+    old = ("    forall|i: usize| 1 <= i < input.arr.len() ==> input.arr[(i - 1) as int] <= "
+           "input.arr[i as int]")
+    assert old in gold
+    slow = tmp_path / "slow.rs"
+    slow.write_text(gold.replace(old, f"    ({old.strip()})\n    && (forall|k: u64| 0 <= k < "
+                                      "4000000000u64 ==> k != 4000000001u64)"))
+    start = time.monotonic()
+    code, rep = _explore(str(TASK), str(slow), "--budget", "3")
+    assert time.monotonic() - start < 3 + 3
+    assert code == 0 and rep["disagreements"] == []
+    assert rep["undecided"] > 0

@@ -31,7 +31,7 @@ from adequacy.types import parse_type
 from adequacy.values import MAX_INT_DIGITS, validate
 from adequacy.verdicts import BUCKETS, Bucket
 
-ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample")
+ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample", "explored")
 TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "signature",
             "structs", "constraints", "every_input_valid")
 

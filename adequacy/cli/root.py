@@ -15,6 +15,7 @@ from adequacy.cli import (
     admin,
     data,
     experiment,
+    explore,
     gym,
     optimize,
     packages,
@@ -52,5 +53,5 @@ def _root(
 app.add_typer(tasks.task_app, name="task")
 app.add_typer(admin.cache_app, name="cache")
 for _module in (admin, scoring, data, tasks, task_from, report, optimize, gym, packages,
-                experiment):
+                experiment, explore):
     _module.register(app)

@@ -1,0 +1,296 @@
+"""``adequacy explore``, ``diff`` and ``task audit``: cases beyond the task's own, and the
+task's own cases checked.
+
+``explore`` searches for inputs and outputs on which a spec and an oracle disagree (the task's
+reference and checker, or a gold spec), ``diff`` for where two specs disagree, ``task audit``
+for cases that the task's gold specs, reference, checker or validator contradict. The work is
+in ``adequacy.exploring`` and ``adequacy.auditing``; this module parses, prints and exits.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from adequacy.cli.checks import at_least, positive
+from adequacy.cli.common import fail, out
+from adequacy.cli.tasks import task_app
+
+if TYPE_CHECKING:
+    from adequacy.exploring import Disagreement, SearchReport
+    from adequacy.options import ScoreOptions
+    from adequacy.task_model import Task
+
+_WORDS = {
+    ("pre", False, True): "the spec rejects a valid input",
+    ("pre", True, False): "the spec accepts an invalid input",
+    ("post", False, True): "the spec rejects a right output",
+    ("post", True, False): "the spec accepts a wrong output",
+}
+
+Engines = Annotated[list[str] | None, typer.Option(
+    "--engine", "-e", metavar="ENGINE", help="Engine(s) to chain (default: the backend's).")]
+CaseTimeout = Annotated[float, typer.Option(callback=positive,
+                                            help="Seconds per case.")]
+
+
+def _options(engine: list[str] | None, case_timeout: float) -> ScoreOptions:
+    from adequacy.backend import Limits
+    from adequacy.options import ScoreOptions
+    return ScoreOptions(engines=list(engine or []), limits=Limits(case_seconds=case_timeout))
+
+
+def _spec_judge(task: Task, path: Path, options: ScoreOptions, name: str | None = None) -> Any:
+    from adequacy.judges import SpecJudge
+    from adequacy.textfiles import read_spec
+    return SpecJudge(task, read_spec(path), str(path), options, name=name or str(path))
+
+
+def _check_loads(judge: Any, what: str) -> None:
+    """Refuse an invalid spec before the search (exit 3, its file and line)."""
+    from adequacy.plugins import backend_for
+    backend_for(judge.task.language).load_spec(judge.task, judge.text, judge.path)
+
+
+def _say(text: str) -> None:
+    """One line as it is: no wrapping (JSON values stay on one line), no markup."""
+    out.print(text, highlight=False, markup=False, soft_wrap=True)
+
+
+def _dump(v: Any) -> str:
+    s = json.dumps(v, ensure_ascii=False)
+    return s if len(s) <= 400 else s[:397] + "..."
+
+
+def _print_found(d: Disagreement, left: str, right: str, words: str) -> None:
+    _say(f"{d.bucket.value}: {words}")
+    _say(f"  input   {_dump(d.input)}")
+    if d.output is not None:
+        _say(f"  output  {_dump(d.output)}")
+    _say(f"  {left}: {d.left_reason}")
+    _say(f"  {right}: {d.right_reason}")
+    if d.found and (d.found.get("input") != d.input or d.found.get("output") != d.output):
+        first = _dump(d.found.get("input"))
+        if d.found.get("output") is not None:
+            first += f" -> {_dump(d.found.get('output'))}"
+        _say(f"  shrunk in {d.shrink_steps} step(s) from {first}")
+    if d.existing:
+        _say(f"  (already a case of the task: {d.existing})")
+
+
+def _honest(rep: SearchReport, what: str) -> str:
+    return (f"no {what} found in {rep.inputs_compared} inputs and {rep.pairs_compared} "
+            f"input/output pairs ({rep.undecided} undecided; seed {rep.seed}, "
+            f"{rep.seconds:.1f} s). This is not equivalence: the samples are small values "
+            "from the type schema and one-step mutations of the task's cases, and a "
+            "disagreement elsewhere is still possible.")
+
+
+def explore(
+    task: Annotated[Path, typer.Argument(help="Task folder.")],
+    spec: Annotated[Path, typer.Argument(help="Spec file to search counterexamples for.")],
+    oracle: Annotated[str, typer.Option(help="reference (the task's validator, constraints, "
+                      "reference, checker and recorded outputs), gold (the task's gold spec) "
+                      "or a spec file used as the oracle for pre and post.")] = "reference",
+    budget: Annotated[float, typer.Option(callback=positive,
+                      help="Wall-clock seconds for search and shrinking.")] = 10.0,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same search).")] = 0,
+    add: Annotated[bool, typer.Option("--add", help="Append the new counterexamples to the "
+                   "task's buckets (origin explored, id x<seed>-<hash>).")] = False,
+    per_bucket: Annotated[int, typer.Option(callback=at_least(1), help="Counterexamples kept per bucket.")
+                          ] = 1,
+    engine: Engines = None,
+    case_timeout: CaseTimeout = 2.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Search inputs and outputs where SPEC disagrees with an oracle, shrink each to a minimal one.
+
+    Exit 0 when none is found, 1 when one is, 2 on an input error, 3 when SPEC is invalid.
+    """
+    from adequacy.errors import AdequacyError, SpecInvalid
+    from adequacy.exploring import as_cases, compare
+    from adequacy.judges import OracleJudge
+    from adequacy.tasks import load_task, write_cases
+    try:
+        t = load_task(task)
+        opts = _options(engine, case_timeout)
+        left = _spec_judge(t, spec, opts)
+        try:
+            _check_loads(left, "spec")
+        except SpecInvalid as e:
+            raise fail(f"{e.file or spec}:{e.line or ''}: invalid spec: {e.message}", 3
+                       ) from None
+        right: Any
+        if oracle == "reference":
+            right = OracleJudge(t)
+            if right.describe == "no oracle":
+                raise fail(f"{task}: the task has no validator, constraints, reference, "
+                           "checker or recorded outputs to judge by; use --oracle SPEC")
+        else:
+            path = _gold_path(t, spec) if oracle == "gold" else Path(oracle)
+            right = _spec_judge(t, path, opts, name=f"oracle {path.name}")
+            try:
+                _check_loads(right, "oracle")
+            except SpecInvalid as e:
+                raise fail(f"{e.file or path}:{e.line or ''}: the oracle spec is invalid: "
+                           f"{e.message}") from None
+        rep = compare(t, left, right, seed=seed, budget=budget, per_bucket=per_bucket)
+    except SpecInvalid as e:
+        raise fail(f"{e.file or spec}:{e.line or ''}: invalid spec: {e.message}", 3) from None
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    new = as_cases(t, rep.disagreements, seed) if add else []
+    if new:
+        for b in {c.bucket for c in new}:
+            write_cases(t.root, b, list(t.cases.get(b, [])) + [c for c in new if c.bucket == b])
+    if as_json:
+        print(rep.model_dump_json(indent=2))
+    else:
+        oname = "oracle" if oracle == "reference" else right.name
+        against = (f"the task's oracles ({right.describe})" if oracle == "reference"
+                   else str(right.path))
+        _say(f"explore {t.id}: {spec} against {against}, seed {seed}, budget {budget:g} s")
+        for d in rep.disagreements:
+            _print_found(d, "spec", oname, _WORDS[(d.predicate, d.left, d.right)])
+        if rep.disagreements:
+            _say(f"{len(rep.disagreements)} counterexample(s) in {rep.inputs_compared} "
+                      f"inputs and {rep.pairs_compared} pairs, {rep.seconds:.1f} s (first "
+                      f"after {rep.first_found_seconds or 0:.1f} s)")
+        else:
+            _say(_honest(rep, "counterexample"))
+        if add:
+            _say(f"added {len(new)} case(s) to {task} (origin explored)")
+    raise typer.Exit(1 if rep.disagreements else 0)
+
+
+def _gold_path(t: Task, spec: Path) -> Path:
+    from adequacy.plugins import backend_for
+    ext = backend_for(t.language).writer_texts().spec_ext
+    p = t.root / "specs" / f"gold.{ext}"
+    if not p.is_file():
+        raise fail(f"{p}: no gold spec; pass --oracle PATH")
+    if p.resolve() == spec.resolve():
+        raise fail(f"{spec}: is the gold spec itself; nothing to compare")
+    return p
+
+
+def diff(
+    task: Annotated[Path, typer.Argument(help="Task folder.")],
+    a: Annotated[Path, typer.Argument(help="First spec.")],
+    b: Annotated[Path, typer.Argument(help="Second spec.")],
+    budget: Annotated[float, typer.Option(callback=positive,
+                      help="Wall-clock seconds for search and shrinking.")] = 10.0,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    per_bucket: Annotated[int, typer.Option(callback=at_least(1), help="Disagreements kept per kind.")] = 1,
+    engine: Engines = None,
+    case_timeout: CaseTimeout = 2.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Where two specs disagree: pre on any input, post on inputs both accept.
+
+    Exit 0 when no disagreement is found (not a proof of equivalence), 1 when one is.
+    """
+    from adequacy.errors import AdequacyError, SpecInvalid
+    from adequacy.exploring import compare
+    from adequacy.tasks import load_task
+    try:
+        t = load_task(task)
+        opts = _options(engine, case_timeout)
+        ja, jb = _spec_judge(t, a, opts, name="A"), _spec_judge(t, b, opts, name="B")
+        for j in (ja, jb):
+            _check_loads(j, "spec")
+        rep = compare(t, ja, jb, seed=seed, budget=budget, gate="both", per_bucket=per_bucket)
+    except SpecInvalid as e:
+        raise fail(f"{e.file}:{e.line or ''}: invalid spec: {e.message}", 3) from None
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    if as_json:
+        print(rep.model_dump_json(indent=2))
+    else:
+        _say(f"diff {t.id}: A = {a}, B = {b}, seed {seed}, budget {budget:g} s")
+        for d in rep.disagreements:
+            word = {True: "accepts", False: "rejects"}
+            head = f"{d.predicate}: A {word[d.left]}, B {word[d.right]}"
+            _say(head)
+            _say(f"  input   {_dump(d.input)}")
+            if d.output is not None:
+                _say(f"  output  {_dump(d.output)}")
+            if d.found and d.shrink_steps:
+                _say(f"  shrunk in {d.shrink_steps} step(s)")
+        if rep.disagreements:
+            _say(f"{len(rep.disagreements)} disagreement(s) in {rep.inputs_compared} "
+                      f"inputs and {rep.pairs_compared} pairs (post compared only on inputs "
+                      "both specs accept)")
+        else:
+            _say(_honest(rep, "disagreement") + " Post was compared only on inputs "
+                      "both specs accept.")
+    raise typer.Exit(1 if rep.disagreements else 0)
+
+
+def task_audit(
+    tasks: Annotated[list[Path], typer.Argument(help="Task folders or folders of tasks.")],
+    gold: Annotated[list[Path] | None, typer.Option("--gold", metavar="DIR", help=
+                    "Folder of gold specs named <task id>.<ext> (besides specs/gold*).")] = None,
+    reference: Annotated[bool, typer.Option("--reference/--no-reference",
+                         help="Run the task's reference on its inputs.")] = True,
+    engine: Engines = None,
+    case_timeout: CaseTimeout = 10.0,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON report per line.")] = False,
+    limit: Annotated[int, typer.Option(callback=at_least(0), help="Findings printed per task (0: all).")
+                     ] = 5,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the verdict cache "
+                        "for the gold specs' verdicts.")] = False,
+) -> None:
+    """Check every case against the task's gold specs, reference, checker and validator.
+
+    Exit 0 when nothing contradicts a case, 1 when something does, 2 on an input error.
+    """
+    from adequacy.auditing import audit_task, summary
+    from adequacy.cli.common import open_cache
+    from adequacy.discovery import discover_tasks
+    from adequacy.errors import AdequacyError
+    from adequacy.tasks import load_task
+    for d in gold or []:
+        if not d.is_dir():
+            raise fail(f"{d}: --gold must be a folder")
+    try:
+        folders = discover_tasks(tasks)
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    from adequacy.cli.common import default_cache
+    cache, _ = open_cache(default_cache(no_cache, None))
+    opts = _options(engine, case_timeout)
+    reports = []
+    for f in folders:
+        try:
+            t = load_task(f)
+        except AdequacyError as e:
+            raise fail(str(e)) from None
+        r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
+        reports.append(r)
+        if as_json:
+            print(r.model_dump_json(), flush=True)
+            continue
+        if r.error:
+            _say(f"{t.id}: error: {r.error}")
+        for n, x in enumerate(r.findings):
+            if limit and n >= limit:
+                _say(f"{t.id}: ... {len(r.findings) - limit} more")
+                break
+            _say(f"{t.id}: {x.kind}: {x.case}: {x.detail}")
+    s = summary(reports)
+    if not as_json:
+        _say(f"audited {s['tasks']} task(s): {s['with_findings']} with findings, "
+                  f"{s['errors']} error(s)")
+        for k, v in s["kinds"].items():
+            _say(f"  {k}: {v['findings']} in {v['tasks']} task(s)")
+    raise typer.Exit(2 if s["errors"] else 1 if s["with_findings"] else 0)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(explore)
+    app.command()(diff)
+    task_app.command("audit")(task_audit)

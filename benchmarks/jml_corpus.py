@@ -187,7 +187,7 @@ def score_method(path: Path, text: str, cls: JavaClass, m: JavaMethod, args: arg
 
 def _cause(reason: str) -> str:
     import re
-    return re.sub(r"\d+", "_", reason)[:70]
+    return re.sub(r"\d+", "_", reason)[:240]
 
 
 def run(corpus: Path, args: argparse.Namespace) -> Totals:
@@ -195,6 +195,8 @@ def run(corpus: Path, args: argparse.Namespace) -> Totals:
     with tempfile.TemporaryDirectory(prefix="jml-corpus-") as tmp:
         work = Path(tmp)
         for path in sorted(corpus.rglob("*.java")):
+            if args.only and path.stem not in args.only:
+                continue
             tot.files += 1
             text = path.read_text(encoding="utf-8", errors="replace")
             try:
@@ -248,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=int, default=6, help="random inputs per method")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--front-end-only", action="store_true")
+    ap.add_argument("--only", default=[], type=lambda s: {x for x in s.split(",") if x},
+                    help="comma-separated file stems (e.g. GCD,Absolute)")
     ap.add_argument("--verbose", "-v", action="store_true")
     args = ap.parse_args(argv)
     if not args.corpus.is_dir():

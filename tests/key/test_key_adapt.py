@@ -174,3 +174,78 @@ def test_character_min_value_is_exact(tmp_path: Path) -> None:
     got = engine_named(b, "key").check(spec, task, task.all_cases(), Limits(case_seconds=20))
     assert {v.case_id: v.value.value for v in got} == {"one": "true", "zero": "false"}, \
         [v.reason for v in got]
+
+
+# --- unary minus on narrow types, unreached helper contracts (issue 25: Absolute, GCD) -----
+
+
+def test_unary_minus_of_a_narrow_variable_is_promoted_to_int_in_the_text() -> None:
+    from adequacy.backends.openjml.engines.key.adapt import promote_minus
+
+    assert promote_minus("\\result == -num", {"num"}) == "\\result == -((int) num)"
+    assert promote_minus("(-num) + f(- num)", {"num"}) == "(-((int) num)) + f(- ((int) num))"
+    assert promote_minus("r == -(num)", {"num"}) == "r == -(((int) num))"  # the stubs' form
+    # binary minus, other names, field access and calls are left alone
+    assert promote_minus("a - num == -numx && -num.f > -num(1)", {"num"}) == \
+        "a - num == -numx && -num.f > -num(1)"
+
+
+NARROW = """public class Solution {
+    public static int solve(short s) {
+        return -s;
+    }
+
+    /*@ requires 0 <= x;
+      @ ensures \\result == -x; @*/
+    public static /*@ pure @*/ int neg(short x) {
+        return -x;
+    }
+
+    /*@ requires a != 0;
+      @    old int t = a + 1;
+      @    ensures \\result == t; @*/
+    public static /*@ pure @*/ int unused(int a) {
+        return a + 1;
+    }
+}
+"""
+NARROW_SPEC = "    //@ ensures \\result == -s && (s >= 0 ==> neg(s) == -s);"
+# Truths by hand (JLS 15.15.4: -s is the int negation of s): s = 5 -> -5.
+NARROW_CASES = {
+    "post_complete": [{"id": "five", "input": {"s": 5}, "output": {"result": -5}}],
+    "post_sound": [{"id": "five", "input": {"s": 5}, "output": {"result": 5}},
+                   {"id": "min", "input": {"s": -32768}, "output": {"result": -32768}}],
+}
+NARROW_TRUTH = {("post_complete", "five"): "true", ("post_sound", "five"): "false",
+                # -(-32768) is 32768 in int arithmetic (no short overflow): -32768 is wrong
+                ("post_sound", "min"): "false"}
+
+
+@pytest.fixture(scope="module")
+def narrow_task(tmp_path_factory: pytest.TempPathFactory) -> Task:
+    return load_task(write_task(tmp_path_factory.mktemp("kn") / "narrow", NARROW,
+                                {"s": "i16"}, cases=NARROW_CASES))
+
+
+def test_stubs_promote_narrow_minus_and_blank_unreached_contracts(narrow_task: Task) -> None:
+    spec = OpenJmlBackend().load_spec(narrow_task, with_spec(NARROW, NARROW_SPEC), "S.java")
+    text = render_key_stubs(spec.data, narrow_task, narrow_task.all_cases()).text
+    assert "\\result == -((int) x)" in text  # a reached helper's contract, promoted
+    assert "old int t" not in text and "requires a != 0" not in text  # unreached: blanked
+    assert "int unused(int a)" in text  # its code stays
+    src = with_spec(NARROW, NARROW_SPEC)
+    assert text.splitlines().index(next(ln for ln in text.splitlines() if "int unused" in ln)) \
+        == src.splitlines().index(next(ln for ln in src.splitlines() if "int unused" in ln))
+
+
+@pytest.mark.slow
+@pytest.mark.requires("key")
+def test_key_decides_narrow_minus_beside_an_old_clause(narrow_task: Task) -> None:
+    """Before: "Cannot resolve JML operation - num (types (type, sort): (short,int))" and
+    "extraneous input 'old'" made KeY refuse the file, every case unknown."""
+    b = OpenJmlBackend()
+    spec = b.load_spec(narrow_task, with_spec(NARROW, NARROW_SPEC), "S.java")
+    got = engine_named(b, "key").check(spec, narrow_task, narrow_task.all_cases(),
+                                       Limits(case_seconds=30))
+    assert {(v.bucket.value, v.case_id): v.value.value for v in got} == NARROW_TRUTH, \
+        [v.reason for v in got]

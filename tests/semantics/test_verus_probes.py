@@ -131,9 +131,10 @@ def test_step_limit_unknowns_reach_only_a_faithful_engine(tmp_path: Path) -> Non
 
 
 def test_a_gap_in_post_spec_leaves_pre_cases_decided() -> None:
-    """Rule 1, "affected cases": an `int` helper reached only from post_spec cannot be compiled
-    by the macro; exec_spec then compiles each predicate's part alone, so the pre cases are
-    still decided (correctly: the gold spec passes them) and only the post cases are unknown."""
+    """Rule 1, "affected cases": a `Seq<int>` helper reached only from post_spec cannot be
+    compiled by the macro (widen.py makes `int` parameters i128, not `int` inside a `Seq`);
+    exec_spec then compiles each predicate's part alone, so the pre cases are still decided
+    (correctly: the gold spec passes them) and only the post cases are unknown."""
     from verus_bundled_specs import REPO
 
     from adequacy.backend import Limits, engine_named
@@ -145,9 +146,9 @@ def test_a_gap_in_post_spec_leaves_pre_cases_decided() -> None:
     task = load_task(REPO / "examples" / "verus" / "binary_search_first")
     gold = (task.root / "specs" / "gold.rs").read_text()
     text = gold.replace("spec fn post_spec(input: Input, output: Output) -> bool {\n    match",
-                        "spec fn twice(x: int) -> int {\n    x * 2\n}\n\n"
+                        "spec fn size(x: Seq<int>) -> nat {\n    x.len()\n}\n\n"
                         "spec fn post_spec(input: Input, output: Output) -> bool {\n"
-                        "    twice(1) == 2 && match")
+                        "    size(seq![1]) == 1 && match")
     assert text != gold
     backend = backends()["verus"]
     spec = backend.load_spec(task, text, "split.rs")

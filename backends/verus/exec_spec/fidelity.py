@@ -64,6 +64,9 @@ class _Walker:
             return env.get(e.segs[0])
         if isinstance(e, A.Field):
             base = self.type_of(e.e, env)
+            if base is not None and base.name == "tuple" and e.name.isdigit():
+                k = int(e.name)
+                return base.args[k] if k < len(base.args) else None
             st = self.structs.get(base.name) if base is not None else None
             return next((t for n, t in st.fields if n == e.name), None) if st else None
         if isinstance(e, A.Index):

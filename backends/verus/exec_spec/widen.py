@@ -84,17 +84,18 @@ class _Widen(_Walker):
         self.edits.append(Edit(s, t, [f"{name}(", (s, t), ")"], outer=True))
 
     def operands(self, node: A.Expr, ops: list[A.Expr], spans: list[tuple[int, int]],
-                 env: dict[str, A.TypeRef | None]) -> None:
+                 env: dict[str, A.TypeRef | None]) -> bool:
+        """Wrap the integer operands of ``node``; whether it is computed in ``i128``."""
         kinds = [self.kind(x, env) for x in ops]
         if None in kinds or "int" not in kinds:
-            return
+            return False
         if isinstance(node, A.Chain) or isinstance(node, A.Binary) and node.op in _CMP:
             types = {"usize" if isinstance(x, A.MethodCall) and x.name == "len"
                      else self.exec_type(x, env) for x, k in zip(ops, kinds, strict=True)
                      if k == "int"}
             if len(types) == 1 and None not in types and not any(
                     isinstance(x, A.Cast) and x.ty.name in WIDE for x in ops):
-                return  # one machine type on every side: Rust compares the same values
+                return False  # one machine type on every side: Rust compares the same values
         for x, k, (a, b) in zip(ops, kinds, spans, strict=True):
             if k != "int":
                 continue
@@ -104,41 +105,63 @@ class _Widen(_Walker):
                 continue  # the cast itself becomes `__ade_int(..)`
             self.wrap(a, b)
         self.widened_ids.add(id(node))
+        return True
 
     # ------------------------------------------------------------------ the walk
+    demand: bool = False
+    """Whether the expression being walked must be an ``i128`` (an operand of a widened
+    comparison or arithmetic, an ``int`` argument or result): arithmetic elsewhere keeps its
+    machine type, as its position (a ``usize`` result, a tuple field...) expects."""
+
+    def sub(self, e: object, env: dict[str, A.TypeRef | None], demand: bool) -> None:
+        saved = self.demand
+        self.demand = demand
+        try:
+            self.expr(e, env, False)
+        finally:
+            self.demand = saved
+
+    def fn(self, f: A.FnItem) -> None:
+        self.demand = f.ret_type is not None and f.ret_type.name in WIDE
+        super().fn(f)
+        self.demand = False
+
     def expr(self, e: object, env: dict[str, A.TypeRef | None], guard: bool) -> None:
         if isinstance(e, A.Binary):
             if e.op in _LOGIC:
-                self.expr(e.l, env, False)
-                self.expr(e.r, env, False)
+                self.sub(e.l, env, False)
+                self.sub(e.r, env, False)
             elif e.op in _ARITH or e.op in _CMP:
-                if e.span is not None:
+                wide = False
+                if e.span is not None and (e.op in _CMP or self.demand):
                     s, op, t = e.span
-                    self.operands(e, [e.l, e.r], [(s, op), (op + 1, t)], env)
-                self.expr(e.l, env, False)
-                self.expr(e.r, env, False)
+                    wide = self.operands(e, [e.l, e.r], [(s, op), (op + 1, t)], env)
+                self.sub(e.l, env, wide)
+                self.sub(e.r, env, wide)
             return  # bit operations keep their machine types
         if isinstance(e, A.Chain):
-            if e.spans:
-                self.operands(e, e.operands, e.spans, env)
+            wide = bool(e.spans) and self.operands(e, e.operands, e.spans or [], env)
             for x in e.operands:
-                self.expr(x, env, False)
+                self.sub(x, env, wide)
             return
         if isinstance(e, A.Cast):
             if e.ty.name in WIDE and e.span is not None:
                 if not isinstance(e.e, A.Lit):
                     self.wrap(e.span[0], e.span[2])
-                self.expr(e.e, env, False)
+                self.sub(e.e, env, True)
             return  # a machine cast keeps the machine meaning of its operand
         if isinstance(e, A.Unary):
-            self.expr(e.e, env, False)
+            self.sub(e.e, env, self.demand and e.op == "-")
             return
         if isinstance(e, A.Quant):
             inner = dict(env)
             inner.update({n: self.binder_type(e.kind, t) for n, t in e.params})
-            if e.kind in ("forall", "exists") and self.quant_body(e, inner):
-                return
-            self.expr(e.body, inner, False)
+            saved, self.demand = self.demand, False
+            try:
+                if not (e.kind in ("forall", "exists") and self.quant_body(e, inner)):
+                    self.expr(e.body, inner, False)
+            finally:
+                self.demand = saved
             return
         if isinstance(e, A.Call):
             f = self.fns.get(e.func.name) if isinstance(e.func, A.Path) else None
@@ -148,17 +171,17 @@ class _Widen(_Walker):
                 if p.ty is not None and p.ty.name in WIDE:
                     if not isinstance(a, A.Lit):
                         self.wrap(*span)
-                    self.expr(a, env, False)
+                    self.sub(a, env, True)
             return
         if isinstance(e, (A.MethodCall, A.Index, A.Field, A.Lit, A.Path)):
             return  # usize positions and receivers keep the macro's own typing
         if isinstance(e, A.If):
             if e.let_pat is None:
-                self.expr(e.cond, env, False)
+                self.sub(e.cond, env, False)
             for branch in (e.then, e.els):
                 if branch is not None:
                     self.literal_tail(branch)
-                    self.expr(branch, env, False)
+                    self.expr(branch, env, False)  # the branches are the if's value
             return
         if isinstance(e, A.Match):
             for arm in e.arms:
@@ -169,7 +192,7 @@ class _Widen(_Walker):
             for st in e.stmts:
                 if isinstance(st, A.Let):
                     if st.init is not None:
-                        self.expr(st.init, inner, False)
+                        self.sub(st.init, inner, st.ty is not None and st.ty.name in WIDE)
                     if isinstance(st.pat, A.PBind):
                         inner[st.pat.name] = st.ty or (self.type_of(st.init, inner)
                                                        if st.init is not None else None)
@@ -235,9 +258,9 @@ class _Widen(_Walker):
             self.edits.append(Edit(a, b, [self.off.range(g_start, op_at), joint,
                                           self.off.range(op_at + 1, body.span[2]), ")"]))
         for x, _, _ in conj[k:]:
-            self.expr(x, env, False)
+            self.sub(x, env, False)
         for x in rest:
-            self.expr(x, env, False)
+            self.sub(x, env, False)
         return True
 
     def guard(self, q: A.Quant, g: A.Chain, s: int, op: int,

@@ -12,6 +12,10 @@ with the case being checked, and every case of the spec was then unknown:
 - the JML ``function`` modifier is unknown to KeY: it becomes ``pure`` (a function is a pure
   method whose result depends on its arguments only, JML Reference Manual 7.1.1.4), which
   asks KeY to assume less, never more;
+- KeY 2.12.3 cannot resolve unary minus on a ``short``, ``byte`` or ``char`` operand ("Cannot
+  resolve JML operation - num (types (type, sort): (short,int))"), so ``-x`` of such a
+  parameter or stub local becomes ``-((int) x)``: unary numeric promotion converts the operand
+  to ``int`` before negating it (JLS 15.15.4), so the value is the same;
 - a quantifier written as a whole clause without parentheses (``ensures \\forall int i; R; B;``,
   OpenJML accepts it) is parenthesised in the helpers' clauses KeY reads (the target's own
   clauses are blanked: the stubs assert the front end's formulas, fully parenthesised).
@@ -102,7 +106,57 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
             continue
         edits += _function_edits(src.text, tok.pos, end, owner)
         edits += _quantifier_edits(src.text, tok.pos, end)
+        if owner is not None:
+            cls = next((c for c in src.classes if owner in c.methods), None)
+            fields = {f.name for f in cls.fields} if cls is not None else set()
+            small = {n for t, n in owner.params if t in SMALL_INTS} - fields
+            edits += minus_edits(src.text, tok.pos, end, small)
     return sorted(edits)
+
+
+SMALL_INTS = frozenset({"short", "byte", "char"})
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def minus_edits(text: str, start: int, end: int, names: set[str] | frozenset[str]
+                ) -> list[Edit]:
+    """``-x`` -> ``-((int) x)`` in ``text[start:end]`` for ``x`` in ``names`` (variables of a
+    type narrower than ``int``): a unary ``-`` (after an operator, a ``(`` or the start, not
+    after an operand) before the bare name (not a field access, call or index)."""
+    out: list[Edit] = []
+    if not names:
+        return out
+    k = text.find("-", start, end)
+    while 0 <= k < end:
+        j = k + 1
+        while j < end and text[j] in " \t":
+            j += 1
+        close = ""
+        if j < end and text[j] == "(":  # the front end's `-(x)`
+            j += 1
+            while j < end and text[j] in " \t":
+                j += 1
+            close = ")"
+        m = _NAME.match(text, j, end)
+        p = k - 1
+        while p >= start and text[p] in " \t\r\n@":
+            p -= 1
+        unary = p < start or not (text[p].isalnum() or text[p] in "_$)]'\"")
+        after = m.end() if m else j
+        while after < end and text[after] in " \t":
+            after += 1
+        bare = after >= end or text[after] not in ".([" if not close else \
+            after < end and text[after] == ")"
+        if m is not None and m.group(0) in names and unary and bare:
+            out.append((m.start(), m.start(), "((int) "))
+            out.append((m.end(), m.end(), ")"))
+        k = text.find("-", k + 1, end)
+    return out
+
+
+def promote_minus(text: str, names: set[str] | frozenset[str]) -> str:
+    """``text`` with ``minus_edits`` applied (a stub's assertion and its typed locals)."""
+    return _apply(text, minus_edits(text, 0, len(text), names))
 
 
 def _owner(methods: list[JavaMethod], pos: int) -> JavaMethod | None:

@@ -10,6 +10,8 @@ asserted formula F or !F, F being the JML backend's own pre or post formula for 
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,9 +20,10 @@ import jinja2
 from adequacy.tasks import Case, Task
 
 from ...jml.load import JmlSpec
+from ...jml.source import split_comments
 from ...stubs import Stub, render_stubs
 from ...stubs.render import _spec_start
-from .adapt import inline_constants, key_parts
+from .adapt import SMALL_INTS, inline_constants, key_parts, promote_minus
 
 _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
                           autoescape=False, keep_trailing_newline=True,
@@ -59,7 +62,9 @@ def render_key_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> KeyStubFil
         if s is None:
             continue
         assert s.assertion.startswith("!")
-        formula = s.assertion[1:]
+        small = {m.group(2) for m in map(_LOCAL.match, s.locals)
+                 if m is not None and m.group(1) in SMALL_INTS}
+        formula = promote_minus(s.assertion[1:], small)
         stubs.append(KeyStub(f"__key_phi_{k}", k, case.id, case.bucket.value, "phi", s.locals,
                              formula))
         stubs.append(KeyStub(f"__key_not_{k}", k, case.id, case.bucket.value, "not-phi", s.locals,
@@ -72,13 +77,74 @@ def render_key_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> KeyStubFil
     return KeyStubFile(spec.cls.name, text, stubs, dict(base.skipped))
 
 
+_LOCAL = re.compile(r"\s*(\w+)\s+(\w+)\s*=")
+
+
 def _without_method_spec(spec: JmlSpec) -> str:
     """The spec's text with the target method's own JML blanked (lines kept): the stubs assert
     the front end's formulas, so KeY need not parse clauses it cannot read (``old``,
-    ``assignable`` of array ranges, ...), whose load errors would cost every case."""
+    ``assignable`` of array ranges, ...), whose load errors would cost every case. The
+    contracts of methods that neither the target's spec nor a class-level annotation calls
+    (directly or through the contracts of the methods they call) are blanked too: no stub can
+    reach them, and a clause KeY cannot read there (SpecGen's ``gcd`` has ``old`` clauses)
+    made KeY refuse every case of ``div``."""
     text = spec.source.text
-    start = _spec_start(spec)
-    if start is None:
+    regions = _spec_regions(spec)
+    target = regions.get(id(spec.method))
+    if target is None:
         return text
-    blank = "".join(ch if ch == "\n" else " " for ch in text[start:spec.method.start])
-    return text[:start] + blank + text[spec.method.start:]
+    keep = _reached(spec, regions)
+    out = text
+    for m in (m for c in spec.source.classes for m in c.methods):
+        r = regions.get(id(m))
+        if r is None or (m is not spec.method and id(m) in keep):
+            continue
+        a, b = r
+        if _CLASS_LEVEL.search(text, a, b):
+            continue  # class-level JML right before the method: kept whole
+        out = out[:a] + "".join(ch if ch == "\n" else " " for ch in out[a:b]) + out[b:]
+    return out
+
+
+_CLASS_LEVEL = re.compile(r"\b(invariant|constraint|initially|axiom|represents|model|ghost|"
+                          r"static_initializer|in|maps)\b")
+_CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
+
+
+def _spec_regions(spec: JmlSpec) -> dict[int, tuple[int, int]]:
+    """For each method (by id) with JML before it: the offsets of that JML."""
+    out: dict[int, tuple[int, int]] = {}
+    for c in spec.source.classes:
+        for m in c.methods:
+            start = _spec_start(dataclasses.replace(spec, method=m))
+            if start is not None:
+                out[id(m)] = (start, m.start)
+    return out
+
+
+def _reached(spec: JmlSpec, regions: dict[int, tuple[int, int]]) -> set[int]:
+    """ids of the methods whose contracts a stub may use: called by name (any overload) from
+    the target's spec, from JML outside every method's spec (invariants, model fields...),
+    or from the contract of a method already reached."""
+    text = spec.source.text
+    methods = [m for c in spec.source.classes for m in c.methods]
+    inside = sorted(regions.values())
+    names: set[str] = set()
+    a, b = regions[id(spec.method)]
+    names |= set(_CALL.findall(text[a:b]))
+    for tok in split_comments(text, spec.source.file)[1]:
+        if not any(x <= tok.pos < y for x, y in inside) and not any(
+                m.start <= tok.pos < m.end for m in methods):
+            names |= set(_CALL.findall(tok.text))
+    reached: set[int] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        for m in methods:
+            if m.name == name and id(m) not in reached:
+                reached.add(id(m))
+                r = regions.get(id(m))
+                if r is not None:
+                    todo += [n for n in _CALL.findall(text[r[0]:r[1]]) if n not in names]
+                    names |= set(_CALL.findall(text[r[0]:r[1]]))
+    return reached

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from adequacy.cli.checks import at_least
+from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
 
 out = Console()
@@ -80,7 +81,10 @@ def report(
 def compare(
     a: Annotated[Path, typer.Argument(help="Results JSONL of approach A (the baseline).")],
     b: Annotated[Path, typer.Argument(help="Results JSONL of approach B.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (--format json).")
+                       ] = False,
+    table_format: Annotated[OutputFormat, typer.Option("--format", help=FORMAT_HELP)
+                   ] = OutputFormat.auto,
     resamples: Annotated[int, typer.Option(callback=at_least(1),
         help="Bootstrap resamples.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
@@ -94,7 +98,8 @@ def compare(
     except AdequacyError as e:
         raise _fail(str(e)) from None
     cmp = do_compare(ra, rb, a.stem, b.stem, resamples=resamples, seed=seed)
-    if as_json:
+    fmt = resolve(table_format, as_json)
+    if fmt is OutputFormat.json:
         print(cmp.model_dump_json(indent=2))
         return
     t = Table(title=f"{cmp.a} (A) -> {cmp.b} (B): paired over tasks in both", title_justify="left")
@@ -111,7 +116,7 @@ def compare(
                   "n/a" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]",
                   str(d.better), str(d.worse), str(d.same),
                   "n/a" if d.sign_p is None else f"{d.sign_p:.3g}")
-    out.print(t)
+    show(out, t, fmt)
     if cmp.only_a or cmp.only_b:
         out.print(f"not paired: {cmp.only_a} tasks only in A, {cmp.only_b} only in B")
     for label, rows in (("better in B", cmp.improved), ("worse in B", cmp.worsened)):

@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from adequacy.tabular import FORMAT_HELP, OutputFormat, key_columns, resolve, show
 from adequacy.cli.common import default_cache, err, fail, out
 from adequacy.errors import AdequacyError
+from adequacy.tabular import FORMAT_HELP, OutputFormat, key_columns, resolve, show
 
 cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                         context_settings={"help_option_names": ["-h", "--help"]},

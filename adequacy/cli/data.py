@@ -9,9 +9,9 @@ import typer
 from rich.text import Text
 
 from adequacy.cli.checks import at_least
-from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.cli.common import err, fail, out
 from adequacy.errors import AdequacyError
+from adequacy.tabular import FORMAT_HELP, OutputFormat, show
 
 
 def import_(

@@ -61,9 +61,9 @@ def _library_stdout(output: Path, verbose: bool) -> Iterator[None]:
             yield
     finally:
         if output.is_dir() and buf.getvalue():
-            with contextlib.suppress(OSError):
-                with (output / "library.log").open("a", encoding="utf-8") as f:
-                    f.write(buf.getvalue())
+            with contextlib.suppress(OSError), \
+                    (output / "library.log").open("a", encoding="utf-8") as f:
+                f.write(buf.getvalue())
 
 
 QUIET_LOGGERS = ("dspy", "gepa", "LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "httpx")

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from adequacy.cli.checks import at_least
-from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
+from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
 
 out = Console()
 err = Console(stderr=True)

@@ -15,8 +15,8 @@ import typer
 from adequacy.cli.checks import at_least, fraction, positive
 from adequacy.cli.common import err, fail, open_cache, out
 from adequacy.cli.options import cache_option_group, score_option_group
-from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
+from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
 
 if TYPE_CHECKING:
     from adequacy.options import ScoreOptions

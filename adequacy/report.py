@@ -70,19 +70,18 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
         ft = Table(title=f"cases not passed ({len(bad)})", title_justify="left",
                    box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
         ft.add_column("bucket", no_wrap=True)
-        ft.add_column("case", ratio=3)
+        ft.add_column("case", overflow="fold")
         for col in ("said", "expected", "engine"):
             ft.add_column(col, no_wrap=True)
         ft.add_column("reason", ratio=2)
+        ft.add_column("input -> output", ratio=3)
         cases = {(c.bucket, c.id): c for c in task.all_cases()} if task else {}
         for v in bad[:max_failures]:
             expected = "true" if v.bucket.expects else "false"
-            case_id = v.case_id
             c = cases.get((v.bucket, v.case_id))
-            if c is not None:
-                case_id += "  " + _short(c.input, c.output)
-            ft.add_row(v.bucket.value, case_id, v.value.value, expected, v.engine,
-                       v.reason[:120])
+            ft.add_row(v.bucket.value, Text(v.case_id), v.value.value, expected, v.engine,
+                       Text(v.reason[:120]),
+                       Text(_short(c.input, c.output)) if c is not None else "")
         parts.append(key_columns(ft, 2))
         if len(bad) > max_failures:
             parts.append(Text(f"... and {len(bad) - max_failures} more (see --json)"))
@@ -199,5 +198,6 @@ def problem_lines(reports: Sequence[SpecReport]) -> list[str]:
             why = r.invalid.render() if r.invalid is not None else "invalid spec"
         why = next((ln.strip() for ln in why.splitlines() if ln.strip()), "")
         why = why if len(why) <= 200 else why[:197] + "..."
-        out.append(f"{r.status.upper():7} {r.task_id} {r.spec_path or '(spec text)'} - {why}")
+        task = r.task_id if r.task_id != "?" else r.task_path  # a task that could not be read
+        out.append(f"{r.status.upper():7} {task} {r.spec_path or '(spec text)'} - {why}")
     return out

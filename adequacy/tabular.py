@@ -32,8 +32,8 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
-FORMAT_HELP = ("Tables: rich (boxes and colour), plain (aligned text that never cuts a cell), "
-               "json, or auto (rich on a terminal wide enough, else plain).")
+FORMAT_HELP = ("auto, plain, rich or json. rich: boxes and colour; plain: aligned text that "
+               "never cuts a cell; auto (default): rich on a terminal wide enough, else plain.")
 
 GAP = "  "
 

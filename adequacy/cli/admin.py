@@ -20,7 +20,7 @@ cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
 
 def backends(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (--format json).")] = False,
-    fmt: Annotated[OutputFormat, typer.Option("--format", help=FORMAT_HELP)
+    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
                    ] = OutputFormat.auto,
 ) -> None:
     """List installed backends and their engines, with why an engine is unavailable."""

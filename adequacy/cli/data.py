@@ -84,7 +84,7 @@ def mutate(
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same cases).")] = 0,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")
                        ] = False,
-    fmt: Annotated[OutputFormat, typer.Option("--format", help=FORMAT_HELP)
+    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
                    ] = OutputFormat.auto,
 ) -> None:
     """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound)."""

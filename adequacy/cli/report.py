@@ -83,7 +83,7 @@ def compare(
     b: Annotated[Path, typer.Argument(help="Results JSONL of approach B.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (--format json).")
                        ] = False,
-    table_format: Annotated[OutputFormat, typer.Option("--format", help=FORMAT_HELP)
+    table_format: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
                    ] = OutputFormat.auto,
     resamples: Annotated[int, typer.Option(callback=at_least(1),
         help="Bootstrap resamples.")] = 10_000,

@@ -31,7 +31,7 @@ def score(
     options: ScoreOptions,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON "
                                           "(--format json).")] = False,
-    fmt: Annotated[OutputFormat, typer.Option("--format", help=FORMAT_HELP)
+    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
                    ] = OutputFormat.auto,
     harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
         help="Threshold t of Harness@t.")]
@@ -89,7 +89,7 @@ def run(
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help=
                         "A progress bar on stderr.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
-    fmt: Annotated[OutputFormat, typer.Option("--format", help=FORMAT_HELP)
+    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
                    ] = OutputFormat.auto,
     max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,

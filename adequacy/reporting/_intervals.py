@@ -54,22 +54,17 @@ def bootstrap(per_task: Contributions, resamples: int = RESAMPLES,
         return out
     rng = random.Random(seed)
     n = len(tasks)
-    parts = [[per_task[t].get(f, (0.0, 0.0)) for t in tasks] for f in live]
+    nums = [[per_task[t].get(f, (0.0, 0.0))[0] for t in tasks] for f in live]
+    dens = [[per_task[t].get(f, (0.0, 0.0))[1] for t in tasks] for f in live]
     samples: list[list[float]] = [[] for _ in live]
     index = range(n)
     for _ in range(resamples):
-        mult = [0] * n
-        for i in rng.choices(index, k=n):
-            mult[i] += 1
-        drawn = [(i, m) for i, m in enumerate(mult) if m]
-        for j, contrib in enumerate(parts):
-            num = den = 0.0
-            for i, m in drawn:
-                a, b = contrib[i]
-                num += a * m
-                den += b * m
+        # one draw of tasks per resample, shared by every figure; the sums run in C
+        idx = rng.choices(index, k=n)
+        for j in range(len(live)):
+            den = sum(map(dens[j].__getitem__, idx))
             if den > 0:
-                samples[j].append(num / den)
+                samples[j].append(sum(map(nums[j].__getitem__, idx)) / den)
     for j, f in enumerate(live):
         vals = sorted(samples[j])
         if vals:

@@ -27,7 +27,7 @@ def _fail(msg: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _need_dspy(verbose: bool = False) -> None:
+def need_dspy(verbose: bool = False) -> None:
     """Import DSPy, quiet unless ``verbose``: its INFO lines (one per evaluation, per GEPA
     iteration, per failed parse) and tqdm bars buried the command's own output. tqdm reads
     ``TQDM_DISABLE`` when it is imported, so it is set before DSPy imports it; DSPy sets its
@@ -144,7 +144,7 @@ def synthesize(
     if samples < 1:
         raise _fail(f"--samples must be at least 1, got {samples}")
     if writer == "dspy":
-        _need_dspy()
+        need_dspy()
     from adequacy.optimizers.lm import LmUnavailable
     from adequacy.optimizers.registry import make_writer
     from adequacy.optimizers.synthesize import synthesize as run
@@ -206,7 +206,7 @@ def optimize(
         "table then says the program was chosen without validation.")] = False,
 ) -> None:
     """Optimize a spec-writing prompt with GEPA against adequacy (or VR) on a training split."""
-    _need_dspy(verbose)
+    need_dspy(verbose)
     if lm is None:
         raise _fail("--lm MODEL is required (a litellm model string)")
     if auto not in ("light", "medium", "heavy"):
@@ -258,7 +258,7 @@ def judge(
     verbose: VerboseOpt = False,
 ) -> None:
     """Ask a model whether each spec is faithful and compare with the evaluator's verdict."""
-    _need_dspy(verbose)
+    need_dspy(verbose)
     if lm is None:
         raise _fail("--lm MODEL is required (a litellm model string)")
     from adequacy.batch import jobs_from_file

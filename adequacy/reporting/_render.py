@@ -99,7 +99,9 @@ def render_markdown(study: Study) -> str:
     rows = summary_rows(study)
     lines = ["# spec-adequacy report", "",
              f"Results: {', '.join(study.files)}. Scoring: "
-             f"{'strict' if study.strict else 'lenient'}.", ""]
+             f"{'strict' if study.strict else 'lenient'}. ± is half the width of a bootstrap "
+             "95% interval over tasks (1000 resamples, seed 0); pass@k and pass^k are over one "
+             "task set at every k (tasks with fewer samples left out and counted).", ""]
     lines += _md_table(rows)
     lines += ["", "## Leaderboard", ""]
     lines += _md_table(leaderboard_rows(study))

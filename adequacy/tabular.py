@@ -80,7 +80,10 @@ def _tables(renderable: Any) -> list[Table]:
 def plain(renderable: Any, width: int = 80) -> str:
     """The plain text of a table, a line, or a group of them."""
     if isinstance(renderable, Group):
-        return "\n".join(p for r in renderable.renderables for p in [plain(r, width)])
+        parts = renderable.renderables
+        # a blank line before every table but the first thing printed
+        return "\n".join(("\n" if i and isinstance(r, Table) else "") + plain(r, width)
+                         for i, r in enumerate(parts))
     if isinstance(renderable, Table):
         return plain_table(renderable, width)
     return _text(renderable)

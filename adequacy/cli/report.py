@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from adequacy.cli.checks import at_least
 from adequacy.errors import AdequacyError
 from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
+
+if TYPE_CHECKING:
+    from adequacy.reporting import Study
 
 out = Console()
 err = Console(stderr=True)
@@ -22,6 +26,8 @@ class Format(StrEnum):
     html = "html"
     md = "md"
     json = "json"
+    plain = "plain"
+    rich = "rich"
 
 
 class GroupBy(StrEnum):
@@ -43,7 +49,9 @@ def report(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write "
                                                 "(default: stdout for md/json, report.html).")
                       ] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="html, md or json.")
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="html, md or json (a file, or "
+                                        "md/json on stdout); plain or rich: the summary and "
+                                        "leaderboard tables on stdout.")
                    ] = Format.html,
     by: Annotated[GroupBy, typer.Option("--by", help="What one approach is: auto (the writer, "
                                         "family and model that wrote each spec, else the file), "
@@ -64,6 +72,9 @@ def report(
     except AdequacyError as e:
         raise _fail(str(e)) from None
     study = build_study(records, [str(p) for p in results])
+    if fmt in (Format.plain, Format.rich):
+        _print_tables(study, OutputFormat(fmt.value))
+        return
     text = (render_html(study, title) if fmt is Format.html else
             render_markdown(study) if fmt is Format.md else render_json(study))
     if output is None and fmt is not Format.html:
@@ -76,6 +87,25 @@ def report(
         raise _fail(f"{dest}: cannot write report: {e.strerror or e}") from None
     err.print(f"wrote {dest} ({len(study.rows)} specs, {len(study.approaches)} approaches)",
               highlight=False)
+
+
+def _print_tables(study: Study, fmt: OutputFormat) -> None:
+    from rich.console import Group
+
+    from adequacy.reporting import leaderboard_rows, summary_rows
+    from adequacy.tabular import key_columns
+
+    parts = []
+    for title, rows in (("summary per approach", summary_rows(study)),
+                        ("leaderboard", leaderboard_rows(study))):
+        t = Table(title=title, title_justify="left")
+        for col in rows[0] if rows else []:
+            t.add_column(col, justify="left" if col in ("approach", "writer", "model", "family")
+                         else "right")
+        for r in rows:
+            t.add_row(*(Text(v) for v in r.values()))
+        parts.append(key_columns(t, 2 if title == "leaderboard" else 1))
+    show(out, Group(*parts), fmt)
 
 
 def compare(

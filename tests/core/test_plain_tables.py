@@ -104,6 +104,19 @@ def test_compare_prints_every_interval_whole(results: tuple[Path, Path]) -> None
             assert f"[{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]" in proc.stdout
 
 
+def test_report_tables_are_whole(results: tuple[Path, Path]) -> None:
+    a, b = results
+    js = json.loads(adequacy("report", a, b, "--format", "json").stdout)
+    proc = adequacy("report", a, b, "--format", "plain")
+    assert proc.returncode == 0, proc.stderr
+    _uncut(proc.stdout)
+    _table_lines_fit(proc.stdout)
+    for ap in js["approaches"]:
+        assert f"{ap['summary']['pass_at_1'] * 100:.1f}%" in proc.stdout
+        iv = ap["intervals"]["post_sound"]
+        assert f"±{(iv['high'] - iv['low']) / 2 * 100:.1f}" in proc.stdout
+
+
 def test_score_header_and_cases_are_whole() -> None:
     spec = VERUS / "binary_search_first" / "specs" / "flawed_post_too_weak.rs"
     js = json.loads(adequacy("score", spec.parent.parent, spec, "--engine", "interp",

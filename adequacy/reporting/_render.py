@@ -130,7 +130,8 @@ def _md_table(rows: list[dict[str, str]]) -> list[str]:
 
 
 def render_json(study: Study) -> str:
-    return study.model_dump_json(indent=2)
+    """The study as data; each spec's highlighted HTML is left out (its marked lines stay)."""
+    return study.model_dump_json(indent=2, exclude={"rows": {"__all__": {"text": {"html"}}}})
 
 
 __all__ = ["ApproachStats", "leaderboard_rows", "render_html", "render_json", "render_markdown",

@@ -19,18 +19,14 @@ def charts(study: Study) -> list[tuple[str, str]]:
         {a.name: [a.summary.bucket_means.get(b.value) for b in BUCKETS] for a in aps},
         errors={a.name: [_ci(a, b.value) for b in BUCKETS] for a in aps})))
     ks = sorted({k for a in aps for k in a.ks})
-    if ks:
-        series: dict[str, list[float | None]] = {}
-        errs: dict[str, list[tuple[float, float] | None]] = {}
-        for a in aps:
-            series[f"{a.name} pass@k"] = [a.summary.pass_at_k.get(k) for k in ks]
-            series[f"{a.name} pass^k"] = [a.summary.pass_hat_k.get(k) for k in ks]
-            errs[f"{a.name} pass@k"] = [_ci(a, f"pass@{k}") for k in ks]
-            errs[f"{a.name} pass^k"] = [_ci(a, f"pass^{k}") for k in ks]
-        out.append(("passk", _svg.lines(
-            "Pass@k and pass^k (each approach over one task set; 95% CI)",
-            [float(k) for k in ks], series, "k (samples per task)", x_is_index=True,
-            errors=errs)))
+    if len(ks) > 1:
+        panels = {a.name: {"pass@k": [a.summary.pass_at_k.get(k) for k in ks],
+                           "pass^k": [a.summary.pass_hat_k.get(k) for k in ks]} for a in aps}
+        errs = {a.name: {"pass@k": [_ci(a, f"pass@{k}") for k in ks],
+                         "pass^k": [_ci(a, f"pass^{k}") for k in ks]} for a in aps}
+        out.append(("passk", _svg.small_multiples(
+            "Pass@k and pass^k (one task set per approach; 95% CI)", [float(k) for k in ks],
+            panels, "k (samples per task)", x_is_index=True, errors=errs)))
     ts = [float(t) for t in aps[0].harness_at] if aps else []
     if ts and any(v is not None for a in aps for v in a.harness_at.values()):
         panels = {a.name: {"Harness@t": list(a.harness_at.values()),

@@ -194,9 +194,12 @@ def stacked(title: str, categories: Sequence[str], parts: Mapping[str, Sequence[
 
 def small_multiples(title: str, xs: Sequence[float],
                     panels: Mapping[str, Mapping[str, Sequence[float | None]]],
-                    xlabel: str, columns: int = 3) -> str:
+                    xlabel: str, columns: int = 3, x_is_index: bool = False,
+                    errors: Mapping[str, Errors] | None = None) -> str:
     """One small plot per panel (an approach), each with the same few series on the same axes:
-    eight approaches' curves in one plot are a tangle; side by side they can be compared."""
+    eight approaches' curves in one plot are a tangle; side by side they can be compared.
+    ``x_is_index`` spaces the xs evenly (k = 1, 2, 3, 5, 10); ``errors`` (panel -> series ->
+    interval per x) draws 95% intervals."""
     pw, ph = 250, 150
     pl, pt, pb = 34, 22, 26
     names = list(panels)
@@ -208,7 +211,8 @@ def small_multiples(title: str, xs: Sequence[float],
         series_names += [n for n in p if n not in series_names]
     height = TOP + rows * ph + 40
     body = []
-    lo, hi = min(xs), max(xs)
+    pos = list(range(len(xs))) if x_is_index else list(xs)
+    lo, hi = min(pos), max(pos)
     span = (hi - lo) or 1
     for idx, name in enumerate(names):
         ox = 4 + (idx % cols) * pw
@@ -221,14 +225,29 @@ def small_multiples(title: str, xs: Sequence[float],
             body.append(f'<line x1="{ox + pl}" x2="{ox + pl + iw}" y1="{y:.1f}" y2="{y:.1f}" '
                         f'class="grid"/><text x="{ox + pl - 3}" y="{y + 3:.1f}" '
                         f'text-anchor="end" class="tick">{50 * i}%</text>')
-        for v in (lo, (lo + hi) / 2, hi):
-            x = ox + pl + iw * (v - lo) / span
+        ticks = (list(zip(pos, xs, strict=True)) if x_is_index and len(xs) <= 8 else
+                 [(v, v) for v in (lo, (lo + hi) / 2, hi)] if not x_is_index else
+                 [(pos[0], xs[0]), (pos[-1], xs[-1])])
+        for p_, v in ticks:
+            x = ox + pl + iw * (p_ - lo) / span
             body.append(f'<text x="{x:.1f}" y="{oy + pt + ih + 12}" text-anchor="middle" '
                         f'class="tick">{v:g}</text>')
+
+        def yof(v: float, oy: float = oy, ih: float = ih) -> float:
+            return oy + pt + ih - ih * min(max(v, 0.0), 1.0)
+
         for sname, values in panels[name].items():
             si = series_names.index(sname)
-            pts = [(ox + pl + iw * (x - lo) / span, oy + pt + ih - ih * min(v, 1.0), x, v)
-                   for x, v in zip(xs, values, strict=True) if v is not None]
+            errs = ((errors or {}).get(name) or {}).get(sname) or [None] * len(xs)
+            for p_, ci in zip(pos, errs, strict=True):
+                if ci is not None:
+                    x = ox + pl + iw * (p_ - lo) / span
+                    body.append(f'<path class="errbar" d="M{x - 2.5:.1f},{yof(ci[1]):.1f}'
+                                f'H{x + 2.5:.1f}M{x:.1f},{yof(ci[1]):.1f}V{yof(ci[0]):.1f}'
+                                f'M{x - 2.5:.1f},{yof(ci[0]):.1f}H{x + 2.5:.1f}" '
+                                f'stroke="{color(si)}" stroke-width="1" fill="none"/>')
+            pts = [(ox + pl + iw * (p_ - lo) / span, yof(v), x, v)
+                   for p_, x, v in zip(pos, xs, values, strict=True) if v is not None]
             if not pts:
                 continue
             d = " ".join(f"{'M' if j == 0 else 'L'}{x:.1f},{y:.1f}"

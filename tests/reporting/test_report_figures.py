@@ -128,3 +128,18 @@ def test_a_record_cannot_embed_a_file_it_did_not_score(tmp_path: Path) -> None:
     html = render_html(build_study(recs, ["r"]))
     assert "SECRET-KEY-MATERIAL" not in html and "edited since" not in html
     assert html.count("Spec text not shown") == 4
+
+
+def test_pass_at_k_leaves_out_tasks_with_fewer_samples_and_says_so(tmp_path: Path) -> None:
+    # t0..t2: 2 samples each (one passes); t3: 1 sample that passes. k=2 is reached by 3 of
+    # 4 tasks, so pass@1 and pass@2 are both over t0..t2: pass@1 = 1/2, pass@2 = 1, pass^2 = 0
+    reps = [spec_report(f"t{t}", f"s{s}.rs", full(s == 0), key=f"{t}/{s}")
+            for t in range(3) for s in range(2)]
+    reps.append(spec_report("t3", "s0.rs", full(True), key="t3/0"))
+    study = build_study(read_records([write(tmp_path / "r.jsonl", reps)]), ["r"])
+    (a,) = study.approaches
+    assert a.summary.pass_at_k == {1: pytest.approx(0.5), 2: pytest.approx(1.0)}
+    assert a.summary.pass_hat_k[2] == pytest.approx(0.0)
+    assert (a.summary.k_tasks, a.summary.k_excluded) == (3, 1)
+    assert a.summary.pass_at_1 == pytest.approx((0.5 * 3 + 1) / 4)  # Pass@1: every task
+    assert summary_rows(study)[0]["pass@k"] == "100.0% ±0.0 (k=2, 3 tasks, 1 left out)"

@@ -20,6 +20,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from rich.console import Console, Group
+from rich.errors import MarkupError
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
@@ -93,7 +94,10 @@ def _text(cell: Any) -> str:
     if isinstance(cell, Text):
         return cell.plain
     if isinstance(cell, str):
-        return Text.from_markup(cell).plain
+        try:  # a cell given as a string is markup to rich ("[green]yes[/]")
+            return Text.from_markup(cell).plain
+        except MarkupError:  # "[/x]" in a message: text, not a broken style
+            return cell
     return str(cell)
 
 

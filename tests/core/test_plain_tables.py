@@ -64,6 +64,12 @@ def test_a_wide_table_is_sliced_not_cut() -> None:
     w.add_column("v")
     w.add_row("x", "9" * 120)
     assert "9" * 120 in plain_table(w, 80)
+    # markup in a string cell is styling; text that is not valid markup stays as it is
+    m = Table()
+    m.add_column("k")
+    m.add_row("[green]yes[/]")
+    m.add_row("closed [/x] without opening")
+    assert plain_table(m).splitlines()[2:] == ["yes", "closed [/x] without opening"]
 
 
 @pytest.fixture(scope="module")

@@ -55,14 +55,20 @@ def bootstrap(per_task: Contributions, resamples: int = RESAMPLES,
     rng = random.Random(seed)
     n = len(tasks)
     nums = [[per_task[t].get(f, (0.0, 0.0))[0] for t in tasks] for f in live]
-    dens = [[per_task[t].get(f, (0.0, 0.0))[1] for t in tasks] for f in live]
+    # figures share denominators (every bucket mean counts the same specs, Pass@1 and pass@k
+    # count tasks): each distinct one is summed once per resample
+    den_of: dict[tuple[float, ...], int] = {}
+    which = [den_of.setdefault(tuple(per_task[t].get(f, (0.0, 0.0))[1] for t in tasks),
+                               len(den_of)) for f in live]
+    dens = [list(d) for d in den_of]
     samples: list[list[float]] = [[] for _ in live]
     index = range(n)
     for _ in range(resamples):
         # one draw of tasks per resample, shared by every figure; the sums run in C
         idx = rng.choices(index, k=n)
+        den_sums = [sum(map(d.__getitem__, idx)) for d in dens]
         for j in range(len(live)):
-            den = sum(map(dens[j].__getitem__, idx))
+            den = den_sums[which[j]]
             if den > 0:
                 samples[j].append(sum(map(nums[j].__getitem__, idx)) / den)
     for j, f in enumerate(live):

@@ -59,7 +59,8 @@ def summary_rows(study: Study) -> list[dict[str, str]]:
 
 def leaderboard_rows(study: Study) -> list[dict[str, str]]:
     """One row per approach, best Pass@1 first: who wrote the specs (as recorded), Pass@1,
-    pass@k, the four metrics with intervals, what writing them cost and scoring them took."""
+    pass@k, the four metrics with intervals, VR where any approach measured it, what writing
+    the specs cost and scoring them took."""
     ranked = sorted(study.approaches, key=lambda a: -(a.summary.pass_at_1 or 0.0))
     rows = []
     for i, a in enumerate(ranked, 1):
@@ -69,6 +70,8 @@ def leaderboard_rows(study: Study) -> list[dict[str, str]]:
                "Pass@1": _pm(a, "Pass@1", s.pass_at_1), "pass@k": _k_cells(a)["pass@k"]}
         for b in BUCKETS:
             row[b.harness_name] = _pm(a, b.value, s.bucket_means.get(b.value))
+        if any(x.vr is not None for x in ranked):  # measured by some approach
+            row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} of {a.vr_measured}"
         row["cost"] = ("n/a" if a.cost is None else
                        f"${a.cost:.4f}" + ("" if a.cost_measured == s.specs
                                            else f" ({a.cost_measured} of {s.specs} specs)"))

@@ -86,6 +86,8 @@ def test_approaches_from_writer_and_model_fields(tmp_path: Path) -> None:
     study = build_study(recs, ["a", "b"])
     vr = {ap.name: (ap.vr, ap.vr_measured) for ap in study.approaches}
     assert vr == {"templates": (None, 0), "dspy-zs / openai/m": (1.0, 1)}
+    from adequacy.reporting import leaderboard_rows
+    assert [r["VR"] for r in leaderboard_rows(study)] == ["n/a", "100.0% of 1"]
 
 
 def test_markdown_carries_the_figures(tmp_path: Path) -> None:

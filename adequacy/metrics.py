@@ -158,7 +158,13 @@ class SampleSummary(BaseModel):
     pass_at_1: float | None
     """Fraction of specs with passed_all (mean over tasks of per-task pass@1)."""
     pass_at_k: dict[int, float]
+    """Unbiased pass@k at each k, every k over the same tasks (``k_tasks``)."""
     pass_hat_k: dict[int, float]
+    k_tasks: int = 0
+    """Tasks behind every pass@k and pass^k value: those with at least ``max(pass_at_k)``
+    samples."""
+    k_excluded: int = 0
+    """Tasks left out of pass@k and pass^k for having fewer samples than the largest k."""
     bucket_means: dict[str, float | None]
     """Mean pass fraction per bucket over specs whose bucket is non-empty."""
     invalid: int
@@ -171,18 +177,23 @@ def summarize(
 ) -> SampleSummary:
     """``results``: (task id, passed_all, stats or None when invalid) per spec.
 
-    pass@k and pass^k are averaged over tasks that have at least k samples.
+    pass@k and pass^k are averaged over one set of tasks at every k: those with at least
+    ``k_max`` samples, ``k_max`` being the largest of ``ks`` that at least half of the tasks
+    reach. Averaging each k over the tasks that reach it mixes task sets, and the curve then
+    falls where hard tasks with many samples join (pass@2 0.914 > pass@3 0.867); over one set,
+    pass@k cannot fall as k grows and pass^k cannot rise. Tasks left out are counted.
     """
     per_task: dict[str, list[bool]] = {}
     for tid, ok, _ in results:
         per_task.setdefault(tid, []).append(ok)
+    shown = pass_k_range(ks, [len(v) for v in per_task.values()])
+    eligible = ([(len(v), sum(v)) for v in per_task.values() if len(v) >= max(shown)]
+                if shown else [])
     pk: dict[int, float] = {}
     phk: dict[int, float] = {}
-    for k in ks:
-        eligible = [(len(v), sum(v)) for v in per_task.values() if len(v) >= k]
-        if eligible:
-            pk[k] = sum(pass_at_k(n, c, k) for n, c in eligible) / len(eligible)
-            phk[k] = sum(pass_hat_k(n, c, k) for n, c in eligible) / len(eligible)
+    for k in shown:
+        pk[k] = sum(pass_at_k(n, c, k) for n, c in eligible) / len(eligible)
+        phk[k] = sum(pass_hat_k(n, c, k) for n, c in eligible) / len(eligible)
     p1 = (sum(pass_at_k(len(v), sum(v), 1) for v in per_task.values()) / len(per_task)
           if per_task else None)
     means: dict[str, float | None] = {}
@@ -191,5 +202,17 @@ def summarize(
               for f in [st[b].fraction(strict)] if f is not None]
         means[b.value] = sum(fr) / len(fr) if fr else None
     return SampleSummary(specs=len(results), tasks=len(per_task), pass_at_1=p1, pass_at_k=pk,
-                         pass_hat_k=phk, bucket_means=means,
+                         pass_hat_k=phk, k_tasks=len(eligible),
+                         k_excluded=len(per_task) - len(eligible), bucket_means=means,
                          invalid=sum(1 for _, _, st in results if st is None))
+
+
+def pass_k_range(ks: Sequence[int], samples: Sequence[int]) -> list[int]:
+    """The ks a pass@k curve shows, given each task's sample count: those up to the largest k
+    that at least half of the tasks reach (a k only one task reaches would be that task's
+    curve, not the approach's)."""
+    if not samples:
+        return []
+    reach = [k for k in sorted(set(ks)) if k >= 1
+             and 2 * sum(1 for n in samples if n >= k) >= len(samples)]
+    return reach

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from adequacy.metrics import passed_all, summarize, untested_buckets
 from adequacy.results import SpecReport, totals
+from adequacy.tabular import key_columns
 from adequacy.tasks import Task
 from adequacy.verdicts import BUCKETS, Bucket
 
@@ -69,20 +70,19 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
         ft = Table(title=f"cases not passed ({len(bad)})", title_justify="left",
                    box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
         ft.add_column("bucket", no_wrap=True)
-        ft.add_column("case", ratio=3)
+        ft.add_column("case", overflow="fold")
         for col in ("said", "expected", "engine"):
             ft.add_column(col, no_wrap=True)
         ft.add_column("reason", ratio=2)
+        ft.add_column("input -> output", ratio=3)
         cases = {(c.bucket, c.id): c for c in task.all_cases()} if task else {}
         for v in bad[:max_failures]:
             expected = "true" if v.bucket.expects else "false"
-            case_id = v.case_id
             c = cases.get((v.bucket, v.case_id))
-            if c is not None:
-                case_id += "  " + _short(c.input, c.output)
-            ft.add_row(v.bucket.value, case_id, v.value.value, expected, v.engine,
-                       v.reason[:120])
-        parts.append(ft)
+            ft.add_row(v.bucket.value, Text(v.case_id), v.value.value, expected, v.engine,
+                       Text(v.reason[:120]),
+                       Text(_short(c.input, c.output)) if c is not None else "")
+        parts.append(key_columns(ft, 2))
         if len(bad) > max_failures:
             parts.append(Text(f"... and {len(bad) - max_failures} more (see --json)"))
     if rep.disagreements:
@@ -157,19 +157,21 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -
             cells.append("-" if s is None or s.total == 0 else f"{s.passed}/{s.total}"
                          + (f" ({s.unknown}?)" if s.unknown else ""))
         spec = Path(r.spec_path).name if r.spec_path else ""
-        t.add_row(r.task_id, spec, r.status, *cells, "yes" if _passed(r) else "no")
+        t.add_row(Text(r.task_id), Text(spec), r.status, *cells, "yes" if _passed(r) else "no")
     summ = summarize([(r.task_id, _passed(r), r.buckets if r.status == "scored" else None)
                       for r in reports], ks=ks)
     # every count comes from ``totals`` (as the run's footer does), so the two cannot disagree
     lines = [f"{totals(reports).line()}; tasks {summ.tasks}, Pass@1 {_pct(summ.pass_at_1)}"
              " (an error counts as not passed)"]
     if summ.pass_at_k:
+        over = f" (over {summ.k_tasks} tasks" + (f"; {summ.k_excluded} with fewer samples "
+                                                  "left out)" if summ.k_excluded else ")")
         lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items())
                      + "   pass^k " + ", ".join(f"k={k}: {v:.3f}"
-                                                for k, v in summ.pass_hat_k.items()))
+                                                for k, v in summ.pass_hat_k.items()) + over)
     lines.append("bucket means " + ", ".join(f"{b}: {_pct(v)}"
                                             for b, v in summ.bucket_means.items()))
-    return Group(t, Text("\n".join(lines)))
+    return Group(key_columns(t, 2), Text("\n".join(lines)))
 
 
 def _passed(r: SpecReport) -> bool:
@@ -177,3 +179,25 @@ def _passed(r: SpecReport) -> bool:
     tested" do not count an untested spec as a pass in Pass@1."""
     return (r.status == "scored" and bool(r.buckets)
             and passed_all(r.buckets, r.strict, r.empty_by_design))
+
+
+def problem_lines(reports: Sequence[SpecReport]) -> list[str]:
+    """One line per pair that was not scored, errors first: ``ERROR task spec - reason``.
+
+    The reason is the first line of the record's error or invalid-spec message, cut at 200
+    characters (the record keeps it whole): a batch of 500 pairs must end with what went
+    wrong, not only with how often."""
+    order = {"error": 0, "invalid": 1}
+    bad = sorted((r for r in reports if r.status in order),
+                 key=lambda r: (order[r.status], r.task_id, r.spec_path or ""))
+    out = []
+    for r in bad:
+        if r.status == "error":
+            why = r.error or "scoring failed"
+        else:
+            why = r.invalid.render() if r.invalid is not None else "invalid spec"
+        why = next((ln.strip() for ln in why.splitlines() if ln.strip()), "")
+        why = why if len(why) <= 200 else why[:197] + "..."
+        task = r.task_id if r.task_id != "?" else r.task_path  # a task that could not be read
+        out.append(f"{r.status.upper():7} {task} {r.spec_path or '(spec text)'} - {why}")
+    return out

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from adequacy.cli.common import default_cache, err, fail, out
 from adequacy.errors import AdequacyError
+from adequacy.tabular import FORMAT_HELP, OutputFormat, key_columns, resolve, show
 
 cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                         context_settings={"help_option_names": ["-h", "--help"]},
@@ -18,7 +19,9 @@ cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
 
 
 def backends(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (--format json).")] = False,
+    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
+                   ] = OutputFormat.auto,
 ) -> None:
     """List installed backends and their engines, with why an engine is unavailable."""
     from rich.table import Table
@@ -40,7 +43,8 @@ def backends(
                              "reason": info.reason, "decides": info.decides})
     broken = [{"plugin": p.name, "target": p.target, "error": p.error} for p in plugins.BROKEN]
     from adequacy import sandbox
-    if as_json:
+    fmt = resolve(fmt, as_json)
+    if fmt is OutputFormat.json:
         print(json.dumps({"engines": rows, "broken_plugins": broken, "sandbox": [
             vars(p) for p in sandbox.protections()]}, indent=2))
         return
@@ -51,7 +55,7 @@ def backends(
         t.add_row(str(r["backend"]), str(r["language"]), str(r["engine"]), str(r["kind"]),
                   "[green]yes[/]" if r["available"] else "[red]no[/]",
                   "yes" if r["default"] else "", str(r["version"]))
-    out.print(t)
+    show(out, key_columns(t, 4), fmt)
     for r in rows:
         if r["reason"]:
             out.print(f"[bold]{r['backend']}/{r['engine']}[/]: {r['reason']}", highlight=False)

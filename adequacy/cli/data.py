@@ -11,6 +11,7 @@ from rich.text import Text
 from adequacy.cli.checks import at_least
 from adequacy.cli.common import err, fail, out
 from adequacy.errors import AdequacyError
+from adequacy.tabular import FORMAT_HELP, OutputFormat, show
 
 
 def import_(
@@ -105,6 +106,8 @@ def mutate(
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same cases).")] = 0,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")
                        ] = False,
+    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
+                   ] = OutputFormat.auto,
 ) -> None:
     """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound)."""
     from adequacy.mutators import mutate_task, report_renderable
@@ -112,7 +115,10 @@ def mutate(
         report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
     except AdequacyError as e:
         raise fail(str(e)) from None
-    out.print(report_renderable(report))
+    if fmt is OutputFormat.json:
+        print(report.model_dump_json(indent=2))
+        return
+    show(out, report_renderable(report), fmt)
 
 
 def register(app: typer.Typer) -> None:

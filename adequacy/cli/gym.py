@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from adequacy.cli.checks import at_least, fraction, positive
+from adequacy.cli.optimize import VerboseOpt, need_dspy
 from adequacy.errors import AdequacyError
 
 gym_app = typer.Typer(no_args_is_help=True, help="Task folders for coding agents.")
@@ -206,8 +207,10 @@ def agent_cmd(
     retry_wait: Annotated[float, typer.Option("--retry-wait", min=0.0, max=60.0, help=
                                               "Seconds before the second attempt (doubles)."
                                               )] = 1.0,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Run a DSPy ReAct spec-writing agent over the gym tools; one JSONL rollout per run."""
+    need_dspy(verbose)
     try:
         from adequacy.optimizers.agent import AgentOptions, run_agent, summary_text
         from adequacy.optimizers.lm import LmUnavailable

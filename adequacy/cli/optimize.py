@@ -6,6 +6,9 @@ command runs, so the rest of the CLI starts without it.
 
 from __future__ import annotations
 
+import contextlib
+import io
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,11 +27,49 @@ def _fail(msg: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _need_dspy() -> None:
+def need_dspy(verbose: bool = False) -> None:
+    """Import DSPy, quiet unless ``verbose``: its INFO lines (one per evaluation, per GEPA
+    iteration, per failed parse) and tqdm bars buried the command's own output. tqdm reads
+    ``TQDM_DISABLE`` when it is imported, so it is set before DSPy imports it; DSPy sets its
+    loggers' levels when imported, so those are lowered after. Warnings still show."""
+    import logging
+    import os
+
+    if not verbose:
+        os.environ["TQDM_DISABLE"] = "1"
     try:
         import dspy  # noqa: F401
     except ImportError:
         raise _fail("this command needs DSPy: pip install 'spec-adequacy[optimize]'") from None
+    if not verbose:
+        for name in QUIET_LOGGERS:
+            logging.getLogger(name).setLevel(logging.WARNING)
+
+
+@contextlib.contextmanager
+def _library_stdout(output: Path, verbose: bool) -> Iterator[None]:
+    """DSPy's GEPA evaluates with a progress bar it always shows (``display_progress=True``
+    in ``bootstrap_trace_data``, on stdout), which ``TQDM_DISABLE`` cannot turn off: unless
+    ``verbose``, what the libraries print on stdout while the run lasts goes to
+    ``OUTPUT/library.log`` instead (nothing of ours prints during the run)."""
+    if verbose:
+        yield
+        return
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buf):
+            yield
+    finally:
+        if output.is_dir() and buf.getvalue():
+            with contextlib.suppress(OSError), \
+                    (output / "library.log").open("a", encoding="utf-8") as f:
+                f.write(buf.getvalue())
+
+
+QUIET_LOGGERS = ("dspy", "gepa", "LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "httpx")
+VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show DSPy's and GEPA's "
+                       "INFO lines and progress bars (hidden by default; optimize keeps "
+                       "their stdout in OUTPUT/library.log).")]
 
 
 LmOpt = Annotated[str | None, typer.Option("--lm", help="litellm model string, e.g. "
@@ -103,7 +144,7 @@ def synthesize(
     if samples < 1:
         raise _fail(f"--samples must be at least 1, got {samples}")
     if writer == "dspy":
-        _need_dspy()
+        need_dspy()
     from adequacy.optimizers.lm import LmUnavailable
     from adequacy.optimizers.registry import make_writer
     from adequacy.optimizers.synthesize import synthesize as run
@@ -159,12 +200,13 @@ def optimize(
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
     tries: TriesOpt = 3,
     retry_wait: RetryWaitOpt = 1.0,
+    verbose: VerboseOpt = False,
     allow_no_validation: Annotated[bool, typer.Option(
         "--allow-no-validation", help="Run even when the validation split is empty; the "
         "table then says the program was chosen without validation.")] = False,
 ) -> None:
     """Optimize a spec-writing prompt with GEPA against adequacy (or VR) on a training split."""
-    _need_dspy()
+    need_dspy(verbose)
     if lm is None:
         raise _fail("--lm MODEL is required (a litellm model string)")
     if auto not in ("light", "medium", "heavy"):
@@ -190,7 +232,8 @@ def optimize(
         task_lm = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
         refl = _lm(reflection_lm or lm, reflection_api_base or api_base, 1.0, no_cache,
                    tries, retry_wait)
-        res = run(loaded, output, task_lm, refl, opts)
+        with _library_stdout(output, verbose):
+            res = run(loaded, output, task_lm, refl, opts)
     except LmUnavailable as e:
         raise _lm_stopped(e) from None
     except AdequacyError as e:
@@ -212,9 +255,10 @@ def judge(
     no_cache: Annotated[bool, typer.Option("--no-cache")] = False,
     tries: TriesOpt = 3,
     retry_wait: RetryWaitOpt = 1.0,
+    verbose: VerboseOpt = False,
 ) -> None:
     """Ask a model whether each spec is faithful and compare with the evaluator's verdict."""
-    _need_dspy()
+    need_dspy(verbose)
     if lm is None:
         raise _fail("--lm MODEL is required (a litellm model string)")
     from adequacy.batch import jobs_from_file

@@ -32,8 +32,8 @@ def convert(
     retry_wait: RetryWaitOpt = 1.0,
 ) -> None:
     """Write each package's adequacy/io.py with a model, looping on round-trip failures."""
-    from adequacy.cli.optimize import _lm, _lm_stopped, _need_dspy
-    _need_dspy()
+    from adequacy.cli.optimize import _lm, _lm_stopped, need_dspy
+    need_dspy()
     if lm is None:
         raise fail("--lm MODEL is required (a litellm model string)")
     from adequacy.optimizers.lm import LmUnavailable

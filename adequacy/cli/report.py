@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from adequacy.cli.checks import at_least
 from adequacy.errors import AdequacyError
+from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
+
+if TYPE_CHECKING:
+    from adequacy.reporting import Study
 
 out = Console()
 err = Console(stderr=True)
@@ -21,6 +26,8 @@ class Format(StrEnum):
     html = "html"
     md = "md"
     json = "json"
+    plain = "plain"
+    rich = "rich"
 
 
 class GroupBy(StrEnum):
@@ -42,7 +49,9 @@ def report(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write "
                                                 "(default: stdout for md/json, report.html).")
                       ] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="html, md or json.")
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="html, md or json (a file, or "
+                                        "md/json on stdout); plain or rich: the summary and "
+                                        "leaderboard tables on stdout.")
                    ] = Format.html,
     by: Annotated[GroupBy, typer.Option("--by", help="What one approach is: auto (the writer, "
                                         "family and model that wrote each spec, else the file), "
@@ -63,6 +72,9 @@ def report(
     except AdequacyError as e:
         raise _fail(str(e)) from None
     study = build_study(records, [str(p) for p in results])
+    if fmt in (Format.plain, Format.rich):
+        _print_tables(study, OutputFormat(fmt.value))
+        return
     text = (render_html(study, title) if fmt is Format.html else
             render_markdown(study) if fmt is Format.md else render_json(study))
     if output is None and fmt is not Format.html:
@@ -77,10 +89,32 @@ def report(
               highlight=False)
 
 
+def _print_tables(study: Study, fmt: OutputFormat) -> None:
+    from rich.console import Group
+
+    from adequacy.reporting import leaderboard_rows, summary_rows
+    from adequacy.tabular import key_columns
+
+    parts = []
+    for title, rows in (("summary per approach", summary_rows(study)),
+                        ("leaderboard", leaderboard_rows(study))):
+        t = Table(title=title, title_justify="left")
+        for col in rows[0] if rows else []:
+            t.add_column(col, justify="left" if col in ("approach", "writer", "model", "family")
+                         else "right")
+        for r in rows:
+            t.add_row(*(Text(v) for v in r.values()))
+        parts.append(key_columns(t, 2 if title == "leaderboard" else 1))
+    show(out, Group(*parts), fmt)
+
+
 def compare(
     a: Annotated[Path, typer.Argument(help="Results JSONL of approach A (the baseline).")],
     b: Annotated[Path, typer.Argument(help="Results JSONL of approach B.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (--format json).")
+                       ] = False,
+    table_format: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
+                   ] = OutputFormat.auto,
     resamples: Annotated[int, typer.Option(callback=at_least(1),
         help="Bootstrap resamples.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
@@ -94,7 +128,8 @@ def compare(
     except AdequacyError as e:
         raise _fail(str(e)) from None
     cmp = do_compare(ra, rb, a.stem, b.stem, resamples=resamples, seed=seed)
-    if as_json:
+    fmt = resolve(table_format, as_json)
+    if fmt is OutputFormat.json:
         print(cmp.model_dump_json(indent=2))
         return
     t = Table(title=f"{cmp.a} (A) -> {cmp.b} (B): paired over tasks in both", title_justify="left")
@@ -111,7 +146,7 @@ def compare(
                   "n/a" if d.ci_low is None else f"[{d.ci_low:+.3f}, {d.ci_high:+.3f}]",
                   str(d.better), str(d.worse), str(d.same),
                   "n/a" if d.sign_p is None else f"{d.sign_p:.3g}")
-    out.print(t)
+    show(out, t, fmt)
     if cmp.only_a or cmp.only_b:
         out.print(f"not paired: {cmp.only_a} tasks only in A, {cmp.only_b} only in B")
     for label, rows in (("better in B", cmp.improved), ("worse in B", cmp.worsened)):

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from adequacy.cli.checks import at_least, fraction, positive
-from adequacy.cli.common import fail, open_cache, out
+from adequacy.cli.common import err, fail, open_cache, out
 from adequacy.cli.options import cache_option_group, score_option_group
 from adequacy.errors import AdequacyError
+from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
 
 if TYPE_CHECKING:
     from adequacy.options import ScoreOptions
@@ -28,7 +29,10 @@ def score(
     spec: Annotated[Path, typer.Argument(help="Spec file (skeleton with holes filled).")],
     *,
     options: ScoreOptions,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON "
+                                          "(--format json).")] = False,
+    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
+                   ] = OutputFormat.auto,
     harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
         help="Threshold t of Harness@t.")]
     = 1.0,
@@ -53,13 +57,14 @@ def score(
     cases = [c for c in t.all_cases() if c.visible] if visible_only else None
     with progress.terminal():
         rep = score_spec(t, text, str(spec), options, cache=vc, cases=cases)
-    if as_json:
+    fmt = resolve(fmt, as_json)
+    if fmt is OutputFormat.json:
         print(rep.model_dump_json(indent=2))
     elif rep.status == "error":
         # one line on stderr only (the table would say it a second time on stdout)
         raise fail(f"{spec}: {rep.error.splitlines()[0] if rep.error else 'scoring failed'}")
     else:
-        out.print(spec_table(rep, harness_t=harness_t, task=t))
+        show(out, spec_table(rep, harness_t=harness_t, task=t), fmt)
     raise typer.Exit(rep.exit_code)
 
 
@@ -84,6 +89,8 @@ def run(
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help=
                         "A progress bar on stderr.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
+    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
+                   ] = OutputFormat.auto,
     max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
     executor: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
@@ -106,7 +113,7 @@ def run(
         jobs_from_glob,
         run_batch,
     )
-    from adequacy.report import batch_table
+    from adequacy.report import batch_table, problem_lines
     from adequacy.results import ResultsError
     try:
         if jobs_file is not None:
@@ -145,12 +152,25 @@ def run(
     except (AdequacyError, OSError) as e:
         raise fail(f"batch stopped: {e} (finished pairs are kept in {results}; rerun to "
                     "resume)") from None
-    if not quiet:
-        out.print(batch_table(summary.reports))
-    out.print(summary.footer(results), highlight=False)
+    if fmt is OutputFormat.json:
+        print(summary.model_dump_json(indent=2, exclude={"reports"} if quiet else None))
+    else:
+        if not quiet:
+            show(out, batch_table(summary.reports), fmt)
+        out.print(summary.footer(results), highlight=False, soft_wrap=True)
     if verify:
         out.print(verified_line(summary.reports), highlight=False)
-    raise typer.Exit(2 if summary.errors else 0)
+    problems = problem_lines(summary.reports)
+    if problems:  # pytest's short summary: every pair that did not score, and why, on stderr
+        width = max(20, min(err.width, 100))
+        err.print(" short summary of pairs not scored ".center(width, "="), highlight=False,
+                  markup=False, soft_wrap=True)
+        for line in problems:
+            err.print(line, highlight=False, markup=False, soft_wrap=True)
+    if summary.errors:
+        raise fail(f"{summary.errors} of {summary.total} pairs ended as errors (listed above; "
+                   f"their records in {results} say more; rerun to retry them)")
+    raise typer.Exit(0)
 
 
 def verified_line(reports: list[Any]) -> str:

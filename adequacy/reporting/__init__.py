@@ -7,9 +7,16 @@ approach, per-spec rows) -> a renderer. Nothing here scores a spec; it reads wha
 from adequacy.reporting._compare import Comparison, compare
 from adequacy.reporting._load import Record, read_records
 from adequacy.reporting._outcomes import Outcome, outcome
-from adequacy.reporting._render import render_html, render_json, render_markdown
+from adequacy.reporting._render import (
+    leaderboard_rows,
+    render_html,
+    render_json,
+    render_markdown,
+    summary_rows,
+)
 from adequacy.reporting._study import Study, build_study
 from adequacy.results import ResultsError
 
 __all__ = ["Comparison", "Outcome", "Record", "ResultsError", "Study", "build_study", "compare",
-           "outcome", "read_records", "render_html", "render_json", "render_markdown"]
+           "leaderboard_rows", "outcome", "read_records", "render_html", "render_json",
+           "render_markdown", "summary_rows"]

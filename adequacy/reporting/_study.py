@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from adequacy.reporting._aggregate import ApproachStats, approach_stats, group, task_infos
 from adequacy.reporting._load import Record
 from adequacy.reporting._outcomes import outcome
+from adequacy.reporting._spectext import SpecText, spec_text
 from adequacy.verdicts import BUCKETS
 
 MAX_CASES_SHOWN = 100
@@ -49,6 +50,8 @@ class SpecRow(BaseModel):
     """Why an invalid or error spec got no scores."""
     failing: list[FailingCase]
     more_failing: int
+    text: SpecText = SpecText()
+    """The spec itself, highlighted, with the lines engines named marked."""
 
 
 class Study(BaseModel):
@@ -94,7 +97,8 @@ def _row(i: int, rec: Record, cases: dict[tuple[str, str, str], tuple[str, str]]
                    spec=Path(rep.spec_path).name if rep.spec_path else "(spec text)",
                    source=rec.source, status=rep.status, outcome=outcome(rep).value,
                    buckets=cells, passed_all=rep.passed_all, detail=detail, failing=failing,
-                   more_failing=max(0, len(bad) - MAX_CASES_SHOWN))
+                   more_failing=max(0, len(bad) - MAX_CASES_SHOWN),
+                   text=spec_text(rep, Path(rec.source.rsplit(":", 1)[0]).parent))
 
 
 def _case_texts(records: Sequence[Record]) -> dict[tuple[str, str, str], tuple[str, str]]:

@@ -58,21 +58,46 @@ def _y_axis(ymax: float, percent: bool, width: int = W) -> list[str]:
     return out
 
 
+Errors = Mapping[str, Sequence["tuple[float, float] | None"]]
+"""Series name -> (low, high) per point, drawn as an error bar (a 95% interval)."""
+
+
+def _error_bar(x: float, lo: float, hi: float, ymax: float, cap: float = 4.0) -> str:
+    plot_h = H - TOP - BOTTOM
+
+    def y(v: float) -> float:
+        return TOP + plot_h - plot_h * min(max(v, 0.0), ymax) / ymax
+
+    return (f'<path class="errbar" d="M{x - cap:.1f},{y(hi):.1f}H{x + cap:.1f}'
+            f'M{x:.1f},{y(hi):.1f}V{y(lo):.1f}M{x - cap:.1f},{y(lo):.1f}H{x + cap:.1f}" '
+            f'stroke="#222" stroke-width="1.2" fill="none"/>')
+
+
+def _ci_label(ci: tuple[float, float] | None, percent: bool) -> str:
+    if ci is None:
+        return ""
+    lo, hi = ci
+    return (f" (95% CI {lo * 100:.1f}-{hi * 100:.1f}%)" if percent
+            else f" (95% CI {lo:g}-{hi:g})")
+
+
 def bars(title: str, categories: Sequence[str], series: Mapping[str, Sequence[float | None]],
-         ymax: float = 1.0, percent: bool = True, show_na: bool = True) -> str:
+         ymax: float = 1.0, percent: bool = True, show_na: bool = True,
+         errors: Errors | None = None) -> str:
     """Grouped bars: one group per category, one bar per series; ``None`` draws "n/a" (or
     nothing, where a missing value is expected, as for a tag one approach never met).
-    Many categories widen the chart rather than crush the bars."""
+    Many categories widen the chart rather than crush the bars. ``errors`` adds a 95%
+    interval to each bar that has one."""
     width = max(W, LEFT + RIGHT + len(categories) * (12 + 10 * len(series)))
     body = _y_axis(ymax, percent, width)
     plot_w, plot_h = width - LEFT - RIGHT, H - TOP - BOTTOM
     n_series = max(1, len(series))
     gw = plot_w / max(1, len(categories))
     bw = min(36.0, (gw - 10) / n_series)
-    for ci, cat in enumerate(categories):
-        gx = LEFT + gw * ci + (gw - bw * n_series) / 2
+    for ci_, cat in enumerate(categories):
+        gx = LEFT + gw * ci_ + (gw - bw * n_series) / 2
         for si, (name, values) in enumerate(series.items()):
-            v = values[ci]
+            v = values[ci_]
             x = gx + si * bw
             if v is None:
                 if not show_na:
@@ -81,11 +106,14 @@ def bars(title: str, categories: Sequence[str], series: Mapping[str, Sequence[fl
                             f'text-anchor="middle" class="na">n/a</text>')
                 continue
             h = max(1.0, plot_h * min(v, ymax) / ymax)
-            label = f"{v * 100:.1f}%" if percent else f"{v:g}"
+            ci = (errors or {}).get(name, [None] * len(categories))[ci_]
+            label = (f"{v * 100:.1f}%" if percent else f"{v:g}") + _ci_label(ci, percent)
             body.append(f'<rect class="mark" x="{x:.1f}" y="{TOP + plot_h - h:.1f}" '
                         f'width="{bw - 2:.1f}" height="{h:.1f}" fill="{color(si)}">'
                         f'<title>{escape(name)} · {escape(cat)}: {label}</title></rect>')
-        body.append(_category_label(LEFT + gw * ci + gw / 2, TOP + plot_h + 14, cat, gw))
+            if ci is not None:
+                body.append(_error_bar(x + (bw - 2) / 2, ci[0], ci[1], ymax))
+        body.append(_category_label(LEFT + gw * ci_ + gw / 2, TOP + plot_h + 14, cat, gw))
     return _frame(title, body, list(series), width=width)
 
 
@@ -103,8 +131,10 @@ def _category_label(x: float, y: float, text: str, room: float) -> str:
 
 
 def lines(title: str, xs: Sequence[float], series: Mapping[str, Sequence[float | None]],
-          xlabel: str, ymax: float = 1.0, percent: bool = True, x_is_index: bool = False) -> str:
-    """One polyline per series over ``xs`` (gaps where a value is None), with point marks."""
+          xlabel: str, ymax: float = 1.0, percent: bool = True, x_is_index: bool = False,
+          errors: Errors | None = None) -> str:
+    """One polyline per series over ``xs`` (gaps where a value is None), with point marks and,
+    where ``errors`` has one, a 95% interval at each point."""
     body = _y_axis(ymax, percent)
     plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
     lo, hi = (0, max(1, len(xs) - 1)) if x_is_index else (min(xs), max(xs))
@@ -120,16 +150,19 @@ def lines(title: str, xs: Sequence[float], series: Mapping[str, Sequence[float |
     body.append(f'<text x="{LEFT + plot_w / 2}" y="{TOP + plot_h + 30}" text-anchor="middle" '
                 f'class="axis">{escape(xlabel)}</text>')
     for si, (name, values) in enumerate(series.items()):
-        pts = [(px(i, x), TOP + plot_h - plot_h * min(v, ymax) / ymax, x, v)
+        errs = (errors or {}).get(name, [None] * len(xs))
+        pts = [(px(i, x), TOP + plot_h - plot_h * min(v, ymax) / ymax, x, v, errs[i])
                for i, (x, v) in enumerate(zip(xs, values, strict=True)) if v is not None]
         if not pts:
             continue
-        d = " ".join(f"{'M' if j == 0 else 'L'}{x:.1f},{y:.1f}" for j, (x, y, _, _) in
+        d = " ".join(f"{'M' if j == 0 else 'L'}{x:.1f},{y:.1f}" for j, (x, y, _, _, _) in
                      enumerate(pts))
         body.append(f'<path class="mark line" d="{d}" stroke="{color(si)}" fill="none" '
                     f'stroke-width="2"/>')
-        for x, y, xv, v in pts:
-            label = f"{v * 100:.1f}%" if percent else f"{v:g}"
+        for x, y, xv, v, ci in pts:
+            if ci is not None:
+                body.append(_error_bar(x, ci[0], ci[1], ymax, cap=3.0))
+            label = (f"{v * 100:.1f}%" if percent else f"{v:g}") + _ci_label(ci, percent)
             body.append(f'<circle class="mark" cx="{x:.1f}" cy="{y:.1f}" r="3" '
                         f'fill="{color(si)}"><title>{escape(name)} · {xlabel} {xv:g}: '
                         f'{label}</title></circle>')
@@ -157,3 +190,75 @@ def stacked(title: str, categories: Sequence[str], parts: Mapping[str, Sequence[
                             f'{escape(name)}: {vals[ci]} of {total}</title></rect>')
             x += w
     return _frame(title, body, list(parts), height=height)
+
+
+def small_multiples(title: str, xs: Sequence[float],
+                    panels: Mapping[str, Mapping[str, Sequence[float | None]]],
+                    xlabel: str, columns: int = 3, x_is_index: bool = False,
+                    errors: Mapping[str, Errors] | None = None) -> str:
+    """One small plot per panel (an approach), each with the same few series on the same axes:
+    eight approaches' curves in one plot are a tangle; side by side they can be compared.
+    ``x_is_index`` spaces the xs evenly (k = 1, 2, 3, 5, 10); ``errors`` (panel -> series ->
+    interval per x) draws 95% intervals."""
+    pw, ph = 250, 150
+    pl, pt, pb = 34, 22, 26
+    names = list(panels)
+    cols = max(1, min(columns, len(names)))
+    rows = (len(names) + cols - 1) // cols
+    width = cols * pw + 8
+    series_names: list[str] = []
+    for p in panels.values():
+        series_names += [n for n in p if n not in series_names]
+    height = TOP + rows * ph + 40
+    body = []
+    pos = list(range(len(xs))) if x_is_index else list(xs)
+    lo, hi = min(pos), max(pos)
+    span = (hi - lo) or 1
+    for idx, name in enumerate(names):
+        ox = 4 + (idx % cols) * pw
+        oy = TOP + (idx // cols) * ph
+        iw, ih = pw - pl - 10, ph - pt - pb
+        body.append(f'<text x="{ox + pl + iw / 2:.1f}" y="{oy + 14}" text-anchor="middle" '
+                    f'class="ptitle">{escape(name[:38])}</text>')
+        for i in range(3):
+            y = oy + pt + ih - ih * i / 2
+            body.append(f'<line x1="{ox + pl}" x2="{ox + pl + iw}" y1="{y:.1f}" y2="{y:.1f}" '
+                        f'class="grid"/><text x="{ox + pl - 3}" y="{y + 3:.1f}" '
+                        f'text-anchor="end" class="tick">{50 * i}%</text>')
+        ticks = (list(zip(pos, xs, strict=True)) if x_is_index and len(xs) <= 8 else
+                 [(v, v) for v in (lo, (lo + hi) / 2, hi)] if not x_is_index else
+                 [(pos[0], xs[0]), (pos[-1], xs[-1])])
+        for p_, v in ticks:
+            x = ox + pl + iw * (p_ - lo) / span
+            body.append(f'<text x="{x:.1f}" y="{oy + pt + ih + 12}" text-anchor="middle" '
+                        f'class="tick">{v:g}</text>')
+
+        def yof(v: float, oy: float = oy, ih: float = ih) -> float:
+            return oy + pt + ih - ih * min(max(v, 0.0), 1.0)
+
+        for sname, values in panels[name].items():
+            si = series_names.index(sname)
+            errs = ((errors or {}).get(name) or {}).get(sname) or [None] * len(xs)
+            for p_, ci in zip(pos, errs, strict=True):
+                if ci is not None:
+                    x = ox + pl + iw * (p_ - lo) / span
+                    body.append(f'<path class="errbar" d="M{x - 2.5:.1f},{yof(ci[1]):.1f}'
+                                f'H{x + 2.5:.1f}M{x:.1f},{yof(ci[1]):.1f}V{yof(ci[0]):.1f}'
+                                f'M{x - 2.5:.1f},{yof(ci[0]):.1f}H{x + 2.5:.1f}" '
+                                f'stroke="{color(si)}" stroke-width="1" fill="none"/>')
+            pts = [(ox + pl + iw * (p_ - lo) / span, yof(v), x, v)
+                   for p_, x, v in zip(pos, xs, values, strict=True) if v is not None]
+            if not pts:
+                continue
+            d = " ".join(f"{'M' if j == 0 else 'L'}{x:.1f},{y:.1f}"
+                         for j, (x, y, _, _) in enumerate(pts))
+            body.append(f'<path class="mark line" d="{d}" stroke="{color(si)}" fill="none" '
+                        f'stroke-width="1.8"><title>{escape(name)} · {escape(sname)}</title>'
+                        '</path>')
+            for x, y, xv, v in pts:
+                body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="1.8" fill="{color(si)}">'
+                            f'<title>{escape(name)} · {escape(sname)} at {xlabel} {xv:g}: '
+                            f'{v * 100:.1f}%</title></circle>')
+    body.append(f'<text x="{width / 2:.1f}" y="{TOP + rows * ph + 6}" text-anchor="middle" '
+                f'class="axis">{escape(xlabel)}</text>')
+    return _frame(title, body, series_names, height=height, width=width)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_report_cli import adequacy, batch  # noqa: F401  (module fixture)
+from .test_report_cli import REPO, adequacy, batch  # noqa: F401  (module fixture)
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -66,4 +66,56 @@ def test_report_renders_without_errors(browser, batch: Path, tmp_path: Path) -> 
     shot = tmp_path / "report.png"
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 20_000
+    assert problems == []
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory, batch: Path) -> list[Path]:  # noqa: F811
+    """The bundled Verus examples (interp) and JML examples (rac), as docs/report.md shows."""
+    if shutil.which("javac") is None:
+        pytest.skip("javac is not installed (the JML examples need it)")
+    out = tmp_path_factory.mktemp("jml") / "jml-rac.jsonl"
+    proc = adequacy("run", "--tasks", REPO / "examples" / "jml", "--engine", "rac", "-o", out,
+                    "--no-progress", "--quiet")
+    assert out.exists(), proc.stderr
+    verus = out.parent / "verus-interp.jsonl"
+    shutil.copy(batch, verus)
+    return [verus, out]
+
+
+@pytest.mark.slow
+def test_report_shows_intervals_spec_text_and_small_multiples(browser, both: list[Path],
+                                                              tmp_path: Path) -> None:
+    html = tmp_path / "report.html"
+    proc = adequacy("report", *(p.name for p in both), "-o", html, cwd=both[0].parent)
+    assert proc.returncode == 0, proc.stderr
+    page = browser.new_page(viewport={"width": 1280, "height": 1700})
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(html.as_uri())
+    # error bars drawn with a visible height in the bucket chart; ± in the summary table
+    bars = page.evaluate("""() => Array.from(document.querySelectorAll(
+        '#chart-buckets .errbar')).filter(e => e.getBBox().height > 0).length""")
+    assert bars >= 4, bars
+    assert "±" in page.locator("#summary-table tbody").inner_text()
+    assert page.locator("#leaderboard-table tbody tr").count() == 2
+    # Harness@t: one small panel per approach, not 4 lines in one plot
+    assert page.locator("#chart-harness .ptitle").all_text_contents() == ["verus-interp",
+                                                                         "jml-rac"]
+    if os.environ.get("ADEQUACY_UPDATE_DOCS") == "1":
+        page.screenshot(path=str(REPO / "docs" / "report-example.png"),
+                        clip={"x": 0, "y": 0, "width": 1280, "height": 1280})
+    # a spec page: the spec's text, highlighted, the line its failing case names marked
+    link = page.locator("#spec-table a", has_text="flawed_null_undefined.java").first
+    target = str(link.get_attribute("href"))
+    link.click()
+    spec = page.locator(f"{target} .src")
+    assert spec.is_visible() and "requires a.length > 0" in spec.inner_text()
+    marked = page.locator(f"{target} .src .hll")
+    assert marked.count() == 1 and "requires" in marked.inner_text()
+    if os.environ.get("ADEQUACY_UPDATE_DOCS") == "1":
+        page.locator(target).screenshot(path=str(REPO / "docs" / "report-spec-page.png"))
+    shot = tmp_path / "page.png"
+    page.locator(target).screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
     assert problems == []

@@ -86,13 +86,17 @@ def test_approaches_from_writer_and_model_fields(tmp_path: Path) -> None:
     study = build_study(recs, ["a", "b"])
     vr = {ap.name: (ap.vr, ap.vr_measured) for ap in study.approaches}
     assert vr == {"templates": (None, 0), "dspy-zs / openai/m": (1.0, 1)}
+    from adequacy.reporting import leaderboard_rows
+    assert [r["VR"] for r in leaderboard_rows(study)] == ["n/a", "100.0% of 1"]
 
 
 def test_markdown_carries_the_figures(tmp_path: Path) -> None:
     reps = [spec_report("t1", "a.rs", full(True)), spec_report("t2", "b.rs", full(False))]
     md = render_markdown(build_study(read_records([write(tmp_path / "run.jsonl", reps)]),
                                      ["run.jsonl"]))
-    assert "| run | 2 | 2 | 50.0% |" in md
+    # two tasks passing 1 and 0: a resample of both draws a mean of 0, 1/2 or 1 (1/4, 1/2,
+    # 1/4), so the 2.5th and 97.5th percentiles are 0 and 1: ±50 points
+    assert "| run | 2 | 2 | 50.0% ±50.0 |" in md
     assert "| t2 | run | b.rs | failed on soundness | 2/2 | 2/2 | 2/2 | 2/3 |" in md
 
 

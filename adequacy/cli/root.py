@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from adequacy.cli import admin, data, gym, optimize, report, scoring, tasks
+from adequacy.cli import admin, cases, data, gym, optimize, report, scoring, tasks
 from adequacy.cli.common import out
 
 # Plain (click) help: typer's rich help shows every flag as `--json <bool>`, which reads as if
@@ -40,5 +40,5 @@ def _root(
 
 app.add_typer(tasks.task_app, name="task")
 app.add_typer(admin.cache_app, name="cache")
-for _module in (admin, scoring, data, tasks, report, optimize, gym):
+for _module in (admin, scoring, data, tasks, report, optimize, gym, cases):
     _module.register(app)

@@ -48,7 +48,7 @@ class GymManifest(BaseModel):
 def task_content_hash(task: Task) -> str:
     """Hash of everything the grade depends on, independent of where the task folder lives:
     header, statement, skeleton and every case's bucket, id and values."""
-    cases = "\n".join(c.model_dump_json(exclude={"line", "origin"}) for c in task.all_cases())
+    cases = "\n".join(c.model_dump_json(exclude={"line", "origin", "seed"}) for c in task.all_cases())
     header = (task.root / "task.toml").read_text(encoding="utf-8")
     return content_hash(task.id, task.language, header, task.statement, task.skeleton, cases)
 

@@ -60,6 +60,9 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
                 f"PostHarness@{harness_t:g} {'N/A' if ph is None else ph}  "
                 f"scoring {'strict (unknown = failed)' if rep.strict else 'lenient (unknown left out)'}")
         parts.append(Text(line))
+    if rep.origins:
+        parts.append(Text("cases by origin: " + ", ".join(
+            f"{k} {n}" for k, n in sorted(rep.origins.items(), key=lambda kv: (-kv[1], kv[0])))))
     parts.append(verdict_line(rep))
     parts.append(Text("engines: " + "; ".join(_engine_note(e.name, e.skipped, e.decided,
                                                            e.cases, e.cached, e.seconds)
@@ -115,7 +118,8 @@ def verdict_line(rep: SpecReport) -> Text:
             [f"{', '.join(undecided)} (no decided case)"] if undecided else [])
         words.append("untested: " + "; ".join(said))
         if any(not b.expects for b in untested if rep.buckets[b].total == 0):
-            words.append(f"- `adequacy mutate {rep.task_path}` fills the sound buckets")
+            words.append(f"- `adequacy cases generate {rep.task_path}` and `adequacy mutate "
+                         f"{rep.task_path}` fill the sound buckets")
     return Text(" ".join(words), style="bold red")
 
 

@@ -82,6 +82,9 @@ class SpecReport(BaseModel):
     empty_by_design: list[Bucket] = []
     """Buckets the task declares empty (``every_input_valid``: no ``pre_sound`` cases)."""
     options: RunOptions | None = None
+    origins: dict[str, int] = Field(default_factory=dict)
+    """Case origin (``official``, ``generated``, ``mutant``...) -> cases with a verdict in
+    this score: what the score rests on. Empty in records written before it existed."""
 
     @model_validator(mode="after")
     def _consistent(self) -> SpecReport:
@@ -102,6 +105,10 @@ class SpecReport(BaseModel):
             raise ValueError("a case has more than one verdict (one final verdict per case)")
         if self.verdicts and stats and bucket_stats(self.verdicts) != stats:
             raise ValueError("bucket counts do not match the verdicts")
+        if self.origins and (any(n < 0 for n in self.origins.values()) or (
+                stats and sum(self.origins.values()) != sum(s.total for s in stats.values()))):
+            raise ValueError("origins must count the scored cases (their sum is the number of "
+                             "cases with a verdict)")
         if self.status != "scored":
             if self.verdicts or any(s.total for s in stats.values()):
                 raise ValueError(f"a {self.status} report has no verdicts or case counts")

@@ -17,6 +17,7 @@ strategies cannot be drawn from reproducibly outside a test.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -108,7 +109,7 @@ class Profile:
         if isinstance(t, NullableType):
             self._see(v, t.elem, path)
             return
-        if isinstance(t, IntType) or isinstance(t, FloatType):
+        if isinstance(t, (IntType, FloatType)):
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 s.nums.append(float(v))
             return
@@ -254,10 +255,8 @@ class Profile:
                 seen.add(k)
                 items.append(e)
             if s is not None and s.long_samples >= 2 and (s.sorted_asc or s.sorted_desc):
-                try:
+                with contextlib.suppress(TypeError):
                     items.sort(key=_order_key, reverse=not s.sorted_asc)
-                except TypeError:
-                    pass
             return items
         if isinstance(t, MapType):
             n = self._len(s, rng)

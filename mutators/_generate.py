@@ -51,6 +51,12 @@ __all__ = ["GenerateReport", "generate_task"]
 #: fewest reference runs that may support an ``every_input_valid`` inference.
 MIN_TOTAL_EVIDENCE = 20
 
+#: invalid inputs kept per (operator, argument): ten nulls of one argument beside different
+#: other values test the same clause ten times and would outweigh every other invalid input.
+PER_OPERATOR = 3
+#: drawn inputs the reference threw on, kept per task (each may hit a different relation).
+DRAWN = 10
+
 #: seconds a Python reference may take on one input (in the main thread, where a timer works).
 PY_SECONDS = 5.0
 
@@ -392,17 +398,23 @@ def generate_task(
     gen = src[len(own):]
     rng.shuffle(own)
     picked = (own + gen)[:sources]
-    cands: list[tuple[dict[str, Any], str]] = [(i, "drawn") for i in thrown]
+    cands: list[tuple[dict[str, Any], str, str]] = [(i, "drawn", "") for i in thrown]
     for inp in picked:
-        cands += [(c.input, c.operator) for c in
+        cands += [(c.input, c.operator, c.target) for c in
                   invalid_candidates(inp, task.inputs, cons, invalid_per_source, seed)]
     fresh: list[tuple[dict[str, Any], str]] = []
     taken = set(known_valid) | invalid_keys
-    for inp, op in cands:
+    per_op: Counter[str] = Counter()
+    for inp, op, target in cands:
         k = params_key(inp, task.inputs)
         if k in taken:
             dropped["invalid: duplicate of a known valid or invalid input"] += 1
             continue
+        slot = f"{op}:{target}"
+        if per_op[slot] >= (DRAWN if op == "drawn" else PER_OPERATOR):
+            dropped["invalid: enough of this operator on this argument"] += 1
+            continue
+        per_op[slot] += 1
         taken.add(k)
         fresh.append((inp, op))
     run([i for i, _ in fresh])

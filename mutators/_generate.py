@@ -333,8 +333,10 @@ def generate_task(
             rep.notes.append("no valid input to take a shape from: no valid pair generated")
         prof = profile_inputs(task.inputs, list(known_valid.values()))
         seen = set(known_valid) | invalid_keys
+        # a rerun with the same seed makes the same cases: those already there count
+        made = sum(1 for c in post_c if c.origin == "generated" and c.seed == seed)
         for _round in range(4 if known_valid else 0):
-            need = valid - len(new_post)
+            need = valid - made - len(new_post)
             if need <= 0:
                 break
             batch: list[dict[str, Any]] = []
@@ -358,7 +360,7 @@ def generate_task(
                 batch.append(inp)
             run(batch)
             for inp in batch:
-                if len(new_post) >= valid:
+                if made + len(new_post) >= valid:
                     break
                 o = outcomes[params_key(inp, task.inputs)]
                 if o.kind == "threw":
@@ -388,8 +390,8 @@ def generate_task(
                 pid = _new_id("gen", ids_pre, "pre_complete", ik)
                 new_pre.append(Case(id=pid, bucket=Bucket.pre_complete, input=inp,
                                     origin="generated", seed=seed))
-        if len(new_post) < valid:
-            rep.notes.append(f"{len(new_post)} of {valid} valid pairs: the examples' shape "
+        if made + len(new_post) < valid:
+            rep.notes.append(f"{made + len(new_post)} of {valid} valid pairs: the examples' shape "
                              "admits few other inputs, or the reference refused them")
 
     # -- invalid inputs ---------------------------------------------------------------------

@@ -208,3 +208,68 @@ def test_lean_true_precondition_is_recognised(tmp_path: Path) -> None:
     assert not lean_precondition_is_true(lean("  a > 0"))
     assert not lean_precondition_is_true(lean("  True ∧ a > 0"))
     assert not lean_precondition_is_true(tmp_path)  # no task.lean
+
+
+JAVA = """public class Solution {
+    public static int solve(int[] a, int i) {
+        if (i < 0) throw new IllegalArgumentException("negative index");
+        return a[i];
+    }
+}
+"""
+JAVA_TOML = """id = "at"
+language = "jml"
+title = "element at an index"
+
+[signature.input]
+a = "array<i32>"
+i = "i32"
+
+[signature.output]
+result = "i32"
+
+[jml]
+class = "Solution"
+method = "solve"
+java_params = ["int[]", "int"]
+java_return = "int"
+static = true
+"""
+
+
+@pytest.mark.slow
+def test_java_reference_outcomes_and_generated_cases(tmp_path: Path) -> None:
+    from adequacy.plugins import backend_for
+
+    try:
+        backend = backend_for("jml")
+    except AdequacyError as e:
+        pytest.skip(f"no JML backend: {e}")
+    cases = [({"a": [5, 6, 7], "i": 0}, {"result": 5}), ({"a": [5, 6, 7], "i": 2}, {"result": 7}),
+             ({"a": [1, 2], "i": 1}, {"result": 2}), ({"a": [9], "i": 0}, {"result": 9})]
+    d = make_task(tmp_path, "at", JAVA_TOML, cases, {})
+    shutil.rmtree(d / "reference")
+    (d / "skeleton.rs").unlink()
+    (d / "Solution.java").write_text(JAVA)
+    task = load_task(d)
+    try:
+        outs = backend.reference_outcomes(task, [{"a": [4, 5], "i": 1}, {"a": [4], "i": -1},
+                                                 {"a": [4], "i": 3}, {"a": None, "i": 0}])
+    except AdequacyError as e:
+        pytest.skip(f"JVM not usable here: {e}")
+    assert outs is not None
+    assert [o.kind for o in outs] == ["returned", "threw", "threw", "threw"]
+    assert outs[0].output == {"result": 5}
+    assert outs[1].reason == "java.lang.IllegalArgumentException"
+    assert backend.implicit_invalid(task, {"a": None, "i": 0}) is not None
+    assert backend.implicit_invalid(task, {"a": [1], "i": 0}) is None
+    rep = generate_task(d, valid=20, seed=0)
+    assert rep.reference == "backend openjml"
+    for c in lines(d, "post_complete"):
+        a, i = c["input"]["a"], c["input"]["i"]
+        assert a is not None and 0 <= i < len(a) and c["output"] == {"result": a[i]}
+    bad = lines(d, "pre_sound")
+    assert bad and not rep.inferred_every_input_valid
+    for c in bad:
+        a, i = c["input"]["a"], c["input"]["i"]
+        assert a is None or not 0 <= i < len(a)

@@ -424,14 +424,15 @@ def generate_task(
     for inp, op in fresh:
         k = params_key(inp, task.inputs)
         word, why = judge.judge(inp)
-        o = outcomes.get(k)
-        if o is not None and o.kind == "threw":
+        got = outcomes.get(k)
+        if got is not None and got.kind == "threw":
             if word is False:
                 dropped["invalid: the reference threw, yet the validator accepts"] += 1
                 continue
-            word, why = True, "; ".join(x for x in (why, f"reference threw {o.reason}") if x)
+            word, why = True, "; ".join(x for x in (why, f"reference threw {got.reason}") if x)
         if word is not True:
-            dropped[f"invalid: no oracle says invalid ({'reference ' + o.kind if o else 'no reference'})"] += 1
+            said = f"reference {got.kind}" if got is not None else "no reference"
+            dropped[f"invalid: no oracle says invalid ({said})"] += 1
             continue
         found_invalid = True
         cid = _new_id("gen", ids_sound, "pre_sound", k)

@@ -195,12 +195,12 @@ class Profile:
     def _num(self, t: IntType | FloatType, s: _Slot | None, rng: random.Random) -> Any:
         integral = isinstance(t, IntType)
         if s is None or not s.nums:
-            if integral:
+            if isinstance(t, IntType):
                 return random_value(t, rng)
             return float_value(round(rng.uniform(-10.0, 10.0), 2), t)
         lo, hi = _widen(min(s.nums), max(s.nums), integral)
-        if integral:
-            tlo, thi = t.bounds  # type: ignore[union-attr]
+        if isinstance(t, IntType):
+            tlo, thi = t.bounds
             lo = int(lo) if tlo is None else max(int(lo), tlo)
             hi = int(hi) if thi is None else min(int(hi), thi)
             r = rng.random()

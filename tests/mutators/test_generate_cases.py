@@ -125,6 +125,15 @@ def test_total_reference_makes_the_task_every_input_valid(tmp_path: Path) -> Non
     assert (d / "task.toml").read_text() == text
 
 
+def test_an_author_saying_false_is_not_overruled(tmp_path: Path) -> None:
+    toml = DOUBLE_TOML.replace('title = "integer square root"\n',
+                               'title = "integer square root"\nevery_input_valid = false\n')
+    d = make_task(tmp_path, "double", toml, DOUBLE_CASES, {"reference.py": DOUBLE_REF})
+    rep = generate_task(d, valid=10, seed=0)
+    assert not rep.inferred_every_input_valid
+    assert not load_task(d).every_input_valid  # and task.toml still parses
+
+
 def test_a_validator_blocks_the_inference_and_labels_inputs(tmp_path: Path) -> None:
     # the reference is total, but the task says only even numbers are valid
     validator = "def valid(inp):\n    return inp['n'] % 2 == 0\n"

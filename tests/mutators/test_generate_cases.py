@@ -282,3 +282,19 @@ def test_java_reference_outcomes_and_generated_cases(tmp_path: Path) -> None:
     for c in bad:
         a, i = c["input"]["a"], c["input"]["i"]
         assert a is None or not 0 <= i < len(a)
+
+
+def test_submit_reports_keep_the_origin_counts() -> None:
+    """The gym's submit strips everything that can quote a hidden case; origin counts are
+    numbers per origin name only, and an agent is told what its grade rests on."""
+    from adequacy.gym.session import _strip
+    from adequacy.verdicts import Truth, Verdict
+
+    vs = [Verdict(case_id="gen-1", bucket=Bucket.pre_complete, value=Truth.true, engine="e",
+                  reason="hidden value 12345")]
+    rep = SpecReport(key="k", task_id="t", task_path="p", spec_path=None, spec_sha="s",
+                     language="l", status="scored", verdicts=vs,
+                     origins={"generated": 1}).finish()
+    d = _strip(rep)
+    assert d["origins"] == {"generated": 1}
+    assert "12345" not in json.dumps(d)

@@ -298,3 +298,33 @@ def test_submit_reports_keep_the_origin_counts() -> None:
     d = _strip(rep)
     assert d["origins"] == {"generated": 1}
     assert "12345" not in json.dumps(d)
+
+
+@pytest.mark.dataset
+@pytest.mark.slow
+def test_import_generates_by_default_and_opts_out(tmp_path: Path, datasets_dir: Path) -> None:
+    from typer.testing import CliRunner
+
+    from adequacy.cli.root import app
+
+    sgb = datasets_dir / "specgenbench" / "sgb.jsonl"
+    if not sgb.is_file():
+        pytest.skip("no specgenbench/sgb.jsonl")
+    src = tmp_path / "sgb1.jsonl"
+    src.write_text(sgb.read_text().splitlines()[0] + "\n")  # SGB_Abs: |num|, total on ints
+    r = CliRunner().invoke(app, ["import", "specgenbench", str(src), str(tmp_path / "on"),
+                                 "--no-mutate"])
+    assert r.exit_code == 0, r.output
+    assert "generate:" in r.output
+    task = load_task(tmp_path / "on" / "SGB_Abs")
+    # the dataset's own extra pairs are origin "generated" too, without a seed
+    gen = [c for c in task.cases[Bucket.post_complete] if c.seed == 0]
+    assert len(gen) == 50 and all(c.origin == "generated" for c in gen)
+    assert all(c.output == {"result": abs(c.input["num"])} for c in gen)
+    assert task.every_input_valid and task.every_input_valid_reason.startswith("inferred:")
+    r = CliRunner().invoke(app, ["import", "specgenbench", str(src), str(tmp_path / "off"),
+                                 "--no-mutate", "--no-generate"])
+    assert r.exit_code == 0 and "generate:" not in r.output
+    off = load_task(tmp_path / "off" / "SGB_Abs")
+    assert not off.every_input_valid
+    assert not [c for c in off.all_cases() if c.seed is not None]

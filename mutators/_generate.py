@@ -23,6 +23,7 @@ slow reference on a big valid input is not a precondition), and their presence p
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import re
 import signal
@@ -250,21 +251,34 @@ def _checker(task: Task) -> Callable[[dict[str, Any], dict[str, Any]], Any] | No
     return load_module_function(path, "check") if path.is_file() else None
 
 
-def _set_every_input_valid(root: Path, reason: str) -> None:
+def _set_every_input_valid(root: Path, reason: str) -> bool:
     """Add ``every_input_valid = true`` and its reason to task.toml's top level (before the
-    first table), leaving every other line as it was."""
+    first table), leaving every other line as it was. Written only when the result parses
+    and says exactly that (a multi-line value that looks like a table header must not be cut);
+    False when it could not be placed."""
+    import tomllib
+
     path = root / "task.toml"
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines(keepends=True)
     at = next((i for i, ln in enumerate(lines) if re.match(r"\s*\[", ln)), len(lines))
-    quoted = reason.replace("\\", "\\\\").replace('"', '\\"')
-    add = ["every_input_valid = true\n", f'every_input_valid_reason = "{quoted}"\n']
+    quoted = json.dumps(reason, ensure_ascii=True)  # a JSON string is a TOML basic string
+    add = ["every_input_valid = true\n", f"every_input_valid_reason = {quoted}\n"]
     if at > 0 and not lines[at - 1].endswith("\n"):
         lines[at - 1] += "\n"
+    new = "".join(lines[:at] + add + (["\n"] if at < len(lines) else []) + lines[at:])
+    try:
+        head = tomllib.loads(new)
+        old = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    if head.pop("every_input_valid", None) is not True or head.pop(
+            "every_input_valid_reason", None) != reason or head != old:
+        return False
     tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text("".join(lines[:at] + add + (["\n"] if at < len(lines) else [])
-                           + lines[at:]), encoding="utf-8")
+    tmp.write_text(new, encoding="utf-8")
     tmp.replace(path)
+    return True
 
 
 def generate_task(
@@ -478,7 +492,10 @@ def generate_task(
             write_cases(root, Bucket.pre_complete, pre_c + new_pre)
         if new_sound:
             write_cases(root, Bucket.pre_sound, pre_s + new_sound)
-        if rep.inferred_every_input_valid:
-            _set_every_input_valid(root, rep.every_input_valid_reason)
+        if rep.inferred_every_input_valid and not _set_every_input_valid(
+                root, rep.every_input_valid_reason):
+            rep.notes.append("every_input_valid inferred but not written: task.toml's layout "
+                             "leaves no safe place for it (add it by hand)")
+            rep.every_input_valid = rep.inferred_every_input_valid = False
         rep.written = bool(new_post or new_sound or rep.inferred_every_input_valid)
     return rep

@@ -134,6 +134,19 @@ def test_an_author_saying_false_is_not_overruled(tmp_path: Path) -> None:
     assert not load_task(d).every_input_valid  # and task.toml still parses
 
 
+def test_task_toml_is_never_cut_by_the_inference(tmp_path: Path) -> None:
+    # a line inside a multi-line string that looks like a table header: inserting there
+    # would change the string (or break the file)
+    toml = DOUBLE_TOML.replace('title = "integer square root"\n',
+                               'title = "integer square root"\nprovenance = """\n[by hand]\n"""\n')
+    d = make_task(tmp_path, "double", toml, DOUBLE_CASES, {"reference.py": DOUBLE_REF})
+    rep = generate_task(d, valid=40, seed=0)
+    assert (d / "task.toml").read_text() == toml
+    assert not rep.inferred_every_input_valid
+    assert any("not written" in n for n in rep.notes)
+    assert not load_task(d).every_input_valid
+
+
 def test_a_validator_blocks_the_inference_and_labels_inputs(tmp_path: Path) -> None:
     # the reference is total, but the task says only even numbers are valid
     validator = "def valid(inp):\n    return inp['n'] % 2 == 0\n"

@@ -117,9 +117,13 @@ def verdict_line(rep: SpecReport) -> Text:
         said = ([f"{', '.join(empty)} (no cases)"] if empty else []) + (
             [f"{', '.join(undecided)} (no decided case)"] if undecided else [])
         words.append("untested: " + "; ".join(said))
-        if any(not b.expects for b in untested if rep.buckets[b].total == 0):
-            words.append(f"- `adequacy cases generate {rep.task_path}` and `adequacy mutate "
-                         f"{rep.task_path}` fill the sound buckets")
+        empty_sound = {b for b in untested if not b.expects and rep.buckets[b].total == 0}
+        # each command fills the bucket it can: advice that adds nothing would loop
+        if Bucket.pre_sound in empty_sound:
+            words.append(f"- `adequacy cases generate {rep.task_path}` adds invalid inputs "
+                         "(or marks the task every_input_valid)")
+        if Bucket.post_sound in empty_sound:
+            words.append(f"- `adequacy mutate {rep.task_path}` adds wrong outputs")
     return Text(" ".join(words), style="bold red")
 
 

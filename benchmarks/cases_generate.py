@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import shutil
 import statistics
 import sys
@@ -28,6 +29,7 @@ from typing import Any
 from adequacy.importing import importers
 from adequacy.mutators import generate_task, mutate_task
 from adequacy.optimizers.templates import TemplateWriter
+from adequacy.optimizers.writer import Writer
 from adequacy.runner import score_spec
 from adequacy.tasks import Task, load_task
 from adequacy.verdicts import Bucket, Truth
@@ -112,11 +114,12 @@ def _gold(name: str, tasks: list[Task]) -> tuple[int, int, list[str], int]:
     return n, passed, bad, checked
 
 
-def _templates(tasks: list[Task]) -> dict[str, Any]:
+def _templates(tasks: list[Task], writer: Writer | None = None) -> dict[str, Any]:
+    """Mean metrics of one writer's spec per task (the template writer by default)."""
     sums: dict[str, list[float]] = {k: [] for k, _ in NAMES}
     harness = 0
     for t in tasks:
-        [w] = TemplateWriter().write(t)
+        [w] = (writer or TemplateWriter()).write(t)
         if w.text is None:
             continue
         rep = score_spec(t, w.text)
@@ -145,6 +148,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--valid", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-baselines", action="store_true")
+    ap.add_argument("--houdini", type=int, default=0,
+                    help="also the Houdini writer (KeY, minutes per task) on a seeded sample "
+                         "of N tasks per Java dataset (0: skip)")
     args = ap.parse_args(argv)
     data = _datasets()
     if not data.is_dir():
@@ -194,9 +200,20 @@ def main(argv: list[str]) -> int:
                     print(f"  contradiction: {line}")
             if not args.no_baselines and name != "verina":
                 mb, ma = _templates(tb), _templates(ta)
-                print("| template writer | " + " | ".join(n for _, n in NAMES) + " | Harness@1 |")
+                print("| writer | " + " | ".join(n for _, n in NAMES) + " | Harness@1 |")
                 print("|---" * 6 + "|")
-                for label, m in (("before", mb), ("after", ma)):
+                rows = [("templates before", mb), ("templates after", ma)]
+                if args.houdini:
+                    from adequacy.optimizers.houdini import HoudiniWriter
+
+                    ids = random.Random(args.seed).sample(range(len(tb)), min(args.houdini,
+                                                                               len(tb)))
+                    hw = HoudiniWriter(proof_seconds=30)
+                    rows += [(f"houdini before (sample {len(ids)})",
+                              _templates([tb[i] for i in ids], hw)),
+                             (f"houdini after (sample {len(ids)})",
+                              _templates([ta[i] for i in ids], hw))]
+                for label, m in rows:
                     print(f"| {label} | " + " | ".join(
                         f"{_f(m[k])} (n={m['n'][k]})" for k, _ in NAMES)
                           + f" | {_f(m['harness'])} |")

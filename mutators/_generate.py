@@ -456,11 +456,11 @@ def generate_task(
 
     # -- every input valid? -----------------------------------------------------------------
     total = sum(1 for o in outcomes.values() if o.kind == "returned")
-    said = re.search(r"(?m)^\s*every_input_valid\s*=", (root / "task.toml").read_text(
+    stated = re.search(r"(?m)^\s*every_input_valid\s*=", (root / "task.toml").read_text(
         encoding="utf-8"))
-    if said and not task.every_input_valid:
+    if stated and not task.every_input_valid:
         rep.notes.append("not every_input_valid: task.toml says every_input_valid = false")
-    if (infer_every_input_valid and not said and ref is not None
+    if (infer_every_input_valid and not stated and ref is not None
             and not pre_s and not found_invalid and not judge.states_precondition):
         bad = {k: n for k, n in kinds.items() if k != "returned"}
         if bad:

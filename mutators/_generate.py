@@ -129,7 +129,8 @@ def _python_outcomes(fn: Callable[[dict[str, Any]], Any]) -> Outcomes:
             except TimeoutError:
                 out.append(ReferenceOutcome(kind="timeout", reason="reference.py timed out"))
                 continue
-            except (RecursionError, MemoryError) as e:
+            except (RecursionError, MemoryError, SystemExit) as e:
+                # no verdict on the input: a deep recursion, a full heap, an exit() call
                 out.append(ReferenceOutcome(kind="failed", reason=type(e).__name__))
                 continue
             except Exception as e:  # noqa: BLE001 - the reference refusing an input is data

@@ -341,3 +341,36 @@ def test_import_generates_by_default_and_opts_out(tmp_path: Path, datasets_dir: 
     off = load_task(tmp_path / "off" / "SGB_Abs")
     assert not off.every_input_valid
     assert not [c for c in off.all_cases() if c.seed is not None]
+
+
+def test_cli_generate_prints_a_line_per_task_and_exits_2_on_bad_input(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from adequacy.cli.root import app
+
+    d = make_task(tmp_path, "double", DOUBLE_TOML, DOUBLE_CASES, {"reference.py": DOUBLE_REF})
+    r = CliRunner().invoke(app, ["cases", "generate", str(d), "--valid", "40", "--seed", "3",
+                                 "--dry-run"])
+    assert r.exit_code == 0, r.output
+    flat = " ".join(r.output.split())
+    assert "double: +24 valid pairs" in flat and "every_input_valid: inferred:" in flat
+    assert "(nothing written)" in flat and not (d / "tests" / "pre_complete.jsonl").exists()
+    r = CliRunner().invoke(app, ["cases", "generate", str(d), "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout.splitlines()[0])["task"] == "double"
+    r = CliRunner().invoke(app, ["cases", "generate", str(tmp_path / "nope")])
+    assert r.exit_code == 2 and "not a task folder" in r.stderr
+    for broken in ("raise SystemExit(\n", "import sys\nsys.exit(0)\n"):
+        (d / "reference" / "reference.py").write_text(broken)
+        r = CliRunner().invoke(app, ["cases", "generate", str(d)])
+        assert r.exit_code == 2, r.output
+        assert "reference.py" in r.stderr
+
+
+def test_a_reference_calling_exit_proves_nothing(tmp_path: Path) -> None:
+    ref = ("import sys\ndef reference(inp):\n    if inp['n'] > 12:\n        sys.exit(3)\n"
+           "    return {'result': 2 * inp['n']}\n")
+    d = make_task(tmp_path, "double", DOUBLE_TOML, DOUBLE_CASES, {"reference.py": ref})
+    rep = generate_task(d, valid=40, seed=3)
+    assert rep.reference_kinds.get("failed", 0) >= 1
+    assert all(c["input"]["n"] <= 12 for c in lines(d, "post_complete"))
+    assert rep.pre_sound_added == 0 and not rep.inferred_every_input_valid

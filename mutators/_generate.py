@@ -45,7 +45,7 @@ from ._constraints import Constraints, parse_constraints
 from ._identity import params_key, strictly_valid
 from ._inputs import invalid_candidates
 from ._oracles import load_module_function
-from ._profile import profile_inputs
+from ._profile import input_space_size, profile_inputs
 
 __all__ = ["GenerateReport", "generate_task"]
 
@@ -461,10 +461,18 @@ def generate_task(
         encoding="utf-8"))
     if stated and not task.every_input_valid:
         rep.notes.append("not every_input_valid: task.toml says every_input_valid = false")
-    if (infer_every_input_valid and not stated and ref is not None
-            and not pre_s and not found_invalid and not judge.states_precondition):
+    space = input_space_size(task.inputs)
+    if (infer_every_input_valid and not stated and not pre_s and not found_invalid
+            and not judge.states_precondition):
         bad = {k: n for k, n in kinds.items() if k != "returned"}
-        if bad:
+        if space is not None and len(known_valid) == space:
+            # not an inference: the valid cases are every input the types admit
+            rep.every_input_valid = rep.inferred_every_input_valid = True
+            rep.every_input_valid_reason = (
+                f"the task's valid cases cover all {space} inputs of the types")
+        elif ref is None:
+            pass
+        elif bad:
             rep.notes.append("not every_input_valid: the reference gave no outcome on some "
                              "inputs (" + ", ".join(f"{k} {n}" for k, n in sorted(bad.items()))
                              + ")")

@@ -43,7 +43,48 @@ from adequacy.types import (
 from ._identity import float_value, value_key
 from ._random_values import CHAR_POOL, random_value
 
-__all__ = ["Profile", "profile_inputs"]
+__all__ = ["Profile", "input_space_size", "profile_inputs"]
+
+#: largest finite input space counted exactly (beyond it, "finite" is of no practical use).
+SPACE_CAP = 4096
+
+
+def _space(t: Type) -> int | None:
+    """How many values ``t`` has, when few (at most ``SPACE_CAP``); None otherwise."""
+    n: int | None
+    if isinstance(t, BoolType):
+        n = 2
+    elif isinstance(t, IntType):
+        lo, hi = t.bounds
+        n = None if lo is None or hi is None else hi - lo + 1
+    elif isinstance(t, (OptionType, NullableType)):
+        e = _space(t.elem)
+        n = None if e is None else e + 1
+    elif isinstance(t, (TupleType, StructType)):
+        elems = t.elems if isinstance(t, TupleType) else tuple(ft for _, ft in t.fields)
+        n = 1
+        for et in elems:
+            e = _space(et)
+            if e is None:
+                return None
+            n *= e
+    else:
+        n = None
+    return n if n is not None and n <= SPACE_CAP else None
+
+
+def input_space_size(params: Sequence[Any]) -> int | None:
+    """How many inputs the signature's types admit, when at most ``SPACE_CAP`` (two bools:
+    4); None for an infinite or larger space."""
+    n = 1
+    for p in params:
+        e = _space(p.type)
+        if e is None:
+            return None
+        n *= e
+        if n > SPACE_CAP:
+            return None
+    return n
 
 Path = tuple[str, ...]
 

@@ -147,6 +147,19 @@ def test_task_toml_is_never_cut_by_the_inference(tmp_path: Path) -> None:
     assert not load_task(d).every_input_valid
 
 
+def test_cases_covering_every_input_of_the_types_make_it_every_input_valid(tmp_path: Path
+                                                                           ) -> None:
+    toml = ('id = "and"\nlanguage = "verus"\n\n[signature.input]\na = "bool"\nb = "bool"\n\n'
+            '[signature.output]\nresult = "bool"\n')
+    all4 = [({"a": a, "b": b}, {"result": a and b}) for a in (False, True) for b in (False, True)]
+    d = make_task(tmp_path, "and", toml, all4, {})  # no reference at all: not needed
+    rep = generate_task(d, valid=10, seed=0)
+    assert rep.every_input_valid_reason == "the task's valid cases cover all 4 inputs of the types"
+    assert load_task(d).every_input_valid
+    d3 = make_task(tmp_path / "three", "and", toml, all4[:3], {})
+    assert not generate_task(d3, valid=10, seed=0).every_input_valid  # one input unknown
+
+
 def test_a_validator_blocks_the_inference_and_labels_inputs(tmp_path: Path) -> None:
     # the reference is total, but the task says only even numbers are valid
     validator = "def valid(inp):\n    return inp['n'] % 2 == 0\n"

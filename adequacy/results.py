@@ -199,9 +199,10 @@ def totals(reports: Sequence[SpecReport]) -> BatchTotals:
 
 # ------------------------------------------------------------------ the results log
 
-SCHEMA = 2
+SCHEMA = 3
 """Version of the record shape. 1: a bare report, its producer's fields flattened beside it or
-the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope."""
+the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope.
+3: the report's ``origins`` (cases of each origin the score rests on)."""
 
 
 class ResultsError(AdequacyError):
@@ -429,7 +430,13 @@ def _from_v1(obj: dict[str, Any]) -> dict[str, Any]:
             "report": rep, "extra": extra}
 
 
-_MIGRATIONS = {1: _from_v1}
+def _from_v2(obj: dict[str, Any]) -> dict[str, Any]:
+    """Schema 2 -> 3: nothing to convert; a report without ``origins`` reads with it empty
+    (which origins a schema-2 score rested on was not recorded)."""
+    return {**obj, "schema": 3}
+
+
+_MIGRATIONS = {1: _from_v1, 2: _from_v2}
 """Schema N -> N + 1. Any change to ``ResultRecord`` or ``SpecReport`` that an older reader
 would refuse (a new field: both forbid extras) bumps ``SCHEMA`` and adds a step here, so old
 files still read and old readers say "upgrade" instead of "not a valid record"."""

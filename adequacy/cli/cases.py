@@ -14,6 +14,9 @@ import typer
 from adequacy.cli.checks import at_least
 from adequacy.cli.common import fail, out
 
+#: most valid pairs one run adds to a task.
+MAX_VALID = 10_000
+
 cases_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                         context_settings={"help_option_names": ["-h", "--help"]},
                         help="Make cases for tasks (docs/cases.md).")
@@ -53,6 +56,9 @@ def generate(
     from adequacy.errors import AdequacyError
     from adequacy.mutators import generate_task
 
+    if valid > MAX_VALID:
+        raise fail(f"--valid must be at most {MAX_VALID}, got {valid} (every pair is a case "
+                   "that every score runs)")
     for t in tasks:
         if not (t / "task.toml").is_file():
             raise fail(f"{t}: not a task folder (no task.toml)")

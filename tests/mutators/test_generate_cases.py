@@ -370,6 +370,8 @@ def test_cli_generate_prints_a_line_per_task_and_exits_2_on_bad_input(tmp_path: 
     assert "(nothing written)" in flat and not (d / "tests" / "pre_complete.jsonl").exists()
     r = CliRunner().invoke(app, ["cases", "generate", str(d), "--json"])
     assert r.exit_code == 0 and json.loads(r.stdout.splitlines()[0])["task"] == "double"
+    r = CliRunner().invoke(app, ["cases", "generate", str(d), "--valid", "1000000000"])
+    assert r.exit_code == 2 and "at most" in r.stderr
     r = CliRunner().invoke(app, ["cases", "generate", str(tmp_path / "nope")])
     assert r.exit_code == 2 and "not a task folder" in r.stderr
     for broken in ("raise SystemExit(\n", "import sys\nsys.exit(0)\n"):

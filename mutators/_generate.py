@@ -58,6 +58,9 @@ PER_OPERATOR = 3
 #: drawn inputs the reference threw on, kept per task (each may hit a different relation).
 DRAWN = 10
 
+#: the task's own pairs run through the reference before its outputs are trusted.
+PROBES = 10
+
 #: seconds a Python reference may take on one input (in the main thread, where a timer works).
 PY_SECONDS = 5.0
 
@@ -242,6 +245,29 @@ def _new_id(prefix: str, taken: set[str], *parts: str) -> str:
     raise AssertionError("sha256 prefixes exhausted")  # pragma: no cover
 
 
+def _disagrees(pairs: list[Case], outcomes: dict[str, ReferenceOutcome], task: Task,
+               unique: bool, check: Callable[[dict[str, Any], dict[str, Any]], Any] | None
+               ) -> str:
+    """Why the reference is not to be trusted on the task's own pairs, or "" when it agrees
+    (the checker accepts, or for unique outputs the output equals the recorded one)."""
+    for c in pairs:
+        o = outcomes.get(params_key(c.input, task.inputs))
+        if o is None or o.kind != "returned" or o.output is None:
+            kind = o.kind if o is not None else "no outcome"
+            return f"{kind} on the task's own case {c.id}"
+        if check is not None:
+            try:
+                ok = check(c.input, o.output)
+            except Exception:  # noqa: BLE001
+                ok = None
+            if ok is not True:
+                return f"the checker rejects its output on case {c.id}"
+        elif unique and c.output is not None and params_key(o.output, task.outputs) != \
+                params_key(c.output, task.outputs):
+            return f"its output differs from the recorded one on case {c.id}"
+    return ""
+
+
 def _fits(task: Task, out: dict[str, Any] | None) -> bool:
     return isinstance(out, dict) and set(out) == {p.name for p in task.outputs} and all(
         strictly_valid(out[p.name], p.type) for p in task.outputs)
@@ -342,6 +368,9 @@ def generate_task(
             kinds[o.kind] += 1
 
     thrown: list[dict[str, Any]] = []
+    own_pairs = [c for c in post_c if c.output is not None and c.seed is None]
+    probes_out = random.Random(f"probes\x1f{seed}").sample(own_pairs, min(PROBES, len(own_pairs)))
+    probes = [c.input for c in probes_out]
     # -- valid pairs ------------------------------------------------------------------------
     if ref is not None and valid > 0:
         if not known_valid:
@@ -373,7 +402,18 @@ def generate_task(
                     dropped["valid: an input oracle rejects it"] += 1
                     continue
                 batch.append(inp)
-            run(batch)
+            # the first batch ends with the task's own pairs: a reference that does not give
+            # their recorded outputs after running on other inputs (state kept across calls,
+            # a conversion that differs from the dataset's) cannot make right outputs
+            run(batch + (probes if _round == 0 else []))
+            if _round == 0:
+                wrong = _disagrees(probes_out, outcomes, task, cons.unique_output, check)
+                if wrong:
+                    rep.notes.append(f"reference distrusted: {wrong}; no valid pair and no "
+                                     "invalid input from it")
+                    ref = None
+                    outcomes.clear()
+                    break
             for inp in batch:
                 if made + len(new_post) >= valid:
                     break

@@ -188,6 +188,20 @@ def test_a_reference_that_times_out_proves_nothing(tmp_path: Path, monkeypatch: 
     assert any("timeout" in n for n in rep.notes)
 
 
+def test_a_reference_with_state_across_calls_is_distrusted(tmp_path: Path) -> None:
+    # right on a fresh start, wrong once it has run: the task's own pairs, run after the
+    # drawn inputs, catch it before any of its outputs becomes a case
+    ref = ("CALLS = [0]\ndef reference(inp):\n    CALLS[0] += 1\n"
+           "    return {'result': 2 * inp['n'] + (1 if CALLS[0] > 5 else 0)}\n")
+    d = make_task(tmp_path, "double", DOUBLE_TOML, DOUBLE_CASES, {"reference.py": ref})
+    rep = generate_task(d, valid=20, seed=0)
+    assert rep.valid_added == 0 and rep.pre_sound_added == 0
+    assert not rep.inferred_every_input_valid
+    assert any("reference distrusted" in n and "differs from the recorded" in n
+               for n in rep.notes)
+    assert not (d / "tests" / "pre_complete.jsonl").exists()
+
+
 def test_without_a_reference_no_pair_is_made(tmp_path: Path) -> None:
     d = make_task(tmp_path, "isqrt", ISQRT_TOML, ISQRT_CASES, {})
     rep = generate_task(d, valid=10, seed=0)

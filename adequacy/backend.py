@@ -81,6 +81,24 @@ class Limits(BaseModel):
     up, one such failure is enough for the other."""
 
 
+class ReferenceOutcome(BaseModel):
+    """What the task's reference implementation did on one input (``reference_outcomes``).
+
+    The kinds are kept apart because they prove different things: ``returned`` gives a right
+    output of a valid input; ``threw`` (the method itself raised an exception) says the input
+    is outside its domain; ``timeout`` and ``failed`` (a crash, out of memory, a stack
+    overflow, a refused action, our own trouble) say nothing about the input at all."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: str
+    """``returned``, ``threw``, ``timeout`` or ``failed``."""
+    output: dict[str, Any] | None = None
+    """The output under the task's names, for ``returned``."""
+    reason: str = ""
+    """The exception's class (``threw``) or why no outcome (``failed``, ``timeout``)."""
+
+
 TIMEOUT = "timeout"
 OUT_OF_MEMORY = "out of memory"
 STACK_OVERFLOW = "stack overflow"
@@ -290,6 +308,24 @@ class Backend:
         """Whether ``run_reference`` is implemented (decided before paying for oracles)."""
         return type(self).run_reference is not Backend.run_reference
 
+    def reference_outcomes(self, task: Task, inputs: list[dict[str, Any]],
+                           limits: Limits | None = None) -> list[ReferenceOutcome] | None:
+        """What the reference did on each input, telling a thrown exception from a timeout or
+        a crash (generated cases: only the first says an input is invalid). The default asks
+        ``run_reference`` and so can say only ``returned`` or ``failed``."""
+        outs = self.run_reference(task, inputs, limits)
+        if outs is None:
+            return None
+        return [ReferenceOutcome(kind="returned", output=o) if isinstance(o, dict)
+                else ReferenceOutcome(kind="failed", reason="the reference gave no output")
+                for o in outs]
+
+    def implicit_invalid(self, task: Task, inp: dict[str, Any]) -> str | None:
+        """Why ``inp`` breaks a precondition that every spec of the language states without
+        writing it (a default of the language), or None. Generated invalid inputs use it as an
+        oracle; the default language has no such rule."""
+        return None
+
     def new_skeleton(self, task_dir: Path) -> tuple[str, str] | None:
         """(file name, text) of the skeleton a task's task.toml implies (``adequacy task new``);
         TaskError (file:line) on a schema the language cannot express; None: not supported."""
@@ -383,6 +419,6 @@ def verifiers_of(backend: Backend) -> list[Verifier]:
 
 
 __all__ = ["Backend", "CAPABILITIES", "Engine", "EngineInfo", "FAILURE_KINDS", "FORBIDDEN",
-           "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "STACK_OVERFLOW",
+           "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "ReferenceOutcome", "STACK_OVERFLOW",
            "TIMEOUT", "TimeoutStreak", "Verifier", "WORKER_DIED", "WriterTexts", "engine_named", "verifiers_of"]
 

@@ -91,7 +91,8 @@ def task_content_hash(task: Task) -> str:
     """A task's content independent of where its folder lives (the gym manifest's
     ``task_hash``): header, statement, skeleton and every case's bucket, id and values. A gym
     folder graded against a source task whose hash differs is refused."""
-    cases = "\n".join(c.model_dump_json(exclude={"line", "origin"}) for c in task.all_cases())
+    cases = "\n".join(c.model_dump_json(exclude={"line", "origin", "seed"})
+                      for c in task.all_cases())
     header = (task.root / "task.toml").read_text(encoding="utf-8")
     return content_hash(task.id, task.language, header, task.statement, task.skeleton, cases)
 

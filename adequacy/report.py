@@ -61,6 +61,9 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
                 f"PostHarness@{harness_t:g} {'N/A' if ph is None else ph}  "
                 f"scoring {'strict (unknown = failed)' if rep.strict else 'lenient (unknown left out)'}")
         parts.append(Text(line))
+    if rep.origins:
+        parts.append(Text("cases by origin: " + ", ".join(
+            f"{k} {n}" for k, n in sorted(rep.origins.items(), key=lambda kv: (-kv[1], kv[0])))))
     parts.append(verdict_line(rep))
     parts.append(Text("engines: " + "; ".join(_engine_note(e.name, e.skipped, e.decided,
                                                            e.cases, e.cached, e.seconds)
@@ -114,8 +117,13 @@ def verdict_line(rep: SpecReport) -> Text:
         said = ([f"{', '.join(empty)} (no cases)"] if empty else []) + (
             [f"{', '.join(undecided)} (no decided case)"] if undecided else [])
         words.append("untested: " + "; ".join(said))
-        if any(not b.expects for b in untested if rep.buckets[b].total == 0):
-            words.append(f"- `adequacy mutate {rep.task_path}` fills the sound buckets")
+        empty_sound = {b for b in untested if not b.expects and rep.buckets[b].total == 0}
+        # each command fills the bucket it can: advice that adds nothing would loop
+        if Bucket.pre_sound in empty_sound:
+            words.append(f"- `adequacy cases generate {rep.task_path}` adds invalid inputs "
+                         "(or marks the task every_input_valid)")
+        if Bucket.post_sound in empty_sound:
+            words.append(f"- `adequacy mutate {rep.task_path}` adds wrong outputs")
     return Text(" ".join(words), style="bold red")
 
 

@@ -82,6 +82,9 @@ class SpecReport(BaseModel):
     empty_by_design: list[Bucket] = []
     """Buckets the task declares empty (``every_input_valid``: no ``pre_sound`` cases)."""
     options: RunOptions | None = None
+    origins: dict[str, int] = Field(default_factory=dict)
+    """Case origin (``official``, ``generated``, ``mutant``...) -> cases with a verdict in
+    this score: what the score rests on. Empty in records written before it existed."""
 
     @model_validator(mode="after")
     def _consistent(self) -> SpecReport:
@@ -102,6 +105,10 @@ class SpecReport(BaseModel):
             raise ValueError("a case has more than one verdict (one final verdict per case)")
         if self.verdicts and stats and bucket_stats(self.verdicts) != stats:
             raise ValueError("bucket counts do not match the verdicts")
+        if self.origins and (any(n < 0 for n in self.origins.values()) or (
+                stats and sum(self.origins.values()) != sum(s.total for s in stats.values()))):
+            raise ValueError("origins must count the scored cases (their sum is the number of "
+                             "cases with a verdict)")
         if self.status != "scored":
             if self.verdicts or any(s.total for s in stats.values()):
                 raise ValueError(f"a {self.status} report has no verdicts or case counts")
@@ -192,9 +199,10 @@ def totals(reports: Sequence[SpecReport]) -> BatchTotals:
 
 # ------------------------------------------------------------------ the results log
 
-SCHEMA = 2
+SCHEMA = 3
 """Version of the record shape. 1: a bare report, its producer's fields flattened beside it or
-the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope."""
+the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope.
+3: the report's ``origins`` (cases of each origin the score rests on)."""
 
 
 class ResultsError(AdequacyError):
@@ -425,7 +433,13 @@ def _from_v1(obj: dict[str, Any]) -> dict[str, Any]:
             "report": rep, "extra": extra}
 
 
-_MIGRATIONS = {1: _from_v1}
+def _from_v2(obj: dict[str, Any]) -> dict[str, Any]:
+    """Schema 2 -> 3: nothing to convert; a report without ``origins`` reads with it empty
+    (which origins a schema-2 score rested on was not recorded)."""
+    return {**obj, "schema": 3}
+
+
+_MIGRATIONS = {1: _from_v1, 2: _from_v2}
 """Schema N -> N + 1. Any change to ``ResultRecord`` or ``SpecReport`` that an older reader
 would refuse (a new field: both forbid extras) bumps ``SCHEMA`` and adds a step here, so old
 files still read and old readers say "upgrade" instead of "not a valid record"."""

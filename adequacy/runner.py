@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -246,6 +247,9 @@ def score_spec(
         report.seconds = time.monotonic() - start
         return report.finish()
     report.verdicts = [final[c.key] for c in todo_cases if c.key in final]
+    scored = {v.bucket.value + "/" + v.case_id for v in report.verdicts}
+    report.origins = dict(sorted(Counter(c.origin for c in todo_cases
+                                         if c.key in scored).items()))
     if cross_check:
         report.disagreements = _disagreements(todo_cases, per_engine)
     report.seconds = time.monotonic() - start

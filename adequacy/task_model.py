@@ -47,6 +47,9 @@ class Case(BaseModel):
     output: dict[str, Any] | None = None
     """Output field name -> JSON value (an unnamed return value is the field ``result``)."""
     origin: str = "official"
+    seed: int | None = None
+    """The generator seed of a generated case (``adequacy cases generate --seed``), so the
+    case can be made again; None for cases nobody generated."""
     visible: bool = False
     """May be shown to a spec writer; hidden cases are for evaluation only."""
     line: int | None = Field(default=None, exclude=True)
@@ -80,6 +83,9 @@ class Task(BaseModel):
     every_input_valid: bool = False
     """The function is total: no input is invalid, so ``pre_sound`` is empty by design and a
     spec can pass without it (any precondition beyond the types is a completeness failure)."""
+    every_input_valid_reason: str = ""
+    """Who said so and on what evidence (``inferred: the reference is total on N inputs``,
+    ``importer: ...``); empty when the task's author said so."""
     inputs: list[Param]
     outputs: list[Param]
     structs: dict[str, dict[str, str]] = {}

@@ -33,7 +33,7 @@ from adequacy.verdicts import BUCKETS, Bucket
 
 ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample", "explored")
 TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "signature",
-            "structs", "constraints", "every_input_valid")
+            "structs", "constraints", "every_input_valid", "every_input_valid_reason")
 
 
 def task_files(language: str) -> TaskFiles | None:
@@ -222,7 +222,7 @@ def _read_cases(
         if not isinstance(obj, dict):
             err("a case must be a JSON object")
             continue
-        known = {"id", "input", "output", "origin", "visible"}
+        known = {"id", "input", "output", "origin", "seed", "visible"}
         unknown_keys = sorted(set(obj) - known)
         if unknown_keys:
             err(f"unknown key {unknown_keys[0]!r} (allowed: {', '.join(sorted(known))})",
@@ -244,6 +244,10 @@ def _read_cases(
         visible = obj.get("visible", False)
         if not isinstance(visible, bool):
             err("visible must be true or false", "visible")
+            continue
+        seed = obj.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            err("seed must be an integer (the generator seed of a generated case)", "seed")
             continue
         ok = True
         inp = obj.get("input")
@@ -292,7 +296,7 @@ def _read_cases(
         if ok:
             cases.append(Case(id=cid, bucket=bucket, input=inp,
                               output=out if bucket.predicate == "post" else None,
-                              origin=origin, visible=visible, line=lineno))
+                              origin=origin, seed=seed, visible=visible, line=lineno))
     return cases
 
 
@@ -412,6 +416,7 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
     if errors:
         return None, errors
     task = Task(every_input_valid=every_input_valid,
+        every_input_valid_reason=field("every_input_valid_reason", str, ""),
         id=tid, language=language, title=field("title", str, ""),
         provenance=field("provenance", str, ""), tags=field("tags", list, []),
         difficulty=field("difficulty", str, None), inputs=inputs, outputs=outputs,
@@ -447,6 +452,8 @@ def write_cases(task_dir: Path, bucket: Bucket, cases: list[Case]) -> None:
             if bucket.predicate == "post":
                 obj["output"] = c.output
             obj["origin"] = c.origin
+            if c.seed is not None:
+                obj["seed"] = c.seed
             obj["visible"] = c.visible
             f.write(json.dumps(obj, ensure_ascii=False) + "\n")
     tmp.replace(path)

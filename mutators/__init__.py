@@ -9,12 +9,15 @@ Public API (see docs/mutators.md):
 - ``invalid_candidates(input, params, constraints, n, seed)``: near-valid invalid inputs;
 - oracles (``OutputOracle`` / ``InputOracle`` protocols; reference, checker, validator,
   recorded-output and constraint oracles) and ``combine``, the labelling rule;
-- ``mutate_task(task_dir, per_case, seed) -> MutateReport``: fill post_sound and pre_sound.
+- ``mutate_task(task_dir, per_case, seed) -> MutateReport``: fill post_sound and pre_sound;
+- ``generate_task(task_dir, valid, seed) -> GenerateReport``: valid pairs from the reference,
+  oracle-labelled invalid inputs, and the ``every_input_valid`` inference (docs/cases.md).
 
 ``value_key`` is the identity used everywhere ("equal to the original" means equal keys).
 """
 
 from ._constraints import Constraint, Constraints, parse_constraints
+from ._generate import GenerateReport, generate_task
 from ._identity import params_key, strictly_valid, value_key
 from ._inputs import InputCandidate, invalid_candidates
 from ._operators import Operator, all_operator_names, mutate_once, operators_for
@@ -34,9 +37,11 @@ from ._render import report_renderable
 from ._task import MutateReport, mutate_task
 
 __all__ = [
-    "CheckerOracle", "Constraint", "ConstraintOracle", "Constraints", "InputCandidate",
+    "CheckerOracle", "Constraint", "ConstraintOracle", "Constraints", "GenerateReport",
+    "InputCandidate",
     "InputOracle", "Judgement", "MutateReport", "Mutant", "Operator", "OutputOracle",
     "RecordedOracle", "ReferenceOracle", "ValidatorOracle", "all_operator_names", "combine",
+    "generate_task",
     "invalid_candidates", "mutants", "mutate_once", "mutate_task", "operators_for",
     "output_mutants", "params_key", "parse_constraints", "report_renderable", "strictly_valid",
     "value_key",

@@ -86,8 +86,8 @@ def load_module_function(path: Path, fn: str) -> Callable[..., Any]:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as e:  # noqa: BLE001 - any import failure is the file's problem
-        sys.modules.pop(name, None)
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - any import failure is the file's
+        sys.modules.pop(name, None)  # problem; sys.exit() at import must not end the command
         raise TaskError(f"importing failed: {_short(e)}", file=str(path)) from e
     f = getattr(module, fn, None)
     if not callable(f):

@@ -21,6 +21,12 @@ def import_(
         help="SRC... DEST: the dataset as downloaded (file or folder; `package` takes several "
              "package folders, or folders of them), then the folder to write task folders "
              "into.", metavar="SRC... DEST")],
+    generate_after: Annotated[bool | None, typer.Option("--generate/--no-generate", help=
+                              "First add generated cases with `adequacy cases generate` (50 "
+                              "valid pairs from the task's reference, invalid inputs an "
+                              "oracle confirms, every_input_valid where the reference is "
+                              "total; seed 0). Default: on, except for `package`, whose "
+                              "official tests and hacks are the cases.")] = None,
     mutate_after: Annotated[bool | None, typer.Option("--mutate/--no-mutate", help=
                             "Then add wrong outputs (post_sound) and, where a task's "
                             "constraints or validator allow, invalid inputs (pre_sound) with "
@@ -71,8 +77,36 @@ def import_(
         raise fail(f"{src}: no task converted" + (f" ({why})" if why else ""))
     if mutate_after is None:
         mutate_after = name != "package"
+    if generate_after is None:
+        generate_after = name != "package"
+    if generate_after and dest.is_dir():
+        _generate_imported(dest, [o.task_id for o in report.converted])
     if mutate_after and dest.is_dir():
         _mutate_imported(dest)
+
+
+def _generate_imported(dest: Path, ids: list[str]) -> None:
+    """Imported datasets have few valid cases and, mostly, no invalid ones: generated cases
+    from the task's own reference fill both (docs/cases.md)."""
+    from adequacy.mutators import generate_task
+    folders = [dest / i for i in ids if (dest / i / "task.toml").is_file()]
+    valid = pre = total = failed = 0
+    for i, d in enumerate(folders, 1):
+        if err.is_terminal:
+            err.print(f"generate {i}/{len(folders)} {d.name}", end="\r", highlight=False)
+        try:
+            r = generate_task(d, valid=50, seed=0)
+        except AdequacyError as e:
+            failed += 1
+            err.print(Text(f"generate {d.name}: {str(e).splitlines()[0]}", style="yellow"),
+                      soft_wrap=True, highlight=False)
+            continue
+        valid += r.valid_added
+        pre += r.pre_sound_added
+        total += r.inferred_every_input_valid
+    out.print(f"generate: {valid} valid pairs and {pre} pre_sound cases added, {total} tasks "
+              f"inferred every_input_valid, in {len(folders) - failed} of {len(folders)} tasks "
+              "(--no-generate skips this)", highlight=False)
 
 
 def _mutate_imported(dest: Path) -> None:

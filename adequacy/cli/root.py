@@ -13,6 +13,7 @@ import typer
 
 from adequacy.cli import (
     admin,
+    cases,
     data,
     experiment,
     explore,
@@ -53,5 +54,5 @@ def _root(
 app.add_typer(tasks.task_app, name="task")
 app.add_typer(admin.cache_app, name="cache")
 for _module in (admin, scoring, data, tasks, task_from, report, optimize, gym, packages,
-                experiment, explore):
+                experiment, explore, cases):
     _module.register(app)

@@ -89,11 +89,13 @@ def task_validate(
                 say_error(f"{f}: no cases (tests/*.jsonl are missing or empty): there is "
                            "nothing to score a spec against")
                 continue
-            empty = [k for k, v in n.items() if not v]
+            empty = [k for k, v in n.items() if not v
+                     and not (task.every_input_valid and k == "pre_sound")]
             if empty:
                 err.print(Text("warning: ", style="yellow") + Text(
                     f"{f}: no {', '.join(empty)} cases: those metrics are undefined and "
-                    "`score` exits 1 (`adequacy mutate` fills the sound buckets)"),
+                    "`score` exits 1 (`adequacy cases generate` and `adequacy mutate` fill the "
+                    "sound buckets)"),
                     soft_wrap=True, highlight=False)
             out.print(f"ok  {f}  ({task.id}: " + ", ".join(f"{k} {v}" for k, v in n.items())
                       + ")", highlight=False)

@@ -186,7 +186,8 @@ def source_task(m: GymManifest, source: Path | None = None) -> Task:
 WITHHELD = "internal error while grading (details withheld: they may quote hidden cases)"
 
 _KEPT = ("key", "task_id", "task_path", "spec_path", "spec_sha", "language", "status", "strict",
-         "buckets", "metrics", "passed_all", "seconds", "empty_by_design", "options")
+         "buckets", "metrics", "passed_all", "seconds", "empty_by_design", "options",
+         "origins")
 """Fields of a grading report that are counts, hashes or settings: nothing a case flows into.
 A list of what is kept, not of what is dropped, so a field added to ``SpecReport`` later is
 withheld until someone decides it is safe."""

@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from adequacy.backend import Backend, Engine, Limits, LoadedSpec, Verifier, WriterTexts
+from adequacy.backend import (
+    Backend,
+    Engine,
+    Limits,
+    LoadedSpec,
+    ReferenceOutcome,
+    Verifier,
+    WriterTexts,
+)
 from adequacy.clauses import Clause
 from adequacy.errors import BackendError
 from adequacy.hookspecs import hookimpl
@@ -143,6 +151,31 @@ class OpenJmlBackend(Backend):
         from .engines.rac import engine as rac
 
         return rac.run_reference(rac.reference_unit(task), task, inputs, limits or Limits())
+
+    def reference_outcomes(self, task: Task, inputs: list[dict[str, Any]],
+                           limits: Limits | None = None) -> list[ReferenceOutcome]:
+        """The task's own method on each input in the sandboxed JVM: returned, threw (an
+        exception of the method, not an error of the JVM), timed out or failed."""
+        from .engines.rac import engine as rac
+
+        return rac.reference_outcomes(rac.reference_unit(task), task, inputs,
+                                      limits or Limits())
+
+    def implicit_invalid(self, task: Task, inp: dict[str, Any]) -> str | None:
+        """JML's non-null default (JML RM 2.8): a null String or array argument breaks every
+        spec case's implicit ``p != null``, unless the task's code says ``nullable`` anywhere
+        (a ``nullable`` parameter or a ``nullable_by_default`` class opts out)."""
+        nulls = [p.name for p in task.inputs
+                 if inp.get(p.name, 0) is None and self.may_be_null(p.type)]
+        if not nulls:
+            return None
+        try:
+            code = task.skeleton
+        except Exception:  # noqa: BLE001 - an unreadable skeleton: claim nothing
+            return None
+        if "nullable" in code:
+            return None
+        return f"null {', '.join(nulls)} (JML references are non-null by default)"
 
 
 @hookimpl

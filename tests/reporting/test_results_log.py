@@ -250,5 +250,15 @@ def test_the_record_shape_is_pinned_to_its_schema_number() -> None:
         return [bare(x) for x in v] if isinstance(v, list) else v
 
     shape = json.dumps(bare(ResultRecord.model_json_schema(by_alias=True)), sort_keys=True)
-    pins = {2: "24c501b17d83d1907b30876327695085908f2ff4e0e9d9fd2f970a33e799e65b"}
+    pins = {2: "24c501b17d83d1907b30876327695085908f2ff4e0e9d9fd2f970a33e799e65b",
+            3: "10e9a72286019a70c795260ea4004f92781ead49b18e9b681be8eb9681fe6afe"}
     assert hashlib.sha256(shape.encode()).hexdigest() == pins[SCHEMA]
+
+
+def test_schema_2_records_read_with_empty_origins() -> None:
+    """Real output of main before ``origins`` (tests/fixtures/results_v2): read, not refused,
+    and with no claim about which origins the score rested on."""
+    v2 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v2" / "run_jml.jsonl"
+    recs = read_records([v2])
+    assert len(recs) == 3 and all(r.report.origins == {} for r in recs)
+    assert any(r.report.status == "scored" for r in recs)

@@ -54,6 +54,25 @@ class Converted:
     upstream: str
     cases: dict[Bucket, list[Case]]
     dropped: list[Problem] = field(default_factory=list)
+    every_input_valid: bool = False
+    """The Lean precondition is ``True`` (and no reject input was given)."""
+
+
+_PRECOND = re.compile(r"--\s*!benchmark\s+@start\s+precond\s*\n(.*?)--\s*!benchmark\s+@end\s+"
+                      r"precond\b", re.S)
+
+
+def lean_precondition_is_true(folder: Path) -> bool:
+    """Whether task.lean's precondition block is exactly ``True`` (comments aside): VERINA's
+    own statement that every input of the types is valid."""
+    lean = folder / "task.lean"
+    if not lean.is_file():
+        return False
+    m = _PRECOND.search(lean.read_text(encoding="utf-8", errors="replace"))
+    if m is None:
+        return False
+    body = re.sub(r"--[^\n]*", "", re.sub(r"/-.*?-/", "", m.group(1), flags=re.S)).strip()
+    return body == "True"
 
 
 def is_task_folder(p: Path) -> bool:
@@ -218,8 +237,10 @@ def convert_task(folder: Path, strict: bool = True) -> Converted:
     for b in (Bucket.pre_complete, Bucket.post_complete):
         cases[b] = [c.model_copy(update={"visible": k < VISIBLE_PER_BUCKET})
                     for k, c in enumerate(cases[b])]
+    total = not cases[Bucket.pre_sound] and lean_precondition_is_true(folder)
     return Converted(task_id=task_id, fn_name=fn_name, inputs=inputs, output=(out_text, out_lt),
-                     skeleton=skeleton, statement=statement, upstream=upstream, cases=cases, dropped=dropped)
+                     skeleton=skeleton, statement=statement, upstream=upstream, cases=cases,
+                     dropped=dropped, every_input_valid=total)
 
 
 def _value_kind(msg: str) -> str:
@@ -250,6 +271,9 @@ def task_toml(c: Converted) -> str:
     ]
     if kind in ("basic", "advanced"):
         lines.append(f"difficulty = {_toml_str(kind)}")
+    if c.every_input_valid:
+        lines += ["every_input_valid = true", 'every_input_valid_reason = "importer: the Lean '
+                  'precondition of task.lean is True"']
     lines += ["", "[signature.input]"]
     lines += [f"{n} = {_toml_str(st)}" for n, st, _ in c.inputs]
     lines += ["", "[signature.output]", f"{OUTPUT_FIELD} = {_toml_str(c.output[0])}", "",

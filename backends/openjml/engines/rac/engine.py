@@ -24,6 +24,7 @@ from adequacy.backend import (
     FailureStreak,
     Limits,
     LoadedSpec,
+    ReferenceOutcome,
 )
 from adequacy.engine_version import engine_version
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
@@ -411,6 +412,38 @@ def _one(run: Run, task: Task, case: Case, limits: Limits, t0: float, attempts: 
 def run_reference(unit: Unit, task: Task, inputs: list[dict[str, Any]],
                   limits: Limits) -> list[dict[str, Any] | None]:
     """Outputs of the task's own method on each input (None: threw, timed out or crashed)."""
+    return [o.output if o.kind == "returned" else None
+            for o in reference_outcomes(unit, task, inputs, limits)]
+
+
+#: errors of the JVM, not of the method's domain: a deep recursion on a big valid input and
+#: a full heap say nothing about whether the input is valid.
+_JVM_ERRORS = ("java.lang.StackOverflowError", "java.lang.OutOfMemoryError",
+               "java.lang.ThreadDeath", "java.lang.SecurityException",
+               "java.lang.VirtualMachineError", "java.lang.InternalError",
+               "java.lang.LinkageError", "java.lang.NoClassDefFoundError",
+               "java.lang.ExceptionInInitializerError")
+
+
+def _outcome(task: Task, unit: Unit, reply: dict[str, Any]) -> ReferenceOutcome:
+    output = reply.get("output") if reply.get("ok") else None
+    if isinstance(output, dict):
+        return ReferenceOutcome(kind="returned", output=_task_output(task, unit, output))
+    reason = str(reply.get("reason", ""))
+    if reply.get("timeout"):
+        return ReferenceOutcome(kind="timeout", reason=reason)
+    if reply.get("failure") or not reason.startswith("reference threw "):
+        return ReferenceOutcome(kind="failed", reason=reason or "no output")
+    thrown = reason[len("reference threw "):].split(":", 1)[0].strip()
+    if thrown in _JVM_ERRORS or thrown.endswith("Error"):
+        return ReferenceOutcome(kind="failed", reason=f"the JVM raised {thrown}")
+    return ReferenceOutcome(kind="threw", reason=thrown)
+
+
+def reference_outcomes(unit: Unit, task: Task, inputs: list[dict[str, Any]],
+                       limits: Limits) -> list[ReferenceOutcome]:
+    """What the task's own method did on each input: returned (with its output), threw an
+    exception (its class), timed out, or gave no outcome (a crash, an error of the JVM)."""
     if not inputs:
         return []
     key = unit_key(unit)
@@ -419,8 +452,9 @@ def run_reference(unit: Unit, task: Task, inputs: list[dict[str, Any]],
     except (CompileGap, BackendError) as e:
         if isinstance(e, EngineUnavailable):
             raise
-        return [None] * len(inputs)
-    out: list[dict[str, Any] | None] = []
+        return [ReferenceOutcome(kind="failed", reason=f"the reference did not compile: {e}")
+                ] * len(inputs)
+    out: list[ReferenceOutcome] = []
     try:
         for inp in inputs:
             try:
@@ -428,11 +462,10 @@ def run_reference(unit: Unit, task: Task, inputs: list[dict[str, Any]],
                 reply = run.request({"op": "run", "key": key, "input": args,
                                      "timeout_ms": int(limits.case_seconds * 1000)},
                                     timeout=limits.case_seconds + 15)
-            except (WorkerDied, KeyError, BackendError):
-                out.append(None)
+            except (WorkerDied, KeyError, BackendError) as e:
+                out.append(ReferenceOutcome(kind="failed", reason=str(e)[:200]))
                 continue
-            output = reply.get("output") if reply.get("ok") else None
-            out.append(_task_output(task, unit, output) if isinstance(output, dict) else None)
+            out.append(_outcome(task, unit, reply))
     finally:
         run.close()
     return out

@@ -97,8 +97,8 @@ def run(
     address: Annotated[str | None, typer.Option(help="Ray cluster: auto or ray://HOST:PORT "
                                                 "(default: a local Ray instance).")] = None,
     verify: Annotated[bool, typer.Option("--verify", help="Also prove each spec against the "
-                      "method body (KeY for JML, verus where installed); `report` shows VR "
-                      "beside the metrics.")] = False,
+                      "method body with the language's best installed prover; `report` shows "
+                      "VR beside the metrics.")] = False,
 ) -> None:
     """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file.
 

@@ -6,7 +6,7 @@ Expected texts were written by hand from the Verus guide (reference-arithmetic.m
 
 from __future__ import annotations
 
-from adequacy.backends.verus.exec_spec.fidelity import divergences
+from adequacy.backends.verus.exec_spec.divergence import divergences
 from adequacy.backends.verus.exec_spec.rewrite import rewrite
 from adequacy.backends.verus.frontend import parse_spec
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.verus.exec_spec.fidelity import divergences
+from adequacy.backends.verus.exec_spec.divergence import divergences
 from adequacy.backends.verus.exec_spec.rewrite import rewrite
 from adequacy.backends.verus.frontend import parse_spec
 from adequacy.verdicts import Truth

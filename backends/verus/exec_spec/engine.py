@@ -43,7 +43,7 @@ from ..render import encode_tokens, struct_decoder
 from ..syntax.ast import SpecModule
 from . import cargo
 from .diagnostics import classify, parse_cargo_messages, toolchain_fault
-from .fidelity import divergences
+from .divergence import divergences
 from .rewrite import rewrite
 from .split import only
 

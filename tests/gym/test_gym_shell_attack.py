@@ -1,0 +1,40 @@
+"""Red-team cases of the gym shell: what an agent's command leaves behind must not break the
+shell for the commands after it, nor leave the working copy on the host."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from adequacy.gym import make_gym
+from adequacy.gym.shell import MAX_DEPTH, available, run_shell
+
+pytestmark = pytest.mark.skipif(available() is not None, reason=str(available()))
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    make_gym([REPO / "examples" / "verus" / "euclid_mod"], tmp_path / "gym", visible=3, seed=0)
+    return tmp_path / "gym" / "euclid_mod"
+
+
+def _leftovers() -> set[str]:
+    return {p.name for p in Path(tempfile.gettempdir()).glob("adequacy-shell-*")}
+
+
+def test_folders_nested_a_thousand_deep_do_not_break_later_commands(folder: Path) -> None:
+    before = _leftovers()
+    deep = ("python3 -c \"import os\nfor _ in range(1100): os.mkdir('d'); os.chdir('d')\" "
+            "&& echo made")
+    r = run_shell(folder, ["bash", "-c", deep])
+    assert "made" in r.stdout, r.text()
+    # the folder keeps the tree only to MAX_DEPTH, and the next command still runs
+    kept = folder.joinpath(*["d"] * MAX_DEPTH)
+    assert kept.is_dir() and not (kept / "d").exists()
+    again = run_shell(folder, ["bash", "-c", "echo still-here"])
+    assert "still-here" in again.stdout and again.returncode == 0
+    assert _leftovers() - before == set()  # the working copy was removed, deep as it was

@@ -47,8 +47,13 @@ def task_from(
     if dest.exists():
         if not force:
             raise fail(f"{dest} exists (--force replaces it)")
-        if not (dest / "task.toml").is_file():
+        if dest.is_symlink() or not (dest / "task.toml").is_file():
             raise fail(f"{dest} exists and is not a task folder: not replacing it")
+        inside = [p for p in [program, *(extra or [])]
+                  if p.resolve().is_relative_to(dest.resolve())]
+        if inside:  # replacing DEST would delete the very file it is to be written from
+            raise fail(f"{inside[0]} is inside {dest}: --force would delete it; write the "
+                       "task elsewhere, or move the program out first")
         shutil.rmtree(dest)
     try:
         summary = None

@@ -24,6 +24,7 @@ import contextlib
 import fcntl
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,7 +155,10 @@ def _copy_back(work: Path, folder: Path) -> list[str]:
             elif dst.is_symlink():
                 dst.unlink()
             if not (dst.is_file() and _same(src, dst)):
-                tmp = dst.with_name(f".{dst.name}.shell-tmp")
+                # a fresh name: one the command chose (a folder named like it) cannot collide
+                fd, name = tempfile.mkstemp(dir=dst.parent, prefix=".shell-tmp-")
+                os.close(fd)
+                tmp = Path(name)
                 shutil.copyfile(src, tmp)
                 os.chmod(tmp, src.stat().st_mode & 0o755 | 0o600)
                 os.replace(tmp, dst)

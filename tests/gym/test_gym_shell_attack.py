@@ -38,3 +38,11 @@ def test_folders_nested_a_thousand_deep_do_not_break_later_commands(folder: Path
     again = run_shell(folder, ["bash", "-c", "echo still-here"])
     assert "still-here" in again.stdout and again.returncode == 0
     assert _leftovers() - before == set()  # the working copy was removed, deep as it was
+
+
+def test_a_folder_named_like_the_copy_back_temporary_does_not_stop_the_copy(
+        folder: Path) -> None:
+    r = run_shell(folder, ["bash", "-c", "mkdir .spec.rs.shell-tmp; echo '// mine' >> spec.rs"])
+    assert r.returncode == 0, r.text()
+    assert (folder / "spec.rs").read_text().endswith("// mine\n")
+    assert not [p for p in folder.iterdir() if p.name.startswith(".shell-tmp-")]

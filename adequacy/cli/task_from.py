@@ -83,7 +83,8 @@ def contract_verdict(rep: Any) -> str:
     """Whether the contract passed the cases derived from its program (the sound buckets are
     empty until ``mutate`` or ``cases generate`` fills them, so ``passed_all`` cannot say)."""
     if rep.status != "scored":
-        return f"{rep.status}: {(rep.error or '').splitlines()[0] if rep.error else ''}"
+        why = rep.error or (rep.invalid.message if rep.invalid else "")
+        return f"{rep.status}: {why.splitlines()[0] if why else ''}"
     total = sum(s.total for s in rep.buckets.values())
     passed = sum(s.passed for s in rep.buckets.values())
     unknown = sum(s.unknown for s in rep.buckets.values())

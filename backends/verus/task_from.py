@@ -168,15 +168,25 @@ def _clauses(toks: list[Token], lo: int, hi: int) -> dict[str, list[tuple[int, i
 
 
 def _binders(toks: list[Token], lo: int, hi: int) -> set[str]:
+    """Names a clause binds: quantifier and closure parameters (typed or not, ``forall|i|``,
+    ``s.all(|x: int| ..)``) and ``let`` names. A binder that shadows a parameter would be
+    rewritten to ``input.x`` too, so the caller refuses it as out of reach."""
     names: set[str] = set()
     inside = False
     for j in range(lo, hi + 1):
         t = toks[j]
-        if t.is_p("|") and (inside or (j > lo and toks[j - 1].kind == "ident"
-                                       and toks[j - 1].value in _QUANT)):
+        prev = toks[j - 1] if j > lo else None
+        opens = prev is not None and (
+            (prev.kind == "ident" and prev.value in _QUANT)
+            or prev.is_p("(") or prev.is_p(",") or prev.is_p("{") or prev.is_p("="))
+        if t.is_p("|") and (inside or opens):
             inside = not inside
-        elif inside and t.kind == "ident" and j + 1 <= hi and toks[j + 1].is_p(":"):
+        elif inside and t.kind == "ident" and j + 1 <= hi and (
+                toks[j + 1].is_p(":") or toks[j + 1].is_p(",") or toks[j + 1].is_p("|")):
             names.add(str(t.value))
+        elif (t.kind == "ident" and t.value == "let" and j + 1 <= hi
+              and toks[j + 1].kind == "ident"):
+            names.add(str(toks[j + 1].value))
     return names
 
 

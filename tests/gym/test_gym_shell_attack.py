@@ -46,3 +46,13 @@ def test_a_folder_named_like_the_copy_back_temporary_does_not_stop_the_copy(
     assert r.returncode == 0, r.text()
     assert (folder / "spec.rs").read_text().endswith("// mine\n")
     assert not [p for p in folder.iterdir() if p.name.startswith(".shell-tmp-")]
+
+
+@pytest.mark.xfail(strict=True, reason="hole open: the working copy lives on the host's /tmp "
+                   "with no size cap, so a command can fill the host's disk (each file is "
+                   "capped at 64 MiB, their number and total are not); only the copy back is "
+                   "budgeted. A fix needs a size-capped file system for the copy.")
+def test_the_working_copy_cannot_grow_past_the_folder_budget(folder: Path) -> None:
+    r = run_shell(folder, ["bash", "-c", "for i in 1 2 3; do head -c 40M /dev/zero > big$i "
+                           "|| echo FULL; done; rm -f big*"])
+    assert "FULL" in r.stdout, r.text()

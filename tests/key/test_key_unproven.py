@@ -34,3 +34,12 @@ def test_an_assumed_falsehood_is_not_a_proof(stmt: str) -> None:
                               Limits(spec_seconds=60))
     assert rep.verification.result != "verified", rep.verification.summary
     assert "line 5" in rep.verification.summary
+
+
+def test_a_false_class_invariant_is_not_a_proof() -> None:
+    task = load_task(EXAMPLES / "abs_value")
+    spec = WRONG.replace("        //@ {stmt}\n", "").replace(
+        "public class Solution {\n", "public class Solution {\n    //@ public static invariant false;\n")
+    assert "invariant false" in spec
+    rep = verify_with_metrics(task, spec, "S.java", Limits(spec_seconds=60))
+    assert rep.verification.result != "verified", rep.verification.summary

@@ -24,8 +24,10 @@ from .engine import key_info, prove_file, write_unit
 
 GOALS_SHOWN = 3
 VERIFY_STEPS = 50_000
-#: JML that KeY assumes without proof (``//@ assume false;`` in the body closes every goal).
-UNPROVEN = frozenset({"assume", "assume_redundantly", "axiom"})
+#: JML that KeY assumes without proof (``//@ assume false;`` in the body closes every goal;
+#: a class ``invariant false;`` is assumed in the method's pre-state and closes them too).
+UNPROVEN = frozenset({"assume", "assume_redundantly", "axiom", "invariant",
+                      "invariant_redundantly"})
 
 
 class KeyVerifier:

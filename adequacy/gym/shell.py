@@ -227,7 +227,7 @@ def run_shell(folder: Path, argv: Sequence[str], *, timeout: float = DEFAULT_TIM
     """Run ``argv`` in a sandboxed copy of the gym folder and keep what it changed."""
     if not argv:
         raise ShellError("no command given")
-    if timeout <= 0:
+    if not timeout > 0:  # also NaN (a model's JSON may carry one): no time limit is no limit
         raise ShellError(f"the time limit must be positive, not {timeout}")
     folder = folder.resolve()
     read_manifest(folder)  # refuse a folder gym make did not write

@@ -56,3 +56,9 @@ def test_the_working_copy_cannot_grow_past_the_folder_budget(folder: Path) -> No
     r = run_shell(folder, ["bash", "-c", "for i in 1 2 3; do head -c 40M /dev/zero > big$i "
                            "|| echo FULL; done; rm -f big*"])
     assert "FULL" in r.stdout, r.text()
+
+
+def test_a_nan_time_limit_is_refused_with_a_message(folder: Path) -> None:
+    from adequacy.gym.tools import GymTools
+    text = GymTools(folder.parent).shell("euclid_mod", "echo hi", float("nan"))
+    assert text.startswith("error") and "time limit" in text, text

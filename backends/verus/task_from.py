@@ -389,6 +389,16 @@ def _header_has_mut(src: _Source, fn_tok: int, open_tok: int, param: str) -> boo
 
 
 def convert(program: Path, function: str, dest: Path, task_id: str | None = None) -> Converted:
+    """Write the task; a program nested too deeply for our recursive parser and evaluator
+    (thousands of parentheses) is an input error naming the file, not an internal error."""
+    try:
+        return _convert(program, function, dest, task_id)
+    except RecursionError:
+        raise TaskError("the program is nested too deeply to read (parentheses, blocks or "
+                        "calls thousands deep)", file=str(program)) from None
+
+
+def _convert(program: Path, function: str, dest: Path, task_id: str | None) -> Converted:
     try:
         text = program.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:

@@ -49,3 +49,12 @@ def test_a_binder_of_its_own_name_is_rewritten(tmp_path: Path) -> None:
     convert(prog, "all_below", tmp_path / "t")
     text = (tmp_path / "t" / "specs" / "original.rs").read_text()
     assert "|k: i32| k < input.bound" in text
+
+
+def test_a_clause_thousands_of_parentheses_deep_is_an_input_error(tmp_path: Path) -> None:
+    prog = tmp_path / "p.rs"
+    deep = "(" * 3000 + "bound == bound" + ")" * 3000
+    prog.write_text(PROGRAM.format(clause=f"r == {deep}"))
+    with pytest.raises(AdequacyError, match="nested too deeply") as e:
+        convert(prog, "all_below", tmp_path / "t")
+    assert "p.rs" in str(e.value)

@@ -267,7 +267,13 @@ def run_limited(
 
 
 def remove_tree(path: Path | str) -> None:
-    shutil.rmtree(path, ignore_errors=True)
+    """Remove a child's working folder, however deep the child nested folders in it
+    (``shutil.rmtree`` recurses on Python 3.11 and raises RecursionError past ~1000 levels,
+    which would leave the folder behind and fail the caller)."""
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+    except RecursionError:
+        subprocess.run(["rm", "-rf", "--", str(path)], check=False, capture_output=True)
 
 
 @dataclass(frozen=True)

@@ -196,9 +196,38 @@ def _glob_jobs(src: SpecSource, tasks: list[Path]) -> list[Job]:
     return jobs
 
 
+def _task_digest(task: Path) -> str:
+    """What a writer reads of a task (every file but its ``specs/``): a task edited since the
+    write (a new statement, signature or cases) must be written again, not reuse old specs."""
+    h = hashlib.sha256()
+    for p in sorted(task.rglob("*")):
+        rel = p.relative_to(task)
+        if rel.parts[0] == "specs" or not p.is_file():
+            continue
+        h.update(str(rel).encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
 def _stamp(src: SpecSource, tasks: list[Path], program_sha: str | None) -> dict[str, Any]:
     return {"source": src.model_dump(mode="json"), "tasks": [str(t) for t in tasks],
-            "program": program_sha}
+            "task_sha256": [_task_digest(t) for t in tasks], "program": program_sha}
+
+
+def _own_jobs(jobs: list[Job], src: SpecSource, tasks: list[Path], folder: Path) -> bool:
+    """Whether reused jobs are what ``synthesize`` writes for this source: only the study's
+    tasks, spec files inside the source's folder, the source's writer as provenance. A jobs
+    file edited by hand (a gold spec of a task, a task outside the study, another writer's
+    name) is not reused: its scores would be credited to this writer."""
+    names = {str(t) for t in tasks}
+    inside = folder.resolve()
+    for j in jobs:
+        if str(Path(j.task).resolve()) not in names:
+            return False
+        if not Path(j.spec).resolve().is_relative_to(inside):
+            return False
+        if j.provenance is None or j.provenance.writer != src.writer:
+            return False
+    return True
 
 
 def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
@@ -212,8 +241,11 @@ def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
     stamp_file, jobs_file = folder / WRITER_STAMP, folder / "jobs.jsonl"
     try:
         if jobs_file.is_file() and json.loads(stamp_file.read_text()) == stamp:
-            say(f"{src.name}: specs already written in {folder}")
-            return jobs_from_file(jobs_file), False
+            reused = jobs_from_file(jobs_file)
+            if _own_jobs(reused, src, tasks, folder):
+                say(f"{src.name}: specs already written in {folder}")
+                return reused, False
+            say(f"{src.name}: {jobs_file} holds jobs synthesize did not write; writing again")
     except (OSError, ValueError):
         pass
     from adequacy.optimizers.lm import LmSettings, make_lm

@@ -47,8 +47,13 @@ def task_from(
     if dest.exists():
         if not force:
             raise fail(f"{dest} exists (--force replaces it)")
-        if not (dest / "task.toml").is_file():
+        if dest.is_symlink() or not (dest / "task.toml").is_file():
             raise fail(f"{dest} exists and is not a task folder: not replacing it")
+        inside = [p for p in [program, *(extra or [])]
+                  if p.resolve().is_relative_to(dest.resolve())]
+        if inside:  # replacing DEST would delete the very file it is to be written from
+            raise fail(f"{inside[0]} is inside {dest}: --force would delete it; write the "
+                       "task elsewhere, or move the program out first")
         shutil.rmtree(dest)
     try:
         summary = None
@@ -78,7 +83,8 @@ def contract_verdict(rep: Any) -> str:
     """Whether the contract passed the cases derived from its program (the sound buckets are
     empty until ``mutate`` or ``cases generate`` fills them, so ``passed_all`` cannot say)."""
     if rep.status != "scored":
-        return f"{rep.status}: {(rep.error or '').splitlines()[0] if rep.error else ''}"
+        why = rep.error or (rep.invalid.message if rep.invalid else "")
+        return f"{rep.status}: {why.splitlines()[0] if why else ''}"
     total = sum(s.total for s in rep.buckets.values())
     passed = sum(s.passed for s in rep.buckets.values())
     unknown = sum(s.unknown for s in rep.buckets.values())

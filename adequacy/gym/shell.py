@@ -24,6 +24,7 @@ import contextlib
 import fcntl
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,8 @@ from adequacy.sandbox_mounts import View
 MAX_FOLDER_BYTES = 64 * 1024 * 1024
 """What a gym folder may hold, in the copy and in what comes back."""
 MAX_FILES = 10_000
+MAX_DEPTH = 32
+"""Folders nested deeper are neither copied in nor back."""
 DEFAULT_TIMEOUT = 60.0
 MAX_OUTPUT = 1024 * 1024
 
@@ -77,16 +80,29 @@ def _private(rel: Path) -> bool:
 
 
 def _agent_files(root: Path) -> Iterator[tuple[Path, Path]]:
-    """(relative path, path) of every entry the agent owns, top-down, private state left out."""
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        base = Path(dirpath)
-        rel_base = base.relative_to(root)
-        if rel_base == Path("."):
-            dirnames[:] = [d for d in dirnames if d != PRIVATE]
-            filenames = [f for f in filenames if f != MANIFEST]
-        for name in sorted(dirnames) + sorted(filenames):
-            rel = (rel_base / name) if rel_base != Path(".") else Path(name)
-            yield rel, base / name
+    """(relative path, path) of every entry the agent owns, top-down, private state left out.
+
+    Walked with a stack of our own, not ``os.walk`` (recursive on Python 3.11): a command that
+    nests folders a thousand deep would otherwise raise RecursionError here on every later
+    command. Folders past ``MAX_DEPTH`` are not entered (their contents are not copied)."""
+    stack: list[tuple[Path, Path]] = [(Path("."), root)]
+    while stack:
+        rel_base, base = stack.pop()
+        try:
+            with os.scandir(base) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirs: list[tuple[Path, Path]] = []
+        for e in entries:
+            if rel_base == Path(".") and e.name in (PRIVATE, MANIFEST):
+                continue
+            rel = rel_base / e.name if rel_base != Path(".") else Path(e.name)
+            path = base / e.name
+            yield rel, path
+            if e.is_dir(follow_symlinks=False) and len(rel.parts) < MAX_DEPTH:
+                subdirs.append((rel, path))
+        stack.extend(reversed(subdirs))
 
 
 def _copy_in(folder: Path, work: Path) -> None:
@@ -139,7 +155,10 @@ def _copy_back(work: Path, folder: Path) -> list[str]:
             elif dst.is_symlink():
                 dst.unlink()
             if not (dst.is_file() and _same(src, dst)):
-                tmp = dst.with_name(f".{dst.name}.shell-tmp")
+                # a fresh name: one the command chose (a folder named like it) cannot collide
+                fd, name = tempfile.mkstemp(dir=dst.parent, prefix=".shell-tmp-")
+                os.close(fd)
+                tmp = Path(name)
                 shutil.copyfile(src, tmp)
                 os.chmod(tmp, src.stat().st_mode & 0o755 | 0o600)
                 os.replace(tmp, dst)
@@ -208,7 +227,7 @@ def run_shell(folder: Path, argv: Sequence[str], *, timeout: float = DEFAULT_TIM
     """Run ``argv`` in a sandboxed copy of the gym folder and keep what it changed."""
     if not argv:
         raise ShellError("no command given")
-    if timeout <= 0:
+    if not timeout > 0:  # also NaN (a model's JSON may carry one): no time limit is no limit
         raise ShellError(f"the time limit must be positive, not {timeout}")
     folder = folder.resolve()
     read_manifest(folder)  # refuse a folder gym make did not write

@@ -168,15 +168,25 @@ def _clauses(toks: list[Token], lo: int, hi: int) -> dict[str, list[tuple[int, i
 
 
 def _binders(toks: list[Token], lo: int, hi: int) -> set[str]:
+    """Names a clause binds: quantifier and closure parameters (typed or not, ``forall|i|``,
+    ``s.all(|x: int| ..)``) and ``let`` names. A binder that shadows a parameter would be
+    rewritten to ``input.x`` too, so the caller refuses it as out of reach."""
     names: set[str] = set()
     inside = False
     for j in range(lo, hi + 1):
         t = toks[j]
-        if t.is_p("|") and (inside or (j > lo and toks[j - 1].kind == "ident"
-                                       and toks[j - 1].value in _QUANT)):
+        prev = toks[j - 1] if j > lo else None
+        opens = prev is not None and (
+            (prev.kind == "ident" and prev.value in _QUANT)
+            or prev.is_p("(") or prev.is_p(",") or prev.is_p("{") or prev.is_p("="))
+        if t.is_p("|") and (inside or opens):
             inside = not inside
-        elif inside and t.kind == "ident" and j + 1 <= hi and toks[j + 1].is_p(":"):
+        elif inside and t.kind == "ident" and j + 1 <= hi and (
+                toks[j + 1].is_p(":") or toks[j + 1].is_p(",") or toks[j + 1].is_p("|")):
             names.add(str(t.value))
+        elif (t.kind == "ident" and t.value == "let" and j + 1 <= hi
+              and toks[j + 1].kind == "ident"):
+            names.add(str(toks[j + 1].value))
     return names
 
 
@@ -379,6 +389,16 @@ def _header_has_mut(src: _Source, fn_tok: int, open_tok: int, param: str) -> boo
 
 
 def convert(program: Path, function: str, dest: Path, task_id: str | None = None) -> Converted:
+    """Write the task; a program nested too deeply for our recursive parser and evaluator
+    (thousands of parentheses) is an input error naming the file, not an internal error."""
+    try:
+        return _convert(program, function, dest, task_id)
+    except RecursionError:
+        raise TaskError("the program is nested too deeply to read (parentheses, blocks or "
+                        "calls thousands deep)", file=str(program)) from None
+
+
+def _convert(program: Path, function: str, dest: Path, task_id: str | None) -> Converted:
     try:
         text = program.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:

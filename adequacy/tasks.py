@@ -413,12 +413,16 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
                                 "inputs (remove one or the other)", file=fname,
                                 line=_toml_line(text, "every_input_valid"),
                                 field="every_input_valid"))
+    tags = field("tags", list, [])
+    if not all(isinstance(t, str) for t in tags):
+        errors.append(TaskError("tags must be a list of strings", file=fname,
+                                line=_toml_line(text, "tags"), field="tags"))
     if errors:
         return None, errors
     task = Task(every_input_valid=every_input_valid,
         every_input_valid_reason=field("every_input_valid_reason", str, ""),
         id=tid, language=language, title=field("title", str, ""),
-        provenance=field("provenance", str, ""), tags=field("tags", list, []),
+        provenance=field("provenance", str, ""), tags=tags,
         difficulty=field("difficulty", str, None), inputs=inputs, outputs=outputs,
         structs=structs, constraints=field("constraints", dict, {}),
         settings=head.get(language, {}) if isinstance(head.get(language, {}), dict) else {},

@@ -1,0 +1,25 @@
+"""A malformed ``tags`` list is a task error with its line, not a model's traceback."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from adequacy.errors import TaskError
+from adequacy.tasks import load_task
+
+EUCLID = Path(__file__).resolve().parents[2] / "examples" / "verus" / "euclid_mod"
+
+
+def test_nested_tags_are_refused_with_the_line(tmp_path: Path) -> None:
+    d = tmp_path / "t"
+    shutil.copytree(EUCLID, d)
+    toml = d / "task.toml"
+    lines = [ln for ln in toml.read_text().splitlines() if not ln.startswith("tags")]
+    lines.insert(2, 'tags = [["a"]]')
+    toml.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TaskError) as e:
+        load_task(d)
+    assert e.value.line == 3 and "tags" in str(e.value)

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 INT_NAMES = {"i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128",
              "usize", "int", "nat"}
@@ -38,10 +40,11 @@ class Diagnostic:
     """cargo's package id of the crate being compiled (the spec's crate, or vstd...)."""
 
 
-def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
-    """Compiler messages of ``cargo build --message-format=json`` for the spec crate."""
-    out: list[Diagnostic] = []
-    for raw in stdout.splitlines():
+def json_objects(text: str) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a tool's output, one per line; other lines (progress, a torn last
+    line) are skipped. rustc's ``--error-format=json`` and cargo's ``--message-format=json``
+    both write this way."""
+    for raw in text.splitlines():
         raw = raw.strip()
         if not raw.startswith("{"):
             continue
@@ -49,6 +52,14 @@ def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
             obj = json.loads(raw)
         except json.JSONDecodeError:
             continue
+        if isinstance(obj, dict):
+            yield obj
+
+
+def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
+    """Compiler messages of ``cargo build --message-format=json`` for the spec crate."""
+    out: list[Diagnostic] = []
+    for obj in json_objects(stdout):
         if obj.get("reason") != "compiler-message":
             continue
         msg = obj.get("message") or {}

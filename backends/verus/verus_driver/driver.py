@@ -32,6 +32,7 @@ from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limit
 from adequacy.tasks import Case, Task
 from adequacy.verdicts import Truth, Verdict
 
+from ..exec_spec.diagnostics import json_objects
 from ..render import spec_expr, struct_expr
 
 ENGINE = "verus"
@@ -124,14 +125,7 @@ _RESULTS = re.compile(r"verification results::\s*(\d+) verified,\s*(\d+) errors?
 def parse_json_diagnostics(text: str) -> list[Diag]:
     """rustc JSON diagnostics, one object per line (other lines are ignored)."""
     out: list[Diag] = []
-    for raw in text.splitlines():
-        raw = raw.strip()
-        if not raw.startswith("{"):
-            continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError:
-            continue
+    for obj in json_objects(text):
         if "level" not in obj or "message" not in obj or "spans" not in obj:
             continue
         spans = obj.get("spans") or []

@@ -206,17 +206,7 @@ def _walk_expr(e: object, out: list[A.Expr]) -> None:
         x = stack.pop()
         if isinstance(x, A.Expr):
             out.append(x)
-        if isinstance(x, (A.Expr, A.MatchArm, A.Let)):
-            for name in x.__slots__:
-                v = getattr(x, name, None)
-                if isinstance(v, (A.Expr, A.MatchArm, A.Let)):
-                    stack.append(v)
-                elif isinstance(v, list):
-                    for y in v:
-                        if isinstance(y, tuple):
-                            stack.extend(z for z in y if isinstance(z, (A.Expr, A.Let)))
-                        else:
-                            stack.append(y)
+        stack.extend(A.children(x))
 
 
 def _check_fn(fn: A.FnItem, path: str | None) -> None:

@@ -233,18 +233,9 @@ class _Walker:
                 self.expr(arm.body, env, False)
             return
         if isinstance(e, A.Expr):
-            for name in e.__slots__:
-                v = getattr(e, name, None)
-                if isinstance(v, A.Expr):
-                    self.expr(v, env, False)
-                elif isinstance(v, list):
-                    for y in v:
-                        if isinstance(y, A.Expr):
-                            self.expr(y, env, False)
-                        elif isinstance(y, tuple):
-                            for z in y:
-                                if isinstance(z, A.Expr):
-                                    self.expr(z, env, False)
+            for c in A.children(e):
+                if isinstance(c, A.Expr):
+                    self.expr(c, env, False)
 
 
 def reachable(module: A.SpecModule, root: str) -> list[A.FnItem]:

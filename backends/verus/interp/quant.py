@@ -80,17 +80,7 @@ def free_names(e: object, out: set[str] | None = None) -> set[str]:
             if len(x.segs) == 1:
                 out.add(x.segs[0])
             continue
-        if isinstance(x, (A.Expr, A.MatchArm, A.Let)):
-            for name in x.__slots__:
-                v = getattr(x, name, None)
-                if isinstance(v, (A.Expr, A.MatchArm, A.Let)):
-                    stack.append(v)
-                elif isinstance(v, list):
-                    for y in v:
-                        if isinstance(y, tuple):
-                            stack.extend(z for z in y if isinstance(z, (A.Expr, A.Let)))
-                        else:
-                            stack.append(y)
+        stack.extend(A.children(x))
     return out
 
 

@@ -416,3 +416,23 @@ class SpecModule:
         for im in self.impls:
             out.extend(im.fns)
         return out
+
+
+def children(x: object) -> list[Expr | MatchArm | Let]:
+    """The sub-nodes of an expression, match arm or ``let`` (fields, lists, and tuples in
+    lists such as struct-literal fields), in field order: the one child walk that the front
+    end, the interpreter and exec_spec's fidelity check share."""
+    out: list[Expr | MatchArm | Let] = []
+    if not isinstance(x, (Expr, MatchArm, Let)):
+        return out
+    for name in x.__slots__:
+        v = getattr(x, name, None)
+        if isinstance(v, (Expr, MatchArm, Let)):
+            out.append(v)
+        elif isinstance(v, list):
+            for y in v:
+                if isinstance(y, tuple):
+                    out.extend(z for z in y if isinstance(z, (Expr, Let)))
+                elif isinstance(y, (Expr, MatchArm, Let)):
+                    out.append(y)
+    return out

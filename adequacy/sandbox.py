@@ -216,11 +216,13 @@ def run_limited(
     cmd: Sequence[str], *, cwd: Path | str, timeout: float, input: bytes | None = None,
     limits: SandboxLimits = SandboxLimits(), env: Mapping[str, str] | None = None,
     max_output: int = 8 * 1024 * 1024, view: View | None = None,
+    stop_when: Callable[[], str | None] | None = None,
 ) -> RunResult:
     """Run a limited child to completion; kill its process group at the wall-clock timeout.
 
     Output beyond ``max_output`` bytes per stream is discarded (the child keeps running, so a
-    chatty child cannot block on a full pipe nor fill our memory).
+    chatty child cannot block on a full pipe nor fill our memory). ``stop_when`` is asked
+    four times a second: a reason it returns kills the child and lands in ``notes``.
     """
     start = time.monotonic()
     proc = popen_limited(cmd, cwd=cwd, limits=limits, env=env, view=view)
@@ -251,19 +253,31 @@ def run_limited(
         except (BrokenPipeError, OSError):
             pass
     timed_out = False
-    try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        kill_group(proc)
-        proc.wait()
+    notes: list[str] = []
+    deadline = start + timeout
+    while True:
+        try:
+            proc.wait(timeout=max(0.0, min(0.25, deadline - time.monotonic()))
+                      if stop_when is not None else timeout)
+            break
+        except subprocess.TimeoutExpired:
+            why = stop_when() if stop_when is not None else None
+            if why is None and stop_when is not None and time.monotonic() < deadline:
+                continue
+            if why is None:
+                timed_out = True
+            else:
+                notes.append(why)
+            kill_group(proc)
+            proc.wait()
+            break
     # The group may hold grandchildren that keep the pipes open; they die with the group.
     kill_group(proc)
     for t in threads:
         t.join(timeout=5)
     return RunResult(returncode=proc.returncode, stdout=bytes(bufs["out"]),
                      stderr=bytes(bufs["err"]), seconds=time.monotonic() - start,
-                     timed_out=timed_out, output_truncated=truncated["flag"])
+                     timed_out=timed_out, output_truncated=truncated["flag"], notes=notes)
 
 
 def remove_tree(path: Path | str) -> None:

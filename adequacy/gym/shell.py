@@ -25,7 +25,7 @@ import fcntl
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +37,11 @@ from adequacy.sandbox_mounts import View
 MAX_FOLDER_BYTES = 64 * 1024 * 1024
 """What a gym folder may hold, in the copy and in what comes back."""
 MAX_FILES = 10_000
+MAX_WORK_BYTES = 4 * MAX_FOLDER_BYTES
+"""What the working copy may grow to while a command runs (it lives on the host's disk): past
+it the command is killed. Checked four times a second, so a fast writer can overshoot by what
+it writes in that time (each file is capped at 64 MiB by the sandbox's limits); a bound, not a
+quota: a size-capped file system for the copy would be exact (docs/gym.md)."""
 MAX_DEPTH = 32
 """Folders nested deeper are neither copied in nor back."""
 DEFAULT_TIMEOUT = 60.0
@@ -183,6 +188,32 @@ def _same(a: Path, b: Path) -> bool:
     return a.read_bytes() == b.read_bytes()
 
 
+def _grows_past(work: Path, limit: int) -> Callable[[], str | None]:
+    def check() -> str | None:
+        total = 0
+        stack = [str(work)]
+        seen = 0
+        while stack:
+            try:
+                entries = list(os.scandir(stack.pop()))
+            except OSError:
+                continue
+            for e in entries:
+                seen += 1
+                if seen > 4 * MAX_FILES:
+                    return f"killed: the folder grew past {4 * MAX_FILES} entries"
+                try:
+                    if e.is_dir(follow_symlinks=False):
+                        stack.append(e.path)
+                    elif e.is_file(follow_symlinks=False):
+                        total += e.stat(follow_symlinks=False).st_blocks * 512
+                except OSError:
+                    continue
+        return (f"killed: the folder grew past {limit >> 20} MiB while the command ran"
+                if total > limit else None)
+    return check
+
+
 def _world_traversable(path: Path) -> bool:
     return all(not p.exists() or p.stat().st_mode & 0o001 for p in [path, *path.parents])
 
@@ -242,8 +273,9 @@ def run_shell(folder: Path, argv: Sequence[str], *, timeout: float = DEFAULT_TIM
             r = sandbox.run_limited(
                 list(argv), cwd=work, timeout=timeout, max_output=MAX_OUTPUT,
                 limits=limits or sandbox.SandboxLimits(cpu_seconds=int(timeout) + 5),
-                env=sandbox.clean_env({"PWD": str(work)}), view=_view(extra_ro))
-            notes = _copy_back(work, folder)
+                env=sandbox.clean_env({"PWD": str(work)}), view=_view(extra_ro),
+                stop_when=_grows_past(work, MAX_WORK_BYTES))
+            notes = r.notes + _copy_back(work, folder)
         finally:
             sandbox.remove_tree(work)
     return ShellResult(returncode=r.returncode, stdout=r.stdout.decode("utf-8", "replace"),

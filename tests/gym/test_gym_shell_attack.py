@@ -58,6 +58,18 @@ def test_the_working_copy_cannot_grow_past_the_folder_budget(folder: Path) -> No
     assert "FULL" in r.stdout, r.text()
 
 
+@pytest.mark.slow
+def test_a_command_that_keeps_writing_is_killed_past_the_work_budget(folder: Path) -> None:
+    """Not the exact cap the xfail above asks for, but a bound: the watchdog kills the command
+    once its copy passes 256 MiB (checked four times a second)."""
+    r = run_shell(folder, ["bash", "-c", "for i in $(seq 1 40); do head -c 60M /dev/zero > "
+                           "big$i; done; echo finished"], timeout=60)
+    assert any("grew past 256 MiB" in n for n in r.notes), r.text()
+    assert "finished" not in r.stdout
+    back = sum(p.stat().st_size for p in folder.glob("big*"))
+    assert back <= 64 * 1024 * 1024  # only the copy-back budget comes back
+
+
 def test_a_nan_time_limit_is_refused_with_a_message(folder: Path) -> None:
     from adequacy.gym.tools import GymTools
     text = GymTools(folder.parent).shell("euclid_mod", "echo hi", float("nan"))

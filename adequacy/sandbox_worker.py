@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -69,6 +70,19 @@ class _Keeper:
 
 
 _KEEPER = _Keeper()
+
+
+def renew_after_fork(obj: Any, *args: Any, **kwargs: Any) -> None:
+    """Give a forked child its own ``obj`` (re-run its ``__init__`` in place, so every module
+    holding it sees the new state). The batch's process pool forks: without this a child
+    inherits the parent's workers (their processes and pipes: two processes writing one
+    JVM's requests, or a spare JVM handed to specs in both) and locks a parent's thread may
+    have held at the fork, with no thread left to release them. The parent's processes are
+    left alone; they are the parent's to stop."""
+    os.register_at_fork(after_in_child=lambda: obj.__init__(*args, **kwargs))
+
+
+renew_after_fork(_KEEPER)
 
 
 class WorkerDied(BackendError):

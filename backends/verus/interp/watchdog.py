@@ -12,6 +12,7 @@ is an ``Abort``, which nothing in the evaluator absorbs, so the case ends ``unkn
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 import time
 
@@ -80,6 +81,17 @@ class _Monitor:
 
 
 _MONITOR = _Monitor()
+
+
+def _fresh_monitor_in_child() -> None:
+    """A forked child (the batch's process pool forks) inherits the monitor without its
+    thread, and with its lock possibly held by that thread at the fork: arming would wait
+    forever. The child starts with a monitor of its own."""
+    global _MONITOR
+    _MONITOR = _Monitor()
+
+
+os.register_at_fork(after_in_child=_fresh_monitor_in_child)
 
 
 class Watchdog:

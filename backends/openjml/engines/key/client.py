@@ -16,7 +16,7 @@ from pathlib import Path
 
 from adequacy.errors import EngineUnavailable
 from adequacy.sandbox import remove_tree
-from adequacy.sandbox_worker import JsonLineWorker, Launch, WorkerDied
+from adequacy.sandbox_worker import JsonLineWorker, Launch, WorkerDied, renew_after_fork
 from adequacy.toolchain import find_java
 
 from . import build, launch
@@ -63,4 +63,5 @@ class KeyWorker(JsonLineWorker):
 __all__ = ["WORKER", "KeyWorker", "WorkerDied", "units_root"]
 
 WORKER = KeyWorker()
+renew_after_fork(WORKER)
 atexit.register(WORKER.stop)

@@ -19,6 +19,7 @@ import threading
 import time
 
 from adequacy.errors import BackendError
+from adequacy.sandbox_worker import renew_after_fork
 
 from .worker import Worker, build_dir, warm_up_request
 
@@ -145,4 +146,5 @@ class Jvms:
 
 
 JVMS = Jvms()
+renew_after_fork(JVMS)
 atexit.register(JVMS.shutdown)

@@ -21,7 +21,7 @@ from typing import Any
 from adequacy import sandbox_view
 from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
-from adequacy.sandbox_worker import JsonLineWorker, Launch, WorkerDied
+from adequacy.sandbox_worker import JsonLineWorker, Launch, WorkerDied, renew_after_fork
 from adequacy.toolchain import Java, cache_dir, find_java, source_version
 
 JAVA_DIR = Path(__file__).parent / "java"
@@ -290,5 +290,6 @@ class Compiler:
 
 
 COMPILER = Compiler()
+renew_after_fork(COMPILER)
 atexit.register(COMPILER.stop)
 

@@ -195,7 +195,7 @@ def run(corpus: Path, args: argparse.Namespace) -> Totals:
     with tempfile.TemporaryDirectory(prefix="jml-corpus-") as tmp:
         work = Path(tmp)
         for path in sorted(corpus.rglob("*.java")):
-            if args.only and path.stem not in args.only:
+            if getattr(args, "only", None) and path.stem not in args.only:
                 continue
             tot.files += 1
             text = path.read_text(encoding="utf-8", errors="replace")

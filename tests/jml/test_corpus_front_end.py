@@ -29,7 +29,8 @@ def test_every_verified_spec_passes_the_front_end() -> None:
     bench = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = bench  # dataclasses look their module up
     spec.loader.exec_module(bench)
-    args = argparse.Namespace(engines=[], cases=0, seed=0, front_end_only=True, verbose=False)
+    args = argparse.Namespace(engines=[], cases=0, seed=0, front_end_only=True, verbose=False,
+                              only=None)
     tot = bench.run(CORPUS, args)
     assert tot.files >= 33 and tot.files_read == tot.files
     assert tot.rejected == []

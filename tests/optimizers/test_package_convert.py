@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.optimizers.package_convert import convert_package
-from adequacy.optimizers.testing import ScriptedLM, prompt_text
+pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[optimize]'")
+from adequacy.optimizers.package_convert import convert_package  # noqa: E402
+from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2] / "examples" / "packages" / "any_divisor"
 RIGHT = (ROOT / "adequacy" / "io.py").read_text()

@@ -38,12 +38,15 @@ _NOT_TYPES = {"return", "new", "throw", "case", "else", "do", "yield", "assert",
 def check_bodies(src: SpecFile, cls: JavaClass, file: str | None) -> None:
     """Raise ``SpecInvalid`` (file:line) at the first statement of a pure or model method of
     ``cls`` that breaks a typing rule this pass knows."""
+    known: bool | None = None  # once per class: it reads the whole file
     for m in cls.methods + cls.models:
         if not (m.is_pure or m.model) or not m.has_body or m.return_type is None:
             continue
         toks = body_tokens(src, m, file)
         if toks:
-            _Body(cls, m, toks, file, _names_known(src, cls)).check()
+            if known is None:
+                known = _names_known(src, cls)
+            _Body(cls, m, toks, file, known).check()
 
 
 def _names_known(src: SpecFile, cls: JavaClass) -> bool:

@@ -40,7 +40,7 @@ def cache_dir(shared_with_sandbox: bool = False) -> Path:
     else:
         xdg = os.environ.get("XDG_CACHE_HOME")
         root = (Path(xdg) if xdg else Path.home() / ".cache") / "spec-adequacy"
-    if shared_with_sandbox and os.geteuid() == 0 and not _world_traversable(root):
+    if shared_with_sandbox and os.geteuid() == 0 and not world_traversable(root):
         # one such folder per cache root: a fresh ADEQUACY_CACHE (CI proving a first install)
         # must not find the Java workers that another cache root built
         name = "spec-adequacy-cache-0"
@@ -51,7 +51,9 @@ def cache_dir(shared_with_sandbox: bool = False) -> Path:
     return root
 
 
-def _world_traversable(path: Path) -> bool:
+def world_traversable(path: Path) -> bool:
+    """Whether every folder up to ``path`` lets others through (a child running as another
+    uid can reach it)."""
     for p in [path, *path.parents]:
         try:
             if p.exists() and not (p.stat().st_mode & stat.S_IXOTH):

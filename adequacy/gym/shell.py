@@ -33,6 +33,7 @@ from adequacy import sandbox, sandbox_bwrap
 from adequacy.errors import AdequacyError
 from adequacy.gym.manifest import MANIFEST, PRIVATE, read_manifest
 from adequacy.sandbox_mounts import View
+from adequacy.toolchain import world_traversable
 
 MAX_FOLDER_BYTES = 64 * 1024 * 1024
 """What a gym folder may hold, in the copy and in what comes back."""
@@ -214,17 +215,13 @@ def _grows_past(work: Path, limit: int) -> Callable[[], str | None]:
     return check
 
 
-def _world_traversable(path: Path) -> bool:
-    return all(not p.exists() or p.stat().st_mode & 0o001 for p in [path, *path.parents])
-
-
 def _view(extra_ro: Sequence[str | Path]) -> View:
     path_dirs = [d for d in os.environ.get("PATH", "").split(os.pathsep) if os.path.isabs(d)]
     ro: list[str] = []
     for d in [*path_dirs, *(str(p) for p in extra_ro)]:
         # under root the child runs as a uid of its own: a folder it cannot reach (under
         # /root, say) could not be bound for it, and is of no use to it
-        if os.path.isdir(d) and (os.geteuid() != 0 or _world_traversable(Path(d))):
+        if os.path.isdir(d) and (os.geteuid() != 0 or world_traversable(Path(d))):
             ro += [d, os.path.realpath(d)]
     return View(ro=tuple(dict.fromkeys(ro)), system=True)
 

@@ -225,15 +225,13 @@ def _split_by_requires(dest: Path, text: str, ran: list[tuple[dict[str, Any], di
 
 def _write_cases(root: Path, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]],
                  invalid: list[dict[str, Any]] | None = None) -> None:
-    tests = root / "tests"
-    tests.mkdir(parents=True, exist_ok=True)
-    pre = [{"id": f"gen-{k}", "input": i, "origin": "generated", "visible": k <= 3}
-           for k, i in enumerate(inputs, 1)]
-    post = [{"id": f"gen-{k}", "input": i, "output": o, "origin": "generated",
-             "visible": k <= 3} for k, (i, o) in enumerate(zip(inputs, outputs, strict=True), 1)]
-    bad = [{"id": f"outside-{k}", "input": i, "origin": "generated"}
-           for k, i in enumerate(invalid or [], 1)]
-    for name, rows in (("pre_complete", pre), ("post_complete", post), ("pre_sound", bad),
-                       ("post_sound", [])):
-        (tests / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows),
-                                             encoding="utf-8")
+    from adequacy.tasks import Case, write_cases
+    from adequacy.verdicts import BUCKETS, Bucket
+    cases = [Case(id=f"gen-{k}", bucket=b, input=i, origin="generated", visible=k <= 3,
+                  output=o if b.predicate == "post" else None)
+             for b in (Bucket.pre_complete, Bucket.post_complete)
+             for k, (i, o) in enumerate(zip(inputs, outputs, strict=True), 1)]
+    cases += [Case(id=f"outside-{k}", bucket=Bucket.pre_sound, input=i, origin="generated")
+              for k, i in enumerate(invalid or [], 1)]
+    for b in BUCKETS:
+        write_cases(root, b, [c for c in cases if c.bucket == b])

@@ -30,6 +30,8 @@ from typing import Any
 
 from adequacy import types as T
 from adequacy.errors import SpecInvalid, TaskError
+from adequacy.tasks import Case, write_cases
+from adequacy.verdicts import BUCKETS, Bucket
 
 from .syntax import ast as A
 from .syntax.lexer import Token
@@ -521,16 +523,12 @@ def _write(dest: Path, tid: str, program: Path, function: str, inputs: dict[str,
     lines += ["", "[signature.output]", f"{out_name} = {_toml_str(output)}", ""]
     (dest / "task.toml").write_text("\n".join(lines), encoding="utf-8")
     (dest / "statement.md").write_text(statement + "\n", encoding="utf-8")
-    tests = dest / "tests"
-    tests.mkdir(exist_ok=True)
-    pc = [{"id": f"test-{k}", "input": i, "origin": "official", "visible": k < 3}
-          for k, (i, _) in enumerate(cases, 1)]
-    po = [{"id": f"test-{k}", "input": i, "output": o, "origin": "official",
-           "visible": k < 3} for k, (i, o) in enumerate(cases, 1)]
-    for name, rows in (("pre_complete", pc), ("post_complete", po), ("pre_sound", []),
-                       ("post_sound", [])):
-        (tests / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows),
-                                             encoding="utf-8")
+    pairs = [(Case(id=f"test-{k}", bucket=b, input=i, output=o if b.predicate == "post" else None,
+                   origin="official", visible=k < 3))
+             for b in (Bucket.pre_complete, Bucket.post_complete)
+             for k, (i, o) in enumerate(cases, 1)]
+    for b in BUCKETS:
+        write_cases(dest, b, [c for c in pairs if c.bucket == b])
     skeleton = skeleton_for_folder(dest)
     (dest / "skeleton.rs").write_text(skeleton, encoding="utf-8")
     specs = dest / "specs"

@@ -27,6 +27,7 @@ from adequacy import plugins
 from adequacy.errors import InputError, Located, TaskError, TypeSyntaxError, ValueTypeError
 from adequacy.task_model import Case, Param, Task, TaskFiles
 from adequacy.textfiles import JsonError, parse_json, read_text
+from adequacy.toml_lines import key_line
 from adequacy.types import parse_type
 from adequacy.values import MAX_INT_DIGITS, validate
 from adequacy.verdicts import BUCKETS, Bucket
@@ -61,28 +62,6 @@ def _rel(task_dir: Path, p: Path) -> str:
         return str(p.relative_to(task_dir.parent))
     except ValueError:
         return str(p)
-
-
-def _toml_line(text: str, key: str, table: str | None = None) -> int | None:
-    """Best-effort line of a key (or of a ``[table]`` header when ``key`` starts with ``[``)
-    in a TOML file, since tomllib gives no positions; with ``table``, only inside that table."""
-    lines = text.splitlines()
-    start = 0
-    if table is not None:
-        head = re.compile(r"^\s*\[\s*" + re.escape(table) + r"\s*\]")
-        start = next((i + 1 for i, ln in enumerate(lines) if head.match(ln)), 0)
-        if start == 0:
-            return None
-    if key.startswith("["):
-        pat = re.compile(r"^\s*\[\s*" + re.escape(key.strip("[]")) + r"\s*[\].]")
-    else:
-        pat = re.compile(r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*[=.]")
-    for i in range(start, len(lines)):
-        if table is not None and lines[i].lstrip().startswith("["):
-            return None  # the next table began
-        if pat.match(lines[i]):
-            return i + 1
-    return None
 
 
 def _unknown(key: str, allowed: list[str] | tuple[str, ...] | set[str], where: str) -> str:
@@ -148,7 +127,7 @@ def _parse_signature(
         for name, fields in structs_raw.items():
             if not isinstance(fields, dict) or not all(isinstance(v, str) for v in fields.values()):
                 errors.append(TaskError("must map field names to type strings", file=fname,
-                                        line=_toml_line(text, f"[structs.{name}]"),
+                                        line=key_line(text, f"[structs.{name}]"),
                                         field=f"structs.{name}"))
                 continue
             structs[name] = dict(fields)
@@ -160,8 +139,8 @@ def _parse_signature(
     for k in sig:
         if k not in ("input", "output"):
             errors.append(TaskError(_unknown(k, ("input", "output"), "[signature]"), file=fname,
-                                    line=_toml_line(text, f"[signature.{k}]")
-                                    or _toml_line(text, k, "signature"),
+                                    line=key_line(text, f"[signature.{k}]")
+                                    or key_line(text, k, "signature"),
                                     field=f"signature.{k}"))
     out: dict[str, list[Param]] = {"input": [], "output": []}
     for part in ("input", "output"):
@@ -172,7 +151,7 @@ def _parse_signature(
             continue
         for name, ty in table.items():
             where = f"signature.{part}.{name}"
-            line = _toml_line(text, name, f"signature.{part}") or _toml_line(text, name)
+            line = key_line(text, name, f"signature.{part}") or key_line(text, name)
             if not isinstance(ty, str):
                 errors.append(TaskError(f"type must be a string, got {ty!r}", file=fname,
                                         line=line, field=where))
@@ -364,7 +343,7 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
         v = head[name]
         if not isinstance(v, kind):
             errors.append(TaskError(f"must be {kind.__name__}, got {v!r}", file=fname,
-                                    line=_toml_line(text, name), field=name))
+                                    line=key_line(text, name), field=name))
             return default
         return v
 
@@ -372,17 +351,17 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
     if tid and not _is_name(tid):
         errors.append(TaskError(f"id must be a name (letters, digits, '_', '-', '.'; no '/', "
                                 f"no '..', at most 128 characters), got {tid[:80]!r}",
-                                file=fname, line=_toml_line(text, "id"), field="id"))
+                                file=fname, line=key_line(text, "id"), field="id"))
     language = field("language", str, "", required=True)
     if language and not language.replace("_", "").isalnum():
         errors.append(TaskError(f"language must be a name (letters, digits, "
                                 f"underscores), got {language!r}", file=fname,
-                                line=_toml_line(text, "language"), field="language"))
+                                line=key_line(text, "language"), field="language"))
     allowed = {*TOP_KEYS, language}
     for k in head:
         if k not in allowed and k != "__text__":
             errors.append(TaskError(_unknown(k, allowed, ""), file=fname,
-                                    line=_toml_line(text, f"[{k}]") or _toml_line(text, k),
+                                    line=key_line(text, f"[{k}]") or key_line(text, k),
                                     field=k))
     table = head.get(language)
     files = task_files(language) if language else None
@@ -393,7 +372,7 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
             for k in table:
                 if k not in files.settings:
                     errors.append(TaskError(_unknown(k, files.settings, f"[{language}]"),
-                                            file=fname, line=_toml_line(text, k, language),
+                                            file=fname, line=key_line(text, k, language),
                                             field=f"{language}.{k}"))
     inputs, outputs, structs = _parse_signature(task_dir, head, errors)
     statement = ""
@@ -411,12 +390,12 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
     if every_input_valid and cases[Bucket.pre_sound]:
         errors.append(TaskError("every_input_valid = true, yet tests/pre_sound.jsonl has invalid "
                                 "inputs (remove one or the other)", file=fname,
-                                line=_toml_line(text, "every_input_valid"),
+                                line=key_line(text, "every_input_valid"),
                                 field="every_input_valid"))
     tags = field("tags", list, [])
     if not all(isinstance(t, str) for t in tags):
         errors.append(TaskError("tags must be a list of strings", file=fname,
-                                line=_toml_line(text, "tags"), field="tags"))
+                                line=key_line(text, "tags"), field="tags"))
     if errors:
         return None, errors
     task = Task(every_input_valid=every_input_valid,

@@ -26,6 +26,7 @@ from adequacy.errors import AdequacyError, TaskError, validation_message
 from adequacy.jobs import Job, jobs_from_file, jobs_from_glob
 from adequacy.options import ScoreOptions
 from adequacy.results import Provenance
+from adequacy.toml_lines import line_of
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 WRITER_STAMP = "source.json"
@@ -108,36 +109,6 @@ class LoadedStudy(BaseModel):
         return q if q.is_absolute() else self.base / q
 
 
-def _key_lines(text: str) -> list[tuple[tuple[Any, ...], int]]:
-    """(path of a key, line) for every ``key =`` line, with array-of-table indices."""
-    out: list[tuple[tuple[Any, ...], int]] = []
-    table: tuple[Any, ...] = ()
-    counts: dict[tuple[str, ...], int] = {}
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if m := re.match(r"^\[\[\s*([^\]]+?)\s*\]\]", line):
-            parts = tuple(p.strip() for p in m.group(1).split("."))
-            counts[parts] = counts.get(parts, -1) + 1
-            table = (*parts, counts[parts])
-            out.append((table, n))
-        elif m := re.match(r"^\[\s*([^\]]+?)\s*\]", line):
-            table = tuple(p.strip() for p in m.group(1).split("."))
-            out.append((table, n))
-        elif m := re.match(r"^([A-Za-z0-9_.-]+)\s*=", line):
-            out.append(((*table, *m.group(1).split(".")), n))
-    return out
-
-
-def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
-    """The line a validation error's location points at (its deepest key found)."""
-    lines = _key_lines(text)
-    for depth in range(len(loc), 0, -1):
-        for path, n in lines:
-            if path == tuple(loc[:depth]):
-                return n
-    return None
-
-
 def load_study(path: Path) -> LoadedStudy:
     """Read and check a study file; every error names the file and, where it can, the line."""
     try:
@@ -158,7 +129,7 @@ def load_study(path: Path) -> LoadedStudy:
     except ValidationError as e:
         first = e.errors()[0]
         raise TaskError(validation_message(e), file=str(path),
-                        line=_line_of(text, tuple(first.get("loc", ())))) from None
+                        line=line_of(text, tuple(first.get("loc", ())))) from None
     return LoadedStudy(study=study, path=path.resolve(),
                        sha256=hashlib.sha256(data).hexdigest())
 

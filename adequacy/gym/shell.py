@@ -112,7 +112,11 @@ def _agent_files(root: Path) -> Iterator[tuple[Path, Path]]:
 
 
 def _copy_in(folder: Path, work: Path) -> None:
+    """Copy the agent's files into ``work``. Under root the child runs as an unprivileged uid
+    of its own, so each copy is made writable by it as it is made (the folder itself is handed
+    over by the sandbox)."""
     total = 0
+    hand_over = os.geteuid() == 0
     for n, (rel, src) in enumerate(_agent_files(folder)):
         if n >= MAX_FILES:
             raise ShellError(f"{folder} holds more than {MAX_FILES} files")
@@ -121,12 +125,16 @@ def _copy_in(folder: Path, work: Path) -> None:
             continue  # gym make writes none; one made since is not followed into the copy
         if src.is_dir():
             dst.mkdir(exist_ok=True)
+            if hand_over:
+                os.chmod(dst, 0o777)
         elif src.is_file():
             total += src.stat().st_size
             if total > MAX_FOLDER_BYTES:
                 raise ShellError(f"{folder} holds more than {MAX_FOLDER_BYTES >> 20} MiB")
             shutil.copyfile(src, dst)
             shutil.copymode(src, dst)
+            if hand_over:
+                os.chmod(dst, os.stat(dst).st_mode | 0o666)
 
 
 def _copy_back(work: Path, folder: Path) -> list[str]:
@@ -266,7 +274,6 @@ def run_shell(folder: Path, argv: Sequence[str], *, timeout: float = DEFAULT_TIM
         work = sandbox.make_workdir("adequacy-shell-")
         try:
             _copy_in(folder, work)
-            _hand_over(work)
             r = sandbox.run_limited(
                 list(argv), cwd=work, timeout=timeout, max_output=MAX_OUTPUT,
                 limits=limits or sandbox.SandboxLimits(cpu_seconds=int(timeout) + 5),
@@ -279,14 +286,3 @@ def run_shell(folder: Path, argv: Sequence[str], *, timeout: float = DEFAULT_TIM
                        stderr=r.stderr.decode("utf-8", "replace"), seconds=r.seconds,
                        timed_out=r.timed_out, output_truncated=r.output_truncated, notes=notes)
 
-
-def _hand_over(work: Path) -> None:
-    """Under root the child runs as an unprivileged uid of its own: the copied files must be
-    writable by it (the folder itself is handed over by the sandbox)."""
-    if os.geteuid() != 0:
-        return
-    for dirpath, dirnames, filenames in os.walk(work):
-        for name, bits in [(d, 0o777) for d in dirnames] + [(f, 0o666) for f in filenames]:
-            path = os.path.join(dirpath, name)
-            with contextlib.suppress(OSError):
-                os.chmod(path, os.stat(path).st_mode | bits)

@@ -186,9 +186,60 @@ def _binders(toks: list[Token], lo: int, hi: int) -> set[str]:
         elif inside and t.kind == "ident" and j + 1 <= hi and (
                 toks[j + 1].is_p(":") or toks[j + 1].is_p(",") or toks[j + 1].is_p("|")):
             names.add(str(t.value))
-        elif (t.kind == "ident" and t.value == "let" and j + 1 <= hi
-              and toks[j + 1].kind == "ident"):
-            names.add(str(toks[j + 1].value))
+        elif t.kind == "ident" and t.value == "let":
+            # ``let x = ..``, ``let (a, b): T = ..``, ``if let Some(n) = ..``: up to the ``=``
+            # or the type's ``:``
+            k, depth = j + 1, 0
+            while k <= hi and not (depth == 0 and (toks[k].is_p("=") or toks[k].is_p(":"))):
+                depth += toks[k].is_p("(") or toks[k].is_p("[") or toks[k].is_p("{")
+                depth -= toks[k].is_p(")") or toks[k].is_p("]") or toks[k].is_p("}")
+                k += 1
+            names |= _pattern_names(toks, j + 1, k - 1)
+        elif t.is_p("=>"):
+            names |= _pattern_names(toks, _arm_start(toks, lo, j), j - 1)
+    return names
+
+
+def _arm_start(toks: list[Token], lo: int, arrow: int) -> int:
+    """The first token of the ``match`` arm pattern that ends before ``arrow``: after the
+    ``{`` or ``,`` that opens it, brackets inside the pattern skipped."""
+    depth = 0
+    k = arrow - 1
+    while k > lo:
+        t = toks[k]
+        if t.is_p(")") or t.is_p("]") or t.is_p("}"):
+            depth += 1
+        elif t.is_p("(") or t.is_p("[") or t.is_p("{"):
+            if depth == 0:
+                return k + 1
+            depth -= 1
+        elif t.is_p(",") and depth == 0:
+            return k + 1
+        k -= 1
+    return lo
+
+
+def _pattern_names(toks: list[Token], lo: int, hi: int) -> set[str]:
+    """Names a pattern binds: identifiers that are not a path, a variant or struct name, a
+    field label (``x: pat``) or the guard after ``if``. Over-counting is safe (the caller only
+    refuses); missing one would rewrite the binder."""
+    names: set[str] = set()
+    for k in range(lo, hi + 1):
+        t = toks[k]
+        if t.kind == "ident" and t.value == "if":
+            break  # the guard reads names, it binds none
+        if t.kind != "ident" or str(t.value) in ("mut", "ref", "_"):
+            continue
+        nxt = toks[k + 1] if k + 1 <= hi else None
+        prv = toks[k - 1] if k > lo else None
+        if nxt is not None and (nxt.is_p("(") or nxt.is_p("{") or nxt.is_p("::")
+                                or nxt.is_p(":")):
+            continue
+        if prv is not None and (prv.is_p("::") or prv.is_p(".")):
+            continue
+        if str(t.value)[:1].isupper():
+            continue  # a unit variant or a constant, not a binding
+        names.add(str(t.value))
     return names
 
 

@@ -15,9 +15,6 @@ from adequacy.results import read_results
 ROOT = Path(__file__).resolve().parents[2]
 EUCLID = ROOT / "examples" / "verus" / "euclid_mod"
 ABS = ROOT / "examples" / "jml" / "abs_value"
-DATASETS = ROOT.parent / "shared" / "datasets"
-if not DATASETS.is_dir():  # a worktree sits beside main, like main itself
-    DATASETS = Path("/work/shared/datasets")
 runner = CliRunner()
 
 
@@ -100,8 +97,8 @@ def test_nonsensical_numbers_refused(args: tuple[str, ...], tmp_path: Path) -> N
     ("formalbench", "specgenbench/sgb.jsonl", "specgenbench"),
 ])
 def test_import_names_the_right_importer(asked: str, file: str, right: str,
-                                         tmp_path: Path) -> None:
-    src = DATASETS / file
+                                         tmp_path: Path, datasets_dir: Path) -> None:
+    src = datasets_dir / file
     if not src.is_file():
         pytest.skip(f"{src} not present")
     line = one_error_line(*cli("import", asked, src, tmp_path / "out", "--no-mutate"))
@@ -161,8 +158,8 @@ def test_check_says_visible_cases_are_completeness_only(tmp_path: Path) -> None:
 # 6. VERINA statements speak of Verus, not Lean
 
 
-def test_verina_statement_rewritten_for_verus(tmp_path: Path) -> None:
-    src = DATASETS / "verina"
+def test_verina_statement_rewritten_for_verus(tmp_path: Path, datasets_dir: Path) -> None:
+    src = datasets_dir / "verina"
     if not src.is_dir():
         pytest.skip(f"{src} not present")
     lean = sorted(d.name for d in src.iterdir()

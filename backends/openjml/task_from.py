@@ -34,7 +34,7 @@ from typing import Any
 
 from adequacy.backend import Limits
 from adequacy.errors import AdequacyError, SpecInvalid, TaskError
-from adequacy.types import parse_type
+from adequacy.types import IntType, NullableType, SeqType, StringType, Type, parse_type
 
 from .jml.load import signature_text
 from .jml.source import JavaClass, JavaMethod, read_source
@@ -180,10 +180,12 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
     types = {k: parse_type(v) for k, v in inputs.items()}
     drawn: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for _ in range(draws * 3):
+    for k in range(draws * 3):
         if len(drawn) >= draws:
             break
-        inp = {k: random_value(t, rng) for k, t in types.items()}
+        inp = {n: random_value(t, rng) for n, t in types.items()}
+        if k % 2:
+            inp = _index_shaped(inp, types, rng)
         key = json.dumps(inp, sort_keys=True)
         if key not in seen:
             seen.add(key)
@@ -201,6 +203,38 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
                             "the no-argument constructor does not make)")
     _write_cases(dest, [i for i, _ in valid], [o for _, o in valid], [i for i, _ in invalid])
     return Converted(task_dir=dest, cases=len(valid), drawn=len(drawn), invalid=len(invalid))
+
+
+def _index_shaped(inp: dict[str, Any], types: dict[str, Type], rng: random.Random
+                  ) -> dict[str, Any]:
+    """The input with its integer parameters drawn again from ``-1 .. L + 1``, where ``L`` is
+    the longest array or string among the parameters (unchanged when there is none).
+
+    Why: an integer beside an array is most often an index or a bound into it (``SetZero(a,
+    iBegin, iEnd)`` requires ``0 <= iBegin <= iEnd <= a.length``). Drawn from the schema's
+    ``-10 .. 10`` against arrays of at most 3 elements, two such bounds fall inside in about one
+    draw of fifty, so the program's own precondition accepted none of 40 and the method never
+    became a task. The range still reaches one step outside on each side, so the precondition
+    keeps deciding (and ``pre_sound`` keeps getting inputs it rejects)."""
+    lengths = [len(v) for n, v in inp.items()
+               if isinstance(v, (list, str)) and isinstance(_bare(types[n]), (SeqType, StringType))]
+    if not lengths:
+        return inp
+    top = max(lengths) + 1
+    out = dict(inp)
+    for n, t in types.items():
+        bare = _bare(t)
+        if isinstance(bare, IntType):
+            lo, hi = bare.bounds
+            a = -1 if lo is None else max(lo, -1)
+            b = top if hi is None else min(hi, top)
+            if a <= b:
+                out[n] = rng.randint(a, b)
+    return out
+
+
+def _bare(t: Type) -> Type:
+    return t.elem if isinstance(t, NullableType) else t
 
 
 def _split_by_requires(dest: Path, text: str, ran: list[tuple[dict[str, Any], dict[str, Any]]]

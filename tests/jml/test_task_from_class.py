@@ -98,3 +98,29 @@ def test_what_is_out_of_reach_is_said(tmp_path: Path, function: str, words: str)
     with pytest.raises(TaskError) as e:
         convert(PROGRAM, function, tmp_path / "t")
     assert words in str(e.value) and e.value.file == str(PROGRAM)
+
+
+@pytest.mark.slow
+def test_integer_bounds_beside_an_array_are_drawn_to_fit_it(tmp_path: Path) -> None:
+    """``fill(a, from, to, v)`` requires ``0 <= from <= to <= a.length``: with bounds drawn
+    from -10..10 against arrays of at most 3 elements about one draw in a hundred fits, so
+    none of 40 did and ``fill`` was out of reach. Half the draws now take the integers from
+    -1..len+1. Truth by hand: each valid case's output is the input array with ``a[from..to)``
+    set to ``v``; the inputs the precondition rejects go to ``pre_sound``."""
+    dest = tmp_path / "t"
+    done = convert(PROGRAM, "fill", dest, draws=40)
+    valid = _rows(dest / "tests" / "post_complete.jsonl")
+    assert done.cases == len(valid) >= 3
+    for r in valid:
+        i = r["input"]
+        assert 0 <= i["from"] <= i["to"] <= len(i["a"])
+        want = [i["v"] if i["from"] <= k < i["to"] else x for k, x in enumerate(i["a"])]
+        assert r["output"]["a"] == want
+    for r in _rows(dest / "tests" / "pre_sound.jsonl"):
+        i = r["input"]
+        assert not 0 <= i["from"] <= i["to"] <= len(i["a"])
+    task = load_task(dest)
+    spec = (dest / "specs" / "original.java").read_text()
+    rep = score_spec(task, spec, "original.java", ScoreOptions(engines=["rac"]))
+    assert rep.status == "scored"
+    assert all(s.passed == s.total and not s.unknown for s in rep.buckets.values())

@@ -124,3 +124,30 @@ def test_integer_bounds_beside_an_array_are_drawn_to_fit_it(tmp_path: Path) -> N
     rep = score_spec(task, spec, "original.java", ScoreOptions(engines=["rac"]))
     assert rep.status == "scored"
     assert all(s.passed == s.total and not s.unknown for s in rep.buckets.values())
+
+
+@pytest.mark.slow
+def test_an_instance_method_runs_on_a_default_constructed_receiver(tmp_path: Path) -> None:
+    """Stepper declares no constructor, so Java gives it one without arguments, which sets
+    ``step = 3``. Truth by hand: every case's result is ``x + 3``."""
+    dest = tmp_path / "t"
+    done = convert(PROGRAM.parent / "Stepper.java", "next", dest, draws=10)
+    task = load_task(dest)
+    assert task.settings["static"] is False
+    rows = _rows(dest / "tests" / "post_complete.jsonl")
+    assert done.cases == len(rows) >= 5
+    assert all(r["output"]["result"] == r["input"]["x"] + 3 for r in rows)
+    spec = (dest / "specs" / "original.java").read_text()
+    rep = score_spec(task, spec, "original.java", ScoreOptions(engines=["rac"]))
+    assert all(s.passed == s.total and not s.unknown for s in rep.buckets.values())
+
+
+def test_a_receiver_whose_constructors_all_take_arguments_is_out_of_reach(tmp_path: Path
+                                                                          ) -> None:
+    """Counter's only constructor takes ``start``: the no-argument constructor a task's
+    receiver comes from does not exist, which is said before any input is drawn."""
+    program = PROGRAM.parent / "Counter.java"
+    with pytest.raises(TaskError) as e:
+        convert(program, "peek", tmp_path / "t")
+    assert "every constructor of `Counter` takes arguments (Counter(int))" in str(e.value)
+    assert e.value.file == str(program) and e.value.line == 10

@@ -202,7 +202,11 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
         raise _out_of_reach(program, m.line, f"the method returned normally on none of "
                             f"{len(drawn)} drawn inputs (it may need another class of the "
                             "program, or state a constructor does not set)")
-    valid, invalid = _split_by_requires(dest, text, ran)
+    valid, invalid, undecided = _split_by_requires(dest, text, ran)
+    if not valid and not invalid and undecided:
+        raise _out_of_reach(program, m.line, f"the method ran on {len(ran)} drawn input(s) but "
+                            "rac cannot decide its precondition on any of them "
+                            f"({undecided})")
     if not valid:
         raise _out_of_reach(program, m.line, f"the method ran on {len(ran)} drawn input(s) but "
                             "its precondition accepts none of them (it may need a receiver "
@@ -245,10 +249,12 @@ def _bare(t: Type) -> Type:
 
 def _split_by_requires(dest: Path, text: str, ran: list[tuple[dict[str, Any], dict[str, Any]]]
                        ) -> tuple[list[tuple[dict[str, Any], dict[str, Any]]],
-                                  list[tuple[dict[str, Any], dict[str, Any]]]]:
+                                  list[tuple[dict[str, Any], dict[str, Any]]], str]:
     """Which inputs the program promises to handle: its own precondition decides (the program
     was verified against it, so it is the authority on its domain; a method that returns
-    normally outside it proves nothing). Inputs it leaves undecided are dropped."""
+    normally outside it proves nothing). Inputs it leaves undecided are dropped; the third
+    value is rac's reason for the first of them (empty when it decided all), so a method lost
+    that way is not reported as one whose precondition rejects every input."""
     from adequacy.options import ScoreOptions
     from adequacy.runner import score_spec
     from adequacy.tasks import load_task
@@ -260,7 +266,11 @@ def _split_by_requires(dest: Path, text: str, ran: list[tuple[dict[str, Any], di
     said = {v.case_id: v.value for v in rep.verdicts if v.bucket == Bucket.pre_complete}
     valid = [c for k, c in enumerate(ran, 1) if said.get(f"gen-{k}") == Truth.true]
     invalid = [c for k, c in enumerate(ran, 1) if said.get(f"gen-{k}") == Truth.false]
-    return valid, invalid
+    why = next((v.reason for v in rep.verdicts if v.bucket == Bucket.pre_complete
+                and v.value not in (Truth.true, Truth.false)), "")
+    if not why and rep.status != "scored":
+        why = rep.error or (rep.invalid.message if rep.invalid else rep.status)
+    return valid, invalid, why
 
 
 def _write_cases(root: Path, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]],

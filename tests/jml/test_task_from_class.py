@@ -151,3 +151,17 @@ def test_a_receiver_whose_constructors_all_take_arguments_is_out_of_reach(tmp_pa
         convert(program, "peek", tmp_path / "t")
     assert "every constructor of `Counter` takes arguments (Counter(int))" in str(e.value)
     assert e.value.file == str(program) and e.value.line == 10
+
+
+@pytest.mark.slow
+def test_a_precondition_rac_cannot_decide_is_not_called_one_that_rejects(tmp_path: Path
+                                                                         ) -> None:
+    """``same`` requires ``0 <= x`` and runs on every int, but its class has a pure method
+    that allocates (``fresh``), which rac does not follow: every pre case is unknown. The
+    method is out of reach for that reason, not because its precondition rejects all."""
+    program = PROGRAM.parent / "Undecided.java"
+    with pytest.raises(TaskError) as e:
+        convert(program, "same", tmp_path / "t", draws=8)
+    msg = str(e.value)
+    assert "rac cannot decide its precondition" in msg and "pure method fresh allocates" in msg
+    assert "accepts none" not in msg and e.value.line == 4

@@ -139,10 +139,10 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
         raise _out_of_reach(program, m.line, f"`{m.name}` has no body to run as the reference")
     ctors = [c for c in cls.methods if c.return_type is None and not c.model]
     if not m.is_static and ctors and all(c.params for c in ctors):
+        have = ", ".join(f"`{signature_text(c)}`" for c in ctors)
         raise _out_of_reach(program, m.line, f"`{m.name}` is an instance method and every "
-                            f"constructor of `{cls.name}` takes arguments ("
-                            f"{', '.join(signature_text(c) for c in ctors)}): a task's receiver "
-                            "is made by the no-argument constructor")
+                            f"constructor of `{cls.name}` takes arguments ({have}): a task's "
+                            "receiver is made by the no-argument constructor")
     inputs = {n: _schema(program, m, t, f"parameter `{n}`") for t, n in m.params}
     outputs: dict[str, str] = {}
     if m.return_type != "void":

@@ -149,7 +149,7 @@ def test_a_receiver_whose_constructors_all_take_arguments_is_out_of_reach(tmp_pa
     program = PROGRAM.parent / "Counter.java"
     with pytest.raises(TaskError) as e:
         convert(program, "peek", tmp_path / "t")
-    assert "every constructor of `Counter` takes arguments (Counter(int))" in str(e.value)
+    assert "every constructor of `Counter` takes arguments (`Counter(int)`)" in str(e.value)
     assert e.value.file == str(program) and e.value.line == 10
 
 

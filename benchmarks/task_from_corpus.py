@@ -53,7 +53,10 @@ def passes_every_case(rep: Any) -> bool:
 
 
 def _reason(msg: str) -> str:
-    return re.sub(r"`[^`]*`|'[^']*'|\d+", "_", msg.split(": ", 1)[-1])[:100]
+    """The message with its names and numbers folded to ``_`` (lists of them to one), so
+    methods lost for the same reason count together."""
+    folded = re.sub(r"`[^`]*`|'[^']*'|\d+", "_", msg.split(": ", 1)[-1])
+    return re.sub(r"_(?:, _)+", "_", folded)[:100]
 
 
 def jml_corpus(root: Path, verbose: bool) -> int:

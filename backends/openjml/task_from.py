@@ -15,11 +15,19 @@ proves nothing): inside it, the input and the method's result go to ``pre_comple
 original's precondition passes its pre buckets by construction, while its postcondition is
 checked against what the method really returns.
 
-Out of reach, said plainly: constructors, methods whose parameter or result types the task
-schema has no word for (objects other than strings and boxed numbers, collections of them),
-and ``void`` methods that change no array parameter (nothing to observe: a result through a
-field needs a receiver the schema cannot describe). Instance methods run on a receiver made by
-the class's no-argument constructor (``[jml] static = false``).
+Half the draws take integer parameters from ``-1 .. L + 1`` (``L`` the longest array or string
+parameter): integers beside an array are mostly bounds into it, which plain draws almost never
+satisfy (``_index_shaped``).
+
+Instance methods run on a receiver made by the class's no-argument constructor (``[jml] static
+= false``; Java's implicit one when the class declares none). Out of reach, said plainly:
+constructors; instance methods of a class whose constructors all take arguments (the task
+model has no place for a receiver's construction); methods whose parameter or result types
+the task schema has no word for (objects other than strings and boxed numbers, collections of
+them); ``void`` methods that change no array parameter (a result through a field: the task
+model's outputs are the result and arrays' post-state, and rac reads a non-final field in a
+non-pure method's ``ensures`` as unknown, as no case records the object's post-state); methods
+whose precondition rac cannot decide on any drawn input (said with rac's reason).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from adequacy.errors import TaskError
 from adequacy.options import ScoreOptions
 from adequacy.runner import score_spec
 from adequacy.tasks import load_task
+from adequacy.verdicts import Bucket
 
 REPO = Path(__file__).resolve().parents[2]
 PROGRAM = REPO / "tests" / "fixtures" / "programs" / "MaxOf.java"
@@ -44,7 +45,7 @@ def test_an_overload_becomes_a_task_whose_cases_are_the_methods_results(tmp_path
     assert all(s.passed == s.total for s in rep.buckets.values())
     wrong = spec.replace("\\result == a || \\result == b", "\\result == a")
     bad = score_spec(task, wrong, "wrong.java", ScoreOptions(engines=["rac"]))
-    assert bad.buckets["post_complete"].failed == sum(
+    assert bad.buckets[Bucket.post_complete].failed == sum(
         r["input"]["a"] < r["input"]["b"] for r in rows)
 
 

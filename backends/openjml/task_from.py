@@ -15,11 +15,19 @@ proves nothing): inside it, the input and the method's result go to ``pre_comple
 original's precondition passes its pre buckets by construction, while its postcondition is
 checked against what the method really returns.
 
-Out of reach, said plainly: constructors, methods whose parameter or result types the task
-schema has no word for (objects other than strings and boxed numbers, collections of them),
-and ``void`` methods that change no array parameter (nothing to observe: a result through a
-field needs a receiver the schema cannot describe). Instance methods run on a receiver made by
-the class's no-argument constructor (``[jml] static = false``).
+Half the draws take integer parameters from ``-1 .. L + 1`` (``L`` the longest array or string
+parameter): integers beside an array are mostly bounds into it, which plain draws almost never
+satisfy (``_index_shaped``).
+
+Instance methods run on a receiver made by the class's no-argument constructor (``[jml] static
+= false``; Java's implicit one when the class declares none). Out of reach, said plainly:
+constructors; instance methods of a class whose constructors all take arguments (the task
+model has no place for a receiver's construction); methods whose parameter or result types
+the task schema has no word for (objects other than strings and boxed numbers, collections of
+them); ``void`` methods that change no array parameter (a result through a field: the task
+model's outputs are the result and arrays' post-state, and rac reads a non-final field in a
+non-pure method's ``ensures`` as unknown, as no case records the object's post-state); methods
+whose precondition rac cannot decide on any drawn input (said with rac's reason).
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from typing import Any
 
 from adequacy.backend import Limits
 from adequacy.errors import AdequacyError, SpecInvalid, TaskError
-from adequacy.types import parse_type
+from adequacy.types import IntType, NullableType, SeqType, StringType, Type, parse_type
 
 from .jml.load import signature_text
 from .jml.source import JavaClass, JavaMethod, read_source
@@ -137,6 +145,12 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
         raise _out_of_reach(program, m.line, f"`{m.name}` is a constructor")
     if not m.has_body:
         raise _out_of_reach(program, m.line, f"`{m.name}` has no body to run as the reference")
+    ctors = [c for c in cls.methods if c.return_type is None and not c.model]
+    if not m.is_static and ctors and all(c.params for c in ctors):
+        have = ", ".join(f"`{signature_text(c)}`" for c in ctors)
+        raise _out_of_reach(program, m.line, f"`{m.name}` is an instance method and every "
+                            f"constructor of `{cls.name}` takes arguments ({have}): a task's "
+                            "receiver is made by the no-argument constructor")
     inputs = {n: _schema(program, m, t, f"parameter `{n}`") for t, n in m.params}
     outputs: dict[str, str] = {}
     if m.return_type != "void":
@@ -180,10 +194,12 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
     types = {k: parse_type(v) for k, v in inputs.items()}
     drawn: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for _ in range(draws * 3):
+    for k in range(draws * 3):
         if len(drawn) >= draws:
             break
-        inp = {k: random_value(t, rng) for k, t in types.items()}
+        inp = {n: random_value(t, rng) for n, t in types.items()}
+        if k % 2:
+            inp = _index_shaped(inp, types, rng)
         key = json.dumps(inp, sort_keys=True)
         if key not in seen:
             seen.add(key)
@@ -194,7 +210,11 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
         raise _out_of_reach(program, m.line, f"the method returned normally on none of "
                             f"{len(drawn)} drawn inputs (it may need another class of the "
                             "program, or state a constructor does not set)")
-    valid, invalid = _split_by_requires(dest, text, ran)
+    valid, invalid, undecided = _split_by_requires(dest, text, ran)
+    if not valid and not invalid and undecided:
+        raise _out_of_reach(program, m.line, f"the method ran on {len(ran)} drawn input(s) but "
+                            "rac cannot decide its precondition on any of them "
+                            f"({undecided})")
     if not valid:
         raise _out_of_reach(program, m.line, f"the method ran on {len(ran)} drawn input(s) but "
                             "its precondition accepts none of them (it may need a receiver "
@@ -203,12 +223,46 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
     return Converted(task_dir=dest, cases=len(valid), drawn=len(drawn), invalid=len(invalid))
 
 
+def _index_shaped(inp: dict[str, Any], types: dict[str, Type], rng: random.Random
+                  ) -> dict[str, Any]:
+    """The input with its integer parameters drawn again from ``-1 .. L + 1``, where ``L`` is
+    the longest array or string among the parameters (unchanged when there is none).
+
+    Why: an integer beside an array is most often an index or a bound into it (``SetZero(a,
+    iBegin, iEnd)`` requires ``0 <= iBegin <= iEnd <= a.length``). Drawn from the schema's
+    ``-10 .. 10`` against arrays of at most 3 elements, two such bounds fall inside in about one
+    draw of fifty, so the program's own precondition accepted none of 40 and the method never
+    became a task. The range still reaches one step outside on each side, so the precondition
+    keeps deciding (and ``pre_sound`` keeps getting inputs it rejects)."""
+    lengths = [len(v) for n, v in inp.items()
+               if isinstance(v, (list, str)) and isinstance(_bare(types[n]), (SeqType, StringType))]
+    if not lengths:
+        return inp
+    top = max(lengths) + 1
+    out = dict(inp)
+    for n, t in types.items():
+        bare = _bare(t)
+        if isinstance(bare, IntType):
+            lo, hi = bare.bounds
+            a = -1 if lo is None else max(lo, -1)
+            b = top if hi is None else min(hi, top)
+            if a <= b:
+                out[n] = rng.randint(a, b)
+    return out
+
+
+def _bare(t: Type) -> Type:
+    return t.elem if isinstance(t, NullableType) else t
+
+
 def _split_by_requires(dest: Path, text: str, ran: list[tuple[dict[str, Any], dict[str, Any]]]
                        ) -> tuple[list[tuple[dict[str, Any], dict[str, Any]]],
-                                  list[tuple[dict[str, Any], dict[str, Any]]]]:
+                                  list[tuple[dict[str, Any], dict[str, Any]]], str]:
     """Which inputs the program promises to handle: its own precondition decides (the program
     was verified against it, so it is the authority on its domain; a method that returns
-    normally outside it proves nothing). Inputs it leaves undecided are dropped."""
+    normally outside it proves nothing). Inputs it leaves undecided are dropped; the third
+    value is rac's reason for the first of them (empty when it decided all), so a method lost
+    that way is not reported as one whose precondition rejects every input."""
     from adequacy.options import ScoreOptions
     from adequacy.runner import score_spec
     from adequacy.tasks import load_task
@@ -220,7 +274,11 @@ def _split_by_requires(dest: Path, text: str, ran: list[tuple[dict[str, Any], di
     said = {v.case_id: v.value for v in rep.verdicts if v.bucket == Bucket.pre_complete}
     valid = [c for k, c in enumerate(ran, 1) if said.get(f"gen-{k}") == Truth.true]
     invalid = [c for k, c in enumerate(ran, 1) if said.get(f"gen-{k}") == Truth.false]
-    return valid, invalid
+    why = next((v.reason for v in rep.verdicts if v.bucket == Bucket.pre_complete
+                and v.value not in (Truth.true, Truth.false)), "")
+    if not why and rep.status != "scored":
+        why = rep.error or (rep.invalid.message if rep.invalid else rep.status)
+    return valid, invalid, why
 
 
 def _write_cases(root: Path, inputs: list[dict[str, Any]], outputs: list[dict[str, Any]],

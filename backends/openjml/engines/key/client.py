@@ -17,7 +17,7 @@ from pathlib import Path
 from adequacy.errors import EngineUnavailable
 from adequacy.sandbox import remove_tree
 from adequacy.sandbox_worker import JsonLineWorker, Launch, WorkerDied, renew_after_fork
-from adequacy.toolchain import find_java
+from adequacy.toolchain import Java
 
 from . import build, launch
 
@@ -43,20 +43,22 @@ def units_root() -> Path:
 class KeyWorker(JsonLineWorker):
     """One KeY JVM; callers serialise access through ``lock``."""
 
-    def __init__(self, use_archive: bool = True) -> None:
+    def __init__(self, use_archive: bool = True, java: str | None = None) -> None:
         self.use_archive = use_archive
         """False only to measure what the archive saves (benchmarks/key_stubs.py)."""
+        self.java = java
+        """A ``java`` binary instead of ``launch.worker_java()`` (benchmarks compare JDKs)."""
         super().__init__("KeY worker", self._launch, start_seconds=START_SECONDS,
                          max_requests=MAX_REQUESTS, workdir_prefix="adequacy-key-")
         self.lock = threading.Lock()
 
     def _launch(self) -> Launch:
         reason = build.why_unavailable()
-        java = find_java()
+        java = launch.worker_java() if self.java is None else Java(self.java, None, None)
         if reason or java is None:
             raise EngineUnavailable(f"key: {reason}")
-        cmd = launch.command(java.java, archive=build.archive_path() if self.use_archive
-                             else None)
+        cmd = launch.command(java.java, archive=launch.archive_path(java.java)
+                             if self.use_archive else None)
         return cmd, launch.limits(), launch.view(java.java, units_root())
 
 

@@ -105,6 +105,64 @@ def compare_starts(rounds: int) -> None:
               f"({base[1] / max(cpu, 1e-9):.2f}x less)", flush=True)
 
 
+def compare_jdks(rounds: int, only: set[str], sgb: int) -> None:
+    """Steady state on each JDK: one warm worker per JVM (each with its archive), the same
+    requests (every spec's stubs in one request) sent to each in turn for ``rounds`` rounds;
+    per JVM the median environment load, the median proof and the worker's CPU seconds per
+    round (the ping's ``cpu_ms`` before and after). Says whether a faster start costs speed
+    later (a JIT that warms differently)."""
+    jdks = {j.java: j for j in (find_java(), launch.worker_java()) if j is not None}
+    javas = sorted(jdks, key=lambda j: jdks[j].major or 0)
+    work = [(task.id, render_key_stubs(load(task, text, "gold.java"), task, cases))
+            for task, text, cases in workload(sgb, only)]
+    workers = {j: KeyWorker(java=j) for j in javas}
+    stats: dict[str, dict[str, list[float]]] = {
+        j: {"load": [], "proof": [], "cpu": [], "wall": []} for j in javas}
+    verdicts: dict[str, list[dict[str, str]]] = {j: [] for j in javas}
+    load0 = _load()
+    try:
+        for w in workers.values():
+            w.request({"op": "ping"}, timeout=300)
+        for _ in range(rounds):
+            for j, w in workers.items():
+                cpu0 = w.request({"op": "ping"}, timeout=60).get("cpu_ms", 0)
+                t0 = time.monotonic()
+                got: dict[str, str] = {}
+                for tid, sf in work:
+                    d, name = write_unit(sf.class_name, sf.text)
+                    try:
+                        reply = w.request({
+                            "op": "prove", "dir": str(d), "file": name,
+                            "methods": [s.name for s in sf.stubs], "max_steps": MAX_STEPS,
+                            "timeout_ms": int(PROOF_SECONDS * 1000),
+                            "integer_semantics": INTEGER_SEMANTICS}, timeout=600)
+                    finally:
+                        remove_tree(d)
+                    stats[j]["load"].append(reply.get("load_ms", 0) / 1000)
+                    for r in reply.get("results", []):
+                        stats[j]["proof"].append(r["millis"] / 1000)
+                        got[f"{tid}.{r['method']}"] = r["status"]
+                stats[j]["wall"].append(time.monotonic() - t0)
+                cpu1 = w.request({"op": "ping"}, timeout=60).get("cpu_ms", 0)
+                stats[j]["cpu"].append((cpu1 - cpu0) / 1000)
+                verdicts[j].append(got)
+    finally:
+        for w in workers.values():
+            w.stop()
+    print(f"steady state, {len(work)} requests a round, {rounds} alternating rounds "
+          f"(load before {load0}, after {_load()}):")
+    for j in javas:
+        st = stats[j]
+        print(f"  Java {launch.release_version(j)}: environment load median "
+              f"{statistics.median(st['load']):.2f}s, proof median "
+              f"{statistics.median(st['proof']):.3f}s p95 {_p95(st['proof']):.3f}s, per round "
+              f"wall median {statistics.median(st['wall']):.1f}s CPU median "
+              f"{statistics.median(st['cpu']):.1f}s", flush=True)
+    firsts = [verdicts[j][0] for j in javas]
+    same = all(v == firsts[0] for v in firsts)
+    print(f"  verdicts (status per stub, first round) the same on every JDK: {same}")
+
+
 def _load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -126,12 +184,17 @@ def main() -> int:
                     help="also start N rounds of workers on each JDK (the default java and a "
                          "JDK 25+), each without and with its class archive (AppCDS on 17, "
                          "the AOT cache on 25), alternating, and print wall and CPU seconds")
+    ap.add_argument("--jdk-compare", type=int, default=0, metavar="N",
+                    help="also send the workload N times to a warm worker on each JDK, "
+                         "alternating, and print environment load, proof time and CPU")
     args = ap.parse_args()
     if build.why_unavailable():
         print(f"key engine unavailable: {build.why_unavailable()}")
         return 2
     if args.start_compare:
         compare_starts(args.start_compare)
+    if args.jdk_compare:
+        compare_jdks(args.jdk_compare, {t for t in args.tasks.split(",") if t}, args.sgb)
     t0 = time.monotonic()
     with WORKER.lock:
         ping = WORKER.request({"op": "ping"}, timeout=300)

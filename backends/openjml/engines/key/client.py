@@ -2,9 +2,10 @@
 
 Why restart: the JVM is untrusted (it loads spec text) and KeY 2.12.3 leaks about 4 MB per
 request, so the worker is replaced after a crash, after a request that did not answer in time,
-and every ``MAX_REQUESTS`` requests. Start-up (7-15 s on 2 shared cores: taclet parsing and a
-warm-up proof; an AppCDS archive made at setup saves 10-35%, measured) is paid once per worker,
-not per stub. The process handling is ``adequacy.sandbox_worker``'s.
+and every ``MAX_REQUESTS`` requests. Start-up (5-10 s on 2 shared cores, most of it KeY
+parsing the JML of its JavaRedux library for the warm-up proof's first environment; on a JDK 25
+with the AOT cache made at setup 1.5x less CPU than on 17 without an archive, measured: see
+``launch``) is paid once per worker, not per stub. The process handling is ``adequacy.sandbox_worker``'s.
 """
 
 from __future__ import annotations

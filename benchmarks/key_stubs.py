@@ -15,13 +15,14 @@ Run:  python benchmarks/key_stubs.py [--one-jvm 3] [--sgb 0] [--tasks abs_value,
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backends.openjml.engines.key import build
+from adequacy.backends.openjml.engines.key import build, launch
 from adequacy.backends.openjml.engines.key.client import WORKER, KeyWorker
 from adequacy.backends.openjml.engines.key.engine import (
     INTEGER_SEMANTICS,
@@ -33,6 +34,7 @@ from adequacy.backends.openjml.engines.key.stubs import KeyStubFile, render_key_
 from adequacy.backends.openjml.jml.load import annotated, load
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task, load_task
+from adequacy.toolchain import find_java
 from adequacy.verdicts import Bucket
 
 REPO = Path(__file__).resolve().parents[1]
@@ -70,6 +72,101 @@ def one_request(sf: KeyStubFile, names: list[str]) -> tuple[float, dict]:
     return time.monotonic() - t0, reply
 
 
+def compare_starts(rounds: int) -> None:
+    """Worker start (JVM start to ready: the ping's ``ready_ms``, and ``cpu_ms``, the JVM's CPU
+    over all its threads) for each JVM with and without its archive, alternating so the
+    machine's load falls on all alike; ratios are to the default java without an archive."""
+    jdks = {j.java: j for j in (find_java(), launch.worker_java()) if j is not None}
+    configs = [(j.java, arch) for j in sorted(jdks.values(), key=lambda j: j.major or 0)
+               for arch in (False, True)]
+    for java, _ in configs:
+        build.dump_archive(java)
+    seen: dict[tuple[str, bool], list[tuple[float, float]]] = {c: [] for c in configs}
+    load0 = _load()
+    for _ in range(rounds):
+        for java, arch in configs:
+            w = KeyWorker(use_archive=arch, java=java)
+            try:
+                got = w.request({"op": "ping"}, timeout=300)
+            finally:
+                w.stop()
+            seen[(java, arch)].append((got.get("ready_ms", 0) / 1000,
+                                       got.get("cpu_ms", 0) / 1000))
+    base: tuple[float, float] | None = None
+    print(f"worker start, median of {rounds} alternating rounds (load before {load0}, "
+          f"after {_load()}):")
+    for (java, arch), xs in seen.items():
+        wall = statistics.median(x[0] for x in xs)
+        cpu = statistics.median(x[1] for x in xs)
+        base = base or (wall, cpu)
+        kind = ("AOT cache" if launch.uses_aot(java) else "AppCDS") if arch else "no archive"
+        print(f"  Java {launch.release_version(java)} {kind}: wall {wall:.1f}s "
+              f"({base[0] / max(wall, 1e-9):.2f}x faster), CPU {cpu:.1f}s "
+              f"({base[1] / max(cpu, 1e-9):.2f}x less)", flush=True)
+
+
+def compare_jdks(rounds: int, only: set[str], sgb: int) -> None:
+    """Steady state on each JDK: one warm worker per JVM (each with its archive), the same
+    requests (every spec's stubs in one request) sent to each in turn for ``rounds`` rounds;
+    per JVM the median environment load, the median proof and the worker's CPU seconds per
+    round (the ping's ``cpu_ms`` before and after). Says whether a faster start costs speed
+    later (a JIT that warms differently)."""
+    jdks = {j.java: j for j in (find_java(), launch.worker_java()) if j is not None}
+    javas = sorted(jdks, key=lambda j: jdks[j].major or 0)
+    work = [(task.id, render_key_stubs(load(task, text, "gold.java"), task, cases))
+            for task, text, cases in workload(sgb, only)]
+    workers = {j: KeyWorker(java=j) for j in javas}
+    stats: dict[str, dict[str, list[float]]] = {
+        j: {"load": [], "proof": [], "cpu": [], "wall": []} for j in javas}
+    verdicts: dict[str, list[dict[str, str]]] = {j: [] for j in javas}
+    load0 = _load()
+    try:
+        for w in workers.values():
+            w.request({"op": "ping"}, timeout=300)
+        for _ in range(rounds):
+            for j, w in workers.items():
+                cpu0 = w.request({"op": "ping"}, timeout=60).get("cpu_ms", 0)
+                t0 = time.monotonic()
+                got: dict[str, str] = {}
+                for tid, sf in work:
+                    d, name = write_unit(sf.class_name, sf.text)
+                    try:
+                        reply = w.request({
+                            "op": "prove", "dir": str(d), "file": name,
+                            "methods": [s.name for s in sf.stubs], "max_steps": MAX_STEPS,
+                            "timeout_ms": int(PROOF_SECONDS * 1000),
+                            "integer_semantics": INTEGER_SEMANTICS}, timeout=600)
+                    finally:
+                        remove_tree(d)
+                    stats[j]["load"].append(reply.get("load_ms", 0) / 1000)
+                    for r in reply.get("results", []):
+                        stats[j]["proof"].append(r["millis"] / 1000)
+                        got[f"{tid}.{r['method']}"] = r["status"]
+                stats[j]["wall"].append(time.monotonic() - t0)
+                cpu1 = w.request({"op": "ping"}, timeout=60).get("cpu_ms", 0)
+                stats[j]["cpu"].append((cpu1 - cpu0) / 1000)
+                verdicts[j].append(got)
+    finally:
+        for w in workers.values():
+            w.stop()
+    print(f"steady state, {len(work)} requests a round, {rounds} alternating rounds "
+          f"(load before {load0}, after {_load()}):")
+    for j in javas:
+        st = stats[j]
+        print(f"  Java {launch.release_version(j)}: environment load median "
+              f"{statistics.median(st['load']):.2f}s, proof median "
+              f"{statistics.median(st['proof']):.3f}s p95 {_p95(st['proof']):.3f}s, per round "
+              f"wall median {statistics.median(st['wall']):.1f}s CPU median "
+              f"{statistics.median(st['cpu']):.1f}s", flush=True)
+    firsts = [verdicts[j][0] for j in javas]
+    same = all(v == firsts[0] for v in firsts)
+    print(f"  verdicts (status per stub, first round) the same on every JDK: {same}")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def _p95(xs: list[float]) -> float:
     ys = sorted(xs)
     return ys[min(len(ys) - 1, int(0.95 * len(ys)))]
@@ -84,31 +181,27 @@ def main() -> int:
                          "load per stub, the design before stubs were batched per spec)")
     ap.add_argument("--tasks", default="", help="comma-separated bundled task ids (default all)")
     ap.add_argument("--start-compare", type=int, default=0, metavar="N",
-                    help="also start N pairs of workers without and with the AppCDS archive")
+                    help="also start N rounds of workers on each JDK (the default java and a "
+                         "JDK 25+), each without and with its class archive (AppCDS on 17, "
+                         "the AOT cache on 25), alternating, and print wall and CPU seconds")
+    ap.add_argument("--jdk-compare", type=int, default=0, metavar="N",
+                    help="also send the workload N times to a warm worker on each JDK, "
+                         "alternating, and print environment load, proof time and CPU")
     args = ap.parse_args()
     if build.why_unavailable():
         print(f"key engine unavailable: {build.why_unavailable()}")
         return 2
-    starts: dict[bool, list[float]] = {False: [], True: []}
-    for _ in range(args.start_compare):
-        for use_archive in (False, True):
-            w = KeyWorker(use_archive=use_archive)
-            try:
-                got = w.request({"op": "ping"}, timeout=300)
-            finally:
-                w.stop()
-            starts[use_archive].append(got.get("ready_ms", 0) / 1000)
     if args.start_compare:
-        off, on = statistics.median(starts[False]), statistics.median(starts[True])
-        print(f"worker start (JVM start to ready, median of {args.start_compare} alternating "
-              f"pairs): without AppCDS archive {off:.1f}s, with {on:.1f}s, ratio "
-              f"{off / max(on, 1e-9):.2f}x", flush=True)
+        compare_starts(args.start_compare)
+    if args.jdk_compare:
+        compare_jdks(args.jdk_compare, {t for t in args.tasks.split(",") if t}, args.sgb)
     t0 = time.monotonic()
     with WORKER.lock:
         ping = WORKER.request({"op": "ping"}, timeout=300)
     print(f"worker start-up: {time.monotonic() - t0:.1f}s (JVM start to ready "
           f"{ping.get('ready_ms', 0) / 1000:.1f}s, of which warm-up proof "
-          f"{ping.get('warmup_ms', 0) / 1000:.1f}s)")
+          f"{ping.get('warmup_ms', 0) / 1000:.1f}s; CPU {ping.get('cpu_ms', 0) / 1000:.1f}s; "
+          f"load {_load()})")
     proofs: list[float] = []
     pos: list[float] = []
     loads: list[float] = []

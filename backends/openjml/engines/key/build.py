@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 from adequacy.errors import BackendError
-from adequacy.toolchain import find_java
+from adequacy.toolchain import Java, find_java
 
-from .paths import WORKER_DIR, archive_path, jar_path
+from .paths import WORKER_DIR, jar_path
 
 KEY_VERSION = "2.12.3"
 MIN_JAVA = 17
@@ -81,7 +81,8 @@ def build(quiet: bool = True) -> Path:
         for old in out.parent.glob("key-worker-*.jar"):
             if old != out and old.stat().st_atime < stale:
                 old.unlink(missing_ok=True)
-                for extra in (old.with_suffix(".jsa"), old.with_suffix(".jsa.failed")):
+                for extra in (old.with_suffix(".jsa"), old.with_suffix(".jsa.failed"),
+                              *old.parent.glob(f"{old.stem}.jdk*.aot*")):
                     extra.unlink(missing_ok=True)
     except subprocess.TimeoutExpired as e:
         raise BackendError("Maven build of the KeY worker timed out") from e
@@ -91,37 +92,45 @@ def build(quiet: bool = True) -> Path:
     return out
 
 
-def dump_archive() -> None:
-    """Start the worker once, sandboxed as the client starts it, with
-    ``-XX:ArchiveClassesAtExit``: the classes KeY loads by the end of its warm-up proof are
-    then mapped from the archive instead of parsed and verified at every worker start
-    (measured: start to ready 1.11x faster sandboxed at load 4-5, 1.35x unsandboxed at load
-    2.6). A JVM that cannot dump leaves a ``.failed`` marker; workers then start without the
-    archive, only slower."""
+def dump_archive(java_path: str | None = None) -> None:
+    """Start the worker once, sandboxed as the client starts it, recording a class archive
+    for the JVM it runs on (``launch.worker_java``): on Java 25+ an AOT cache
+    (``launch.dump_steps``: classes loaded and linked, and method profiles, at the end of the
+    warm-up proof), on 17 an AppCDS archive (``-XX:ArchiveClassesAtExit``). Workers then map
+    those classes instead of parsing and verifying them at every start (measured CPU seconds
+    per start in docs/key.md). A JVM that cannot dump leaves a ``.failed`` marker; workers then
+    start without the archive, only slower. ``java_path``: dump for that JVM instead
+    (benchmarks/key_stubs.py compares JDKs)."""
     from adequacy.sandbox import make_workdir, run_limited
 
     from . import launch
 
-    target = archive_path()
-    failed = target.with_suffix(".jsa.failed")
-    java = find_java()
-    if target.exists() or failed.exists() or java is None:
+    java = launch.worker_java() if java_path is None else Java(java_path, None, None)
+    if java is None:
+        return
+    target = launch.archive_path(java.java)
+    failed = target.with_name(target.name + ".failed")
+    if target.exists() or failed.exists():
         return
     work = make_workdir("adequacy-key-cds-")
     try:
         os.chmod(work, 0o777)
         made = work / target.name
-        cmd = launch.command(java.java, dump_to=made)
+        r = None
         # the warm-up proof runs at start; a ping, then end of input, and the JVM exits
-        r = run_limited(cmd, cwd=work, timeout=600, input=b'{"op": "ping"}\n',
-                        limits=launch.limits(), view=launch.view(java.java))
-        if r.returncode == 0 and made.exists() and made.stat().st_size > 0:
-            tmp = target.with_suffix(f".jsa.{os.getpid()}")
+        for k, cmd in enumerate(launch.dump_steps(java.java, made)):
+            r = run_limited(cmd, cwd=work, timeout=600,
+                            input=b'{"op": "ping"}\n' if k == 0 else b"",
+                            limits=launch.limits(), view=launch.view(java.java))
+            if r.returncode != 0:
+                break
+        if r is not None and r.returncode == 0 and made.exists() and made.stat().st_size > 0:
+            tmp = target.with_name(f"{target.name}.{os.getpid()}")
             shutil.copy(made, tmp)
             os.chmod(tmp, 0o644)
             os.replace(tmp, target)
         else:
-            failed.write_text(f"exit {r.returncode}\n" + r.stderr.decode("utf-8", "replace")
-                              [-2000:])
+            failed.write_text(f"exit {r.returncode if r else '?'}\n"
+                              + (r.stderr.decode("utf-8", "replace")[-2000:] if r else ""))
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -2,9 +2,10 @@
 
 Why restart: the JVM is untrusted (it loads spec text) and KeY 2.12.3 leaks about 4 MB per
 request, so the worker is replaced after a crash, after a request that did not answer in time,
-and every ``MAX_REQUESTS`` requests. Start-up (7-15 s on 2 shared cores: taclet parsing and a
-warm-up proof; an AppCDS archive made at setup saves 10-35%, measured) is paid once per worker,
-not per stub. The process handling is ``adequacy.sandbox_worker``'s.
+and every ``MAX_REQUESTS`` requests. Start-up (5-10 s on 2 shared cores, most of it KeY
+parsing the JML of its JavaRedux library for the warm-up proof's first environment; on a JDK 25
+with the AOT cache made at setup 1.5x less CPU than on 17 without an archive, measured: see
+``launch``) is paid once per worker, not per stub. The process handling is ``adequacy.sandbox_worker``'s.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from adequacy.errors import EngineUnavailable
 from adequacy.sandbox import remove_tree
 from adequacy.sandbox_worker import JsonLineWorker, Launch, WorkerDied, renew_after_fork
-from adequacy.toolchain import find_java
+from adequacy.toolchain import Java
 
 from . import build, launch
 
@@ -43,20 +44,22 @@ def units_root() -> Path:
 class KeyWorker(JsonLineWorker):
     """One KeY JVM; callers serialise access through ``lock``."""
 
-    def __init__(self, use_archive: bool = True) -> None:
+    def __init__(self, use_archive: bool = True, java: str | None = None) -> None:
         self.use_archive = use_archive
         """False only to measure what the archive saves (benchmarks/key_stubs.py)."""
+        self.java = java
+        """A ``java`` binary instead of ``launch.worker_java()`` (benchmarks compare JDKs)."""
         super().__init__("KeY worker", self._launch, start_seconds=START_SECONDS,
                          max_requests=MAX_REQUESTS, workdir_prefix="adequacy-key-")
         self.lock = threading.Lock()
 
     def _launch(self) -> Launch:
         reason = build.why_unavailable()
-        java = find_java()
+        java = launch.worker_java() if self.java is None else Java(self.java, None, None)
         if reason or java is None:
             raise EngineUnavailable(f"key: {reason}")
-        cmd = launch.command(java.java, archive=build.archive_path() if self.use_archive
-                             else None)
+        cmd = launch.command(java.java, archive=launch.archive_path(java.java)
+                             if self.use_archive else None)
         return cmd, launch.limits(), launch.view(java.java, units_root())
 
 

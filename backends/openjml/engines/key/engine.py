@@ -27,12 +27,11 @@ from adequacy.engine_version import engine_version
 from adequacy.errors import EngineUnavailable
 from adequacy.sandbox import remove_tree
 from adequacy.tasks import Case, Task
-from adequacy.toolchain import find_java
 from adequacy.verdicts import Truth, Verdict
 
 from ...jml.load import JmlSpec, spec_data
 from ...jml.semantics import identity_comparison
-from . import build
+from . import build, launch
 from .client import WORKER, WorkerDied, units_root
 from .stubs import KeyStubFile, render_key_stubs
 
@@ -52,7 +51,7 @@ def key_info(name: str) -> EngineInfo:
     """Availability of KeY (Java 17+ and the worker jar): shared by the engine and the
     verifier, which run the same worker."""
     why = build.why_unavailable()
-    java = find_java()
+    java = launch.worker_java()
     return EngineInfo(
         name=name, available=why is None,
         version=engine_version(

@@ -21,5 +21,7 @@ def jar_path() -> Path:
 
 
 def archive_path() -> Path:
-    """The AppCDS archive of the jar's classes (``dump_archive``), named after the jar."""
+    """The AppCDS archive of the jar's classes for a Java 17 worker (``build.dump_archive``),
+    named after the jar; ``launch.archive_path`` gives the archive for the JVM actually used
+    (an AOT cache on 25+)."""
     return jar_path().with_suffix(".jsa")

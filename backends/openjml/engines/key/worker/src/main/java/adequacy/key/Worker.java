@@ -99,6 +99,9 @@ public final class Worker {
                     answer.addProperty("heap_max_mb", rt.maxMemory() >> 20);
                     answer.addProperty("ready_ms", readyMs);
                     answer.addProperty("warmup_ms", KeyProver.warmupMs);
+                    // CPU of the whole JVM (JIT and GC threads included) to this ping: on a
+                    // shared machine the wall time of a start says more about the load.
+                    answer.addProperty("cpu_ms", processCpuMs());
                     break;
                 case "prove":
                     answer = prover.prove(prove);
@@ -115,6 +118,17 @@ public final class Worker {
             answer.addProperty("fatal", true);
             return answer;
         }
+    }
+
+    /** CPU milliseconds this JVM has used, all threads; -1 where the JVM cannot say. */
+    static long processCpuMs() {
+        java.lang.management.OperatingSystemMXBean os =
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            long ns = sun.getProcessCpuTime();
+            return ns < 0 ? -1 : ns / 1_000_000;
+        }
+        return -1;
     }
 
     static JsonObject ok() {

@@ -59,6 +59,7 @@ VARIANTS: dict[str, tuple[Cmd, bool, bool]] = {
     "tiered-full": (lambda c: _drop(c, "-XX:TieredStopAtLevel"), True, True),
     "xint": (lambda c: _with(_drop(c, "-XX:TieredStopAtLevel", "-XX:CICompilerCount"),
                              "-Xint"), True, True),
+    "g1": (lambda c: _with(_drop(c, "-XX:+UseSerialGC"), "-XX:+UseG1GC"), True, True),
     "small-heap": (lambda c: _with(c, "-Xms8m", "-XX:MetaspaceSize=16m"), True, True),
 }
 
@@ -183,6 +184,12 @@ def jdks(rounds: int, jdk25: str) -> None:
             "25, no SecurityManager, AppCDS": (j25, free, nosm, "appcds"),
             "25, no SecurityManager, AOT cache": (j25, free, nosm, "aot"),
         }
+        hello = tmp / "hello"
+        hello.mkdir()
+        (hello / "H.java").write_text('public class H { public static void main(String[] a) { '
+                                      'System.out.println("{\\"ok\\":true}"); } }')
+        subprocess.run([f"{JDK17}/bin/javac", "-d", str(hello), str(hello / "H.java")],
+                       check=True)
         cmds: dict[str, list[str]] = {}
         for i, (name, (java, flags, jar, kind)) in enumerate(configs.items()):
             base = [java, *common, *flags, "-cp", str(jar)]
@@ -197,6 +204,9 @@ def jdks(rounds: int, jdk25: str) -> None:
                                input=dump, capture_output=True, check=True)
                 run = [f"-XX:AOTCache={arch}"]  # -Xshare:* is refused with it
             cmds[name] = [*base, *run, W.MAIN, "eval"]
+        # the floor: the same JVM flags on a class that prints one line
+        cmds["17, a class printing one line (the JVM's floor)"] = [
+            j17, *common, *sm, "-Xshare:auto", "-cp", str(hello), "H"]
         got: dict[str, list[tuple[float, float]]] = {n: [] for n in cmds}
         for r in range(rounds + 1):
             for name, cmd in cmds.items():
@@ -205,7 +215,7 @@ def jdks(rounds: int, jdk25: str) -> None:
                 p = subprocess.run(cmd, input=spare, capture_output=True)
                 wall = time.perf_counter() - t0
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                if p.stdout.count(b'"ok":true') != 2:
+                if p.stdout.count(b'"ok":true') != (1 if name.endswith("floor)") else 2):
                     raise SystemExit(f"{name}: {p.stdout[-500:]!r} {p.stderr[-1500:]!r}")
                 if r:  # round 0 fills the page cache
                     got[name].append((after.ru_utime - before.ru_utime + after.ru_stime

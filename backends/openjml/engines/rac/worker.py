@@ -35,8 +35,8 @@ internal class of the JDK's compiler module, the one jshell uses)."""
 JAVAC_FLAGS = ("-XDstringConcat=inline",)
 """The worker's string concatenations as ``StringBuilder`` calls, not ``invokedynamic``: the
 first indy concatenation of a JVM spins method handles (not all archived by AppCDS), which
-every fresh eval JVM paid again (start + warm-up CPU 0.87x without it,
-benchmarks/jvm_start.py --jdks)."""
+every fresh eval JVM paid again (its start + warm-up CPU is 0.82x with this flag,
+benchmarks/jvm_start.py --jdks; docs/scale.md)."""
 ARCHIVE = "rac-{mode}.jsa"
 """AppCDS archive of each mode (JDK 13+ ``-XX:ArchiveClassesAtExit``): the classes a worker
 loads, parsed and verified once at build time, so a fresh eval JVM starts in less time."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -49,7 +50,7 @@ def test_an_eval_jvm_serves_one_spec_only() -> None:
         w.stop()
 
 
-def test_first_compile_on_an_empty_cache_does_not_deadlock(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_first_compile_on_an_empty_cache_does_not_deadlock(tmp_path: Path) -> None:
     """On a cache without the worker's archives (no ``adequacy setup`` yet), the first thing a
     process did was compile (an MCP ``check``): the compile JVM's launch, under the compiler's
     lock, dumped the eval archive, which compiles through that same lock, and hung for ever.
@@ -114,7 +115,7 @@ def test_a_spec_run_sends_its_cases_in_one_request(monkeypatch: pytest.MonkeyPat
     single: list[str] = []
     real_stream, real_request = Worker.stream, Worker.request
 
-    def stream(self: Worker, obj: dict, timeout: float):  # type: ignore[no-untyped-def]
+    def stream(self: Worker, obj: dict, timeout: float):
         streams.append(len(obj.get("cases", [])))
         return real_stream(self, obj, timeout)
 
@@ -132,3 +133,18 @@ def test_a_spec_run_sends_its_cases_in_one_request(monkeypatch: pytest.MonkeyPat
                                                    if not v.passed]
     assert streams == [len(rep.verdicts)], streams
     assert "eval" not in single, single
+
+
+def test_the_worker_is_built_without_invokedynamic_string_concatenation() -> None:
+    """Each fresh eval JVM paid for bootstrapping ``StringConcatFactory`` (start + warm-up CPU
+    0.82x without it, benchmarks/jvm_start.py --jdks): the jar must not refer to it."""
+    import zipfile
+
+    from adequacy.backends.openjml.engines.rac.worker import JAR, build_dir
+
+    with zipfile.ZipFile(build_dir(archives=False) / JAR) as z:
+        classes = [n for n in z.namelist() if n.endswith(".class")]
+        assert len(classes) > 5
+        indy = [n for n in classes if b"StringConcatFactory" in z.read(n)]
+    assert indy == []
+

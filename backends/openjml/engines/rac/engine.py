@@ -36,7 +36,7 @@ from ...jml import load as jml_load
 from ...jml.load import JmlSpec, find_target, original_source, spec_data
 from .build import Unit, build_unit, compile_errors
 from .jvms import JVMS
-from .worker import COMPILER, Worker, WorkerDied
+from .worker import COMPILER, Worker, WorkerDied, jdk_problem
 
 ENGINE = "rac"
 _HERE = Path(__file__).resolve().parent
@@ -62,12 +62,11 @@ class RacEngine:
 
     def info(self) -> EngineInfo:
         java = find_java()
-        ok = java is not None and java.javac is not None
+        why = jdk_problem(java)
         return EngineInfo(
-            name=ENGINE, available=ok, version=version(java),
+            name=ENGINE, available=why is None, version=version(java),
             capabilities=("pre", "post", "post_state"),
-            reason="JML runtime checking, one sandboxed JVM per spec (bigint spec math)" if ok else
-            "needs a JDK: java and javac on PATH or JAVA_HOME",
+            reason=why or "JML runtime checking, one sandboxed JVM per spec (bigint spec math)",
             decides="every case whose clauses evaluate with JML's semantics; unknown for "
                     "undefined values, bigint/real arithmetic outside its math, object "
                     "identity, fields after the call, unbounded quantifiers (docs/jml.md)")

@@ -32,6 +32,11 @@ WARM_UP_FILE = "warm-up.json"
 POOL_EXPORT = "jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED"
 """What ``Compile.java`` needs to reuse one javac context across specs (``JavacTaskPool``, an
 internal class of the JDK's compiler module, the one jshell uses)."""
+JAVAC_FLAGS = ("-XDstringConcat=inline",)
+"""The worker's string concatenations as ``StringBuilder`` calls, not ``invokedynamic``: the
+first indy concatenation of a JVM spins method handles (not all archived by AppCDS), which
+every fresh eval JVM paid again (its start + warm-up CPU is 0.82x with this flag,
+benchmarks/jvm_start.py --jdks; docs/scale.md)."""
 ARCHIVE = "rac-{mode}.jsa"
 """AppCDS archive of each mode (JDK 13+ ``-XX:ArchiveClassesAtExit``): the classes a worker
 loads, parsed and verified once at build time, so a fresh eval JVM starts in less time."""
@@ -39,12 +44,32 @@ loads, parsed and verified once at build time, so a fresh eval JVM starts in les
 __all__ = ["COMPILER", "Compiler", "Worker", "WorkerDied", "build_dir", "jdk", "jvm_sandbox"]
 
 
+MAX_JAVA = 23
+"""The newest JDK an eval JVM can run on: spec code runs under a SecurityManager
+(``Worker.closeSandbox``), which JDK 24 removed (JEP 486: the JVM refuses to start with
+``-Djava.security.manager=allow``). Without it ``System.exit`` or file access from a spec
+would no longer be refused, so the engine is unavailable there rather than less contained."""
+
+
+def jdk_problem(java: Java | None) -> str | None:
+    """Why ``java`` cannot run the rac engine, or None when it can."""
+    if java is None or java.javac is None:
+        return ("the rac engine needs a JDK (java and javac on PATH or JAVA_HOME); install "
+                "OpenJDK 17")
+    if java.major is not None and java.major > MAX_JAVA:
+        return (f"the rac engine needs a JDK 17-{MAX_JAVA}: its eval JVMs run spec code under "
+                f"a SecurityManager, which JDK {java.major} ({java.java}) no longer has; point "
+                "JAVA_HOME at a JDK 17")
+    return None
+
+
 def jdk() -> Java:
     """The JDK the worker is compiled and run with (``EngineUnavailable`` without one)."""
     java = find_java()
-    if java is None or java.javac is None:
-        raise EngineUnavailable("the rac engine needs a JDK (java and javac on PATH or "
-                                "JAVA_HOME); install OpenJDK 17 or newer")
+    why = jdk_problem(java)
+    if why is not None:
+        raise EngineUnavailable(why)
+    assert java is not None
     return java
 
 
@@ -65,7 +90,7 @@ def build_dir(archives: bool = True) -> Path:
     assert java.javac is not None
     sources = sorted(JAVA_DIR.rglob("*.java"))
     out = cache_dir(shared_with_sandbox=True) / \
-        f"rac-worker-{source_version(sources, JAVA_DIR, java.javac, 'jar+cds')}"
+        f"rac-worker-{source_version(sources, JAVA_DIR, java.javac, 'jar+cds', *JAVAC_FLAGS)}"
     with _BUILD_LOCK:
         if not (out / JAR).exists():
             _compile(java, sources, out)
@@ -90,7 +115,8 @@ def _compile(java: Java, sources: list[Path], out: Path) -> None:
     os.chmod(out.parent, 0o755)
     tmp = Path(tempfile.mkdtemp(prefix="rac-build-", dir=out.parent))
     classes = tmp / "classes"
-    r = subprocess.run([java.javac, "-nowarn", "-Xlint:none", "--add-exports", POOL_EXPORT,
+    r = subprocess.run([java.javac, "-nowarn", "-Xlint:none", *JAVAC_FLAGS,
+                        "--add-exports", POOL_EXPORT,
                         "-d", str(classes),
                         *[str(p) for p in sources]], capture_output=True, text=True,
                        timeout=300)

@@ -105,6 +105,8 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
             edits.append((tok.pos, end, _blank(src.text[tok.pos:end])))
             continue
         edits += _function_edits(src.text, tok.pos, end, owner)
+        edits += model_body_edits(src.text, tok.pos, end)
+        edits += model_bigint_edits(src.text, tok.pos, end)
         edits += _quantifier_edits(src.text, tok.pos, end)
         if owner is not None:
             cls = next((c for c in src.classes if owner in c.methods), None)
@@ -189,6 +191,10 @@ def _function_edits(text: str, start: int, end: int, owner: JavaMethod | None) -
     mods = r"(?:[\s@]*\b(?:" + "|".join(sorted(_MODIFIERS)) + r")\b)+"
     runs = [m for m in (re.match(mods, body), re.search(r";(" + mods + r")[\s@*/]*$", body))
             if m is not None]
+    # a model method declared after the annotation's clauses: `ensures ...; public model
+    # function static pure long f(int n) { ... }` (SpecGen's spec_factorial)
+    runs += [m for m in re.finditer(r"(?<=;)" + mods + r"(?=\s+[\w$.<>\[\]]+\s+[\w$]+\s*\()",
+                                    body) if m.start() > 0]
     words = {w for r in runs for w in re.findall(r"\w+", r.group(0))}
     if "function" not in words:
         return []
@@ -201,6 +207,76 @@ def _function_edits(text: str, start: int, end: int, owner: JavaMethod | None) -
             out.append((at, at + len("function"), "        " if pure else "pure    "))
             pure = True  # one ``pure`` is enough
     return out
+
+
+_MODEL_HEAD = re.compile(r"\bmodel\b[^;{}()]*?[\w$]+\s*\([^()]*\)\s*\{")
+_IF_ELSE = re.compile(
+    r"\{\s*if\s*(?P<c>\(.*\))\s*\{?\s*return\b(?P<a>[^;{}]*);\s*\}?\s*else\s*\{?"
+    r"(?P<asserts>(?:\s*assert\b[^;{}]*;)*)\s*return\b(?P<b>[^;{}]*);\s*\}?\s*\}$", re.S)
+
+
+def model_body_edits(text: str, start: int, end: int) -> list[Edit]:
+    """A model method's body ``{ if (C) { return A; } else { assert X; return B; } }``
+    becomes ``{ return (C) ? (A) : (B); }`` (lines kept): KeY 2.12.3 reads a model method's
+    body only as one ``return`` ("missing 'return' at 'if'", SpecGen's ``spec_factorial``).
+    Both forms return the same value for every argument (JLS 15.25: the conditional picks
+    the branch the ``if`` would run); the ``assert`` is dropped, since an assertion is a
+    check on the body, not part of the value it defines. Other bodies are left to KeY."""
+    body = text[start:end]
+    out: list[Edit] = []
+    for h in _MODEL_HEAD.finditer(body):
+        o = h.end() - 1  # the body's `{`
+        depth, k = 0, o
+        while k < len(body):
+            depth += {"{": 1, "}": -1}.get(body[k], 0)
+            if depth == 0:
+                break
+            k += 1
+        if k >= len(body):
+            continue
+        block = body[o:k + 1]
+        m = _IF_ELSE.match(re.sub(r"(?m)^[ \t]*@(?!\*)", " ", block))
+        if m is None or not _balanced(m.group("c")):
+            continue
+        new = f"{{ return {m.group('c')} ? ({m.group('a').strip()}) : ({m.group('b').strip()}); }}"
+        out.append((start + o, start + k + 1, new + "\n" * block.count("\n")))
+    return out
+
+
+_MODEL_SIG = re.compile(r"\bmodel\b[^;{}()]*?\b(?P<rt>[\w$.]+)\s+[\w$]+\s*\((?P<ps>[^()]*)\)")
+_PARAM = re.compile(r"(?:^|,)\s*(?:final\s+)?(?:/\*.*?\*/\s*)?(?P<t>[\w$.\[\]<>]+)\s+[\w$]+\s*")
+_WIDEN = frozenset({"int", "long", "short", "byte"})
+
+
+def model_bigint_edits(text: str, start: int, end: int) -> list[Edit]:
+    """A model method's integral parameter and result types become ``\\bigint``: in KeY's
+    bigint spec math a helper argument such as ``n - 1`` is ``\\bigint``, and KeY 2.12.3
+    does not narrow it to an ``int`` parameter ("Method spec_factorial(\\bigint) not found").
+    A model method is never executed, only evaluated in specs, so for every argument and
+    result in its declared type's range the value is the same; outside that range the
+    original helper is not defined (OpenJML reports the narrowing), and the stub evaluates
+    helpers at the case's own values only. ``char`` and ``boolean`` are left alone."""
+    body = text[start:end]
+    out: list[Edit] = []
+    for m in _MODEL_SIG.finditer(body):
+        if m.group("rt") in _WIDEN:
+            out.append((start + m.start("rt"), start + m.end("rt"), "\\bigint"))
+        ps = m.group("ps")
+        for p in _PARAM.finditer(ps):
+            if p.group("t") in _WIDEN:
+                a = start + m.start("ps") + p.start("t")
+                out.append((a, a + len(p.group("t")), "\\bigint"))
+    return out
+
+
+def _balanced(s: str) -> bool:
+    """``s`` is one parenthesised group: ``(`` at the start closed by the ``)`` at its end."""
+    depth = 0
+    for k, ch in enumerate(s):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and k < len(s) - 1:
+            return False
+    return depth == 0
 
 
 def _quantifier_edits(text: str, start: int, end: int) -> list[Edit]:

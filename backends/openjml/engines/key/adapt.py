@@ -105,8 +105,7 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
             edits.append((tok.pos, end, _blank(src.text[tok.pos:end])))
             continue
         edits += _function_edits(src.text, tok.pos, end, owner)
-        edits += model_body_edits(src.text, tok.pos, end)
-        edits += model_bigint_edits(src.text, tok.pos, end)
+        edits += model_edits(src.text, tok.pos, end)
         edits += _quantifier_edits(src.text, tok.pos, end)
         if owner is not None:
             cls = next((c for c in src.classes if owner in c.methods), None)
@@ -209,23 +208,44 @@ def _function_edits(text: str, start: int, end: int, owner: JavaMethod | None) -
     return out
 
 
-_MODEL_HEAD = re.compile(r"\bmodel\b[^;{}()]*?[\w$]+\s*\([^()]*\)\s*\{")
+_MODEL_SIG = re.compile(r"\bmodel\b[^;{}()]*?\b(?P<rt>[\w$.\[\]]+)\s+[\w$]+\s*"
+                        r"\((?P<ps>[^()]*)\)\s*(?P<open>\{)?")
+_PARAM = re.compile(r"(?:^|,)\s*(?:final\s+)?(?P<t>[\w$.\[\]<>]+)\s+[\w$]+\s*")
+_WIDEN = frozenset({"int", "long", "short", "byte"})
+_RETURN = re.compile(r"\{\s*return\b(?P<e>[^;{}]*);\s*\}$", re.S)
 _IF_ELSE = re.compile(
     r"\{\s*if\s*(?P<c>\(.*\))\s*\{?\s*return\b(?P<a>[^;{}]*);\s*\}?\s*else\s*\{?"
     r"(?P<asserts>(?:\s*assert\b[^;{}]*;)*)\s*return\b(?P<b>[^;{}]*);\s*\}?\s*\}$", re.S)
 
 
-def model_body_edits(text: str, start: int, end: int) -> list[Edit]:
-    """A model method's body ``{ if (C) { return A; } else { assert X; return B; } }``
-    becomes ``{ return (C) ? (A) : (B); }`` (lines kept): KeY 2.12.3 reads a model method's
-    body only as one ``return`` ("missing 'return' at 'if'", SpecGen's ``spec_factorial``).
-    Both forms return the same value for every argument (JLS 15.25: the conditional picks
-    the branch the ``if`` would run); the ``assert`` is dropped, since an assertion is a
-    check on the body, not part of the value it defines. Other bodies are left to KeY."""
+def model_edits(text: str, start: int, end: int) -> list[Edit]:
+    """Model methods declared in the annotation ``text[start:end]``, as KeY 2.12.3 reads them
+    (SpecGen's ``spec_factorial``), lines kept:
+
+    - integral parameters (``int``, ``long``, ``short``, ``byte``) become ``\\bigint``: in
+      bigint spec math an argument such as ``n - 1`` is ``\\bigint``, and KeY does not narrow
+      it to an ``int`` parameter ("Method spec_factorial(\\bigint) not found"). For every
+      argument in the declared type's range the method is the same function; outside it the
+      original call is ill-defined (OpenJML reports the narrowing), and the stubs evaluate
+      helpers at the cases' values. The result type is kept (KeY keeps its range), and a
+      body's returned value is cast back to it, the narrowing the Java method had.
+    - a body ``{ if (C) { return A; } else { assert X; return B; } }`` becomes
+      ``{ return (C) ? (A) : (B); }``: KeY reads a model method's body only as one ``return``
+      ("missing 'return' at 'if'"). The conditional picks the branch the ``if`` would run
+      (JLS 15.25); the ``assert`` is a check on the body, not part of the value it defines.
+    Other bodies are left to KeY (which may refuse them: unknown)."""
     body = text[start:end]
     out: list[Edit] = []
-    for h in _MODEL_HEAD.finditer(body):
-        o = h.end() - 1  # the body's `{`
+    for m in _MODEL_SIG.finditer(body):
+        widened = False
+        for p in _PARAM.finditer(m.group("ps")):
+            if p.group("t") in _WIDEN:
+                a = start + m.start("ps") + p.start("t")
+                out.append((a, a + len(p.group("t")), "\\bigint"))
+                widened = True
+        if m.group("open") is None:
+            continue
+        o = m.start("open")
         depth, k = 0, o
         while k < len(body):
             depth += {"{": 1, "}": -1}.get(body[k], 0)
@@ -235,37 +255,19 @@ def model_body_edits(text: str, start: int, end: int) -> list[Edit]:
         if k >= len(body):
             continue
         block = body[o:k + 1]
-        m = _IF_ELSE.match(re.sub(r"(?m)^[ \t]*@(?!\*)", " ", block))
-        if m is None or not _balanced(m.group("c")):
+        flat = re.sub(r"(?m)^[ \t]*@(?!\*)", " ", block)
+        rt = m.group("rt")
+        cast = f"({rt}) " if widened and rt in _WIDEN else ""
+        r = _RETURN.match(flat)
+        i = _IF_ELSE.match(flat)
+        if i is not None and _balanced(i.group("c")):
+            value = f"{i.group('c')} ? ({i.group('a').strip()}) : ({i.group('b').strip()})"
+        elif r is not None and cast:
+            value = r.group("e").strip()
+        else:
             continue
-        new = f"{{ return {m.group('c')} ? ({m.group('a').strip()}) : ({m.group('b').strip()}); }}"
+        new = f"{{ return {cast}({value}); }}"
         out.append((start + o, start + k + 1, new + "\n" * block.count("\n")))
-    return out
-
-
-_MODEL_SIG = re.compile(r"\bmodel\b[^;{}()]*?\b(?P<rt>[\w$.]+)\s+[\w$]+\s*\((?P<ps>[^()]*)\)")
-_PARAM = re.compile(r"(?:^|,)\s*(?:final\s+)?(?:/\*.*?\*/\s*)?(?P<t>[\w$.\[\]<>]+)\s+[\w$]+\s*")
-_WIDEN = frozenset({"int", "long", "short", "byte"})
-
-
-def model_bigint_edits(text: str, start: int, end: int) -> list[Edit]:
-    """A model method's integral parameter and result types become ``\\bigint``: in KeY's
-    bigint spec math a helper argument such as ``n - 1`` is ``\\bigint``, and KeY 2.12.3
-    does not narrow it to an ``int`` parameter ("Method spec_factorial(\\bigint) not found").
-    A model method is never executed, only evaluated in specs, so for every argument and
-    result in its declared type's range the value is the same; outside that range the
-    original helper is not defined (OpenJML reports the narrowing), and the stub evaluates
-    helpers at the case's own values only. ``char`` and ``boolean`` are left alone."""
-    body = text[start:end]
-    out: list[Edit] = []
-    for m in _MODEL_SIG.finditer(body):
-        if m.group("rt") in _WIDEN:
-            out.append((start + m.start("rt"), start + m.end("rt"), "\\bigint"))
-        ps = m.group("ps")
-        for p in _PARAM.finditer(ps):
-            if p.group("t") in _WIDEN:
-                a = start + m.start("ps") + p.start("t")
-                out.append((a, a + len(p.group("t")), "\\bigint"))
     return out
 
 

@@ -105,6 +105,7 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
             edits.append((tok.pos, end, _blank(src.text[tok.pos:end])))
             continue
         edits += _function_edits(src.text, tok.pos, end, owner)
+        edits += model_edits(src.text, tok.pos, end)
         edits += _quantifier_edits(src.text, tok.pos, end)
         if owner is not None:
             cls = next((c for c in src.classes if owner in c.methods), None)
@@ -189,6 +190,10 @@ def _function_edits(text: str, start: int, end: int, owner: JavaMethod | None) -
     mods = r"(?:[\s@]*\b(?:" + "|".join(sorted(_MODIFIERS)) + r")\b)+"
     runs = [m for m in (re.match(mods, body), re.search(r";(" + mods + r")[\s@*/]*$", body))
             if m is not None]
+    # a model method declared after the annotation's clauses: `ensures ...; public model
+    # function static pure long f(int n) { ... }` (SpecGen's spec_factorial)
+    runs += [m for m in re.finditer(r"(?<=;)" + mods + r"(?=\s+[\w$.<>\[\]]+\s+[\w$]+\s*\()",
+                                    body) if m.start() > 0]
     words = {w for r in runs for w in re.findall(r"\w+", r.group(0))}
     if "function" not in words:
         return []
@@ -201,6 +206,79 @@ def _function_edits(text: str, start: int, end: int, owner: JavaMethod | None) -
             out.append((at, at + len("function"), "        " if pure else "pure    "))
             pure = True  # one ``pure`` is enough
     return out
+
+
+_MODEL_SIG = re.compile(r"\bmodel\b[^;{}()]*?\b(?P<rt>[\w$.\[\]]+)\s+[\w$]+\s*"
+                        r"\((?P<ps>[^()]*)\)\s*(?P<open>\{)?")
+_PARAM = re.compile(r"(?:^|,)\s*(?:final\s+)?(?P<t>[\w$.\[\]<>]+)\s+[\w$]+\s*")
+_WIDEN = frozenset({"int", "long", "short", "byte"})
+_RETURN = re.compile(r"\{\s*return\b(?P<e>[^;{}]*);\s*\}$", re.S)
+_IF_ELSE = re.compile(
+    r"\{\s*if\s*(?P<c>\(.*\))\s*\{?\s*return\b(?P<a>[^;{}]*);\s*\}?\s*else\s*\{?"
+    r"(?P<asserts>(?:\s*assert\b[^;{}]*;)*)\s*return\b(?P<b>[^;{}]*);\s*\}?\s*\}$", re.S)
+
+
+def model_edits(text: str, start: int, end: int) -> list[Edit]:
+    """Model methods declared in the annotation ``text[start:end]``, as KeY 2.12.3 reads them
+    (SpecGen's ``spec_factorial``), lines kept:
+
+    - integral parameters (``int``, ``long``, ``short``, ``byte``) become ``\\bigint``: in
+      bigint spec math an argument such as ``n - 1`` is ``\\bigint``, and KeY does not narrow
+      it to an ``int`` parameter ("Method spec_factorial(\\bigint) not found"). For every
+      argument in the declared type's range the method is the same function; outside it the
+      original call is ill-defined (OpenJML reports the narrowing), and the stubs evaluate
+      helpers at the cases' values. The result type is kept (KeY keeps its range), and a
+      body's returned value is cast back to it, the narrowing the Java method had.
+    - a body ``{ if (C) { return A; } else { assert X; return B; } }`` becomes
+      ``{ return (C) ? (A) : (B); }``: KeY reads a model method's body only as one ``return``
+      ("missing 'return' at 'if'"). The conditional picks the branch the ``if`` would run
+      (JLS 15.25); the ``assert`` is a check on the body, not part of the value it defines.
+    Other bodies are left to KeY (which may refuse them: unknown)."""
+    body = text[start:end]
+    out: list[Edit] = []
+    for m in _MODEL_SIG.finditer(body):
+        widened = False
+        for p in _PARAM.finditer(m.group("ps")):
+            if p.group("t") in _WIDEN:
+                a = start + m.start("ps") + p.start("t")
+                out.append((a, a + len(p.group("t")), "\\bigint"))
+                widened = True
+        if m.group("open") is None:
+            continue
+        o = m.start("open")
+        depth, k = 0, o
+        while k < len(body):
+            depth += {"{": 1, "}": -1}.get(body[k], 0)
+            if depth == 0:
+                break
+            k += 1
+        if k >= len(body):
+            continue
+        block = body[o:k + 1]
+        flat = re.sub(r"(?m)^[ \t]*@(?!\*)", " ", block)
+        rt = m.group("rt")
+        cast = f"({rt}) " if widened and rt in _WIDEN else ""
+        r = _RETURN.match(flat)
+        i = _IF_ELSE.match(flat)
+        if i is not None and _balanced(i.group("c")):
+            value = f"{i.group('c')} ? ({i.group('a').strip()}) : ({i.group('b').strip()})"
+        elif r is not None and cast:
+            value = r.group("e").strip()
+        else:
+            continue
+        new = f"{{ return {cast}({value}); }}"
+        out.append((start + o, start + k + 1, new + "\n" * block.count("\n")))
+    return out
+
+
+def _balanced(s: str) -> bool:
+    """``s`` is one parenthesised group: ``(`` at the start closed by the ``)`` at its end."""
+    depth = 0
+    for k, ch in enumerate(s):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and k < len(s) - 1:
+            return False
+    return depth == 0
 
 
 def _quantifier_edits(text: str, start: int, end: int) -> list[Edit]:

@@ -14,6 +14,7 @@ measured on the sample only. SpecGenBench tasks as imported have no wrong output
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import tempfile
@@ -88,9 +89,15 @@ def _load(arg: str | None, importer: str, src: Path, tmp: Path) -> list[Task]:
 
 
 def main(argv: list[str]) -> int:
-    opts = dict(zip(argv[::2], argv[1::2], strict=False))
-    n_houdini = int(opts.get("--houdini", "10"))
-    seed = int(opts.get("--seed", "0"))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--verina", help="imported VERINA task folders (default: import the dataset)")
+    ap.add_argument("--sgb", help="imported SpecGenBench task folders (default: import it)")
+    ap.add_argument("--houdini", type=int, default=10, help="SGB tasks sampled for Houdini (0: none)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    opts = {k: v for k, v in (("--verina", args.verina), ("--sgb", args.sgb)) if v}
+    n_houdini = args.houdini
+    seed = args.seed
     with tempfile.TemporaryDirectory() as tmpd:
         tmp = Path(tmpd)
         verina = _load(opts.get("--verina"), "verina", DATA / "verina", tmp)

@@ -19,6 +19,7 @@ Goals (issue 12): < 50 ms Verus, < 150 ms JML, < 5% outside the LM.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
@@ -240,12 +241,21 @@ def compare(baselines: list[Path], rounds: int, calls: int, warm: int) -> int:
 
 
 def main(argv: list[str]) -> int:
-    opts = dict(zip(argv[::2], argv[1::2], strict=False))
-    calls = int(opts.get("--calls", "30"))
-    if "--baseline" in opts:
-        return compare([Path(d).resolve() for d in opts["--baseline"].split(",")],
-                       int(opts.get("--rounds", "3")), calls, int(opts.get("--warm", "10")))
-    gepa_calls = int(opts.get("--gepa-calls", "24"))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--calls", type=int, default=30, help="metric calls per measurement")
+    ap.add_argument("--gepa-calls", type=int, default=24,
+                    help="metric calls of the scripted GEPA run (0: the metric-call tables only)")
+    ap.add_argument("--baseline", help="DIR[,DIR...]: checkouts of older commits to compare with")
+    ap.add_argument("--rounds", type=int, default=3, help="with --baseline: alternating rounds")
+    ap.add_argument("--warm", type=int, default=10,
+                    help="with --baseline: fresh calls each child makes before measuring")
+    args = ap.parse_args(argv)
+    calls = args.calls
+    if args.baseline:
+        return compare([Path(d).resolve() for d in args.baseline.split(",")],
+                       args.rounds, calls, args.warm)
+    gepa_calls = args.gepa_calls
     v = load_task(EX / "verus" / "binary_search_first")
     j = load_task(EX / "jml" / "array_max")
     print(f"one metric call (adequacy, cache off, warm engines), {calls} calls each:")

@@ -11,8 +11,8 @@ timings are noisy on a shared machine, the ratio measured in one run is the figu
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,7 +22,9 @@ TASK = REPO / "examples" / "verus" / "euclid_mod"
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("n", nargs="?", type=int, default=30, help="scores per way (default 30)")
+    n = ap.parse_args().n
     os.environ.setdefault("ADEQUACY_CACHE", tempfile.mkdtemp(prefix="adequacy-bench-"))
     from adequacy import plugins
     from adequacy.backends.verus import plugin as verus_plugin

@@ -10,6 +10,7 @@ draw per resample, shared by every figure).
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 
@@ -24,6 +25,7 @@ def study(n: int) -> dict[str, dict[str, tuple[float, float]]]:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     base = None
     for n in (100, 500, 2000):
         data = study(n)

@@ -6,6 +6,7 @@ Usage: python benchmarks/verina_import.py [VERINA_DIR] [--lenient]
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
@@ -17,12 +18,17 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str]) -> int:
-    args = [a for a in argv if not a.startswith("--")]
-    src = Path(args[0]) if args else REPO.parent / "shared" / "datasets" / "verina"
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("verina", nargs="?", type=Path,
+                    default=REPO.parent / "shared" / "datasets" / "verina")
+    ap.add_argument("--lenient", action="store_true",
+                    help="keep a task's converting cases (default: strict, all or nothing)")
+    args = ap.parse_args(argv)
+    src = args.verina
     if not src.is_dir():
         print(f"no VERINA dataset at {src}")
         return 2
-    strict = "--lenient" not in argv
+    strict = not args.lenient
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         report = import_verina(src, Path(tmp), strict=strict)

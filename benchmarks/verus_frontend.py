@@ -12,7 +12,7 @@ Prints, measured in this one run:
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from pathlib import Path
 
@@ -29,7 +29,10 @@ REPEAT = 10
 
 
 def main() -> None:
-    data = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO.parent / "shared" / "datasets"
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("datasets", nargs="?", type=Path, default=REPO.parent / "shared" / "datasets",
+                    help="a folder whose *.rs files are lexed and parsed")
+    data = ap.parse_args().datasets
     texts = [p.read_text(encoding="utf-8") for p in sorted(data.rglob("*.rs"))]
     size = sum(len(t) for t in texts)
     t0 = time.perf_counter()

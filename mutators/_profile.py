@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,6 +97,8 @@ class _Slot:
     nums: list[float] = field(default_factory=list)
     lens: list[int] = field(default_factory=list)
     chars: set[str] = field(default_factory=set)
+    char_values: bool = False
+    """The chars seen were ``char`` values (not the letters of strings): see ``_char_pool``."""
     null: bool = False
     none: bool = False
     sorted_asc: bool = True
@@ -121,6 +124,30 @@ def _widen(lo: float, hi: float, integral: bool) -> tuple[float, float]:
     if integral:
         return int(a), int(b)
     return a, b
+
+
+CHAR_CLASSES = (string.ascii_lowercase, string.ascii_uppercase, string.digits,
+                string.punctuation + " ")
+"""ASCII classes a ``char`` position may widen to (see ``_char_pool``)."""
+CHAR_CLASS_WIDEN = 3
+"""Distinct members of a class the examples must use before the whole class is drawn."""
+
+
+def _char_pool(s: _Slot) -> list[str]:
+    """The characters to draw at a position: the examples' own, and for ``char`` values (not
+    the letters of strings) every ASCII class of which the examples use at least
+    ``CHAR_CLASS_WIDEN`` members, as numbers widen past the observed range. A single ``char``
+    has no other dimension to vary: a task whose examples already use every character they
+    contain (SpecGenBench's ChangeCase: 69 distinct) admitted no new input, so the reference ran
+    on too few inputs for any inference. Strings keep exactly the observed letters, and so does a
+    class seen fewer times (``'0'``/``'1'`` does not open the other digits: a binary-digit
+    precondition nobody states)."""
+    pool = set(s.chars)
+    if s.char_values:
+        for cls in CHAR_CLASSES:
+            if len(pool.intersection(cls)) >= CHAR_CLASS_WIDEN:
+                pool.update(cls)
+    return sorted(pool)
 
 
 class Profile:
@@ -156,6 +183,7 @@ class Profile:
             return
         if isinstance(t, CharType):
             s.chars.add(v)
+            s.char_values = True
             return
         if isinstance(t, StringType):
             s.lens.append(len(v))
@@ -260,7 +288,7 @@ class Profile:
         return rng.randint(lo, hi)
 
     def _char(self, s: _Slot | None, rng: random.Random) -> str:
-        pool = sorted(s.chars) if s is not None and s.chars else list(CHAR_POOL)
+        pool = _char_pool(s) if s is not None and s.chars else list(CHAR_POOL)
         return rng.choice(pool)
 
     def _value(self, t: Type, path: Path, rng: random.Random) -> Any:

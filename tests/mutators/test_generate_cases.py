@@ -403,3 +403,46 @@ def test_a_reference_calling_exit_proves_nothing(tmp_path: Path) -> None:
     assert rep.reference_kinds.get("failed", 0) >= 1
     assert all(c["input"]["n"] <= 12 for c in lines(d, "post_complete"))
     assert rep.pre_sound_added == 0 and not rep.inferred_every_input_valid
+
+
+SWAPCASE_TOML = """id = "swapcase"
+language = "verus"
+title = "swap the case of one letter"
+
+[signature.input]
+c = "char"
+
+[signature.output]
+result = "char"
+"""
+SWAPCASE_REF = ("def reference(inp):\n    c = inp['c']\n"
+                "    return {'result': c.swapcase() if len(c.swapcase()) == 1 else c}\n")
+
+
+def test_char_positions_widen_to_classes_the_examples_use(tmp_path: Path) -> None:
+    """SpecGenBench's ChangeCase: its examples used every character they held, so no new input
+    could be drawn and the reference ran on 11 inputs, too few for every_input_valid. A class
+    seen 3+ times (here punctuation, lowercase) opens; a class seen twice ('0', '1') does not."""
+    seen = ["a", "b", "c", "%", "*", "+", "0", "1"]
+    cases = [({"c": ch}, {"result": ch.swapcase()}) for ch in seen]
+    d = make_task(tmp_path, "swapcase", SWAPCASE_TOML, cases, {"reference.py": SWAPCASE_REF})
+    rep = generate_task(d, valid=40, seed=0)
+    drawn = {c["input"]["c"] for c in lines(d, "post_complete") if c["origin"] == "generated"}
+    assert len(drawn) >= 30
+    assert drawn <= set("abcdefghijklmnopqrstuvwxyz!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~ ")
+    assert not drawn & set("23456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")  # digits, upper: too few seen
+    for c in lines(d, "post_complete"):
+        assert c["output"] == {"result": c["input"]["c"].swapcase()}  # hand: str.swapcase
+    assert rep.inferred_every_input_valid
+
+
+def test_string_letters_do_not_widen(tmp_path: Path) -> None:
+    """The letters of a string stay the examples' own (a binary string stays binary)."""
+    toml = SWAPCASE_TOML.replace('c = "char"', 'c = "string"').replace(
+        'result = "char"', 'result = "string"').replace('"swapcase"', '"swapstr"')
+    cases = [({"c": s}, {"result": s.swapcase()}) for s in ("abc", "%*+", "ab", "c%")]
+    ref = "def reference(inp):\n    return {'result': inp['c'].swapcase()}\n"
+    d = make_task(tmp_path, "swapstr", toml, cases, {"reference.py": ref})
+    generate_task(d, valid=30, seed=0)
+    letters = {ch for c in lines(d, "post_complete") for ch in c["input"]["c"]}
+    assert letters <= set("abc%*+")

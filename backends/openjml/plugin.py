@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from adequacy.gym.texts import GymTexts
 
 JML_FILES = TaskFiles(skeleton="Solution.java",
-                      settings=("class", "method", "static", "post_state", "java_params",
+                      settings=("class", "method", "static", "post_state", "post_fields", "java_params",
                                 "java_return"),
                       empty_skeleton="it must hold the method the spec annotates")
 

@@ -124,6 +124,18 @@ def with_classes(text: str, program: Path, extra: Sequence[Path]) -> str:
     return lead + text.rstrip("\n") + "\n\n" + "\n\n".join(bodies) + "\n"
 
 
+def _post_fields(cls: JavaClass, m: JavaMethod) -> dict[str, str]:
+    """Instance fields a non-pure instance method's ``ensures`` clauses name: their value
+    after the call becomes an output (``[jml] post_fields``), read from the receiver once the
+    reference returns. A name under ``\\old`` only costs an output nobody reads; final
+    fields cannot change and pure methods change nothing, so those stay out."""
+    if m.is_static or m.is_pure:
+        return {}
+    named = {t.text for c in m.spec for cl in c.ensures for t in cl.tokens}
+    return {f.name: f.type for f in cls.fields if f.name in named
+            and not ({"static", "final"} & f.modifiers)}
+
+
 def convert(program: Path, function: str, dest: Path, task_id: str | None = None,
             draws: int = DRAWS, seed: int = 0, extra: Sequence[Path] = ()) -> Converted:
     from adequacy.mutators._random_values import random_value
@@ -160,9 +172,16 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
         if n == "result":
             raise _out_of_reach(program, m.line, "an array parameter is named `result`")
         outputs[n] = inputs[n]
+    fields = _post_fields(cls, m)
+    for n, t in fields.items():
+        if n in outputs or n in inputs:
+            raise _out_of_reach(program, m.line, f"field `{n}` has the name of a parameter or "
+                                "of the result")
+        outputs[n] = _schema(program, m, t, f"field `{n}`")
     if not outputs:
-        raise _out_of_reach(program, m.line, f"`{m.name}` is void and changes no array "
-                            "parameter: nothing a task can observe")
+        raise _out_of_reach(program, m.line, f"`{m.name}` is void, changes no array "
+                            "parameter and its ensures read no field: nothing a task can "
+                            "observe")
     overloaded = sum(x.name == m.name for x in cls.methods) > 1
     suffix = "_" + "_".join(t.replace("[]", "Array") for t, _ in m.params) if overloaded else ""
     tid = task_id or f"{cls.name}_{m.name}{suffix}"
@@ -175,7 +194,8 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
             "", "[jml]", f"class = {json.dumps(cls.name)}",
             f"method = {json.dumps(signature_text(m))}",
             f"static = {str('static' in m.modifiers).lower()}",
-            f"post_state = {json.dumps(post_state)}", ""]
+            f"post_state = {json.dumps(post_state)}",
+            *([f"post_fields = {json.dumps(list(fields))}"] if fields else []), ""]
     (dest / "task.toml").write_text("\n".join(toml), encoding="utf-8")
     (dest / "Solution.java").write_text(text, encoding="utf-8")
     (dest / "statement.md").write_text(

@@ -92,7 +92,7 @@ def test_a_method_using_another_file_of_the_program_runs_with_it(tmp_path: Path)
 
 @pytest.mark.parametrize(("function", "words"), [
     ("max", "names 2 overloads"),
-    ("nothing", "void and changes no array parameter"),
+    ("nothing", "void, changes no array parameter and its ensures read no field"),
     ("min", "methods: "),
 ])
 def test_what_is_out_of_reach_is_said(tmp_path: Path, function: str, words: str) -> None:

@@ -159,11 +159,11 @@ def find_target(src: SpecFile, task: Task, file: str | None) -> tuple[JavaClass,
     if cls is None:
         raise SpecInvalid(f"no class {cname} in the spec", file=file, line=1)
     method = select_method(cls, task, file)
-    check_settings(task, method)
+    check_settings(task, method, cls)
     return cls, method
 
 
-def check_settings(task: Task, method: JavaMethod) -> None:
+def check_settings(task: Task, method: JavaMethod, cls: JavaClass | None = None) -> None:
     """The ``[jml]`` table must describe the code: ``static`` (instance methods are called on a
     fresh object) and ``post_state`` (outputs that are parameters' values after the call)."""
     where = str(task.root / "task.toml")
@@ -180,6 +180,14 @@ def check_settings(task: Task, method: JavaMethod) -> None:
             raise TaskError(f"[jml] post_state names {n!r}, which is not both a parameter of "
                             f"{method.name} and an output field", file=where,
                             field="jml.post_state")
+    fields = task.settings.get("post_fields", [])
+    for n in fields if isinstance(fields, list) else [fields]:
+        decl = next((f for f in cls.fields if f.name == n), None) if cls is not None else None
+        if method.is_static or n not in outputs or n in names or n == "result" or (
+                cls is not None and (decl is None or "static" in decl.modifiers)):
+            raise TaskError(f"[jml] post_fields names {n!r}, which is not both an instance "
+                            f"field of the class of {method.name} (an instance method) and an "
+                            "output field named like it", file=where, field="jml.post_fields")
 
 
 def load(task: Task, text: str, path: str | None = None, check: bool = True) -> JmlSpec:

@@ -218,6 +218,41 @@ def _ens(e: A.Expr, pre: dict[str, str], post: dict[str, str], result: str) -> s
     return text
 
 
+def _fields_after_call(spec: JmlSpec) -> tuple[set[str], bool]:
+    """Instance fields the ensures clauses read in the post-state (outside ``\\old``), and
+    whether any is read as ``this.f``. A stub has no call, so such a field holds its pre-state
+    value there: ``balance == \\old(balance)`` would be proved for any case. Final fields and
+    pure methods change nothing (the rule rac's translator applies)."""
+    m = spec.method
+    if m.is_static or m.is_pure:
+        return set(), False
+    mutable = {f.name for f in spec.cls.fields if not ({"static", "final"} & f.modifiers)}
+    names: set[str] = set()
+    dotted = False
+
+    def walk(x: Any) -> None:
+        nonlocal dotted
+        if isinstance(x, A.Old):
+            return
+        if isinstance(x, A.Name) and x.id in mutable:
+            names.add(x.id)
+        if isinstance(x, A.Field) and isinstance(x.obj, A.Name) and x.obj.id == "this" \
+                and x.name in mutable:
+            names.add(x.name)
+            dotted = True
+        if isinstance(x, A.Expr):
+            for v in x.__dict__.values():
+                walk(v)
+        elif isinstance(x, tuple):
+            for v in x:
+                walk(v)
+
+    for c in spec.cases:
+        for e, _line in c.ensures:
+            walk(e)
+    return names, dotted
+
+
 def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
     """All stubs of one spec, both directions per case, in one compilation unit."""
     m = spec.method
@@ -229,6 +264,15 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
     spec_jml = src[spec_start:m.start].strip() if spec_start is not None else ""
     stubs: list[Stub] = []
     skipped: dict[str, str] = {}
+    after, dotted = _fields_after_call(spec)
+    named = task.settings.get("post_fields", [])
+    named = set(named) if isinstance(named, list) else {named}
+    types = {f.name: f.type for f in spec.cls.fields}
+    # a field read after the call is the case's output where ``[jml] post_fields`` names it
+    # (a local, as parameters' post-states are); otherwise the stub cannot state it
+    no_post = (f"no stub: field {', '.join(sorted(after - named))} after the call (the case "
+               "has no post-state of the object)") if after - named else \
+        "no stub: a field read as this.f after the call" if dotted else ""
     for k, case in enumerate(cases):
         try:
             args = ordered_args(task, m.params, m.name, case.input)
@@ -251,9 +295,16 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
                               assertion=f"!{_pre_formula(spec, pre_names)}"))
             continue
         out = case.output or {}
+        if no_post:
+            skipped[case.id] = no_post
+            continue
         try:
             post_locals = list(locals_)
             post_names = dict(pre_names)
+            for name in sorted(after):
+                post_locals.append(f"{types[name]} __out_{name} = "
+                                   f"{java_literal(out[name], types[name])};")
+                post_names[name] = f"__out_{name}"
             for ty, name, _lit in ins:
                 if name in out:
                     post_locals.append(f"{ty} __out_{name} = {java_literal(out[name], ty)};")
@@ -276,6 +327,8 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
         body = [f"{name}[{i}] = {java_literal(v, ty[:-2])};"
                 for ty, name, _l in ins if name in out and isinstance(out[name], list)
                 for i, v in enumerate(out[name])]
+        body += [f"this.{name} = {java_literal(out[name], types[name])};"
+                 for name in sorted(after)]
         if rtype != "void":
             body.append(f"return {ret_param or java_literal(out.get('result'), rtype)};")
         stubs.append(Stub(f"__post_phi_{k}", "post_phi", case.id, case.bucket.value, "phi",

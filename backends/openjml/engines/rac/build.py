@@ -3,7 +3,8 @@ generated method per JML clause (compiled once, evaluated for every case)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from adequacy.errors import SpecInvalid
 
@@ -32,6 +33,9 @@ class Unit:
     method: str
     static: bool
     result_param: int = -1
+    post_fields: list[tuple[str, str]] = field(default_factory=list)
+    """(Java type, name) of each receiver field whose value after the call the case's output
+    holds (``[jml] post_fields``): the reference reports them, the clauses read them."""
     """Index of the parameter the method provably returns (``returned_parameter``), else -1:
     when a case's output holds that parameter's post-state but no ``result``, ``\\result`` is
     that post-state object."""
@@ -53,10 +57,10 @@ def _model_source(m: JavaMethod) -> str:
 
 
 def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
-               cases: list[Case]) -> Unit:
+               cases: list[Case], post_fields: Sequence[str] = ()) -> Unit:
     """Translate every clause of the front end's spec cases. The front end has resolved every
     name already; a ``SpecInvalid`` from here is rac's own gap (``engine="rac"``)."""
-    ctx = Context(cls, target, spec.file)
+    ctx = Context(cls, target, spec.file, post_fields=tuple(post_fields))
     lines: list[str] = []
     jml_lines: list[int] = []
     for m in cls.models:
@@ -94,6 +98,7 @@ def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
         first_generated_line=close_line + 1, generated_lines=jml_lines,
         params=list(target.params), result=target.return_type or "void", method=target.name,
         static=target.is_static, result_param=_result_param(spec, target),
+        post_fields=[(f.type, f.name) for n in post_fields for f in cls.fields if f.name == n],
     )
 
 

@@ -51,7 +51,7 @@ def version(java: Java | None) -> str:
 def unit_key(unit: Unit) -> str:
     h = hashlib.sha256(unit.source.encode())
     h.update(json.dumps([unit.plan, unit.params, unit.result, unit.method, unit.static,
-                            unit.result_param]).encode())
+                            unit.result_param, unit.post_fields]).encode())
     return h.hexdigest()[:24]
 
 
@@ -79,20 +79,29 @@ class RacEngine:
         data = spec_data(spec, task)
         # rac computes every arithmetic mode, so JmlSpec.math_gap (KeY's) does not apply;
         # what no engine can vouch for (a helper's purity gap) does
-        return check(unit_for(data), data.file, task, cases, limits, gap=data.gap)
+        return check(unit_for(data, post_fields(task)), data.file, task, cases, limits,
+                     gap=data.gap)
 
 
-def unit_for(spec: JmlSpec) -> Unit:
+def post_fields(task: Task) -> list[str]:
+    """``[jml] post_fields``: receiver fields whose value after the call the outputs hold
+    (checked against the code by ``jml.load.check_settings``)."""
+    names = task.settings.get("post_fields", [])
+    return [str(n) for n in names] if isinstance(names, list) else [str(names)]
+
+
+def unit_for(spec: JmlSpec, fields: Sequence[str] = ()) -> Unit:
     """rac's Java unit for the spec, translated once and kept with it. A clause the
     translator cannot express is rac's gap: ``SpecInvalid(engine="rac")`` at the spec's line,
     which the runner turns into ``unknown`` for rac's cases."""
-    unit = spec.compiled.get(ENGINE)
+    slot = ENGINE if not fields else f"{ENGINE}:{','.join(fields)}"
+    unit = spec.compiled.get(slot)
     if unit is None:
         try:
-            unit = build_unit(spec.source, spec.cls, spec.method, spec.cases)
+            unit = build_unit(spec.source, spec.cls, spec.method, spec.cases, fields)
         except SpecInvalid as e:
             raise SpecInvalid(e.message, file=e.file, line=e.line, engine=ENGINE) from e
-        spec.compiled[ENGINE] = unit
+        spec.compiled[slot] = unit
     assert isinstance(unit, Unit)
     return unit
 
@@ -101,7 +110,7 @@ def reference_unit(task: Task) -> Unit:
     """The task's own code, unspecified, for running the reference method."""
     src = original_source(task)
     cls, method = find_target(src, task, str(task.skeleton_path))
-    return build_unit(src, cls, method, [])
+    return build_unit(src, cls, method, [], post_fields(task))
 
 
 def ordered_args(task: Task, unit: Unit, inputs: dict[str, Any]) -> list[Any]:
@@ -133,6 +142,7 @@ def _load(worker: Worker, unit: Unit, key: str, classes: dict[str, str]) -> None
                             "classes": classes, "params": [list(p) for p in unit.params],
                             "result": unit.result, "method": unit.method,
                             "static": unit.static, "result_param": unit.result_param,
+                            "post_fields": [list(f) for f in unit.post_fields],
                             "cases": unit.plan}, timeout=60.0)
     if not reply.get("ok"):
         raise BackendError(f"rac worker: {reply.get('error', reply)}")

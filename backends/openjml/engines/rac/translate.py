@@ -63,6 +63,8 @@ class Context:
     """Methods split off long ``&&``/``||`` chains: (Java source, JML line)."""
     math: str = ""
     """Arithmetic mode of the spec: ``bigint``, ``java`` or ``safe`` (from the modifiers)."""
+    post_fields: tuple[str, ...] = ()
+    """Receiver fields whose post-state the case's output holds (``[jml] post_fields``)."""
 
     def __post_init__(self) -> None:
         for m in self.cls.methods + self.cls.models:
@@ -288,6 +290,10 @@ class _Translator:
                 if "static" not in f.modifiers and self.ctx.target.is_static:
                     return None
                 if self._stale(f.modifiers, env):
+                    if name in self.ctx.post_fields and "static" not in f.modifiers:
+                        # the case's post-state receiver rides after the parameters
+                        n = len(self.ctx.target.params)
+                        return f"((Object) (({cls.name}) __q[{n}]).{name})"
                     return _unsupported(f"field {name} after the call: the case has no "
                                         "post-state of the object")
                 if "static" in f.modifiers:

@@ -14,6 +14,7 @@ import java.security.Permissions;
 import java.security.Policy;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.HashMap;
@@ -69,6 +70,9 @@ public final class Worker {
         String method;
         boolean isStatic;
         int resultParam = -1; // the parameter the method provably returns, or -1
+        // receiver fields whose value after the call is part of the output ([jml] post_fields)
+        List<String> postFieldTypes = new ArrayList<>();
+        List<String> postFieldNames = new ArrayList<>();
         List<Case> cases = new ArrayList<>();
     }
 
@@ -235,6 +239,11 @@ public final class Worker {
         c.isStatic = Boolean.TRUE.equals(req.get("static"));
         Object rp = req.get("result_param");
         if (rp instanceof Number) c.resultParam = ((Number) rp).intValue();
+        for (Object p : (List<Object>) req.getOrDefault("post_fields", List.of())) {
+            List<Object> pair = (List<Object>) p;
+            c.postFieldTypes.add((String) pair.get(0));
+            c.postFieldNames.add((String) pair.get(1));
+        }
         Map<String, Method> byName = new HashMap<>();
         for (Method m : c.cls.getDeclaredMethods()) {
             if (m.getName().startsWith("__adq_")) { m.setAccessible(true); byName.put(m.getName(), m); }
@@ -446,9 +455,12 @@ public final class Worker {
             return;
         }
         Map<String, Object> output = (Map<String, Object>) req.get("output");
-        Object[] q = p.clone();
+        // the post-state receiver rides after the parameters: the clauses read a named field
+        // after the call as __q[params] (translate.py), built from the case's output
+        Object[] q = Arrays.copyOf(p, p.length + (c.postFieldNames.isEmpty() ? 0 : 1));
+        if (!c.postFieldNames.isEmpty()) q[p.length] = postState(c, output);
         List<Object> rawIn = (List<Object>) req.get("input");
-        for (int k = 0; k < q.length; k++) {
+        for (int k = 0; k < p.length; k++) {
             String name = c.paramNames.get(k);
             if (output != null && output.containsKey(name)) q[k] = Values.fromJson(output.get(name), c.paramTypes.get(k));
             else if (Values.mutable(c.paramTypes.get(k))) {
@@ -483,6 +495,21 @@ public final class Worker {
         res.failure = unknown == null ? null : unknownKind;
     }
 
+    /** A fresh receiver whose named fields hold the case's output values (the post-state the
+     *  clauses read); a field the output lacks is an error of the case, never the
+     *  constructor's value. */
+    static Object postState(Compiled c, Map<String, Object> output) throws Exception {
+        Object that = instance(c);
+        for (int k = 0; k < c.postFieldNames.size(); k++) {
+            String name = c.postFieldNames.get(k);
+            if (output == null || !output.containsKey(name)) throw new IllegalArgumentException("output has no field " + name);
+            java.lang.reflect.Field f = c.cls.getDeclaredField(name);
+            f.setAccessible(true);
+            f.set(that, Values.fromJson(output.get(name), c.postFieldTypes.get(k)));
+        }
+        return that;
+    }
+
     static void runReference(Compiled c, Map<String, Object> req, Outcome res) throws Exception {
         Object[] a = args(c, req.get("input"));
         Method target = null;
@@ -503,6 +530,11 @@ public final class Worker {
         if (!"void".equals(c.resultType)) o.put("result", Values.toJson(ret, c.resultType));
         for (int k = 0; k < a.length; k++) {
             if (Values.mutable(c.paramTypes.get(k))) o.put(c.paramNames.get(k), Values.toJson(a[k], c.paramTypes.get(k)));
+        }
+        for (int k = 0; k < c.postFieldNames.size(); k++) {
+            java.lang.reflect.Field f = c.cls.getDeclaredField(c.postFieldNames.get(k));
+            f.setAccessible(true);
+            o.put(c.postFieldNames.get(k), Values.toJson(f.get(thiz), c.postFieldTypes.get(k)));
         }
         res.output = o;
     }

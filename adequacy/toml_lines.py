@@ -8,8 +8,11 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-_ARRAY_TABLE = re.compile(r"^\[\[\s*([^\]]+?)\s*\]\]")
-_TABLE = re.compile(r"^\[\s*([^\]]+?)\s*\]")
+# Linear-time patterns: the name is taken greedily and stripped afterwards. The earlier
+# ``\[\s*([^\]]+?)\s*\]`` backtracked cubically on a '[' line with no ']' (a valid TOML file can
+# hold one inside a multi-line string): 2,000 spaces took 3.8 s, 20,000 about an hour.
+_ARRAY_TABLE = re.compile(r"^\[\[([^\]]+)\]\]")
+_TABLE = re.compile(r"^\[([^\]]+)\]")
 _KEY = re.compile(r"^[\"']?([A-Za-z0-9_.-]+?)[\"']?\s*=")
 
 
@@ -33,12 +36,12 @@ def key_lines(text: str) -> list[KeyLine]:
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if m := _ARRAY_TABLE.match(line):
-            parts = tuple(p.strip() for p in m.group(1).split("."))
+            parts = tuple(p.strip() for p in m.group(1).strip().split("."))
             counts[parts] = counts.get(parts, -1) + 1
             table = (*parts, counts[parts])
             out.append(KeyLine(table, (), n))
         elif m := _TABLE.match(line):
-            table = tuple(p.strip() for p in m.group(1).split("."))
+            table = tuple(p.strip() for p in m.group(1).strip().split("."))
             out.append(KeyLine(table, (), n))
         elif m := _KEY.match(line):
             out.append(KeyLine(table, tuple(m.group(1).split(".")), n))

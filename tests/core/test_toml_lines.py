@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from adequacy.toml_lines import key_line, line_of
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from adequacy.tasks import check_task
+from adequacy.toml_lines import key_line, key_lines, line_of
+
+ABS = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
 
 TEXT = """\
 id = "t"
@@ -44,3 +53,45 @@ def test_line_of_a_validation_location_with_array_tables() -> None:
     assert line_of(TEXT, ("writers", 0, "name")) == 12
     assert line_of(TEXT, ("writers", 1, "model")) == 14  # deepest key found: the entry
     assert line_of(TEXT, ("nothing",)) is None
+
+
+# A '[' line with no ']' is valid TOML inside a multi-line string. The earlier header patterns
+# (``\[\s*([^\]]+?)\s*\]``) backtracked cubically on it: measured 3.8 s for 2,000 spaces on
+# key_lines and 38 s for 3,000 on `adequacy task validate` (every error's line looks it up
+# again), so a task file of a few kB could stall validation, `score` and the gym's check for
+# hours. The bounds below are ~20x what the linear patterns need on a loaded machine and far
+# under what the old ones took (30+ s at 4,000).
+HOSTILE = ['x = """\n[' + " " * 4000 + 'y\n"""\n',
+           'x = """\n[[' + " " * 4000 + 'y]\n"""\n']
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_key_lines_is_linear_on_an_unclosed_header_line(text: str) -> None:
+    start = time.monotonic()
+    key_lines(text)
+    assert time.monotonic() - start < 2.0
+
+
+def test_headers_keep_their_names_with_spaces() -> None:
+    text = "[ a . b ]\nx = 1\n[[ c ]]\ny = 2\n"
+    assert key_line(text, "[a.b]") == 1
+    assert key_line(text, "x", "a.b") == 2
+    assert line_of(text, ("c", 0, "y")) == 4
+
+
+def test_task_validation_with_an_unclosed_header_in_a_string(tmp_path: Path) -> None:
+    d = tmp_path / "abs_value"
+    shutil.copytree(ABS, d, ignore=shutil.ignore_patterns("specs"))
+    toml = d / "task.toml"
+    text = toml.read_text()
+    assert 'title = "Absolute value of an int"' in text and "[jml]\n" in text
+    text = text.replace('title = "Absolute value of an int"',
+                        'title = """\n[' + " " * 4000 + 'y\n"""')
+    toml.write_text(text.replace("[jml]\n", "[jml]\nclas = \"x\"\n"))
+    start = time.monotonic()
+    task, errors = check_task(d)
+    assert time.monotonic() - start < 10.0
+    assert task is None
+    # the line is counted through the string's lines: [jml] is on 16, the stray key on 17
+    assert [str(e) for e in errors] == [
+        "abs_value/task.toml:17: jml.clas: unknown key 'clas' in [jml] (did you mean 'class'?)"]

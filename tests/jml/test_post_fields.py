@@ -120,3 +120,130 @@ def test_stubs_state_named_fields_and_leave_the_others_alone(tmp_path: Path) -> 
                                                 if k != "post_fields"}})
     sf2 = render_stubs(spec, bare, [case])
     assert "field balance, log after the call" in sf2.skipped["c"]
+
+
+_VARIANT = PROGRAM.read_text().replace(
+    '    private /*@ spec_public @*/ String log = "";\n',
+    '    private /*@ spec_public @*/ String log = "";\n'
+    '    private /*@ spec_public @*/ java.util.Random rng;\n'
+    '    private static int count;\n').replace(
+    "    //@ requires 0 < amount && amount <= 1000;\n    //@ ensures balance == \\old(balance);",
+    "    //@ ensures \\result == amount;\n"
+    "    public static int echo(int amount) {\n        return amount;\n    }\n\n"
+    "    //@ requires 0 < amount && amount <= 1000;\n    //@ ensures balance == \\old(balance);")
+
+
+@pytest.mark.parametrize(("method", "out", "setting", "says"), [
+    ("deposit", 'balance = "string"', '["balance"]', "a int field, but the output field"),
+    ("deposit", 'rng = "i32"', '["rng"]', "the task schema cannot express"),
+    ("deposit", 'count = "i32"', '["count"]', "not an instance field that class Account"),
+    ("deposit", 'nope = "i32"', '["nope"]', "not an instance field that class Account"),
+    ("deposit", 'balance = "i32"', '["log"]', "not an output field named like it"),
+    ("echo", 'balance = "i32"', '["balance"]', "echo is static"),
+])
+def test_post_fields_errors_name_the_line_and_the_reason(tmp_path: Path, method: str, out: str,
+                                                          setting: str, says: str) -> None:
+    """Each way ``post_fields`` can fail to describe the code is a TaskError at the key's line
+    of task.toml: a type that is not the field's would be converted by the reference and read
+    back by rac as another type, so it is refused rather than scored."""
+    from adequacy.backends.openjml.jml.load import check_task
+    d = tmp_path / "t"
+    (d / "tests").mkdir(parents=True)
+    (d / "Solution.java").write_text(_VARIANT)
+    toml = ('id = "acct"\nlanguage = "jml"\n\n[signature.input]\namount = "i32"\n\n'
+            f'[signature.output]\n{out}\n\n[jml]\nclass = "Account"\n'
+            f'method = "{method}"\n'
+            f'static = {"true" if method == "echo" else "false"}\n'
+            f"post_fields = {setting}\n")
+    (d / "task.toml").write_text(toml)
+    with pytest.raises(TaskError) as e:
+        check_task(load_task(d))
+    assert e.value.field == "jml.post_fields"
+    assert says in e.value.message, e.value.message
+    assert e.value.file == str(d / "task.toml")
+    assert e.value.line == toml.splitlines().index(f"post_fields = {setting}") + 1
+
+
+def test_a_nullable_output_of_a_reference_field_is_accepted(tmp_path: Path) -> None:
+    from adequacy.backends.openjml.jml.load import check_task
+    d = tmp_path / "t"
+    (d / "tests").mkdir(parents=True)
+    (d / "Solution.java").write_text(PROGRAM.read_text())
+    (d / "task.toml").write_text(
+        'id = "acct"\nlanguage = "jml"\n\n[signature.input]\namount = "i32"\n\n'
+        '[signature.output]\nlog = "nullable<string>"\n\n[jml]\nclass = "Account"\n'
+        'method = "deposit"\nstatic = false\npost_fields = ["log"]\n')
+    check_task(load_task(d))
+
+
+_HELPER = PROGRAM.read_text().replace(
+    "    //@ requires 0 < amount && amount <= 1000;\n    //@ ensures balance == \\old(balance) + "
+    "amount;\n",
+    "    //@ ensures \\result == balance;\n"
+    "    public /*@ pure @*/ int getBalance() {\n        return balance;\n    }\n\n"
+    "    //@ requires 0 < amount && amount <= 1000;\n    //@ ensures balance == \\old(balance) + "
+    "amount;\n")
+
+
+@pytest.mark.parametrize(("clause", "skipped"), [
+    ("getBalance() == \\old(balance) + amount", True),
+    ("this.getBalance() != \\old(getBalance())", True),
+    ("balance == \\old(getBalance()) + amount", False),
+])
+def test_stubs_leave_a_helper_read_after_the_call_alone(tmp_path: Path, clause: str,
+                                                         skipped: bool) -> None:
+    """A stub makes no call, so ``getBalance()`` in ensures would read the object before it,
+    where ``balance`` is also ``\\old(balance)``: ``getBalance() != \\old(getBalance())`` is
+    true on every derived case (deposit adds amount > 0) yet would be false in the stub, and
+    ``getBalance() == \\old(balance) + amount`` the other way round, whatever the case's
+    output. The stub engines must leave such a case unknown (as rac does); under ``\\old`` the
+    helper reads the pre-state, which the stub has, so that case keeps its stubs."""
+    from adequacy.backends.openjml.jml.load import load
+    d = tmp_path / "t"
+    (d / "tests").mkdir(parents=True)
+    (d / "Solution.java").write_text(_HELPER)
+    (d / "task.toml").write_text(
+        'id = "acct"\nlanguage = "jml"\n\n[signature.input]\namount = "i32"\n\n'
+        '[signature.output]\nbalance = "i32"\nlog = "string"\n\n[jml]\nclass = "Account"\n'
+        'method = "deposit"\nstatic = false\npost_fields = ["balance", "log"]\n')
+    task = load_task(d)
+    text = _HELPER.replace("ensures balance == \\old(balance) + amount;", f"ensures {clause};")
+    assert clause in text
+    spec = load(task, text, "Account.java")
+    case = Case(id="c", bucket=Bucket.post_complete, input={"amount": 5},
+                output={"balance": 5, "log": "d"})
+    sf = render_stubs(spec, task, [case])
+    if skipped:
+        assert "ensures call getBalance on the object after the call" in sf.skipped["c"]
+        assert not [s for s in sf.stubs if s.case_id == "c"]
+    else:
+        assert not sf.skipped
+        assert any(s.kind == "post_not" for s in sf.stubs)
+
+
+@pytest.mark.slow
+def test_mutants_change_the_field_outputs_and_rac_rejects_them(tmp_path: Path) -> None:
+    """``adequacy mutate`` on a task with field outputs: the wrong outputs are wrong field
+    values (labelled by the reference, which reports the fields), so post_sound gets cases,
+    and the program's own contract rejects every one (deposit's ensures fix both fields: a
+    fresh object's balance becomes amount and its log "d")."""
+    from adequacy.mutators import mutate_task
+    dest = tmp_path / "t"
+    convert(PROGRAM, "deposit", dest, draws=6)
+    mutate_task(dest, per_case=3, seed=0, inputs=False)
+    task = load_task(dest)
+    right = {json.dumps(r["input"], sort_keys=True): r["output"]
+             for r in _rows(dest / "tests" / "post_complete.jsonl")}
+    wrong = task.cases[Bucket.post_sound]
+    assert len(wrong) >= 6
+    changed = set()
+    for c in wrong:
+        good = right[json.dumps(c.input, sort_keys=True)]
+        diff = [k for k in good if c.output is not None and c.output[k] != good[k]]
+        assert len(diff) == 1, (c, good)
+        changed.update(diff)
+    assert changed == {"balance", "log"}
+    spec = (dest / "specs" / "original.java").read_text()
+    rep = score_spec(task, spec, "original.java", ScoreOptions(engines=["rac"]))
+    post = [v for v in rep.verdicts if v.bucket is Bucket.post_sound]
+    assert len(post) == len(wrong) and all(v.value is Truth.false for v in post), post

@@ -127,13 +127,14 @@ def with_classes(text: str, program: Path, extra: Sequence[Path]) -> str:
 def _post_fields(cls: JavaClass, m: JavaMethod) -> dict[str, str]:
     """Instance fields a non-pure instance method's ``ensures`` clauses name: their value
     after the call becomes an output (``[jml] post_fields``), read from the receiver once the
-    reference returns. A name under ``\\old`` only costs an output nobody reads; final
-    fields cannot change and pure methods change nothing, so those stay out."""
+    reference returns. A name under ``\\old`` only costs an output nobody reads; pure
+    methods change nothing, and neither can a final field of a primitive or immutable type
+    (a final array's elements can: ``JavaField.may_change``), so those stay out."""
     if m.is_static or m.is_pure:
         return {}
     named = {t.text for c in m.spec for cl in c.ensures for t in cl.tokens}
     return {f.name: f.type for f in cls.fields if f.name in named
-            and not ({"static", "final"} & f.modifiers)}
+            and "static" not in f.modifiers and f.may_change}
 
 
 def convert(program: Path, function: str, dest: Path, task_id: str | None = None,

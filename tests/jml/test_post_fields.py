@@ -247,3 +247,97 @@ def test_mutants_change_the_field_outputs_and_rac_rejects_them(tmp_path: Path) -
     rep = score_spec(task, spec, "original.java", ScoreOptions(engines=["rac"]))
     post = [v for v in rep.verdicts if v.bucket is Bucket.post_sound]
     assert len(post) == len(wrong) and all(v.value is Truth.false for v in post), post
+
+
+BUFFER = REPO / "tests" / "fixtures" / "programs" / "Buffer.java"
+
+
+def _task(d: Path, method: str, static: bool, inputs: str, outputs: str, rows: list[dict],
+          extra: str = "") -> Path:
+    (d / "tests").mkdir(parents=True)
+    (d / "Solution.java").write_text(BUFFER.read_text())
+    (d / "task.toml").write_text(
+        f'id = "buf"\nlanguage = "jml"\n\n[signature.input]\n{inputs}\n\n'
+        f'[signature.output]\n{outputs}\n\n[jml]\nclass = "Buffer"\nmethod = "{method}"\n'
+        f"static = {str(static).lower()}\n{extra}")
+    (d / "tests" / "post_complete.jsonl").write_text(
+        "".join(json.dumps({"id": f"c{k}", **r}) + "\n" for k, r in enumerate(rows)))
+    return d
+
+
+@pytest.mark.slow
+def test_a_final_arrays_elements_are_state_after_the_call(tmp_path: Path) -> None:
+    """``final int[] data`` keeps its reference, but ``put(v)`` sets ``data[0] = v``: rac read
+    ``data[0]`` in ensures from the fresh object (0) and rejected the program's own contract
+    on every case with v != 0. Truths by hand (tests/fixtures/programs/Buffer.java): a fresh
+    Buffer's data is [0, 0, 0], so put(v) returns v and leaves [v, 0, 0]; the contract fixes
+    data[0] and the result only, so [v, 1, 0] satisfies it and [v + 1, 0, 0] does not."""
+    dest = tmp_path / "t"
+    convert(BUFFER, "put", dest, draws=12)
+    assert 'post_fields = ["data"]' in (dest / "task.toml").read_text()
+    rows = _rows(dest / "tests" / "post_complete.jsonl")
+    assert rows and any(r["input"]["v"] != 0 for r in rows)
+    for r in rows:
+        assert r["output"] == {"result": r["input"]["v"], "data": [r["input"]["v"], 0, 0]}
+    task = load_task(dest)
+    spec = (dest / "specs" / "original.java").read_text()
+    rep = score_spec(task, spec, "original.java", ScoreOptions(engines=["rac"]))
+    assert rep.buckets[Bucket.post_complete].passed == len(rows), rep.verdicts
+    v = next(r["input"]["v"] for r in rows if r["input"]["v"] != 0)
+    cases = [Case(id="weak", bucket=Bucket.post_sound, input={"v": v},
+                  output={"result": v, "data": [v, 1, 0]}),
+             Case(id="wrong", bucket=Bucket.post_sound, input={"v": v},
+                  output={"result": v, "data": [v + 1, 0, 0]})]
+    task2 = task.model_copy(update={"cases": {Bucket.post_sound: cases}})
+    rep2 = score_spec(task2, spec, "original.java", ScoreOptions(engines=["rac"]))
+    assert [x.value for x in rep2.verdicts] == [Truth.true, Truth.false], rep2.verdicts
+
+
+@pytest.mark.slow
+def test_a_final_array_not_recorded_is_unknown_after_the_call(tmp_path: Path) -> None:
+    """Without ``post_fields`` the case holds no post-state of ``data``: put(5) does leave
+    data[0] == 5, so the contract is true there, and rac must not say false (it did)."""
+    d = _task(tmp_path / "t", "put", False, 'v = "i32"', 'result = "i32"',
+              [{"input": {"v": 5}, "output": {"result": 5}}])
+    rep = score_spec(load_task(d), BUFFER.read_text(), "Buffer.java",
+                     ScoreOptions(engines=["rac"]))
+    post = [x for x in rep.verdicts if x.bucket is Bucket.post_complete]
+    assert [x.value for x in post] == [Truth.unknown], post
+    assert "field data after the call" in post[0].reason
+
+
+@pytest.mark.slow
+def test_a_static_helper_after_the_call_is_unknown(tmp_path: Path) -> None:
+    """``tick`` adds one to the static ``count`` and returns it, so ``\\result ==
+    getCount()`` holds after every call (on a fresh class: result 1). rac never runs the
+    method, so ``getCount()`` read the count before the call and rejected the contract."""
+    d = _task(tmp_path / "t", "tick", True, 'k = "i32"', 'result = "i32"',
+              [{"input": {"k": 0}, "output": {"result": 1}}])
+    rep = score_spec(load_task(d), BUFFER.read_text(), "Buffer.java",
+                     ScoreOptions(engines=["rac"]))
+    post = [x for x in rep.verdicts if x.bucket is Bucket.post_complete]
+    assert [x.value for x in post] == [Truth.unknown], post
+    assert "getCount may read a static field after the call" in post[0].reason
+
+
+@pytest.mark.parametrize(("method", "static", "outputs", "extra", "says"), [
+    ("put", False, 'result = "i32"\ndata = "array<i32>"', 'post_fields = ["data"]\n',
+     "final field data after the call"),
+    ("put", False, 'result = "i32"', "", "field data after the call (the case has no"),
+    ("tick", True, 'result = "i32"', "", "ensures call getCount on the object"),
+])
+def test_stubs_leave_changing_final_and_static_state_alone(tmp_path: Path, method: str,
+                                                           static: bool, outputs: str,
+                                                           extra: str, says: str) -> None:
+    """The stub engines' counterpart of the rac tests above: a stub makes no call, so
+    ``data[0]`` and ``getCount()`` would read the state before it; and a stub's body cannot
+    assign a final field, so a recorded final array is no help there either."""
+    from adequacy.backends.openjml.jml.load import load
+    arg = "v" if method == "put" else "k"
+    d = _task(tmp_path / "t", method, static, f'{arg} = "i32"', outputs, [], extra)
+    task = load_task(d)
+    spec = load(task, BUFFER.read_text(), "Buffer.java")
+    out = {"result": 1, "data": [1, 0, 0]} if extra else {"result": 1}
+    case = Case(id="c", bucket=Bucket.post_complete, input={arg: 1}, output=out)
+    sf = render_stubs(spec, task, [case])
+    assert says in sf.skipped.get("c", ""), sf.skipped

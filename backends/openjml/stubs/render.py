@@ -224,14 +224,21 @@ def _fields_after_call(spec: JmlSpec) -> tuple[set[str], bool, set[str]]:
     there. A stub has no call, so such a field holds its pre-state value there: ``balance ==
     \\old(balance)`` would be proved for any case; a helper such as ``getBalance()`` would read
     the pre-state object too, and no local can stand for it. Final fields and pure methods
-    change nothing (the rules rac's translator applies: it leaves such helper calls unknown
-    when the class has a mutable field)."""
+    change nothing, unless a final field's value has state of its own
+    (``JavaField.may_change``); the rules rac's translator applies: it leaves such helper
+    calls unknown when the class has a field that may change."""
     m = spec.method
-    if m.is_static or m.is_pure:
+    if m.is_pure:
         return set(), False, set()
-    mutable = {f.name for f in spec.cls.fields if not ({"static", "final"} & f.modifiers)}
+    # static fields too: a stub makes no call, so they also hold their value before it (a
+    # static method's stub sees only those)
+    mutable = {f.name for f in spec.cls.fields if f.may_change
+               and not (m.is_static and "static" not in f.modifiers)}
+    statics = any(f.may_change and "static" in f.modifiers for f in spec.cls.fields)
     helpers = {h.name for h in spec.cls.methods + spec.cls.models
-               if not h.is_static and h.return_type not in (None, "void")} if mutable else set()
+               if h.return_type not in (None, "void") and (statics or not h.is_static)
+               } if mutable else set()
+    own = {"this", spec.cls.name}
     names: set[str] = set()
     calls: set[str] = set()
     dotted = False
@@ -242,12 +249,12 @@ def _fields_after_call(spec: JmlSpec) -> tuple[set[str], bool, set[str]]:
             return
         if isinstance(x, A.Name) and x.id in mutable:
             names.add(x.id)
-        if isinstance(x, A.Field) and isinstance(x.obj, A.Name) and x.obj.id == "this" \
+        if isinstance(x, A.Field) and isinstance(x.obj, A.Name) and x.obj.id in own \
                 and x.name in mutable:
             names.add(x.name)
             dotted = True
         if isinstance(x, A.Call) and x.name in helpers and (
-                x.target is None or (isinstance(x.target, A.Name) and x.target.id == "this")):
+                x.target is None or (isinstance(x.target, A.Name) and x.target.id in own)):
             calls.add(x.name)
         if isinstance(x, A.Expr):
             for v in x.__dict__.values():
@@ -277,14 +284,17 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
     named = task.settings.get("post_fields", [])
     named = set(named) if isinstance(named, list) else {named}
     types = {f.name: f.type for f in spec.cls.fields}
+    final = sorted(f.name for f in spec.cls.fields if f.name in after and "final" in f.modifiers)
     # a field read after the call is the case's output where ``[jml] post_fields`` names it
     # (a local, as parameters' post-states are); otherwise the stub cannot state it, nor a
     # method of the object called there (it would read the object before the call)
     no_post = (f"no stub: field {', '.join(sorted(after - named))} after the call (the case "
                "has no post-state of the object)") if after - named else \
-        "no stub: a field read as this.f after the call" if dotted else \
+        "no stub: a field read as this.f or Class.f after the call" if dotted else \
         (f"no stub: ensures call {', '.join(sorted(calls))} on the object after the call "
-         "(a stub makes no call: it would read the object before it)") if calls else ""
+         "(a stub makes no call: it would read the object or class before it)") if calls else \
+        (f"no stub: final field {', '.join(final)} after the call (the stub's body cannot "
+         "assign it)") if final else ""
     for k, case in enumerate(cases):
         try:
             args = ordered_args(task, m.params, m.name, case.input)

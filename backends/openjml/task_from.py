@@ -225,7 +225,19 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
         if key not in seen:
             seen.add(key)
             drawn.append(inp)
-    outs = rac.run_reference(rac.reference_unit(task), task, drawn, Limits(case_seconds=5.0))
+    unit = rac.reference_unit(task)
+    outs = rac.run_reference(unit, task, drawn, Limits(case_seconds=5.0))
+    # each case stands for a call on a fresh program, but the runs share one JVM: a method
+    # whose result depends on state an earlier run left (a static counter) shows it when the
+    # inputs run again in the reverse order, and its outputs are not the input's to record
+    again = rac.run_reference(unit, task, drawn[::-1], Limits(case_seconds=5.0))[::-1]
+    differ = next((i for i, a, b in zip(drawn, outs, again, strict=True)
+                   if a is not None and b is not None and a != b), None)
+    if differ is not None:
+        raise _out_of_reach(program, m.line, f"the method gave two outputs for the input "
+                            f"{json.dumps(differ)} as the runs before it changed (state that "
+                            "outlives a call, such as a static field, is shared by the "
+                            "reference's runs)")
     ran = [(i, o) for i, o in zip(drawn, outs, strict=False) if o is not None]
     if not ran:
         raise _out_of_reach(program, m.line, f"the method returned normally on none of "

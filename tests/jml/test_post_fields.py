@@ -341,3 +341,17 @@ def test_stubs_leave_changing_final_and_static_state_alone(tmp_path: Path, metho
     case = Case(id="c", bucket=Bucket.post_complete, input={arg: 1}, output=out)
     sf = render_stubs(spec, task, [case])
     assert says in sf.skipped.get("c", ""), sf.skipped
+
+
+@pytest.mark.slow
+def test_task_from_refuses_a_method_whose_output_depends_on_earlier_runs(tmp_path: Path) -> None:
+    """``tick`` returns a static counter plus one: on a fresh program it returns 1 whatever
+    ``k`` is, but the reference's runs share one JVM, so it returned 1, 2, 3... and those
+    outputs were recorded as the inputs' right outputs. Run again in the reverse order, the
+    same input gets another output, so the method is out of reach; ``put`` (a fresh receiver
+    per run, no static state) is not."""
+    with pytest.raises(TaskError) as e:
+        convert(BUFFER, "tick", tmp_path / "t", draws=6)
+    assert "two outputs for the input" in str(e.value)
+    assert e.value.line == 20
+    assert convert(BUFFER, "put", tmp_path / "u", draws=6).cases > 0

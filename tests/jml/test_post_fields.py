@@ -355,3 +355,59 @@ def test_task_from_refuses_a_method_whose_output_depends_on_earlier_runs(tmp_pat
     assert "two outputs for the input" in str(e.value)
     assert e.value.line == 20
     assert convert(BUFFER, "put", tmp_path / "u", draws=6).cases > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("recorded", [["balance", "log"], ["balance"]])
+def test_rac_runs_a_helper_on_the_object_after_the_call_when_it_is_whole(
+        tmp_path: Path, recorded: list[str]) -> None:
+    """``getBalance()`` in ensures reads the object after the call. When the task records
+    every field that may change (Account's balance and log), rac's post-state receiver is that
+    object, and the helper runs on it: deposit(5) on a fresh Account leaves balance 5, so
+    ``getBalance() == \\old(balance) + amount`` is true for output balance 5 and false for 6.
+    With log unrecorded the receiver would hold the constructor's log, which the helper might
+    read: unknown."""
+    d = tmp_path / "t"
+    (d / "tests").mkdir(parents=True)
+    (d / "Solution.java").write_text(_HELPER)
+    outs = "\n".join(f'{n} = "{"i32" if n == "balance" else "string"}"' for n in recorded)
+    (d / "task.toml").write_text(
+        'id = "acct"\nlanguage = "jml"\n\n[signature.input]\namount = "i32"\n\n'
+        f'[signature.output]\n{outs}\n\n[jml]\nclass = "Account"\n'
+        f'method = "deposit"\nstatic = false\npost_fields = {json.dumps(recorded)}\n')
+    full = {"balance": 5, "log": "d"}
+    rows = [{"id": f"c{b}", "input": {"amount": 5},
+             "output": {k: v for k, v in {**full, "balance": b}.items() if k in recorded}}
+            for b in (5, 6)]
+    (d / "tests" / "post_complete.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in rows))
+    spec = _HELPER.replace("ensures balance == \\old(balance) + amount;",
+                           "ensures getBalance() == \\old(balance) + amount;")
+    assert spec != _HELPER
+    rep = score_spec(load_task(d), spec, "Account.java", ScoreOptions(engines=["rac"]))
+    got = {v.case_id: v.value for v in rep.verdicts if v.bucket is Bucket.post_complete}
+    if len(recorded) == 2:
+        assert got == {"c5": Truth.true, "c6": Truth.false}, rep.verdicts
+    else:
+        assert got == {"c5": Truth.unknown, "c6": Truth.unknown}, rep.verdicts
+
+
+@pytest.mark.parametrize(("text", "fields", "whole"), [
+    (_HELPER, ["balance", "log"], True),
+    (_HELPER, ["balance"], False),
+    (_HELPER.replace("public class Account {", "public class Account extends Object {"),
+     ["balance", "log"], False),
+    (_HELPER.replace("    private /*@ spec_public @*/ int balance;\n",
+                     "    private /*@ spec_public @*/ int balance;\n    static int seen;\n"),
+     ["balance", "log"], False),
+])
+def test_whole_post_state_needs_every_changing_field(text: str, fields: list[str],
+                                                     whole: bool) -> None:
+    """The rule behind the helper test above: a superclass's fields and a static field are
+    state no case records, so the built receiver is then not the object after the call."""
+    from adequacy.backends.openjml.engines.rac.build import whole_post_state
+    from adequacy.backends.openjml.jml.source import read_source
+    src = read_source(text, "Account.java")
+    cls = src.classes[0]
+    m = next(x for x in cls.methods if x.name == "deposit")
+    assert whole_post_state(src, cls, m, fields) is whole

@@ -65,6 +65,10 @@ class Context:
     """Arithmetic mode of the spec: ``bigint``, ``java`` or ``safe`` (from the modifiers)."""
     post_fields: tuple[str, ...] = ()
     """Receiver fields whose post-state the case's output holds (``[jml] post_fields``)."""
+    whole_post_state: bool = False
+    """Whether the post-state receiver built from the case is the object after the call:
+    every field that may change is named (``build.whole_post_state``), so a pure helper
+    called on the object after the call can run on it."""
 
     def __post_init__(self) -> None:
         for m in self.cls.methods + self.cls.models:
@@ -375,8 +379,11 @@ class _Translator:
                                    "method", e.line)
             recv = f"(({self.ctx.cls.name}) __this)"
             if any(f.may_change for f in self.ctx.cls.fields) and self._stale(env):
-                return _unsupported(f"{e.name} reads the object after the call: the case has "
-                                    "no post-state of the object")
+                if not self.ctx.whole_post_state:
+                    return _unsupported(f"{e.name} reads the object after the call: the case "
+                                        "has no post-state of the object")
+                # the case's post-state receiver rides after the parameters
+                recv = f"(({self.ctx.cls.name}) __q[{len(self.ctx.target.params)}])"
         elif any(f.may_change and "static" in f.modifiers for f in self.ctx.cls.fields) and \
                 self._stale(env):
             # rac never runs the method: a static field holds its value before the call

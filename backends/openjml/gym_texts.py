@@ -24,8 +24,11 @@ not a run of its body: the precondition is evaluated on the input (pre buckets) 
 postcondition on the input and the given output (post buckets), with `\\result` = the output's
 `result` (JSON in `visible_cases.jsonl`; arrays as JSON arrays, `null` as null, `char` as a
 one-character string). For a method that modifies an array argument, the output holds the
-argument's final contents under its name and `\\old(a)` is the input's. Post cases always hold
-valid inputs.
+argument's final contents under its name and `\\old(a)` is the input's. An instance method runs
+on a fresh object from the no-argument constructor (`\\old(f)` is its field's initial value);
+an output named like a field of the object holds that field's value after the call, which
+`ensures` reads as `f` (a field the output does not hold cannot be checked after the call).
+Post cases always hold valid inputs.
 
 {buckets}
 {workflow}"""

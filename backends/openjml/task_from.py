@@ -127,13 +127,14 @@ def with_classes(text: str, program: Path, extra: Sequence[Path]) -> str:
 def _post_fields(cls: JavaClass, m: JavaMethod) -> dict[str, str]:
     """Instance fields a non-pure instance method's ``ensures`` clauses name: their value
     after the call becomes an output (``[jml] post_fields``), read from the receiver once the
-    reference returns. A name under ``\\old`` only costs an output nobody reads; final
-    fields cannot change and pure methods change nothing, so those stay out."""
+    reference returns. A name under ``\\old`` only costs an output nobody reads; pure
+    methods change nothing, and neither can a final field of a primitive or immutable type
+    (a final array's elements can: ``JavaField.may_change``), so those stay out."""
     if m.is_static or m.is_pure:
         return {}
     named = {t.text for c in m.spec for cl in c.ensures for t in cl.tokens}
     return {f.name: f.type for f in cls.fields if f.name in named
-            and not ({"static", "final"} & f.modifiers)}
+            and "static" not in f.modifiers and f.may_change}
 
 
 def convert(program: Path, function: str, dest: Path, task_id: str | None = None,
@@ -224,7 +225,19 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
         if key not in seen:
             seen.add(key)
             drawn.append(inp)
-    outs = rac.run_reference(rac.reference_unit(task), task, drawn, Limits(case_seconds=5.0))
+    unit = rac.reference_unit(task)
+    outs = rac.run_reference(unit, task, drawn, Limits(case_seconds=5.0))
+    # each case stands for a call on a fresh program, but the runs share one JVM: a method
+    # whose result depends on state an earlier run left (a static counter) shows it when the
+    # inputs run again in the reverse order, and its outputs are not the input's to record
+    again = rac.run_reference(unit, task, drawn[::-1], Limits(case_seconds=5.0))[::-1]
+    differ = next((i for i, a, b in zip(drawn, outs, again, strict=True)
+                   if a is not None and b is not None and a != b), None)
+    if differ is not None:
+        raise _out_of_reach(program, m.line, f"the method gave two outputs for the input "
+                            f"{json.dumps(differ)} as the runs before it changed (state that "
+                            "outlives a call, such as a static field, is shared by the "
+                            "reference's runs)")
     ran = [(i, o) for i, o in zip(drawn, outs, strict=False) if o is not None]
     if not ran:
         raise _out_of_reach(program, m.line, f"the method returned normally on none of "

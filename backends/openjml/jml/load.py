@@ -9,6 +9,7 @@ from typing import Any
 from adequacy.backend import LoadedSpec
 from adequacy.errors import BackendError, SpecInvalid, TaskError
 from adequacy.tasks import Task
+from adequacy.toml_lines import key_line
 
 from ..signature import JavaSignatureError, java_type_to_schema, normalise_java_type
 from .bodies import check_bodies
@@ -165,29 +166,56 @@ def find_target(src: SpecFile, task: Task, file: str | None) -> tuple[JavaClass,
 
 def check_settings(task: Task, method: JavaMethod, cls: JavaClass | None = None) -> None:
     """The ``[jml]`` table must describe the code: ``static`` (instance methods are called on a
-    fresh object) and ``post_state`` (outputs that are parameters' values after the call)."""
+    fresh object), ``post_state`` (outputs that are parameters' values after the call) and
+    ``post_fields`` (outputs that are the receiver's fields after the call). Each error names
+    task.toml and the key's line."""
     where = str(task.root / "task.toml")
+    try:
+        toml_text = (task.root / "task.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        toml_text = ""
+
+    def fail(msg: str, key: str) -> TaskError:
+        return TaskError(msg, file=where, line=key_line(toml_text, key, "jml"),
+                         field=f"jml.{key}")
+
     static = task.settings.get("static")
     if static is not None and bool(static) != method.is_static:
-        raise TaskError(f"[jml] static = {str(bool(static)).lower()} but {method.name} is "
-                        f"{'' if method.is_static else 'not '}static in Solution.java",
-                        file=where, field="jml.static")
+        raise fail(f"[jml] static = {str(bool(static)).lower()} but {method.name} is "
+                   f"{'' if method.is_static else 'not '}static in Solution.java", "static")
     post = task.settings.get("post_state", [])
     names = [n for _t, n in method.params]
-    outputs = {p.name for p in task.outputs}
+    outputs = {p.name: p for p in task.outputs}
     for n in post if isinstance(post, list) else [post]:
         if n not in names or n not in outputs:
-            raise TaskError(f"[jml] post_state names {n!r}, which is not both a parameter of "
-                            f"{method.name} and an output field", file=where,
-                            field="jml.post_state")
+            raise fail(f"[jml] post_state names {n!r}, which is not both a parameter of "
+                       f"{method.name} and an output field", "post_state")
     fields = task.settings.get("post_fields", [])
     for n in fields if isinstance(fields, list) else [fields]:
-        decl = next((f for f in cls.fields if f.name == n), None) if cls is not None else None
-        if method.is_static or n not in outputs or n in names or n == "result" or (
-                cls is not None and (decl is None or "static" in decl.modifiers)):
-            raise TaskError(f"[jml] post_fields names {n!r}, which is not both an instance "
-                            f"field of the class of {method.name} (an instance method) and an "
-                            "output field named like it", file=where, field="jml.post_fields")
+        what = f"[jml] post_fields names {n!r}"
+        if method.is_static:
+            raise fail(f"{what}, but {method.name} is static: only an instance method has a "
+                       "receiver whose fields change", "post_fields")
+        if n not in outputs or n in names or n == "result":
+            raise fail(f"{what}, which is not an output field named like it (or is named like "
+                       f"a parameter of {method.name} or the result)", "post_fields")
+        if cls is None:
+            continue
+        decl = next((f for f in cls.fields if f.name == n), None)
+        if decl is None or "static" in decl.modifiers:
+            raise fail(f"{what}, which is not an instance field that class {cls.name} "
+                       "declares", "post_fields")
+        try:
+            schema = java_type_to_schema(decl.type)
+        except JavaSignatureError as e:
+            raise fail(f"{what}, whose type {decl.type} the task schema cannot express "
+                       f"({e})", "post_fields") from None
+        # the reference writes the field's value in its own type and rac reads the case's
+        # value back into it: an output of another type would be converted or rejected there
+        have = str(outputs[n].type).replace(" ", "")
+        if have not in (schema.replace(" ", ""), f"nullable<{schema}>".replace(" ", "")):
+            raise fail(f"{what}, a {decl.type} field, but the output field {n} has type "
+                       f"{outputs[n].type} (a {decl.type} is {schema})", "post_fields")
 
 
 def load(task: Task, text: str, path: str | None = None, check: bool = True) -> JmlSpec:

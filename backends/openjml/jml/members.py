@@ -7,6 +7,7 @@ model without importing the reader (and its limits and error paths).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -89,6 +90,22 @@ class JavaField:
     type: str
     modifiers: set[str]
     line: int
+
+    @property
+    def may_change(self) -> bool:
+        """Whether a method may change what the field reads as: any field that is not final,
+        and a final one whose value has state of its own (an array, a collection, an object of
+        the program's classes: ``final int[] data`` keeps its reference while ``data[0] = v``
+        changes what ``data[0]`` reads). Only primitives and the immutable library types
+        count as unchanging."""
+        base = re.sub(r"\s+", "", self.type).rsplit(".", 1)[-1]
+        return "final" not in self.modifiers or base not in IMMUTABLE_TYPES
+
+
+IMMUTABLE_TYPES = {"int", "long", "short", "byte", "char", "boolean", "double", "float",
+                   "String", "Integer", "Long", "Short", "Byte", "Character", "Boolean",
+                   "Double", "Float", "BigInteger", "BigDecimal"}
+"""Types whose values no method can change (a final field of one reads the same after a call)."""
 
 
 @dataclass

@@ -218,16 +218,29 @@ def _ens(e: A.Expr, pre: dict[str, str], post: dict[str, str], result: str) -> s
     return text
 
 
-def _fields_after_call(spec: JmlSpec) -> tuple[set[str], bool]:
-    """Instance fields the ensures clauses read in the post-state (outside ``\\old``), and
-    whether any is read as ``this.f``. A stub has no call, so such a field holds its pre-state
-    value there: ``balance == \\old(balance)`` would be proved for any case. Final fields and
-    pure methods change nothing (the rule rac's translator applies)."""
+def _fields_after_call(spec: JmlSpec) -> tuple[set[str], bool, set[str]]:
+    """Instance fields the ensures clauses read in the post-state (outside ``\\old``), whether
+    any is read as ``this.f``, and the instance methods of the class they call on the object
+    there. A stub has no call, so such a field holds its pre-state value there: ``balance ==
+    \\old(balance)`` would be proved for any case; a helper such as ``getBalance()`` would read
+    the pre-state object too, and no local can stand for it. Final fields and pure methods
+    change nothing, unless a final field's value has state of its own
+    (``JavaField.may_change``); the rules rac's translator applies: it leaves such helper
+    calls unknown when the class has a field that may change."""
     m = spec.method
-    if m.is_static or m.is_pure:
-        return set(), False
-    mutable = {f.name for f in spec.cls.fields if not ({"static", "final"} & f.modifiers)}
+    if m.is_pure:
+        return set(), False, set()
+    # static fields too: a stub makes no call, so they also hold their value before it (a
+    # static method's stub sees only those)
+    mutable = {f.name for f in spec.cls.fields if f.may_change
+               and not (m.is_static and "static" not in f.modifiers)}
+    statics = any(f.may_change and "static" in f.modifiers for f in spec.cls.fields)
+    helpers = {h.name for h in spec.cls.methods + spec.cls.models
+               if h.return_type not in (None, "void") and (statics or not h.is_static)
+               } if mutable else set()
+    own = {"this", spec.cls.name}
     names: set[str] = set()
+    calls: set[str] = set()
     dotted = False
 
     def walk(x: Any) -> None:
@@ -236,10 +249,13 @@ def _fields_after_call(spec: JmlSpec) -> tuple[set[str], bool]:
             return
         if isinstance(x, A.Name) and x.id in mutable:
             names.add(x.id)
-        if isinstance(x, A.Field) and isinstance(x.obj, A.Name) and x.obj.id == "this" \
+        if isinstance(x, A.Field) and isinstance(x.obj, A.Name) and x.obj.id in own \
                 and x.name in mutable:
             names.add(x.name)
             dotted = True
+        if isinstance(x, A.Call) and x.name in helpers and (
+                x.target is None or (isinstance(x.target, A.Name) and x.target.id in own)):
+            calls.add(x.name)
         if isinstance(x, A.Expr):
             for v in x.__dict__.values():
                 walk(v)
@@ -250,7 +266,7 @@ def _fields_after_call(spec: JmlSpec) -> tuple[set[str], bool]:
     for c in spec.cases:
         for e, _line in c.ensures:
             walk(e)
-    return names, dotted
+    return names, dotted, calls
 
 
 def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
@@ -264,15 +280,21 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
     spec_jml = src[spec_start:m.start].strip() if spec_start is not None else ""
     stubs: list[Stub] = []
     skipped: dict[str, str] = {}
-    after, dotted = _fields_after_call(spec)
+    after, dotted, calls = _fields_after_call(spec)
     named = task.settings.get("post_fields", [])
     named = set(named) if isinstance(named, list) else {named}
     types = {f.name: f.type for f in spec.cls.fields}
+    final = sorted(f.name for f in spec.cls.fields if f.name in after and "final" in f.modifiers)
     # a field read after the call is the case's output where ``[jml] post_fields`` names it
-    # (a local, as parameters' post-states are); otherwise the stub cannot state it
+    # (a local, as parameters' post-states are); otherwise the stub cannot state it, nor a
+    # method of the object called there (it would read the object before the call)
     no_post = (f"no stub: field {', '.join(sorted(after - named))} after the call (the case "
                "has no post-state of the object)") if after - named else \
-        "no stub: a field read as this.f after the call" if dotted else ""
+        "no stub: a field read as this.f or Class.f after the call" if dotted else \
+        (f"no stub: ensures call {', '.join(sorted(calls))} on the object after the call "
+         "(a stub makes no call: it would read the object or class before it)") if calls else \
+        (f"no stub: final field {', '.join(final)} after the call (the stub's body cannot "
+         "assign it)") if final else ""
     for k, case in enumerate(cases):
         try:
             args = ordered_args(task, m.params, m.name, case.input)

@@ -3,6 +3,7 @@ generated method per JML clause (compiled once, evaluated for every case)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -56,11 +57,31 @@ def _model_source(m: JavaMethod) -> str:
     return f"{mods} {m.return_type} {m.name}({params}) {body}".replace("\n", " ")
 
 
+def whole_post_state(spec: SpecFile, cls: JavaClass, target: JavaMethod,
+                     post_fields: Sequence[str]) -> bool:
+    """Whether the receiver rac builds from a case (a fresh object with the ``post_fields``
+    set) holds the whole state after the call: an instance method, every instance field that
+    may change named, no static field that may change (rac never runs the method, so static
+    fields keep their value from before it) and no superclass (whose fields no case records).
+    Then a pure helper called on the object after the call reads what the call left."""
+    if target.is_static or not post_fields:
+        return False
+    start = 0
+    for _ in range(cls.line - 1):  # the class's declaration starts on its line
+        start = spec.java_text.find("\n", start) + 1
+    if re.search(r"\bextends\b", spec.java_text[start:cls.body_open]):
+        return False
+    return all(f.name in post_fields for f in cls.fields
+               if f.may_change and "static" not in f.modifiers) and \
+        not any(f.may_change for f in cls.fields if "static" in f.modifiers)
+
+
 def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
                cases: list[Case], post_fields: Sequence[str] = ()) -> Unit:
     """Translate every clause of the front end's spec cases. The front end has resolved every
     name already; a ``SpecInvalid`` from here is rac's own gap (``engine="rac"``)."""
-    ctx = Context(cls, target, spec.file, post_fields=tuple(post_fields))
+    ctx = Context(cls, target, spec.file, post_fields=tuple(post_fields),
+                  whole_post_state=whole_post_state(spec, cls, target, post_fields))
     lines: list[str] = []
     jml_lines: list[int] = []
     for m in cls.models:

@@ -65,6 +65,10 @@ class Context:
     """Arithmetic mode of the spec: ``bigint``, ``java`` or ``safe`` (from the modifiers)."""
     post_fields: tuple[str, ...] = ()
     """Receiver fields whose post-state the case's output holds (``[jml] post_fields``)."""
+    whole_post_state: bool = False
+    """Whether the post-state receiver built from the case is the object after the call:
+    every field that may change is named (``build.whole_post_state``), so a pure helper
+    called on the object after the call can run on it."""
 
     def __post_init__(self) -> None:
         for m in self.cls.methods + self.cls.models:
@@ -289,7 +293,7 @@ class _Translator:
             if f.name == name:
                 if "static" not in f.modifiers and self.ctx.target.is_static:
                     return None
-                if self._stale(f.modifiers, env):
+                if self._stale(env) and f.may_change:
                     if name in self.ctx.post_fields and "static" not in f.modifiers:
                         # the case's post-state receiver rides after the parameters
                         n = len(self.ctx.target.params)
@@ -301,12 +305,12 @@ class _Translator:
                 return f"((Object) (({cls.name}) __this).{name})"
         return None
 
-    def _stale(self, modifiers: set[str], env: Env) -> bool:
-        """A field read in ensures (outside ``\\old``) is the object's post-state, which no
-        case records: the method may have changed it, unless the field is final or the method
-        is pure."""
-        return env.clause == "ensures" and not env.old and "final" not in modifiers \
-            and not self.ctx.target.is_pure
+    def _stale(self, env: Env) -> bool:
+        """Whether a read here is of the state after the call, which a case records only for
+        the fields ``[jml] post_fields`` names: in ensures, outside ``\\old``, unless the method
+        is pure. Callers add whether the state read may change at all
+        (``JavaField.may_change``: a final array's elements do)."""
+        return env.clause == "ensures" and not env.old and not self.ctx.target.is_pure
 
     def _is_class(self, e: A.Expr, env: Env) -> str | None:
         if isinstance(e, A.Name) and not any(q[0] == e.id for q in env.quants) and \
@@ -374,10 +378,17 @@ class _Translator:
                 raise self.ctx.err(f"instance method {e.name} called from the spec of a static "
                                    "method", e.line)
             recv = f"(({self.ctx.cls.name}) __this)"
-            if any(not f.modifiers & {"static", "final"} for f in self.ctx.cls.fields) and \
-                    self._stale(set(), env):
-                return _unsupported(f"{e.name} reads the object after the call: the case has "
-                                    "no post-state of the object")
+            if any(f.may_change for f in self.ctx.cls.fields) and self._stale(env):
+                if not self.ctx.whole_post_state:
+                    return _unsupported(f"{e.name} reads the object after the call: the case "
+                                        "has no post-state of the object")
+                # the case's post-state receiver rides after the parameters
+                recv = f"(({self.ctx.cls.name}) __q[{len(self.ctx.target.params)}])"
+        elif any(f.may_change and "static" in f.modifiers for f in self.ctx.cls.fields) and \
+                self._stale(env):
+            # rac never runs the method: a static field holds its value before the call
+            return _unsupported(f"{e.name} may read a static field after the call: the case "
+                                "has no post-state of the class")
         return f"((Object) {recv}.{m.name}({', '.join(conv)}))"
 
     @staticmethod

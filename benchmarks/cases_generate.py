@@ -8,6 +8,8 @@ a missing one is skipped) into a temporary folder, then builds two copies of eac
 `cases generate` then `mutate`). N limits a dataset to its first N tasks (0: all). Prints:
 
 - tasks with >= 3 pre_sound cases or every_input_valid, and tasks with >= 50 valid pairs;
+- every task short of a goal, grouped by the reason (``mutators/_shortfall.py``; importer
+  failures count against both goals);
 - the gold specs (examples/sgb-gold, examples/verina-gold) Pass@1 before and after;
 - contradictions: generated cases a gold spec fails (goal 0), each named;
 - the template writer's Spec-Harness metrics before and after (the baselines' table shape).
@@ -26,8 +28,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from adequacy.importing import importers
-from adequacy.mutators import generate_task, mutate_task
+from adequacy.importing import ImportReport, importers
+from adequacy.mutators import GenerateReport, generate_task, mutate_task, pre_reason, valid_reason
+from adequacy.mutators._shortfall import PRE_GOAL
 from adequacy.optimizers.templates import TemplateWriter
 from adequacy.optimizers.writer import Writer
 from adequacy.runner import score_spec
@@ -136,6 +139,31 @@ def _templates(tasks: list[Task], writer: Writer | None = None) -> dict[str, Any
     return out
 
 
+def _shortfalls(tasks: list[Task], reports: dict[str, GenerateReport], imported: ImportReport,
+                valid: int) -> None:
+    """Print, per goal, every task short of it grouped by reason (counts, then up to 6 ids)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for o in imported.failed:
+        kind = o.problems[0].kind if o.problems else "unknown"
+        for goal in ("pre", "valid"):
+            groups.setdefault((goal, f"importer: not converted ({kind})"), []).append(o.task_id)
+    for t in tasks:
+        r = reports.get(t.id)
+        if r is None:
+            continue
+        for goal, why in (("pre", pre_reason(t, r, PRE_GOAL)), ("valid", valid_reason(t, r, valid))):
+            if why is not None:
+                groups.setdefault((goal, why), []).append(t.id)
+    for goal, label in (("pre", f">= {PRE_GOAL} pre_sound or every_input_valid"),
+                        ("valid", f">= {valid} valid pairs")):
+        rows = sorted(((why, ids) for (g, why), ids in groups.items() if g == goal),
+                      key=lambda x: (-len(x[1]), x[0]))
+        print(f"short of {label}: {sum(len(ids) for _, ids in rows)}")
+        for why, ids in rows:
+            more = f" ... +{len(ids) - 6}" if len(ids) > 6 else ""
+            print(f"  {len(ids):4d}  {why}  [{', '.join(ids[:6])}{more}]")
+
+
 def _f(v: Any) -> str:
     return "n/a" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)
 
@@ -165,15 +193,17 @@ def main(argv: list[str]) -> int:
                 print(f"## {name}: not in {data}, skipped\n")
                 continue
             raw = tmp / f"{name}-raw"
-            importers()[name].run(src, raw)
+            imported = importers()[name].run(src, raw)
             before, after = tmp / f"{name}-before", tmp / f"{name}-after"
             shutil.copytree(raw, before)
             shutil.copytree(raw, after)
             t0 = time.perf_counter()
             gen_seconds: list[float] = []
+            reports: dict[str, GenerateReport] = {}
             for d in _folders(after):
                 t1 = time.perf_counter()
-                generate_task(d, valid=args.valid, seed=args.seed)
+                r = generate_task(d, valid=args.valid, seed=args.seed)
+                reports[r.task] = r
                 gen_seconds.append(time.perf_counter() - t1)
                 mutate_task(d, per_case=3, seed=0)
             t_after = time.perf_counter() - t0
@@ -191,6 +221,7 @@ def main(argv: list[str]) -> int:
                              ("valid50", ">= 50 valid pairs"), ("eiv", "every_input_valid"),
                              ("pre_sound", "pre_sound cases")):
                 print(f"| {label} | {cb[k]} | {ca[k]} |")
+            _shortfalls(ta, reports, imported, args.valid)
             gb, ga = _gold(name, tb), _gold(name, ta)
             if ga[0]:
                 print(f"gold specs: Pass@1 before {gb[1]}/{gb[0]} = {gb[1] / gb[0]:.2f}, after "

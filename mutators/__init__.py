@@ -11,7 +11,9 @@ Public API (see docs/mutators.md):
   recorded-output and constraint oracles) and ``combine``, the labelling rule;
 - ``mutate_task(task_dir, per_case, seed) -> MutateReport``: fill post_sound and pre_sound;
 - ``generate_task(task_dir, valid, seed) -> GenerateReport``: valid pairs from the reference,
-  oracle-labelled invalid inputs, and the ``every_input_valid`` inference (docs/cases.md).
+  oracle-labelled invalid inputs, and the ``every_input_valid`` inference (docs/cases.md);
+- ``pre_reason(task, report)`` / ``valid_reason(task, report)``: why a task falls short of
+  issue 21's case goals, in a few words (None when it meets them).
 
 ``value_key`` is the identity used everywhere ("equal to the original" means equal keys).
 """
@@ -34,6 +36,7 @@ from ._oracles import (
 )
 from ._outputs import Mutant, mutants, output_mutants
 from ._render import report_renderable
+from ._shortfall import pre_reason, valid_reason
 from ._task import MutateReport, mutate_task
 
 __all__ = [
@@ -43,6 +46,7 @@ __all__ = [
     "RecordedOracle", "ReferenceOracle", "ValidatorOracle", "all_operator_names", "combine",
     "generate_task",
     "invalid_candidates", "mutants", "mutate_once", "mutate_task", "operators_for",
-    "output_mutants", "params_key", "parse_constraints", "report_renderable", "strictly_valid",
+    "output_mutants", "params_key", "parse_constraints", "pre_reason", "report_renderable",
+    "strictly_valid", "valid_reason",
     "value_key",
 ]

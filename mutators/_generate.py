@@ -419,6 +419,7 @@ def generate_task(
                     break
                 o = outcomes[params_key(inp, task.inputs)]
                 if o.kind == "threw":
+                    dropped["valid: reference threw (tried as invalid)"] += 1
                     thrown.append(inp)
                     continue
                 if o.kind != "returned":

@@ -37,6 +37,7 @@ from adequacy.backends.openjml.jml.members import JavaClass, JavaMethod
 from adequacy.backends.openjml.jml.reader import read_source
 from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.backends.openjml.signature import JavaSignatureError, java_type_to_schema
+from adequacy.backends.openjml.task_from import _post_fields
 from adequacy.errors import AdequacyError, SpecInvalid
 from adequacy.mutators._random_values import random_value
 from adequacy.runner import score_spec
@@ -70,17 +71,21 @@ def _schema(java: str) -> str | None:
 
 
 def _task_toml(cls: JavaClass, m: JavaMethod, inputs: dict[str, str],
-               outputs: dict[str, str], post_state: list[str]) -> str:
+               outputs: dict[str, str], post_state: list[str], fields: list[str]) -> str:
     ins = "\n".join(f"{k} = {json.dumps(v)}" for k, v in inputs.items())
     outs = "\n".join(f"{k} = {json.dumps(v)}" for k, v in outputs.items())
     return (f'id = {json.dumps(cls.name + "_" + m.name)}\nlanguage = "jml"\n\n'
             f"[signature.input]\n{ins}\n\n[signature.output]\n{outs}\n\n"
             f'[jml]\nclass = {json.dumps(cls.name)}\nmethod = {json.dumps(signature_text(m))}\n'
-            f"static = {str(m.is_static).lower()}\npost_state = {json.dumps(post_state)}\n")
+            f"static = {str(m.is_static).lower()}\npost_state = {json.dumps(post_state)}\n"
+            + (f"post_fields = {json.dumps(fields)}\n" if fields else ""))
 
 
-def _shape(m: JavaMethod) -> tuple[dict[str, str], dict[str, str], list[str]] | str:
-    """The task's signature for the method, or why the schema cannot express it."""
+def _shape(cls: JavaClass, m: JavaMethod
+           ) -> tuple[dict[str, str], dict[str, str], list[str], list[str]] | str:
+    """The task's signature for the method, or why the schema cannot express it. Receiver
+    fields the ensures clauses of an instance method read become outputs (``post_fields``),
+    as ``adequacy task from`` writes them."""
     inputs: dict[str, str] = {}
     for t, n in m.params:
         s = _schema(t)
@@ -98,9 +103,17 @@ def _shape(m: JavaMethod) -> tuple[dict[str, str], dict[str, str], list[str]] | 
     post = [n for t, n in m.params if t.endswith("[]")]
     for n in post:
         outputs[n] = inputs[n]
+    fields = _post_fields(cls, m)
+    for n, t in fields.items():
+        s = _schema(t)
+        if s is None:
+            return f"field type {t}"
+        if n in outputs or n in inputs:
+            return "field named like a parameter"
+        outputs[n] = s
     if not outputs:
-        return "void method without array parameters (nothing to observe)"
-    return inputs, outputs, post
+        return "void method without array parameters or fields read by ensures"
+    return inputs, outputs, post, list(fields)
 
 
 def _write_cases(root: Path, inputs: list[dict[str, Any]],
@@ -120,17 +133,18 @@ def _write_cases(root: Path, inputs: list[dict[str, Any]],
 def score_method(path: Path, text: str, cls: JavaClass, m: JavaMethod, args: argparse.Namespace,
                  tot: Totals, work: Path) -> None:
     where = f"{path.name}:{m.line} {cls.name}.{signature_text(m)}"
-    shape = _shape(m)
+    shape = _shape(cls, m)
     post: list[str] = []
+    fields: list[str] = []
     if isinstance(shape, str):
         # the front end still reads the spec: a stand-in signature (the schema is not checked
         # against the Java types there), no cases
         inputs_t, outputs_t = {n: "i32" for _t, n in m.params}, {"result": "i32"}
     else:
-        inputs_t, outputs_t, post = shape
+        inputs_t, outputs_t, post, fields = shape
     root = work / f"{len(list(work.iterdir()))}_{cls.name}_{m.name}"
     root.mkdir(parents=True)
-    (root / "task.toml").write_text(_task_toml(cls, m, inputs_t, outputs_t, post))
+    (root / "task.toml").write_text(_task_toml(cls, m, inputs_t, outputs_t, post, fields))
     (root / "Solution.java").write_text(text)
     _write_cases(root, [], [])
     backend = OpenJmlBackend()

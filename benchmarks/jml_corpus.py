@@ -8,7 +8,8 @@ programs (the VeriAct artifact's ``baselines/specgen/prompts/oracle``, which the
 nothing of it is in this repository). For every file the script reports whether the front end
 reads it; for every specified method whose types the task schema expresses, it builds a task
 in a temporary folder (the file itself as Solution.java, ``[jml] method`` the method's full
-signature), draws ``--cases`` random inputs, runs the file's own method for the outputs, and
+signature, ``[jml] post_fields`` the receiver fields its ensures read, as ``adequacy task
+from`` writes them), draws ``--cases`` random inputs, runs the file's own method for the outputs, and
 scores the file's own spec with ``--cross-check`` over the engines: cases decided per engine,
 and every disagreement between two engines (goal 0). Because OpenJML verified these programs,
 a postcondition ``false`` on an input whose precondition is ``true`` is listed as suspect (an

@@ -56,7 +56,9 @@ def test_stubs_share_locals_and_negate_the_formula() -> None:
         assert (phi.direction, neg.direction) == ("phi", "not-phi")
         assert phi.locals == neg.locals and neg.assertion == f"!{phi.assertion}"
         assert f"//@ assert {phi.assertion};" in sf.text
-    assert sf.text.count("public normal_behavior") == len(sf.stubs)
+    # one contract per stub, and the canary's (``KeyStubFile.canary``: asserts false)
+    assert sf.text.count("public normal_behavior") == len(sf.stubs) + 1
+    assert f"void {sf.canary}()" in sf.text
     # the class's own code is kept as written, on its own lines; the method's JML is blanked
     # (the stubs assert the front end's formulas, KeY need not parse the original clauses)
     assert "return -x;" in sf.text and "ensures \\result >= 0;" not in sf.text

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,9 +36,58 @@ _PREC = {"<==>": 1, "<=!=>": 1, "==>": 2, "<==": 2, "||": 3, "&&": 4, "|": 5, "^
          ">>>": 10, "+": 11, "-": 11, "*": 12, "/": 12, "%": 12}
 
 
+_RANGES = {"int": ("Integer.MIN_VALUE", "Integer.MAX_VALUE"),
+           "long": ("Long.MIN_VALUE", "Long.MAX_VALUE"),
+           "short": ("-32768", "32767"), "byte": ("-128", "127")}
+
+
+@dataclass
+class Narrowing:
+    """Arguments of the class's own methods narrowed to their integral parameter types, as
+    Java's method call does (KeY reads ``f(n - 1)`` as a call ``f(\\bigint)`` and finds no such
+    method). ``guards`` collects each narrowed argument's range: a stub asserts ``guards &&
+    F`` (or ``guards && !F``), so outside the range, where the call is ill-defined (rac:
+    unknown), neither direction is provable."""
+    params: dict[tuple[str, int], tuple[str, ...]]
+    """(own method name, arity) -> its parameter types, where one declaration has them."""
+    guards: list[str] = field(default_factory=list)
+
+    def guard(self) -> str:
+        return " && ".join(dict.fromkeys(self.guards)) or "true"
+
+
+def _names_in(x: Any, out: set[str]) -> set[str]:
+    if isinstance(x, A.Name):
+        out.add(x.id)
+    if isinstance(x, A.Expr):
+        for v in x.__dict__.values():
+            _names_in(v, out)
+    elif isinstance(x, tuple):
+        for v in x:
+            _names_in(v, out)
+    return out
+
+
+def _simple(a: A.Expr) -> bool:
+    """A literal or a variable: already of the parameter's type (a pre-state rendering
+    that ``_ens`` marks as a name is any expression)."""
+    return isinstance(a, A.Lit) or (isinstance(a, A.Name) and not a.id.startswith("\0old("))
+
+
+def _uses(a: A.Expr, bound: frozenset[str]) -> bool:
+    """Whether ``a`` reads a quantifier's variable (inside a marked pre-state rendering too,
+    whose names are words of its text)."""
+    names = _names_in(a, set())
+    for n in [n for n in names if n.startswith("\0old(")]:
+        names |= set(re.findall(r"[A-Za-z_$][\w$]*", n))
+    return bool(names & bound)
+
+
 def render_jml(e: A.Expr, subst: dict[str, str] | None = None, result: str = "\\result",
-               drop_old: bool = False) -> str:
-    """JML text of an expression, fully parenthesised, with names substituted."""
+               drop_old: bool = False, narrow: Narrowing | None = None,
+               bound: frozenset[str] = frozenset()) -> str:
+    """JML text of an expression, fully parenthesised, with names substituted (except
+    ``bound`` ones: the variables of quantifiers around ``e``)."""
     subst = subst or {}
 
     def go(x: A.Expr, bound: frozenset[str]) -> str:
@@ -55,7 +105,17 @@ def render_jml(e: A.Expr, subst: dict[str, str] | None = None, result: str = "\\
         if isinstance(x, A.Index):
             return f"{go(x.arr, bound)}[{go(x.index, bound)}]"
         if isinstance(x, A.Call):
-            args = ", ".join(go(a, bound) for a in x.args)
+            own = x.target is None or (isinstance(x.target, A.Name) and x.target.id == "this")
+            texts = [go(a, bound) for a in x.args]
+            types = narrow.params.get((x.name, len(x.args))) if narrow is not None and own \
+                else None
+            if narrow is not None and types is not None:
+                for k, (a, ty) in enumerate(zip(x.args, types, strict=True)):
+                    if ty in _RANGES and not _simple(a) and not _uses(a, bound):
+                        lo, hi = _RANGES[ty]
+                        narrow.guards.append(f"({lo} <= {texts[k]} && {texts[k]} <= {hi})")
+                        texts[k] = f"(({ty}) {texts[k]})"
+            args = ", ".join(texts)
             return (f"{go(x.target, bound)}." if x.target else "") + f"{x.name}({args})"
         if isinstance(x, A.Unary):
             return f"{x.op}({go(x.expr, bound)})"
@@ -89,7 +149,7 @@ def render_jml(e: A.Expr, subst: dict[str, str] | None = None, result: str = "\\
             return f"new {x.type}{dims}{init}"
         raise TypeError(type(x).__name__)
 
-    return go(e, frozenset())
+    return go(e, bound)
 
 
 def java_literal(value: Any, java_type: str) -> str:
@@ -146,6 +206,8 @@ class Stub:
     locals: list[str] = field(default_factory=list)
     call: str = ""
     assertion: str = ""
+    guard: str = "true"
+    """Ranges of the arguments ``narrow`` narrowed in ``assertion`` (``Narrowing``)."""
     spec_jml: str = ""
     result_type: str = "void"
     params: str = ""
@@ -162,47 +224,58 @@ class StubFile:
     """Case id -> why no stub could be written (the case stays unknown)."""
 
 
-def _pre_formula(spec: JmlSpec, subst: dict[str, str]) -> str:
+def _pre_formula(spec: JmlSpec, subst: dict[str, str], **kw: Any) -> str:
     if not spec.cases:
         return "true"
     parts = []
     for c in spec.cases:
-        req = " && ".join(render_jml(e, subst) for e, _ in c.requires) or "true"
+        req = " && ".join(render_jml(e, subst, **kw) for e, _ in c.requires) or "true"
         parts.append(f"({req})")
     return "(" + " || ".join(parts) + ")"
 
 
 def _post_formula(spec: JmlSpec, pre_subst: dict[str, str], post_subst: dict[str, str],
-                  result: str) -> str:
+                  result: str, **kw: Any) -> str:
     parts = []
     for c in spec.cases:  # every case constrains normal returns (jml.semantics)
-        req = " && ".join(render_jml(e, pre_subst) for e, _ in c.requires) or "true"
-        ens = " && ".join(_ens(e, pre_subst, post_subst, result) for e, _ in c.ensures) or "true"
+        req = " && ".join(render_jml(e, pre_subst, **kw) for e, _ in c.requires) or "true"
+        ens = " && ".join(_ens(e, pre_subst, post_subst, result, **kw)
+                          for e, _ in c.ensures) or "true"
         parts.append(f"(({req}) ==> ({ens}))")
     return "(" + " && ".join(parts or ["true"]) + ")"
 
 
-def _ens(e: A.Expr, pre: dict[str, str], post: dict[str, str], result: str) -> str:
+def _ens(e: A.Expr, pre: dict[str, str], post: dict[str, str], result: str, **kw: Any) -> str:
     """Ensures with parameters as post-state locals, ``\\old`` parts as pre-state locals."""
 
-    def swap(x: A.Expr) -> A.Expr:
+    def swap(x: A.Expr, bound: frozenset[str]) -> A.Expr:
         if isinstance(x, A.Old):
-            return A.Name(x.line, "\0old(" + render_jml(x.expr, pre) + ")")
+            return A.Name(x.line, "\0old(" + render_jml(x.expr, pre, bound=bound, **kw) + ")")
         if isinstance(x, A.Quant):
+            inner = bound | set(x.vars)
             return A.Quant(x.line, x.kind, x.type, x.vars,
-                           swap(x.range) if x.range is not None else None, swap(x.body))
-        kw: dict[str, Any] = {}
+                           swap(x.range, inner) if x.range is not None else None,
+                           swap(x.body, inner))
+        parts: dict[str, Any] = {}
         for k, v in x.__dict__.items():
             if isinstance(v, A.Expr):
-                kw[k] = swap(v)
+                parts[k] = swap(v, bound)
             elif isinstance(v, tuple) and v and isinstance(v[0], A.Expr):
-                kw[k] = tuple(swap(a) for a in v)
+                parts[k] = tuple(swap(a, bound) for a in v)
             else:
-                kw[k] = v
-        return type(x)(**kw)
+                parts[k] = v
+        return type(x)(**parts)
 
-    text = render_jml(swap(e), post, result=result)
-    # names marked as pre-state renderings are inlined back (parenthesised)
+    narrow: Narrowing | None = kw.get("narrow")
+    before = len(narrow.guards) if narrow is not None else 0
+    text = _inline_old(render_jml(swap(e, frozenset()), post, result=result, **kw))
+    if narrow is not None:
+        narrow.guards[before:] = [_inline_old(g) for g in narrow.guards[before:]]
+    return text
+
+
+def _inline_old(text: str) -> str:
+    """Names marked as pre-state renderings (``_ens``) inlined back, parenthesised."""
     while "\0old(" in text:
         i = text.index("\0old(")
         depth, j = 0, i + 4
@@ -214,7 +287,12 @@ def _ens(e: A.Expr, pre: dict[str, str], post: dict[str, str], result: str) -> s
                 if depth == 0:
                     break
             j += 1
-        text = text[:i] + "(" + text[i + 5:j] + ")" + text[j + 1:]
+        inner = text[i + 5:j]
+        # a bare (dotted) name stays bare: ``(o.f) + x`` reads as a cast of ``+x`` to type
+        # ``o.f`` in KeY's parser
+        if not re.fullmatch(r"[\w$]+(\.[\w$]+)*", inner):
+            inner = f"({inner})"
+        text = text[:i] + inner + text[j + 1:]
     return text
 
 
@@ -269,8 +347,11 @@ def _fields_after_call(spec: JmlSpec) -> tuple[set[str], bool, set[str]]:
     return names, dotted, calls
 
 
-def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
-    """All stubs of one spec, both directions per case, in one compilation unit."""
+def render_stubs(spec: JmlSpec, task: Task, cases: list[Case],
+                 narrow: bool = False) -> StubFile:
+    """All stubs of one spec, both directions per case, in one compilation unit.
+    ``narrow`` shapes the not-phi formulas for KeY (``Narrowing``); each stub's ``guard``
+    then holds the narrowed arguments' ranges."""
     m = spec.method
     result_param = spec.result_param
     src = spec.source.text
@@ -312,9 +393,11 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
             call = f"{recv}{m.name}(" + ", ".join(f"__in_{n}" for _t, n, _l in ins) + ")"
             stubs.append(Stub(f"__pre_phi_{k}", "pre_phi", case.id, case.bucket.value,
                               "phi", locals_, call=call))
+            nw = _narrowing(spec) if narrow else None
             stubs.append(Stub(f"__pre_not_{k}", "pre_not", case.id, case.bucket.value,
                               "not-phi", locals_,
-                              assertion=f"!{_pre_formula(spec, pre_names)}"))
+                              assertion="!" + _pre_formula(spec, pre_names, narrow=nw),
+                              guard=nw.guard() if nw else "true"))
             continue
         out = case.output or {}
         if no_post:
@@ -357,12 +440,25 @@ def render_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> StubFile:
                           spec_jml=spec_jml, result_type=rtype,
                           params=", ".join(f"{t} {n}" for t, n in m.params),
                           fix_inputs=fix, body=body))
+        nw = _narrowing(spec) if narrow else None
+        formula = _post_formula(spec, pre_names, post_names, result, narrow=nw)
         stubs.append(Stub(f"__post_not_{k}", "post_not", case.id, case.bucket.value, "not-phi",
-                          post_locals,
-                          assertion=f"!{_post_formula(spec, pre_names, post_names, result)}"))
+                          post_locals, assertion=f"!{formula}",
+                          guard=nw.guard() if nw else "true"))
     text = _ENV.get_template("stubs.java.j2").render(head=head, tail=tail, stubs=stubs,
                                                      static=m.is_static)
     return StubFile(spec.cls.name, text, stubs, skipped)
+
+
+def _narrowing(spec: JmlSpec) -> Narrowing:
+    """Parameter types of the class's methods (and model methods) by name and arity, where
+    one declaration has them: between overloads of one arity Java picks by the arguments'
+    static types, which the stub does not redo, so such calls are left as written."""
+    seen: dict[tuple[str, int], list[tuple[str, ...]]] = {}
+    for n, ms in spec.cls.methods_by_name.items():
+        for m in ms:
+            seen.setdefault((n, len(m.params)), []).append(tuple(t.strip() for t, _ in m.params))
+    return Narrowing({k: v[0] for k, v in seen.items() if len(v) == 1})
 
 
 def _equals(name: str, ty: str, lit: str) -> str:

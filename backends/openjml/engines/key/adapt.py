@@ -89,8 +89,9 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
     src = spec.source
     methods = [m for c in src.classes for m in c.methods if not m.model]
     edits: list[Edit] = []
+    code, jml = split_comments(src.text, src.file)
     # one token per JML comment, at its offset (``jml_tokens`` are the comments' own tokens)
-    for tok in split_comments(src.text, src.file)[1]:
+    for tok in jml:
         end = _comment_end(src.text, tok.pos)
         if text[tok.pos:end] != src.text[tok.pos:end]:
             continue  # blanked already (the target's own spec)
@@ -101,7 +102,11 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
         inside = owner is not None and owner.start <= tok.pos < owner.end
         unreached = owner is not None and (owner.start == spec.method.start
                                            or not owner.is_pure)
-        if loops and inside and unreached and words[0] in LOOP_WORDS:
+        if loops and owner is not None and inside and unreached and (
+                words[0] in LOOP_WORDS or tok.pos > _body_open(code, owner)):
+            # no stub runs this body: its JML (loop annotations, and ghost declarations,
+            # ``set``, ``assert`` in a block with them, which KeY parses all the same) is
+            # blanked whole
             edits.append((tok.pos, end, _blank(src.text[tok.pos:end])))
             continue
         edits += _function_edits(src.text, tok.pos, end, owner)
@@ -113,6 +118,14 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
             small = {n for t, n in owner.params if t in SMALL_INTS} - fields
             edits += minus_edits(src.text, tok.pos, end, small)
     return sorted(edits)
+
+
+def _body_open(code: str, m: JavaMethod) -> int:
+    """Offset of the ``{`` opening ``m``'s body in ``code`` (comments blanked): the first
+    after its parameter list; the method's end when there is none."""
+    close = code.find(")", m.start, m.end)
+    at = code.find("{", close if close >= 0 else m.start, m.end)
+    return at if at >= 0 else m.end
 
 
 SMALL_INTS = frozenset({"short", "byte", "char"})

@@ -33,6 +33,7 @@ from ...jml.load import JmlSpec, spec_data
 from ...jml.semantics import identity_comparison
 from . import build, launch
 from .client import WORKER, WorkerDied, units_root
+from .receiver import receiver_pins
 from .stubs import KeyStubFile, render_key_stubs
 
 ENGINE = "key"
@@ -56,7 +57,7 @@ def key_info(name: str) -> EngineInfo:
         name=name, available=why is None,
         version=engine_version(
             f"key-{build.KEY_VERSION}-{build.jar_path().stem.rsplit('-', 1)[-1]}",
-            _HERE, _HERE.parents[1] / "stubs", _HERE.parents[1] / "jml"),
+            _HERE, _HERE.parent / "rac", _HERE.parents[1] / "stubs", _HERE.parents[1] / "jml"),
         reason=why or f"KeY {build.KEY_VERSION} on Java {java.major if java else '?'}: stubs "
                       "proved symbolically (Java int semantics for code, mathematical spec "
                       "arithmetic)",
@@ -135,7 +136,7 @@ def check(spec: JmlSpec, task: Task, cases: Sequence[Case], limits: Limits,
     if gap is not None:
         return [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown, engine=ENGINE,
                         reason=f"outside key's semantics: {gap}") for c in cases]
-    sf = render_key_stubs(spec, task, list(cases))
+    sf = render_key_stubs(spec, task, list(cases), receiver_pins(spec, limits))
     deadline = t0 + limits.spec_seconds
     proof_seconds = max(1.0, min(limits.case_seconds, 60.0))
     expected = {k: ("phi" if c.bucket.expects else "not-phi") for k, c in enumerate(cases)}

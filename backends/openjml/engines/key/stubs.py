@@ -55,8 +55,10 @@ class KeyStubFile:
     would make every stub of the file provable in both directions."""
 
 
-def render_key_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> KeyStubFile:
-    base = render_stubs(spec, task, cases)
+def render_key_stubs(spec: JmlSpec, task: Task, cases: list[Case],
+                     pins: list[str] | None = None) -> KeyStubFile:
+    """``pins``: what the stubs may assume of ``this`` (``receiver.receiver_pins``)."""
+    base = render_stubs(spec, task, cases, narrow=True)
     # the base stubs are numbered by the case's position (ids repeat across buckets)
     nots: dict[int, Stub] = {int(s.name.rsplit("_", 1)[1]): s for s in base.stubs
                              if s.kind in ("pre_not", "post_not")}
@@ -69,14 +71,16 @@ def render_key_stubs(spec: JmlSpec, task: Task, cases: list[Case]) -> KeyStubFil
         small = {m.group(2) for m in map(_LOCAL.match, s.locals)
                  if m is not None and m.group(1) in SMALL_INTS}
         formula = promote_minus(s.assertion[1:], small)
+        guard = "" if s.guard == "true" else f"{promote_minus(s.guard, small)} && "
         stubs.append(KeyStub(f"__key_phi_{k}", k, case.id, case.bucket.value, "phi", s.locals,
-                             formula))
-        stubs.append(KeyStub(f"__key_not_{k}", k, case.id, case.bucket.value, "not-phi", s.locals,
-                             f"!{formula}"))
+                             f"{guard}{formula}"))
+        stubs.append(KeyStub(f"__key_not_{k}", k, case.id, case.bucket.value, "not-phi",
+                             s.locals, f"{guard}!{formula}"))
     head, tail = key_parts(spec, _without_method_spec(spec), spec.cls.body_close)
     canary = KeyStub("__key_canary", -1, "", "", "canary", [], "false")
     text = _ENV.get_template("key_stubs.java.j2").render(
-        head=head.rstrip(), tail=tail, stubs=[*stubs, canary], static=spec.method.is_static)
+        head=head.rstrip(), tail=tail, stubs=[*stubs, canary], static=spec.method.is_static,
+        requires=" && ".join(pins or []) or "true")
     # after rendering: the stubs' own assertions may name the constants too
     text = inline_constants(text)
     return KeyStubFile(spec.cls.name, text, stubs, dict(base.skipped))

@@ -511,6 +511,7 @@ public final class Worker {
     }
 
     static void runReference(Compiled c, Map<String, Object> req, Outcome res) throws Exception {
+        if (Boolean.TRUE.equals(req.get("receiver"))) { receiverState(c, res); return; }
         Object[] a = args(c, req.get("input"));
         Method target = null;
         for (Method m : c.cls.getDeclaredMethods()) {
@@ -536,6 +537,30 @@ public final class Worker {
             f.setAccessible(true);
             o.put(c.postFieldNames.get(k), Values.toJson(f.get(thiz), c.postFieldTypes.get(k)));
         }
+        res.output = o;
+    }
+
+    /** The receiver every case starts from (the no-argument constructor's object): its
+     *  declared instance fields of primitive type by value, and those holding null. A prover
+     *  that reads fields in the pre-state needs them (the KeY stubs pin them); other fields
+     *  are left out, unconstrained there. */
+    static void receiverState(Compiled c, Outcome res) throws Exception {
+        Object thiz = instance(c);
+        Map<String, Object> fields = new LinkedHashMap<>();
+        List<Object> nulls = new ArrayList<>();
+        if (thiz != null) {
+            for (java.lang.reflect.Field f : c.cls.getDeclaredFields()) {
+                if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) continue;
+                f.setAccessible(true);
+                Object v = f.get(thiz);
+                Class<?> t = f.getType();
+                if (t.isPrimitive()) fields.put(f.getName(), Values.toJson(v, t.getName()));
+                else if (v == null) nulls.add(f.getName());
+            }
+        }
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("fields", fields);
+        o.put("nulls", nulls);
         res.output = o;
     }
 

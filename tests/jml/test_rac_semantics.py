@@ -115,3 +115,19 @@ def test_out_of_range_int_argument_is_unknown(two_ints: Runner) -> None:
     vs = two_ints.pre("//@ requires Integer.toString(x + y).length() > 0;",
                       {"x": 2147483647, "y": 1})
     assert values(vs) == ["unknown"]
+
+
+OVERLOADS = """    public static /*@ pure @*/ int f(long v) { return 1; }
+    public static /*@ pure @*/ int f(int v) { return 2; }
+"""
+
+
+def test_overloads_are_resolved_as_java_does_or_left_unknown(two_ints: Runner) -> None:
+    # JLS 15.12.2: f(x) with an int x calls f(int) (2), though f(long) comes first; a long
+    # literal calls f(long). rac used the first overload of the arity: f(x) == 2 was false.
+    vs = two_ints.pre(OVERLOADS + "    //@ requires f(x) == 2 && f(3L) == 1;", {"x": 1, "y": 0})
+    assert values(vs) == ["true"]
+    # an argument whose static type rac does not track: unknown, never the first overload
+    vs = two_ints.pre(OVERLOADS + "    //@ requires f(x + y) == 2;", {"x": 1, "y": 0})
+    assert values(vs) == ["unknown"]
+    assert "overload" in vs[0].reason

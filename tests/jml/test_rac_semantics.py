@@ -131,3 +131,23 @@ def test_overloads_are_resolved_as_java_does_or_left_unknown(two_ints: Runner) -
     vs = two_ints.pre(OVERLOADS + "    //@ requires f(x + y) == 2;", {"x": 1, "y": 0})
     assert values(vs) == ["unknown"]
     assert "overload" in vs[0].reason
+
+
+MODEL = """    /*@ public model function static int m(int v) {
+      @   return v * 2 / 2;
+      @ } @*/
+    /*@ public model function static int g(int v) {
+      @   if (v < 0) { return -v; } else { return v + 1; }
+      @ } @*/
+"""
+
+
+def test_model_bodies_overflow_to_unknown_never_wrap(two_ints: Runner) -> None:
+    # JML reads a model body with mathematical integers (specs) or safe math (code): under
+    # neither does it wrap. m(MAX) = MAX mathematically and an overflow error in safe math;
+    # javac's wrapping gave -1, a wrong "false" (found 2026-12-05, KeY said true).
+    vs = two_ints.pre(MODEL + "    //@ requires m(x) == x && g(y) == 4;",
+                      {"x": 5, "y": 3}, {"x": 2147483647, "y": 3}, {"x": 5, "y": 2147483647},
+                      {"x": 5, "y": -2147483648}, {"x": 5, "y": -4})
+    assert values(vs) == ["true", "unknown", "unknown", "unknown", "true"]
+    assert "overflow" in vs[1].reason

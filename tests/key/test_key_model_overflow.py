@@ -1,14 +1,14 @@
-"""An open semantic question found by attacking the model-method rewrites: what a model
-method's body computes when its int arithmetic overflows.
+"""What a model method's body computes when its int arithmetic overflows, found by attacking
+the model-method rewrites (2026-12-05).
 
-rac compiles model method bodies as Java code (wrapping int arithmetic): ``y * 2 / 2`` at
-``y = Integer.MAX_VALUE`` is ``-2 / 2 = -1``. KeY reads the body as specification text with
-mathematical integers: ``MAX_VALUE``. So on abs_value's case x = -2147483647, result =
-2147483647 (hand-worked: |x| = 2147483647, the gold spec accepts it), the added clause
-``m(\\result) == \\result`` is false for rac and true for KeY: the engines disagree, so one
-decided wrongly. Which reading JML (OpenJML) gives a model method body is not settled here;
-the case should be unknown for both engines (the two readings differ exactly when the body
-overflows). Strict xfail: it turns red the day the engines stop disagreeing."""
+rac compiled model bodies as Java code (wrapping): ``y * 2 / 2`` at ``y = Integer.MAX_VALUE``
+was ``-2 / 2 = -1``. KeY reads the body as specification with mathematical integers:
+``MAX_VALUE``. So on abs_value's case x = -2147483647, result = 2147483647 (hand-worked:
+|x| = 2147483647, the gold spec accepts it), ``m(\\result) == \\result`` was false for rac and
+true for KeY. JML reads a model body with mathematical integers (spec math) or safe math
+(code math, where an overflow is an error); wrapping is neither, so rac now compiles the body
+with exact arithmetic (``engines/rac/model_math.py``) and says unknown there. KeY's answer is
+the spec-math reading."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from key_support import EXAMPLES, cross_check, problem
 
-from adequacy.backend import Limits
+from adequacy.backend import Limits, engine_named
+from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.verdicts import Bucket, Truth
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 
@@ -42,8 +43,6 @@ SPEC = """public class Solution {
 """
 
 
-@pytest.mark.xfail(strict=True, reason="open: rac (Java wrap) and KeY (mathematical integers) "
-                   "read an overflowing model method body differently; neither says unknown")
 def test_an_overflowing_model_body_is_not_decided_two_ways(tmp_path: Path) -> None:
     task = load_task(EXAMPLES / "abs_value")
     case = next(c for c in task.cases[Bucket.post_complete] if c.id == "min-plus-one")
@@ -53,3 +52,7 @@ def test_an_overflowing_model_body_is_not_decided_two_ways(tmp_path: Path) -> No
     rep = cross_check(task, spec, Limits(case_seconds=30, spec_seconds=300))
     assert not problem(rep), problem(rep)
     assert rep.disagreements == [], rep.disagreements
+    b = OpenJmlBackend()
+    rac = engine_named(b, "rac").check(b.load_spec(task, SPEC, str(spec)), task,
+                                       task.all_cases(), Limits(case_seconds=30))
+    assert rac and all(v.value is Truth.unknown and "overflow" in v.reason for v in rac), rac

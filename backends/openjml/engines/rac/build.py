@@ -13,6 +13,7 @@ from ...jml import ast as A
 from ...jml.members import JavaClass, JavaMethod, SpecFile
 from ...jml.returns import returned_parameter
 from ...jml.semantics import Case
+from .model_math import checked_body
 from .translate import SIGNATURE, Context, Env, translate
 
 JAVA_ONLY = {"public", "private", "protected", "static", "final", "strictfp", "synchronized"}
@@ -52,7 +53,7 @@ def _model_source(m: JavaMethod) -> str:
     mods = " ".join(x for x in ("public", "private", "protected", "static", "final")
                     if x in m.modifiers)
     params = ", ".join(f"{t} {n}" for t, n in m.params)
-    body = m.source if m.has_body else \
+    body = (checked_body(m) or m.source) if m.has_body else \
         '{ throw new adequacy.rac.R.Undefined("model method ' + m.name + ' has no body"); }'
     return f"{mods} {m.return_type} {m.name}({params}) {body}".replace("\n", " ")
 

@@ -32,6 +32,18 @@ public final class R {
         public Undefined(String m) { super(m, null, false, false); }
     }
 
+    /** Division of a model method body (``model_math.py``): Java's, except that
+     *  MIN_VALUE / -1 overflows (mathematically 2^31) and is undefined, like the other
+     *  overflows the exact operations of {@link Math} report. */
+    public static int divideExact(int a, int b) {
+        if (a == Integer.MIN_VALUE && b == -1) throw new Undefined("int overflow: " + a + " / -1");
+        return a / b;
+    }
+    public static long divideExact(long a, long b) {
+        if (a == Long.MIN_VALUE && b == -1) throw new Undefined("long overflow: " + a + " / -1");
+        return a / b;
+    }
+
     public static final Object NONE = new Object();
     public static final BigInteger ZERO = BigInteger.ZERO;
     public static final BigInteger ONE = BigInteger.ONE;

@@ -7,8 +7,9 @@ was ``-2 / 2 = -1``. KeY reads the body as specification with mathematical integ
 |x| = 2147483647, the gold spec accepts it), ``m(\\result) == \\result`` was false for rac and
 true for KeY. JML reads a model body with mathematical integers (spec math) or safe math
 (code math, where an overflow is an error); wrapping is neither, so rac now compiles the body
-with exact arithmetic (``engines/rac/model_math.py``) and says unknown there. KeY's answer is
-the spec-math reading."""
+with exact arithmetic (``engines/rac/model_math.py``) and says unknown there, which is
+OpenJML's reading (it translates model bodies in the code mode, safe math by default). KeY's
+answer is the bigint reading: still open (docs/key.md)."""
 
 from __future__ import annotations
 

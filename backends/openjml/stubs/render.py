@@ -56,16 +56,9 @@ class Narrowing:
         return " && ".join(dict.fromkeys(self.guards)) or "true"
 
 
-def _names_in(x: Any, out: set[str]) -> set[str]:
-    if isinstance(x, A.Name):
-        out.add(x.id)
-    if isinstance(x, A.Expr):
-        for v in x.__dict__.values():
-            _names_in(v, out)
-    elif isinstance(x, tuple):
-        for v in x:
-            _names_in(v, out)
-    return out
+def names_in(e: A.Expr) -> set[str]:
+    """The names an expression reads (``A.walk``: iterative, hostile trees may be deep)."""
+    return {x.id for x in A.walk(e) if isinstance(x, A.Name)}
 
 
 def _simple(a: A.Expr) -> bool:
@@ -77,7 +70,7 @@ def _simple(a: A.Expr) -> bool:
 def _uses(a: A.Expr, bound: frozenset[str]) -> bool:
     """Whether ``a`` reads a quantifier's variable (inside a marked pre-state rendering too,
     whose names are words of its text)."""
-    names = _names_in(a, set())
+    names = names_in(a)
     for n in [n for n in names if n.startswith("\0old(")]:
         names |= set(re.findall(r"[A-Za-z_$][\w$]*", n))
     return bool(names & bound)

@@ -28,6 +28,7 @@ import re
 
 from ...jml.load import JmlSpec
 from ...jml.members import JavaMethod
+from ...jml.model_bodies import body_value
 from ...jml.reader import split_comments
 
 CONSTANTS = {
@@ -225,10 +226,6 @@ _MODEL_SIG = re.compile(r"\bmodel\b[^;{}()]*?\b(?P<rt>[\w$.\[\]]+)\s+[\w$]+\s*"
                         r"\((?P<ps>[^()]*)\)\s*(?P<open>\{)?")
 _PARAM = re.compile(r"(?:^|,)\s*(?:final\s+)?(?P<t>[\w$.\[\]<>]+)\s+[\w$]+\s*")
 _WIDEN = frozenset({"int", "long", "short", "byte"})
-_RETURN = re.compile(r"\{\s*return\b(?P<e>[^;{}]*);\s*\}$", re.S)
-_IF_ELSE = re.compile(
-    r"\{\s*if\s*(?P<c>\(.*\))\s*\{?\s*return\b(?P<a>[^;{}]*);\s*\}?\s*else\s*\{?"
-    r"(?P<asserts>(?:\s*assert\b[^;{}]*;)*)\s*return\b(?P<b>[^;{}]*);\s*\}?\s*\}$", re.S)
 
 
 def model_edits(text: str, start: int, end: int) -> list[Edit]:
@@ -271,27 +268,16 @@ def model_edits(text: str, start: int, end: int) -> list[Edit]:
         flat = re.sub(r"(?m)^[ \t]*@(?!\*)", " ", block)
         rt = m.group("rt")
         cast = f"({rt}) " if widened and rt in _WIDEN else ""
-        r = _RETURN.match(flat)
-        i = _IF_ELSE.match(flat)
-        if i is not None and _balanced(i.group("c")):
-            value = f"{i.group('c')} ? ({i.group('a').strip()}) : ({i.group('b').strip()})"
-        elif r is not None and cast:
-            value = r.group("e").strip()
+        shape = body_value(flat)
+        if isinstance(shape, tuple):
+            value = f"{shape[0]} ? ({shape[1]}) : ({shape[2]})"
+        elif shape is not None and cast:
+            value = shape
         else:
             continue
         new = f"{{ return {cast}({value}); }}"
         out.append((start + o, start + k + 1, new + "\n" * block.count("\n")))
     return out
-
-
-def _balanced(s: str) -> bool:
-    """``s`` is one parenthesised group: ``(`` at the start closed by the ``)`` at its end."""
-    depth = 0
-    for k, ch in enumerate(s):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth == 0 and k < len(s) - 1:
-            return False
-    return depth == 0
 
 
 def _quantifier_edits(text: str, start: int, end: int) -> list[Edit]:

@@ -206,9 +206,9 @@ def check(spec: JmlSpec, task: Task, cases: Sequence[Case], limits: Limits,
             continue
         value, reason, secs = decide(by_case.get(k, {}), warnings)
         if failure == INCONSISTENT:
-            value, reason = Truth.unknown, INCONSISTENT
+            value, reason = Truth.unknown, ""
         if value is Truth.unknown and failure:
-            reason = f"{failure[:400]}; {reason}"
+            reason = "; ".join(x for x in (failure[:400], reason) if x)
         out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=ENGINE,
                            reason=reason, seconds=secs))
     return out

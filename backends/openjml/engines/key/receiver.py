@@ -27,13 +27,13 @@ _EXACT = frozenset({"int", "long", "short", "byte", "char", "boolean"})
 def reads_fields(spec: JmlSpec) -> bool:
     """Whether a clause of the method's spec names an instance field or ``this``: only then
     is a constructor run worth its cost."""
-    from ...stubs.render import _names_in
+    from ...stubs.render import names_in
 
     fields = {f.name for f in spec.cls.fields if "static" not in f.modifiers} | {"this"}
     named: set[str] = set()
     for c in spec.cases:
         for e, _line in [*c.requires, *c.ensures]:
-            _names_in(e, named)
+            named |= names_in(e)
     return bool(named & fields)
 
 

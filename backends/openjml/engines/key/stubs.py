@@ -43,13 +43,16 @@ class KeyStub:
     assertion: str
 
 
+CANARY = "__key_canary"
+
+
 @dataclass
 class KeyStubFile:
     class_name: str
     text: str
     stubs: list[KeyStub]
     skipped: dict[str, str]
-    canary: str = "__key_canary"
+    canary: str = CANARY
     """A stub with no locals asserting ``false``: proved only when what KeY assumes around
     every stub (the file's axioms, model fields' ``represents``, ...) is inconsistent, which
     would make every stub of the file provable in both directions."""
@@ -77,7 +80,7 @@ def render_key_stubs(spec: JmlSpec, task: Task, cases: list[Case],
         stubs.append(KeyStub(f"__key_not_{k}", k, case.id, case.bucket.value, "not-phi",
                              s.locals, f"{guard}!{formula}"))
     head, tail = key_parts(spec, _without_method_spec(spec), spec.cls.body_close)
-    canary = KeyStub("__key_canary", -1, "", "", "canary", [], "false")
+    canary = KeyStub(CANARY, -1, "", "", "canary", [], "false")
     text = _ENV.get_template("key_stubs.java.j2").render(
         head=head.rstrip(), tail=tail, stubs=[*stubs, canary], static=spec.method.is_static,
         requires=" && ".join(pins or []) or "true")

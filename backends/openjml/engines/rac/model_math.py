@@ -17,19 +17,14 @@ which)."""
 
 from __future__ import annotations
 
-import re
-
 from adequacy.errors import SpecInvalid
 
 from ...jml import ast as A
 from ...jml.members import JavaMethod
+from ...jml.model_bodies import body_value
 from ...jml.parser import parse_expression
 
 _TYPES = frozenset({"int", "long", "short", "byte", "char", "boolean"})
-_RETURN = re.compile(r"\{\s*return\b(?P<e>[^;{}]*);\s*\}$", re.S)
-_IF_ELSE = re.compile(
-    r"\{\s*if\s*(?P<c>\(.*\))\s*\{?\s*return\b(?P<a>[^;{}]*);\s*\}?\s*else\s*\{?"
-    r"(?:\s*assert\b[^;{}]*;)*\s*return\b(?P<b>[^;{}]*);\s*\}?\s*\}$", re.S)
 _EXACT = {"+": "Math.addExact", "-": "Math.subtractExact", "*": "Math.multiplyExact",
           "/": "adequacy.rac.R.divideExact"}
 _PLAIN = frozenset({"%", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "&", "|", "^"})
@@ -46,15 +41,13 @@ def checked_body(m: JavaMethod) -> str | None:
         return None
     if any(t.strip() not in _TYPES for t in [m.return_type, *(t for t, _ in m.params)]):
         return None
-    flat = " ".join(m.source.split())
+    shape = body_value(" ".join(m.source.split()))
     try:
-        i = _IF_ELSE.match(flat)
-        if i is not None:
-            c, a, b = (_java(_parse(i.group(k), m)) for k in ("c", "a", "b"))
+        if isinstance(shape, tuple):
+            c, a, b = (_java(_parse(x, m)) for x in shape)
             return f"{{ return ({c}) ? ({a}) : ({b}); }}"
-        r = _RETURN.match(flat)
-        if r is not None:
-            return f"{{ return {_java(_parse(r.group('e'), m))}; }}"
+        if shape is not None:
+            return f"{{ return {_java(_parse(shape, m))}; }}"
     except _Outside:
         return None
     return None

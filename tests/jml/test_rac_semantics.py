@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from jml_support import Runner, values
+from jml_support import Runner, values, write_task
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
@@ -151,3 +153,47 @@ def test_model_bodies_overflow_to_unknown_never_wrap(two_ints: Runner) -> None:
                       {"x": 5, "y": -2147483648}, {"x": 5, "y": -4})
     assert values(vs) == ["true", "unknown", "unknown", "unknown", "true"]
     assert "overflow" in vs[1].reason
+
+
+ARRAY_SUM = """public class Solution {
+    public static int solve(int[] a, int n) {
+        return 0;
+    }
+}
+"""
+MODEL_SHAPES = """    /*@ public model function static int s(int[] b, int i) {
+      @   return i <= 0 ? 0 : b[i - 1] + s(b, i - 1);
+      @ } @*/
+    /*@ public model function static int len(String t) {
+      @   return t.length() * 2;
+      @ } @*/
+    /*@ public model function static int loop(int v) {
+      @   int k = 0; while (k < v) { k++; } return k;
+      @ } @*/
+    /*@ public model function static boolean plain(boolean v) {
+      @   boolean k = v; if (k) { return true; } return false;
+      @ } @*/
+"""
+
+
+def test_model_bodies_over_arrays_and_strings_are_exact_others_never_wrap(
+        tmp_path: Path) -> None:
+    # s(b, i) sums b[0..i): [3, 4] -> 7; [MAX, 1] overflows int (javac wrapped it to MIN,
+    # a decided "false"): unknown; [3, 5] -> 8 != 7: false
+    r = Runner(write_task(tmp_path / "arr", ARRAY_SUM, {"a": "array<i32>", "n": "i32"}), ARRAY_SUM)
+    vs = r.pre(MODEL_SHAPES + "    //@ requires s(a, a.length) == 7;",
+               {"a": [3, 4], "n": 0}, {"a": [2147483647, 1], "n": 0}, {"a": [3, 5], "n": 0})
+    assert values(vs) == ["true", "unknown", "false"]
+    assert "overflow" in vs[1].reason
+    # a String's length read exactly: "10" has 2 chars, 2 * 2 == 4; "1": 2 != 4
+    vs = r.pre(MODEL_SHAPES + "    //@ requires len(Integer.toString(n)) == 4;",
+               {"a": [], "n": 10}, {"a": [], "n": 1})
+    assert values(vs) == ["true", "false"]
+    # statements with arithmetic: no exact reading, so no verdict (never javac's wrap)
+    vs = r.pre(MODEL_SHAPES + "    //@ requires loop(n) == n;", {"a": [], "n": 3})
+    assert values(vs) == ["unknown"]
+    assert "not evaluated exactly" in vs[0].reason
+    # statements without arithmetic or casts: javac's reading is every reading
+    vs = r.pre(MODEL_SHAPES + "    //@ requires plain(n > 0);", {"a": [], "n": 3},
+               {"a": [], "n": -3})
+    assert values(vs) == ["true", "false"]

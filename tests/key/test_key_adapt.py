@@ -298,20 +298,39 @@ def test_model_method_rewrites_keep_lines_and_value() -> None:
     from adequacy.backends.openjml.engines.key.adapt import model_edits
     start = FACT.index("/*@")
     end = FACT.index("@*/") + 3
-    out = apply_edits(FACT, model_edits(FACT, start, end))
-    assert "long fact(\\bigint n) { return (long) ((n == 0) ? (1) : (n * fact(n-1))); }" \
-        in out
+    out = apply_edits(FACT, model_edits(FACT, start, end, {"fact": "long"}))
+    free = "__adequacy_free_fact(n)"
+    # the if-else as one conditional, defined where n is an int, n - 1 is one and the long
+    # product does not overflow (on the else branch only); else the body-less twin's value
+    assert ("long fact(\\bigint n) { return ((Integer.MIN_VALUE <= n && n <= Integer.MAX_VALUE)"
+            " && (((n == 0)) ? (true) : ((Integer.MIN_VALUE <= (n - 1) && (n - 1) <= "
+            "Integer.MAX_VALUE) && (Long.MIN_VALUE <= (n * fact((n - 1))) && (n * fact((n - 1)))"
+            " <= Long.MAX_VALUE)))) ? ((long) (((n == 0) ? 1 : (n * fact((n - 1)))))) : "
+            f"{free}; }} public model static pure long __adequacy_free_fact(\\bigint n);") in out
     assert out.count("\n") == FACT.count("\n")
-    # a single return is cast back only when a parameter was widened
     one = "/*@ model pure int g(int x) { return x + 1; } model pure boolean h(char c) " \
           "{ return c > 0; } @*/"
     got = apply_edits(one, model_edits(one, 0, len(one)))
-    assert "int g(\\bigint x) { return (int) (x + 1); }" in got
-    assert "boolean h(char c) { return c > 0; }" in got
-    # a body that is not one of the two shapes is left to KeY
-    loop = "/*@ model pure int k(int x) { int s = 0; while (x > 0) { s++; x--; } return s; } @*/"
-    assert apply_edits(loop, model_edits(loop, 0, len(loop))) == \
-        loop.replace("k(int x)", "k(\\bigint x)")
+    assert ("int g(\\bigint x) { return ((Integer.MIN_VALUE <= x && x <= Integer.MAX_VALUE) && "
+            "(Integer.MIN_VALUE <= (x + 1) && (x + 1) <= Integer.MAX_VALUE)) ? ((int) ((x + 1)))"
+            " : __adequacy_free_g(x); } public model pure int __adequacy_free_g(\\bigint x);") \
+        in got
+    # nothing to bound: the value as written
+    assert "boolean h(char c) { return (c > 0); }" in got
+    # an operand of unknown type counts as int (the stricter range); a long one makes the
+    # operation long (binary numeric promotion)
+    mixed = "/*@ model static long s(long a, int b) { return a + b * k(); } @*/"
+    got = apply_edits(mixed, model_edits(mixed, 0, len(mixed)))
+    assert "(Integer.MIN_VALUE <= (b * k()) && (b * k()) <= Integer.MAX_VALUE)" in got
+    assert "(Long.MIN_VALUE <= (a + (b * k())) && (a + (b * k())) <= Long.MAX_VALUE)" in got
+    # a body KeY cannot read (statements), or whose operations the guard does not bound
+    # (shifts), has no definition: every call is the free twin's value
+    for body in ["{ int s = 0; while (x > 0) { s++; x--; } return s; }", "{ return x << 2; }",
+                 "{ return x * 0.5 > 1; }"]:
+        src = f"/*@ model pure int k(int x) {body} @*/"
+        assert apply_edits(src, model_edits(src, 0, len(src))) == (
+            "/*@ model pure int k(\\bigint x) { return __adequacy_free_k(x); } public model "
+            "pure int __adequacy_free_k(\\bigint x); @*/"), body
 
 
 def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:

@@ -57,3 +57,29 @@ def test_an_overflowing_model_body_is_not_decided_two_ways(tmp_path: Path) -> No
     rac = engine_named(b, "rac").check(b.load_spec(task, SPEC, str(spec)), task,
                                        task.all_cases(), Limits(case_seconds=30))
     assert rac and all(v.value is Truth.unknown and "overflow" in v.reason for v in rac), rac
+
+
+def test_key_defines_a_model_body_only_where_java_arithmetic_agrees(tmp_path: Path) -> None:
+    """Truths by hand, for ``m(y) = y * 2 / 2`` under ``ensures m(\\result) == \\result``:
+    - x = -5, result 5: 5 * 2 = 10 and 10 / 2 = 5 stay in int, so m(5) == 5: true;
+    - x = -5, result 7 (a mutant): m(7) = 7 and the other clauses fail (7 != -5, 7 != 5):
+      false, whatever m reads;
+    - x = -2147483647, result 2147483647: 2147483647 * 2 leaves int, so the body has no
+      value JML agrees on (spec math: 2147483647; code math: an overflow error): KeY must
+      not decide it (before this change KeY answered true with mathematical integers).
+    """
+    task = load_task(EXAMPLES / "abs_value")
+    post_c = [c for c in task.cases[Bucket.post_complete] if c.id in ("neg", "min-plus-one")]
+    post_s = [c for c in task.cases[Bucket.post_sound] if c.id == "m-af9f7902"]
+    task = task.model_copy(update={"cases": {Bucket.post_complete: post_c,
+                                             Bucket.post_sound: post_s}})
+    spec = tmp_path / "model.java"
+    spec.write_text(SPEC)
+    b = OpenJmlBackend()
+    got = engine_named(b, "key").check(b.load_spec(task, SPEC, str(spec)), task,
+                                       task.all_cases(), Limits(case_seconds=30,
+                                                                spec_seconds=300))
+    by_id = {(v.bucket, v.case_id): v for v in got}
+    assert by_id[(Bucket.post_complete, "neg")].value is Truth.true, got
+    assert by_id[(Bucket.post_sound, "m-af9f7902")].value is Truth.false, got
+    assert by_id[(Bucket.post_complete, "min-plus-one")].value is Truth.unknown, got

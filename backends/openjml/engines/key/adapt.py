@@ -25,11 +25,13 @@ Every edit keeps lines, so KeY's line numbers still point at the spec's lines.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from ...jml.load import JmlSpec
 from ...jml.members import JavaMethod
 from ...jml.model_bodies import body_value
 from ...jml.reader import split_comments
+from .model_guard import WIDENED, Unbounded, free_name, guarded_body
 
 CONSTANTS = {
     ("Short", "MAX_VALUE"): "((short) 32767)", ("Short", "MIN_VALUE"): "((short) (-32768))",
@@ -89,6 +91,7 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
     ``function``, clause quantifiers), not overlapping, in file order."""
     src = spec.source
     methods = [m for c in src.classes for m in c.methods if not m.model]
+    returns = _return_types(spec)
     edits: list[Edit] = []
     code, jml = split_comments(src.text, src.file)
     # one token per JML comment, at its offset (``jml_tokens`` are the comments' own tokens)
@@ -111,7 +114,7 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
             edits.append((tok.pos, end, _blank(src.text[tok.pos:end])))
             continue
         edits += _function_edits(src.text, tok.pos, end, owner)
-        edits += model_edits(src.text, tok.pos, end)
+        edits += model_edits(src.text, tok.pos, end, returns)
         edits += _quantifier_edits(src.text, tok.pos, end)
         if owner is not None:
             cls = next((c for c in src.classes if owner in c.methods), None)
@@ -119,6 +122,17 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
             small = {n for t, n in owner.params if t in SMALL_INTS} - fields
             edits += minus_edits(src.text, tok.pos, end, small)
     return sorted(edits)
+
+
+def _return_types(spec: JmlSpec) -> dict[str, str]:
+    """Result types of the file's methods and model methods by name, where every
+    declaration of the name agrees."""
+    seen: dict[str, set[str]] = {}
+    for c in spec.source.classes:
+        for m in c.methods + c.models:
+            if m.return_type is not None:
+                seen.setdefault(m.name, set()).add(m.return_type.strip())
+    return {n: next(iter(ts)) for n, ts in seen.items() if len(ts) == 1}
 
 
 def _body_open(code: str, m: JavaMethod) -> int:
@@ -222,38 +236,39 @@ def _function_edits(text: str, start: int, end: int, owner: JavaMethod | None) -
     return out
 
 
-_MODEL_SIG = re.compile(r"\bmodel\b[^;{}()]*?\b(?P<rt>[\w$.\[\]]+)\s+[\w$]+\s*"
+_MODEL_SIG = re.compile(r"\bmodel\b[^;{}()]*?\b(?P<rt>[\w$.\[\]]+)\s+(?P<name>[\w$]+)\s*"
                         r"\((?P<ps>[^()]*)\)\s*(?P<open>\{)?")
-_PARAM = re.compile(r"(?:^|,)\s*(?:final\s+)?(?P<t>[\w$.\[\]<>]+)\s+[\w$]+\s*")
-_WIDEN = frozenset({"int", "long", "short", "byte"})
+_WIDEN = WIDENED
 
 
-def model_edits(text: str, start: int, end: int) -> list[Edit]:
+def model_edits(text: str, start: int, end: int,
+                returns: Mapping[str, str] | None = None) -> list[Edit]:
     """Model methods declared in the annotation ``text[start:end]``, as KeY 2.12.3 reads them
     (SpecGen's ``spec_factorial``), lines kept:
 
     - integral parameters (``int``, ``long``, ``short``, ``byte``) become ``\\bigint``: in
       bigint spec math an argument such as ``n - 1`` is ``\\bigint``, and KeY does not narrow
-      it to an ``int`` parameter ("Method spec_factorial(\\bigint) not found"). For every
-      argument in the declared type's range the method is the same function; outside it the
-      original call is ill-defined (OpenJML reports the narrowing), and the stubs evaluate
-      helpers at the cases' values. The result type is kept (KeY keeps its range), and a
-      body's returned value is cast back to it, the narrowing the Java method had.
-    - a body ``{ if (C) { return A; } else { assert X; return B; } }`` becomes
-      ``{ return (C) ? (A) : (B); }``: KeY reads a model method's body only as one ``return``
-      ("missing 'return' at 'if'"). The conditional picks the branch the ``if`` would run
-      (JLS 15.25); the ``assert`` is a check on the body, not part of the value it defines.
-    Other bodies are left to KeY (which may refuse them: unknown)."""
+      it to an ``int`` parameter ("Method spec_factorial(\\bigint) not found"). The body's
+      guard (below) requires every argument to lie in its declared type's range.
+    - a body ``{ if (C) { return A; } else { assert X; return B; } }`` is read as
+      ``(C) ? (A) : (B)``: KeY reads a model method's body only as one ``return`` ("missing
+      'return' at 'if'"). The conditional picks the branch the ``if`` would run (JLS 15.25);
+      the ``assert`` is a check on the body, not part of the value it defines.
+    - the body's value is defined only where Java's arithmetic agrees with KeY's
+      mathematical integers (``model_guard``): elsewhere, and for every body of another shape,
+      the value is a body-less twin's, about which KeY knows nothing (unknown, never wrong).
+    ``returns``: result types of the class's methods by name, which type the guard's
+    operands (an unknown type counts as ``int``, the stricter range)."""
     body = text[start:end]
     out: list[Edit] = []
     for m in _MODEL_SIG.finditer(body):
-        widened = False
-        for p in _PARAM.finditer(m.group("ps")):
+        params = _params(m.group("ps"))
+        for p in re.finditer(r"(?:^|,)\s*(?:final\s+)?(?P<t>[\w$.\[\]<>]+)\s+[\w$]+\s*",
+                             m.group("ps")):
             if p.group("t") in _WIDEN:
                 a = start + m.start("ps") + p.start("t")
                 out.append((a, a + len(p.group("t")), "\\bigint"))
-                widened = True
-        if m.group("open") is None:
+        if m.group("open") is None or params is None:
             continue
         o = m.start("open")
         depth, k = 0, o
@@ -266,18 +281,51 @@ def model_edits(text: str, start: int, end: int) -> list[Edit]:
             continue
         block = body[o:k + 1]
         flat = re.sub(r"(?m)^[ \t]*@(?!\*)", " ", block)
-        rt = m.group("rt")
-        cast = f"({rt}) " if widened and rt in _WIDEN else ""
+        name, rt = m.group("name"), m.group("rt")
         shape = body_value(flat)
-        if isinstance(shape, tuple):
-            value = f"{shape[0]} ? ({shape[1]}) : ({shape[2]})"
-        elif shape is not None and cast:
-            value = shape
-        else:
-            continue
-        new = f"{{ return {cast}({value}); }}"
-        out.append((start + o, start + k + 1, new + "\n" * block.count("\n")))
+        args = ", ".join(n for _t, n in params)
+        try:
+            if shape is None:
+                raise Unbounded("not one return")
+            new = guarded_body(shape, params, rt, name, _line_at(text, start + o),
+                               returns or {})
+        except Unbounded:
+            new = f"{{ return {free_name(name)}({args}); }}"
+        static = "static " if re.search(r"\bstatic\b", _declaration(body, m.start())
+                                        + m.group(0)) else ""
+        widened = ", ".join(("\\bigint" if t in _WIDEN else t) + " " + n for t, n in params)
+        twin = f" public model {static}pure {rt} {free_name(name)}({widened});"
+        out.append((start + o, start + k + 1, new + twin + "\n" * block.count("\n")))
     return out
+
+
+def _params(ps: str) -> list[tuple[str, str]] | None:
+    """(type, name) of a model method's parameters, or None where we do not read them
+    (generic types: a comma inside ``<>``)."""
+    if "<" in ps:
+        return None
+    out: list[tuple[str, str]] = []
+    for part in ps.split(","):
+        words = [w for w in part.replace("final ", " ").split() if w]
+        if not words:
+            continue
+        if len(words) != 2:
+            return None
+        out.append((words[0], words[1]))
+    return out
+
+
+def _declaration(body: str, at: int) -> str:
+    """The modifiers before ``model`` at ``at``: back to the previous ``;``, brace or the
+    annotation's opening."""
+    k = at
+    while k > 0 and body[k - 1] not in ";{}":
+        k -= 1
+    return body[k:at]
+
+
+def _line_at(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
 
 
 def _quantifier_edits(text: str, start: int, end: int) -> list[Edit]:

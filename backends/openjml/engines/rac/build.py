@@ -49,13 +49,23 @@ class Unit:
         return java_line
 
 
-def _model_source(m: JavaMethod) -> str:
+def _model_source(m: JavaMethod, cls: JavaClass) -> str:
     mods = " ".join(x for x in ("public", "private", "protected", "static", "final")
                     if x in m.modifiers)
     params = ", ".join(f"{t} {n}" for t, n in m.params)
-    body = (checked_body(m) or m.source) if m.has_body else \
+    body = (checked_body(m, {f.name: f.type for f in cls.fields}, _returns(cls)) or m.source) \
+        if m.has_body else \
         '{ throw new adequacy.rac.R.Undefined("model method ' + m.name + ' has no body"); }'
     return f"{mods} {m.return_type} {m.name}({params}) {body}".replace("\n", " ")
+
+
+def _returns(cls: JavaClass) -> dict[str, str]:
+    """Result types of the class's methods by name, where every declaration agrees."""
+    seen: dict[str, set[str]] = {}
+    for m in cls.methods + cls.models:
+        if m.return_type is not None:
+            seen.setdefault(m.name, set()).add(m.return_type.strip())
+    return {n: next(iter(t)) for n, t in seen.items() if len(t) == 1}
 
 
 def whole_post_state(spec: SpecFile, cls: JavaClass, target: JavaMethod,
@@ -86,7 +96,7 @@ def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
     lines: list[str] = []
     jml_lines: list[int] = []
     for m in cls.models:
-        lines.append(_model_source(m))
+        lines.append(_model_source(m, cls))
         jml_lines.append(m.line)
     plan: list[dict[str, object]] = []
 

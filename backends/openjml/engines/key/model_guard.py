@@ -148,10 +148,11 @@ class _Guard:
         if isinstance(e, A.Chain):
             return [c for x in e.operands for c in self.conds(x)]
         if isinstance(e, A.Cond):
-            c, t, o = self.conds(e.cond), self.conds(e.then), self.conds(e.other)
-            if t or o:
-                c.append(f"(({render_jml(e.cond)}) ? ({_all(t)}) : ({_all(o)}))")
-            return c
+            first = self.conds(e.cond)
+            then, other = self.conds(e.then), self.conds(e.other)
+            if then or other:
+                first.append(f"(({render_jml(e.cond)}) ? ({_all(then)}) : ({_all(other)}))")
+            return first
         if isinstance(e, A.Cast):
             out = self.conds(e.expr)
             to = e.type.strip()

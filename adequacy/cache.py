@@ -81,6 +81,15 @@ class VerdictCache:
         except (sqlite3.Error, OSError) as e:
             self._disable(e)
 
+    def close(self) -> None:
+        """Close this thread's connection now: SQLite then removes its ``-wal`` and ``-shm``
+        files at a known moment (left to the garbage collector, they vanish whenever the
+        cache object happens to be collected)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            self._local.conn = None
+            conn.close()
+
     def _disable(self, e: BaseException) -> None:
         self.broken = str(e) or type(e).__name__
         _warn_once(self.path, self.broken)

@@ -92,7 +92,10 @@ def test_read_only_cache_folder() -> None:
         shutil.copytree(EUCLID, task)
         ro = top / "ro"
         ro.mkdir()
-        VerdictCache(ro / "verdicts.sqlite")  # an existing, valid cache
+        # an existing, valid cache, closed now: its -wal and -shm files used to vanish
+        # whenever the collector freed the object, sometimes inside the loop below (a
+        # FileNotFoundError seen once in the fast lane)
+        VerdictCache(ro / "verdicts.sqlite").close()
         for p in [top, *top.rglob("*")]:
             p.chmod(p.stat().st_mode | stat.S_IROTH | (stat.S_IXOTH if p.is_dir() else 0))
         ro.chmod(0o555)

@@ -81,6 +81,12 @@ class Limits(BaseModel):
     up, one such failure is enough for the other."""
 
 
+OVERFLOW_REASON = "arithmetic overflow"
+"""The start of a ``threw`` outcome's reason where a backend that checks its reference's
+arithmetic found an overflow: the input is outside the code's domain, and a recorded output
+there is a wrapped value."""
+
+
 class ReferenceOutcome(BaseModel):
     """What the task's reference implementation did on one input (``reference_outcomes``).
 

@@ -80,12 +80,21 @@ def test_post_sound_has_mutants_the_java_reference_calls_wrong(task_dir: Path) -
     refs = OpenJmlBackend().run_reference(task, [c.input for c in made])
     for c, ref in zip(made, refs, strict=True):
         assert c.output is not None and valid(c.input), c.id
+        if ref is None and task_dir.name == "array_sum":
+            # the validator admits [MAX_VALUE, 1, -1] (the total fits), but the loop's
+            # partial sum overflows, so the checked reference gives no output (JML's safe
+            # math); the right output is the sum, by hand
+            assert c.output != {"result": sum(c.input["a"])}, c.id
+            continue
         assert ref is not None, c.id
         assert params_key(ref, task.outputs) != params_key(c.output, task.outputs), c.id
     # and the reference agrees with every hand-written right output
     right = task.cases[Bucket.post_complete]
     for c, ref in zip(right, OpenJmlBackend().run_reference(task, [c.input for c in right]),
                       strict=True):
+        if ref is None and task_dir.name == "array_sum":  # the partial sum overflows, above
+            assert c.output == {"result": sum(c.input["a"])}, c.id
+            continue
         assert ref is not None and params_key(ref, task.outputs) == \
             params_key(c.output or {}, task.outputs), c.id
 

@@ -41,6 +41,9 @@ class Unit:
     """Index of the parameter the method provably returns (``returned_parameter``), else -1:
     when a case's output holds that parameter's post-state but no ``result``, ``\\result`` is
     that post-state object."""
+    checked: bool = False
+    """Compile with every int and long ``+ - * /``, negation and increment checked for
+    overflow (``Checked.java``): the task's reference runs so, a spec's helpers never."""
 
     def spec_line(self, java_line: int) -> int:
         k = java_line - self.first_generated_line

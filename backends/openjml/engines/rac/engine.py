@@ -7,6 +7,7 @@ undefined values as ``unknown``) in a JVM of its own that dies with the run (``j
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import time
@@ -18,6 +19,7 @@ from typing import Any
 from adequacy import progress
 from adequacy.backend import (
     FAILURE_KINDS,
+    OVERFLOW_REASON,
     TIMEOUT,
     WORKER_DIED,
     EngineInfo,
@@ -51,7 +53,7 @@ def version(java: Java | None) -> str:
 def unit_key(unit: Unit) -> str:
     h = hashlib.sha256(unit.source.encode())
     h.update(json.dumps([unit.plan, unit.params, unit.result, unit.method, unit.static,
-                            unit.result_param, unit.post_fields]).encode())
+                            unit.result_param, unit.post_fields, unit.checked]).encode())
     return h.hexdigest()[:24]
 
 
@@ -110,7 +112,10 @@ def reference_unit(task: Task) -> Unit:
     """The task's own code, unspecified, for running the reference method."""
     src = original_source(task)
     cls, method = find_target(src, task, str(task.skeleton_path))
-    return build_unit(src, cls, method, [], post_fields(task))
+    # checked: an input on which the task's code overflows is outside its domain under JML's
+    # safe math (OpenJML's default for code), never a valid input with a wrapped output
+    return dataclasses.replace(build_unit(src, cls, method, [], post_fields(task)),
+                               checked=True)
 
 
 def ordered_args(task: Task, unit: Unit, inputs: dict[str, Any]) -> list[Any]:
@@ -125,7 +130,8 @@ def _heap(limits: Limits) -> int:
 def _classes(unit: Unit, key: str, file: str | None, limits: Limits) -> dict[str, str]:
     """The unit's class bytes (base64 by class name), compiled once per process; a javac
     refusal is ``CompileGap``."""
-    reply = COMPILER.compile(key, {"class": unit.class_name, "source": unit.source},
+    reply = COMPILER.compile(key, {"class": unit.class_name, "source": unit.source,
+                                   "checked": unit.checked},
                              timeout=max(60.0, limits.spec_seconds / 4))
     if reply.get("ok"):
         classes = reply.get("classes")
@@ -427,6 +433,8 @@ def run_reference(unit: Unit, task: Task, inputs: list[dict[str, Any]],
 
 #: errors of the JVM, not of the method's domain: a deep recursion on a big valid input and
 #: a full heap say nothing about whether the input is valid.
+OVERFLOW = "adequacy.rac.Overflow"
+SAFE_MATH = " (JML's safe math for code, OpenJML's default)"
 _JVM_ERRORS = ("java.lang.StackOverflowError", "java.lang.OutOfMemoryError",
                "java.lang.ThreadDeath", "java.lang.SecurityException",
                "java.lang.VirtualMachineError", "java.lang.InternalError",
@@ -444,6 +452,9 @@ def _outcome(task: Task, unit: Unit, reply: dict[str, Any]) -> ReferenceOutcome:
     if reply.get("failure") or not reason.startswith("reference threw "):
         return ReferenceOutcome(kind="failed", reason=reason or "no output")
     thrown = reason[len("reference threw "):].split(":", 1)[0].strip()
+    if thrown == OVERFLOW:
+        return ReferenceOutcome(kind="threw", reason=OVERFLOW_REASON + SAFE_MATH + reason.split(
+            OVERFLOW, 1)[1][:120])
     if thrown in _JVM_ERRORS or thrown.endswith("Error"):
         return ReferenceOutcome(kind="failed", reason=f"the JVM raised {thrown}")
     return ReferenceOutcome(kind="threw", reason=thrown)

@@ -32,6 +32,9 @@ WARM_UP_FILE = "warm-up.json"
 POOL_EXPORT = "jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED"
 """What ``Compile.java`` needs to reuse one javac context across specs (``JavacTaskPool``, an
 internal class of the JDK's compiler module, the one jshell uses)."""
+ASM_EXPORT = "java.base/jdk.internal.org.objectweb.asm=ALL-UNNAMED"
+"""What ``Checked.java`` needs to rewrite a reference's arithmetic (the JDK's own ASM)."""
+EXPORTS = (POOL_EXPORT, ASM_EXPORT)
 JAVAC_FLAGS = ("-XDstringConcat=inline",)
 """The worker's string concatenations as ``StringBuilder`` calls, not ``invokedynamic``: the
 first indy concatenation of a JVM spins method handles (not all archived by AppCDS), which
@@ -90,7 +93,7 @@ def build_dir(archives: bool = True) -> Path:
     assert java.javac is not None
     sources = sorted(JAVA_DIR.rglob("*.java"))
     out = cache_dir(shared_with_sandbox=True) / \
-        f"rac-worker-{source_version(sources, JAVA_DIR, java.javac, 'jar+cds', *JAVAC_FLAGS)}"
+        f"rac-worker-{source_version(sources, JAVA_DIR, java.javac, 'jar+cds', *JAVAC_FLAGS, *EXPORTS)}"
     with _BUILD_LOCK:
         if not (out / JAR).exists():
             _compile(java, sources, out)
@@ -116,7 +119,7 @@ def _compile(java: Java, sources: list[Path], out: Path) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="rac-build-", dir=out.parent))
     classes = tmp / "classes"
     r = subprocess.run([java.javac, "-nowarn", "-Xlint:none", *JAVAC_FLAGS,
-                        "--add-exports", POOL_EXPORT,
+                        *(a for e in EXPORTS for a in ("--add-exports", e)),
                         "-d", str(classes),
                         *[str(p) for p in sources]], capture_output=True, text=True,
                        timeout=300)
@@ -224,7 +227,7 @@ def _java_flags(java: str, out: Path, heap_mb: int, archive: Path | None, mode: 
     cds = [f"-XX:SharedArchiveFile={archive}"] if archive is not None and archive.exists() \
         else []
     if mode == "compile":  # the dump and the launch must agree, or the archive is refused
-        cds.append(f"--add-exports={POOL_EXPORT}")
+        cds += [f"--add-exports={e}" for e in EXPORTS]
     return [sandbox_view.real_java(java), f"-Xmx{heap_mb}m", "-Xss16m", "-XX:+UseSerialGC",
             "-XX:CICompilerCount=2", "-XX:-UsePerfData", *cds,
             "-Xshare:auto", "-Xlog:disable",
@@ -300,7 +303,9 @@ class Compiler:
                 return self.done[key]
             try:
                 reply = self.worker.request({"op": "compile", "class": unit["class"],
-                                             "source": unit["source"]}, timeout=timeout)
+                                             "source": unit["source"],
+                                             "checked": bool(unit.get("checked"))},
+                                            timeout=timeout)
             except WorkerDied as e:
                 raise BackendError(f"rac compiler: {e}") from e
             if "ok" not in reply:

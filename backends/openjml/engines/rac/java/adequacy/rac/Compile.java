@@ -154,9 +154,24 @@ final class Compile {
             r.put("errors", errs);
             return r;
         }
+        boolean checked = Boolean.TRUE.equals(req.get("checked"));
         Map<String, Object> classes = new LinkedHashMap<>();
-        for (Map.Entry<String, ClassOut> e : outs.entrySet())
-            classes.put(e.getKey(), Base64.getEncoder().encodeToString(e.getValue().bytes.toByteArray()));
+        for (Map.Entry<String, ClassOut> e : outs.entrySet()) {
+            byte[] b = e.getValue().bytes.toByteArray();
+            if (checked) {
+                try {
+                    b = Checked.transform(b);
+                } catch (Throwable t) { // no ASM in this JDK, or a class it cannot read
+                    List<Object> errs = new ArrayList<>();
+                    errs.add(Map.of("line", 0L, "message",
+                            "cannot check the reference's arithmetic for overflow: " + t));
+                    r.put("ok", false);
+                    r.put("errors", errs);
+                    return r;
+                }
+            }
+            classes.put(e.getKey(), Base64.getEncoder().encodeToString(b));
+        }
         r.put("ok", true);
         r.put("classes", classes);
         r.put("ms", (System.nanoTime() - t0) / 1_000_000.0); // for benchmarks

@@ -519,12 +519,19 @@ public final class Worker {
         }
         if (target == null) throw new IllegalArgumentException("method " + c.method + c.paramTypes + " not found");
         target.setAccessible(true);
+        Overflow.reset(); // the constructor is the reference's code too
         Object thiz = instance(c);
         Object ret;
         try {
             ret = target.invoke(thiz, a);
         } catch (InvocationTargetException e) {
-            res.reason = "reference threw " + e.getCause();
+            res.reason = "reference threw " + (Overflow.seen() && !(e.getCause() instanceof Overflow)
+                    ? "adequacy.rac.Overflow: caught by the reference, which then threw " + e.getCause()
+                    : e.getCause());
+            return;
+        }
+        if (Overflow.seen()) { // the reference caught its own overflow and returned
+            res.reason = "reference threw adequacy.rac.Overflow: caught by the reference";
             return;
         }
         Map<String, Object> o = new LinkedHashMap<>();

@@ -29,6 +29,8 @@ ARITH = """public class Solution {
             case 4: { long p = (long) x * (long) x * 4L; return (int) (p >>> 40); } // long
             case 5: return (byte) x;                     // a narrowing cast: Java's truncation
             case 6: try { return x + x; } catch (Throwable t) { return -7; }
+            case 8: return Math.abs(x);                  // Math.abs(MIN_VALUE) is MIN_VALUE
+            case 9: return Integer.sum(x, x);            // the JDK's wrapping +
             default: return x - y;
         }
     }
@@ -55,6 +57,8 @@ def test_overflow_is_an_invalid_input_never_a_wrapped_output(tmp_path: Path) -> 
         {"x": 300, "y": 5},
         {"x": 1 << 30, "y": 6},
         {"x": m, "y": 7},
+        {"x": -5, "y": 8}, {"x": m, "y": 8},
+        {"x": 21, "y": 9}, {"x": 1 << 30, "y": 9},
     ])
     assert got[0] == ("returned", 9)
     assert got[2] == ("returned", 42)
@@ -62,7 +66,9 @@ def test_overflow_is_an_invalid_input_never_a_wrapped_output(tmp_path: Path) -> 
     assert got[6] == ("returned", -5)
     assert got[8] == ("returned", 1 << 22)
     assert got[10] == ("returned", 44)  # 300 - 256: the cast is Java's, not an overflow
-    for k in (1, 3, 5, 7, 9, 11, 12):
+    assert got[13] == ("returned", 5)
+    assert got[15] == ("returned", 42)
+    for k in (1, 3, 5, 7, 9, 11, 12, 14, 16):
         kind, reason = got[k]
         assert kind == "threw" and "arithmetic overflow" in str(reason), (k, got[k])
     assert "caught by the reference" in str(got[11][1])  # its catch (Throwable) returned -7

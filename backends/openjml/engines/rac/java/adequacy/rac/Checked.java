@@ -12,8 +12,10 @@ import jdk.internal.org.objectweb.asm.Opcodes;
  * effect (so the class's stack map frames stay true; ASM recomputes only the maximum stack,
  * which {@code iinc}'s expansion raises by two). Done in the compile JVM, after javac, with
  * the JDK's own copy of ASM: the reference's source is not rewritten, so what runs is what
- * javac made of it, checked. Narrowing casts are left alone: in Java they are how code asks
- * for a truncation, and OpenJML's safe math checks the operations above.
+ * javac made of it, checked. So are calls of {@code Math.abs} (whose value at {@code MIN_VALUE}
+ * is {@code MIN_VALUE}), {@code Integer.sum} and {@code Long.sum}. Narrowing casts are left
+ * alone: in Java they are how code asks for a truncation, and OpenJML's safe math checks the
+ * operations above.
  */
 final class Checked {
     private Checked() { }
@@ -55,6 +57,24 @@ final class Checked {
                 case Opcodes.LNEG: call("neg", "(J)J"); break;
                 default: super.visitInsn(opcode);
             }
+        }
+
+        /** The JDK's own wrapping helpers that code calls in place of an operator. Library
+         *  code that wraps inside (an {@code IntStream}'s {@code sum()}) is not reached. */
+        @Override
+        public void visitMethodInsn(int opcode, String owner, String name, String desc,
+                                    boolean itf) {
+            if (opcode == Opcodes.INVOKESTATIC && !itf) {
+                String m = owner + "." + name + desc;
+                switch (m) {
+                    case "java/lang/Math.abs(I)I": call("abs", "(I)I"); return;
+                    case "java/lang/Math.abs(J)J": call("abs", "(J)J"); return;
+                    case "java/lang/Integer.sum(II)I": call("add", "(II)I"); return;
+                    case "java/lang/Long.sum(JJ)J": call("add", "(JJ)J"); return;
+                    default: break;
+                }
+            }
+            super.visitMethodInsn(opcode, owner, name, desc, itf);
         }
 
         @Override

@@ -59,6 +59,16 @@ public final class Overflow extends Error {
         return -a;
     }
 
+    public static int abs(int a) {
+        if (a == Integer.MIN_VALUE) throw raise("int overflow: Math.abs(" + a + ")");
+        return a < 0 ? -a : a;
+    }
+
+    public static long abs(long a) {
+        if (a == Long.MIN_VALUE) throw raise("long overflow: Math.abs(" + a + ")");
+        return a < 0 ? -a : a;
+    }
+
     public static long add(long a, long b) {
         long r = a + b;
         if (((a ^ r) & (b ^ r)) < 0) throw raise("long overflow: " + a + " + " + b);

@@ -104,6 +104,11 @@ class ReferenceOutcome(BaseModel):
     reason: str = ""
     """The exception's class (``threw``) or why no outcome (``failed``, ``timeout``)."""
 
+    @property
+    def overflowed(self) -> bool:
+        """The reference's checked arithmetic overflowed (a ``threw`` of its own kind)."""
+        return self.kind == "threw" and self.reason.startswith(OVERFLOW_REASON)
+
 
 TIMEOUT = "timeout"
 OUT_OF_MEMORY = "out of memory"

@@ -35,7 +35,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from adequacy.backend import OVERFLOW_REASON, Limits, ReferenceOutcome
+from adequacy.backend import Limits, ReferenceOutcome
 from adequacy.errors import AdequacyError
 from adequacy.tasks import Case, Task, load_task, write_cases
 from adequacy.values import content_hash
@@ -252,7 +252,7 @@ def _disagrees(pairs: list[Case], outcomes: dict[str, ReferenceOutcome], task: T
     (the checker accepts, or for unique outputs the output equals the recorded one)."""
     for c in pairs:
         o = outcomes.get(params_key(c.input, task.inputs))
-        if o is not None and o.kind == "threw" and o.reason.startswith(OVERFLOW_REASON):
+        if o is not None and o.overflowed:
             continue  # the case's recorded output is a wrapped value: the case is wrong
         if o is None or o.kind != "returned" or o.output is None:
             kind = o.kind if o is not None else "no outcome"
@@ -410,7 +410,7 @@ def generate_task(
             run(batch + (probes if _round == 0 else []))
             if _round == 0:
                 wrapped = [c.id for c in probes_out if (o := outcomes.get(params_key(
-                    c.input, task.inputs))) is not None and o.reason.startswith(OVERFLOW_REASON)]
+                    c.input, task.inputs))) is not None and o.overflowed]
                 if wrapped:
                     rep.notes.append(
                         "the reference overflows on the task's own valid case(s) "

@@ -84,6 +84,17 @@ OBJECT_PURE = {("equals", ("Object",)), ("hashCode", ()), ("toString", ())}
 """``java.lang.Object``'s methods that OpenJML's ``Object.jml`` declares pure."""
 
 
+def result_types(methods: list[JavaMethod]) -> dict[str, str]:
+    """Result types of ``methods`` by name, where every declaration of the name agrees (an
+    overload with another result type leaves the name out: its calls' type is not known
+    from the name alone)."""
+    seen: dict[str, set[str]] = {}
+    for m in methods:
+        if m.return_type is not None:
+            seen.setdefault(m.name, set()).add(m.return_type.strip())
+    return {n: next(iter(ts)) for n, ts in seen.items() if len(ts) == 1}
+
+
 @dataclass
 class JavaField:
     name: str

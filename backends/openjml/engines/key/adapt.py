@@ -28,7 +28,7 @@ import re
 from collections.abc import Mapping
 
 from ...jml.load import JmlSpec
-from ...jml.members import JavaMethod
+from ...jml.members import JavaMethod, result_types
 from ...jml.model_bodies import body_value
 from ...jml.reader import split_comments
 from .model_guard import WIDENED, Unbounded, free_name, guarded_body
@@ -91,7 +91,7 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
     ``function``, clause quantifiers), not overlapping, in file order."""
     src = spec.source
     methods = [m for c in src.classes for m in c.methods if not m.model]
-    returns = _return_types(spec)
+    returns = result_types([m for c in src.classes for m in c.methods + c.models])
     edits: list[Edit] = []
     code, jml = split_comments(src.text, src.file)
     # one token per JML comment, at its offset (``jml_tokens`` are the comments' own tokens)
@@ -122,17 +122,6 @@ def source_edits(spec: JmlSpec, text: str, loops: bool = True) -> list[Edit]:
             small = {n for t, n in owner.params if t in SMALL_INTS} - fields
             edits += minus_edits(src.text, tok.pos, end, small)
     return sorted(edits)
-
-
-def _return_types(spec: JmlSpec) -> dict[str, str]:
-    """Result types of the file's methods and model methods by name, where every
-    declaration of the name agrees."""
-    seen: dict[str, set[str]] = {}
-    for c in spec.source.classes:
-        for m in c.methods + c.models:
-            if m.return_type is not None:
-                seen.setdefault(m.name, set()).add(m.return_type.strip())
-    return {n: next(iter(ts)) for n, ts in seen.items() if len(ts) == 1}
 
 
 def _body_open(code: str, m: JavaMethod) -> int:
@@ -238,7 +227,7 @@ def _function_edits(text: str, start: int, end: int, owner: JavaMethod | None) -
 
 _MODEL_SIG = re.compile(r"\bmodel\b[^;{}()]*?\b(?P<rt>[\w$.\[\]]+)\s+(?P<name>[\w$]+)\s*"
                         r"\((?P<ps>[^()]*)\)\s*(?P<open>\{)?")
-_WIDEN = WIDENED
+_PARAM = re.compile(r"(?:^|,)\s*(?:final\s+)?(?P<t>[\w$.\[\]<>]+)\s+[\w$]+\s*")
 
 
 def model_edits(text: str, start: int, end: int,
@@ -263,9 +252,8 @@ def model_edits(text: str, start: int, end: int,
     out: list[Edit] = []
     for m in _MODEL_SIG.finditer(body):
         params = _params(m.group("ps"))
-        for p in re.finditer(r"(?:^|,)\s*(?:final\s+)?(?P<t>[\w$.\[\]<>]+)\s+[\w$]+\s*",
-                             m.group("ps")):
-            if p.group("t") in _WIDEN:
+        for p in _PARAM.finditer(m.group("ps")):
+            if p.group("t") in WIDENED:
                 a = start + m.start("ps") + p.start("t")
                 out.append((a, a + len(p.group("t")), "\\bigint"))
         if m.group("open") is None or params is None:
@@ -293,7 +281,7 @@ def model_edits(text: str, start: int, end: int,
             new = f"{{ return {free_name(name)}({args}); }}"
         static = "static " if re.search(r"\bstatic\b", _declaration(body, m.start())
                                         + m.group(0)) else ""
-        widened = ", ".join(("\\bigint" if t in _WIDEN else t) + " " + n for t, n in params)
+        widened = ", ".join(("\\bigint" if t in WIDENED else t) + " " + n for t, n in params)
         twin = f" public model {static}pure {rt} {free_name(name)}({widened});"
         out.append((start + o, start + k + 1, new + twin + "\n" * block.count("\n")))
     return out

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from adequacy.errors import SpecInvalid
 
 from ...jml import ast as A
-from ...jml.members import JavaClass, JavaMethod, SpecFile
+from ...jml.members import JavaClass, JavaMethod, SpecFile, result_types
 from ...jml.returns import returned_parameter
 from ...jml.semantics import Case
 from .model_math import checked_body
@@ -56,19 +56,10 @@ def _model_source(m: JavaMethod, cls: JavaClass) -> str:
     mods = " ".join(x for x in ("public", "private", "protected", "static", "final")
                     if x in m.modifiers)
     params = ", ".join(f"{t} {n}" for t, n in m.params)
-    body = (checked_body(m, {f.name: f.type for f in cls.fields}, _returns(cls)) or m.source) \
+    body = (checked_body(m, {f.name: f.type for f in cls.fields}, result_types(cls.methods + cls.models)) or m.source) \
         if m.has_body else \
         '{ throw new adequacy.rac.R.Undefined("model method ' + m.name + ' has no body"); }'
     return f"{mods} {m.return_type} {m.name}({params}) {body}".replace("\n", " ")
-
-
-def _returns(cls: JavaClass) -> dict[str, str]:
-    """Result types of the class's methods by name, where every declaration agrees."""
-    seen: dict[str, set[str]] = {}
-    for m in cls.methods + cls.models:
-        if m.return_type is not None:
-            seen.setdefault(m.name, set()).add(m.return_type.strip())
-    return {n: next(iter(t)) for n, t in seen.items() if len(t) == 1}
 
 
 def whole_post_state(spec: SpecFile, cls: JavaClass, target: JavaMethod,

@@ -31,9 +31,9 @@ from ...jml.model_bodies import body_value
 from ...jml.parser import parse_expression
 
 _TYPES = frozenset({"int", "long", "short", "byte", "char", "boolean"})
-_PARAM_TYPES = _TYPES | {t + "[]" for t in _TYPES} | {"String", "java.lang.String"}
-_STRING_READS = frozenset({"length", "charAt"})
 _STRINGS = frozenset({"String", "java.lang.String"})
+_PARAM_TYPES = _TYPES | {t + "[]" for t in _TYPES} | _STRINGS
+_STRING_READS = frozenset({"length", "charAt"})
 #: what may make javac's reading of a body differ from JML's: arithmetic (``+`` ``-`` ``*``
 #: ``/``, their compound and ``++``/``--`` forms, unary minus) and casts
 _ARITHMETIC = re.compile(r"[-+*/]|\(\s*(?:int|long|short|byte|char)\s*\)")
@@ -57,17 +57,17 @@ def checked_body(m: JavaMethod, fields: Mapping[str, str] | None = None,
     if not m.has_body or m.return_type is None:
         return None
     types = {**(fields or {}), **{n: t.strip() for t, n in m.params}}
-    types.update({"()" + n: t.strip() for n, t in (returns or {}).items()})
+    results = returns or {}
     shape = body_value(" ".join(m.source.split()))
     try:
         if m.return_type.strip() not in _TYPES or any(
                 t.strip() not in _PARAM_TYPES for t, _n in m.params):
             raise _Outside("types")
         if isinstance(shape, tuple):
-            c, a, b = (_java(_parse(x, m), types) for x in shape)
+            c, a, b = (_java(_parse(x, m), types, results) for x in shape)
             return f"{{ return ({c}) ? ({a}) : ({b}); }}"
         if shape is not None:
-            return f"{{ return {_java(_parse(shape, m), types)}; }}"
+            return f"{{ return {_java(_parse(shape, m), types, results)}; }}"
         raise _Outside("shape")
     except _Outside:
         body = m.source[m.source.find("{"):] if "{" in m.source else ""
@@ -91,9 +91,11 @@ def _parse(text: str, m: JavaMethod) -> A.Expr:
         raise _Outside(e.message) from None
 
 
-def _java(e: A.Expr, types: dict[str, str]) -> str:
+def _java(e: A.Expr, types: Mapping[str, str], results: Mapping[str, str]) -> str:
+    """Java text of ``e`` with exact arithmetic; ``types``: the names' declared types,
+    ``results``: the class's methods' result types."""
     def go(x: A.Expr) -> str:
-        return _java(x, types)
+        return _java(x, types, results)
 
     if isinstance(e, A.Lit):
         if e.kind not in ("int", "long", "char", "bool"):
@@ -117,7 +119,7 @@ def _java(e: A.Expr, types: dict[str, str]) -> str:
     if isinstance(e, A.Call):
         args = ", ".join(go(a) for a in e.args)
         if e.target is None:
-            if types.get("()" + e.name) not in _TYPES:
+            if results.get(e.name) not in _TYPES:
                 raise _Outside(f"{e.name}: a result type the exact operations may not take")
             return f"{e.name}({args})"
         if e.name in _STRING_READS and _type(e.target, types) in _STRINGS:

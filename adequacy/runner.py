@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adequacy import plugins, progress
+from adequacy import activity, plugins, progress
 from adequacy.backend import Backend, Engine, EngineInfo, Limits, LoadedSpec
 from adequacy.cache import VerdictCache
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
@@ -109,6 +109,7 @@ def _run_engine(
                                    engine=ref.info.name, reason=f"{ref.info.name} does not "
                                    f"evaluate {c.bucket.predicate}conditions")
     if able:
+        activity.note(ref.info.name)
         with progress.engine_task(ref.info.name, len(able)):
             got = ref.engine.check(spec, task, able, limits)
         if len(got) != len(able):

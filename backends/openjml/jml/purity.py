@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from adequacy.errors import SpecInvalid
 
+from .freshness import creates_builder, is_fresh
 from .lexer import Token, tokenize
 from .members import JavaClass, JavaField, JavaMethod, SpecFile
 from .scopes import Scopes
@@ -242,8 +243,8 @@ class _Method:
     def _holds(self, name: str, k: int, spoiled: set[str]) -> None:
         """Classify the value given to the local ``name`` by the expression at ``k``."""
         rhs = self._until_end(k)
-        if self._fresh(rhs):
-            if len(rhs) > 1 and rhs[1].text in ("StringBuilder", "StringBuffer"):
+        if is_fresh(rhs):
+            if creates_builder(rhs):
                 self.builders.add(name)
             if _full_dims(rhs):
                 self.grids.add(name)
@@ -316,18 +317,6 @@ class _Method:
             out.append(x)
             k += 1
         return out
-
-    @staticmethod
-    def _fresh(rhs: list[Token]) -> bool:
-        if not rhs:
-            return False
-        if rhs[0].is_op("{") or rhs[0].is_ident("new"):
-            return True
-        texts = [x.text for x in rhs]
-        while len(texts) > 2 and texts[0][:1].islower() and texts[1] == ".":
-            texts = texts[2:]  # a package prefix: java.util.Arrays.copyOf
-        return texts[-3:] == ["clone", "(", ")"] or texts[:4] in (
-            ["Arrays", ".", "copyOf", "("], ["Arrays", ".", "copyOfRange", "("])
 
     def allocated(self, name: str, at: int | Token | None = None) -> bool:
         if name == NEW:
@@ -576,8 +565,18 @@ class _Method:
 
     def _root(self, k: int) -> Token | None:
         """The name a receiver expression ending at ``k`` starts from (``a`` in ``a.b[i]``),
-        or None when it starts with a call or a parenthesis."""
+        or None when it starts with a call or a parenthesis. A chain through calls that return
+        their receiver (``sb.append(x).reverse()``) counts only on a string builder: on a map,
+        ``replace`` returns a stored value, not the map."""
+        root, through = self._root_of(k)
+        if root is not None and through and not (
+                root.text in self.builders or root.text == NEW and self._built_as_builder(k)):
+            return None
+        return root
+
+    def _root_of(self, k: int) -> tuple[Token | None, bool]:
         j = k
+        through = False
         while j >= 0:
             x = self.t[j]
             if x.is_op("]", ")"):
@@ -597,18 +596,20 @@ class _Method:
                     while self.tok(q - 1).is_op(".") and self.tok(q - 2).kind == "ident":
                         q -= 2
                     if callee.kind == "ident" and self.tok(q - 1).is_ident("new"):
-                        return Token("ident", NEW, callee.line)  # new T(...): allocated here
+                        # new T(...): allocated here
+                        return Token("ident", NEW, callee.line), through
                     if callee.text in SELF_RETURNING and self.tok(j - 2).is_op("."):
                         j -= 3  # sb.append(x).reverse(): the receiver is sb again
+                        through = True
                         continue
-                    return None
+                    return None, through
                 j -= 1
                 continue
             if x.kind == "ident" and self.tok(j - 1).is_op("."):
                 j -= 2
                 continue
-            return x if x.kind == "ident" else None
-        return None
+            return (x if x.kind == "ident" else None), through
+        return None, through
 
     def _static_call(self, cls: Token, name: Token, k: int) -> None:
         qual = f"{cls.text}.{name.text}"

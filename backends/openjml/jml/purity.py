@@ -26,6 +26,7 @@ from __future__ import annotations
 from adequacy.errors import SpecInvalid
 
 from .freshness import creates_builder, is_fresh
+from .identity_scan import Scan
 from .lexer import Token, tokenize
 from .members import JavaClass, JavaField, JavaMethod, SpecFile
 from .scopes import Scopes
@@ -361,7 +362,32 @@ class _Method:
             elif x.kind == "ident" and x.text in ("synchronized", "Thread", "System", "Runtime",
                                                   "ClassLoader", "Class"):
                 self.note(f"uses {x.text}")
+        if self.gap is None:
+            found = Scan(t, self._declared_type, self._own_return, self._is_builder).run()
+            if found is not None:
+                self.gap = (f"pure method {self.m.name} {found[0]} (line {found[1]}): its "
+                            "value may differ from one run to the next")
         return self.gap
+
+    def _declared_type(self, name: str, k: int) -> str | None:
+        """The declared type of a local (in scope at ``k``), parameter or field."""
+        local = self.scopes.lookup(name, k)
+        if local is not None:
+            return local
+        if name in self.locals:
+            return ""  # declared where the scope reader does not model the type
+        for ty, n in self.m.params:
+            if n == name:
+                return ty
+        f = self.fields.get(name)
+        return f.type if f is not None else None
+
+    def _own_return(self, name: str) -> str | None:
+        m = self._own_method(name)
+        return m.return_type if m is not None else None
+
+    def _is_builder(self, name: str, k: int) -> bool:
+        return name in self.builders
 
     def _reference(self, k: int) -> None:
         """``recv::m``: the call happens later, through an interface method (``apply``...),

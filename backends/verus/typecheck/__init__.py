@@ -7,11 +7,13 @@ from adequacy.errors import SpecInvalid
 from ..syntax import ast as A
 from .checker import Checker, Module
 from .termination import check_termination
+from .type_names import check_type_names
 
 
 def check_module(spec: A.SpecModule, path: str | None = None) -> None:
     """Raise ``SpecInvalid`` (file:line, a message in rustc's terms) at the first item whose
     spec code Verus would reject as ill-typed; items are checked in source order."""
+    check_type_names(spec, path or spec.path)
     mod = Module.of(spec)
     fns = list(spec.all_fns())
     calls = {id(fn): check_fn(mod, fn, path or spec.path) for fn in fns}

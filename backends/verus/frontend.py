@@ -226,13 +226,17 @@ def _check_fn(fn: A.FnItem, path: str | None) -> None:
                         path, e.line)
 
 
+def _attr_line(item: A.Item, name: str) -> int:
+    return next((a.line for a in item.attrs if name in attributes.names([a])), item.line)
+
+
 def _check_fn_attrs(fn: A.FnItem, path: str | None) -> None:
     """What Verus says of a function's attributes and qualifiers (rust_to_vir_func.rs)."""
     got = attributes.names(fn.attrs)
     wrong = sorted(got - attributes.FN_FLAGS - {"rlimit"})
     if wrong:
         raise _fail(f"#[verifier::{wrong[0]}] has no meaning on a function (spec fn "
-                    f"{fn.name!r})", path, fn.line)
+                    f"{fn.name!r})", path, _attr_line(fn, wrong[0]))
     if "opaque" in got and attributes.uninterpreted(fn):
         raise _fail(f"opaque has no effect on a function without a body ({fn.name!r})", path,
                     fn.line)
@@ -251,7 +255,7 @@ def _check_type_attrs(item: A.StructItem | A.EnumItem, spec: SpecModule,
     wrong = sorted(got - attributes.TYPE_FLAGS - attributes.TYPE_PARAM_ATTRS)
     if wrong:
         raise _fail(f"#[verifier::{wrong[0]}] has no meaning on a type ({item.name})", path,
-                    item.line)
+                    _attr_line(item, wrong[0]))
     if "external_body" in got:
         used = item.name in ("Input", "Output") or any(
             t.kind == "ident" and t.value == item.name

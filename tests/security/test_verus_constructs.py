@@ -182,3 +182,26 @@ def test_generic_and_vstd_type_names_are_known() -> None:
            "spec fn id<T>(x: T) -> T { x }\n"
            "spec fn f(s: Multiset<i64>, m: Map<int, Set<char>>, t: SpecString) -> bool { true }\n")
     _load(HEAD + fns + TRUE_PRE + TRUE_POST + TAIL)
+
+
+# ---------------------------------------------------------------- exec methods in spec code
+
+@pytest.mark.parametrize(("expr", "why"), [
+    ("input.target.max(0) > 0", "mode exec"),
+    ("input.target.abs() > 0", "mode exec"),
+    ("input.target.pow(2) > 0", "mode exec"),
+    ("input.target.frobnicate() > 0", "E0599"),
+    ("(input.target as int).abs() > 0", "E0599"),
+    ("input.arr.len().max(1) > 0", "E0599"),  # Seq::len is a nat
+    ("forall|c: char| c.is_alphabetic() ==> true", "mode exec"),
+    ("true.then_some(1) is Some", "mode exec"),
+])
+def test_exec_methods_of_primitive_types_are_invalid(expr: str, why: str) -> None:
+    text = HEAD + "spec fn pre_spec(input: Input) -> bool { " + expr + " }\n" + TRUE_POST + TAIL
+    e = _invalid_at(text)
+    assert e.line == 8 and why in e.message, e.message
+
+
+def test_vstd_spec_methods_of_primitive_types_are_fine() -> None:
+    _load(HEAD + "spec fn pre_spec(input: Input) -> bool { input.target.checked_add(1) is Some "
+          "&& input.target.wrapping_mul(2) >= i64::MIN }\n" + TRUE_POST + TAIL)

@@ -11,7 +11,10 @@ rules checked and those left to Verus.
 
 from __future__ import annotations
 
+from adequacy.errors import SpecInvalid
+
 from ..syntax import ast as A
+from . import primitive_methods
 from . import types as Ty
 from .patterns import PatternChecker
 from .scope import Module, Scope
@@ -527,6 +530,11 @@ class Checker(PatternChecker):
             v = Ty.view_of(rt)
             if v is not None:
                 return v
+        kind = "int" if rt.name in Ty.INTS else rt.name if rt.name in ("bool", "char") else None
+        if kind is not None:
+            why = primitive_methods.verdict(kind, show(rt), name)
+            if why is not None:
+                raise SpecInvalid(why, line=e.line)
         self._args_unchecked(e.args, sc)
         return UNKNOWN
 

@@ -18,6 +18,7 @@ from .identity import identity_gap
 from .members import JavaClass, JavaMethod, SpecFile
 from .policy import check_code
 from .purity import check_purity
+from .quant_types import check_quantifier_types
 from .reader import read_source
 from .resolve import check_names
 from .returns import returned_parameter
@@ -233,6 +234,7 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
     for c in cases:
         check_names(cls, method, c.requires, c.ensures, file)
         check_types(cls, method, c.requires, c.ensures, file)
+    check_quantifier_types(src, cases, file)
     check_assignable(cls, method, file)
     check_signals(cls, method, file)
     check_invariants(cls, file)

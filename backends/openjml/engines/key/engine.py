@@ -203,6 +203,9 @@ def _check(spec: JmlSpec, task: Task, cases: Sequence[Case], limits: Limits,
             reply = _request(sf, names, proof_seconds, left)
             if not reply.get("ok"):
                 failure = _request_failure(reply, spec)
+                if reply.get("died") and time.monotonic() >= deadline - 1:
+                    failure = (f"spec time limit ({limits.spec_seconds:.0f}s) reached before "
+                               "KeY proved this case")
                 culprit = _unreadable_case(reply, spec, sf) if allow_isolation else None
                 if culprit is not None:
                     return [], (culprit, f"KeY cannot read this case's stub: {failure}")

@@ -106,6 +106,7 @@ def _task(tmp: Path) -> Path:
     'String.valueOf((Object) a).length() > 3',
     '(\\result + " " + a.clone()).length() > 3',
     'Objects.hashCode(a) % 2 == 0',
+    'Math.random() < 0.5',
 ])
 def test_a_clause_reading_an_identity_is_a_gap(tmp_path: Path, clause: str) -> None:
     folder = _task(tmp_path)

@@ -72,6 +72,8 @@ def _reads_identity(checker: Checker, n: A.Expr, q: dict[str, str]) -> str | Non
     args = [_type(checker, a, q) for a in n.args]
     if cls == "System" and n.name == "identityHashCode":
         return "System.identityHashCode"
+    if cls in ("Math", "StrictMath") and n.name == "random":
+        return f"{cls}.random() (a new value on every call)"
     if cls == "Objects" and n.name in ("hashCode", "hash", "toString") and (
             n.name == "hash" or any(_kind(t) not in ("num", "val") for t in args)):
         return f"Objects.{n.name} of an object"

@@ -31,7 +31,8 @@ from pathlib import Path
 
 from adequacy import sandbox, sandbox_bwrap
 from adequacy.errors import AdequacyError
-from adequacy.gym.manifest import MANIFEST, PRIVATE, read_manifest
+from adequacy.gym.manifest import PRIVATE, read_manifest
+from adequacy.gym.private import agent_entries, is_private
 from adequacy.sandbox_mounts import View
 from adequacy.toolchain import world_traversable
 
@@ -43,8 +44,6 @@ MAX_WORK_BYTES = 4 * MAX_FOLDER_BYTES
 it the command is killed. Checked four times a second, so a fast writer can overshoot by what
 it writes in that time (each file is capped at 64 MiB by the sandbox's limits); a bound, not a
 quota: a size-capped file system for the copy would be exact (docs/gym.md)."""
-MAX_DEPTH = 32
-"""Folders nested deeper are neither copied in nor back."""
 DEFAULT_TIMEOUT = 60.0
 MAX_OUTPUT = 1024 * 1024
 
@@ -81,34 +80,10 @@ class ShellResult:
         return "\n".join(parts)
 
 
-def _private(rel: Path) -> bool:
-    return bool(rel.parts) and rel.parts[0] in (MANIFEST, PRIVATE)
-
-
 def _agent_files(root: Path) -> Iterator[tuple[Path, Path]]:
-    """(relative path, path) of every entry the agent owns, top-down, private state left out.
-
-    Walked with a stack of our own, not ``os.walk`` (recursive on Python 3.11): a command that
-    nests folders a thousand deep would otherwise raise RecursionError here on every later
-    command. Folders past ``MAX_DEPTH`` are not entered (their contents are not copied)."""
-    stack: list[tuple[Path, Path]] = [(Path("."), root)]
-    while stack:
-        rel_base, base = stack.pop()
-        try:
-            with os.scandir(base) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            continue
-        subdirs: list[tuple[Path, Path]] = []
-        for e in entries:
-            if rel_base == Path(".") and e.name in (PRIVATE, MANIFEST):
-                continue
-            rel = rel_base / e.name if rel_base != Path(".") else Path(e.name)
-            path = base / e.name
-            yield rel, path
-            if e.is_dir(follow_symlinks=False) and len(rel.parts) < MAX_DEPTH:
-                subdirs.append((rel, path))
-        stack.extend(reversed(subdirs))
+    """The entries the gym's one rule of what is private (``adequacy.gym.private``) gives the
+    agent."""
+    return agent_entries(root)
 
 
 def _copy_in(folder: Path, work: Path) -> None:
@@ -143,7 +118,7 @@ def _copy_back(work: Path, folder: Path) -> list[str]:
     kept: set[Path] = set()
     total = 0
     for n, (rel, src) in enumerate(_agent_files(work)):
-        if _private(rel):
+        if is_private(rel):
             notes.append(f"not copied back: {rel} (the gym's own file)")
             continue
         if n >= MAX_FILES:
@@ -179,7 +154,7 @@ def _copy_back(work: Path, folder: Path) -> list[str]:
             kept.add(rel)
     # what the command deleted goes too (deepest first, so folders are empty when removed)
     for rel, path in sorted(_agent_files(folder), key=lambda x: -len(x[0].parts)):
-        if rel in kept or _private(rel):
+        if rel in kept or is_private(rel):
             continue
         if (work / rel).is_symlink() or (work / rel).exists():
             continue  # present but not copied (a link, past the budget): leave the old one

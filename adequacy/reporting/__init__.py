@@ -14,9 +14,9 @@ from adequacy.reporting._render import (
     render_markdown,
     summary_rows,
 )
-from adequacy.reporting._study import Study, build_study
+from adequacy.reporting._study import Study, build_study, trust_notes
 from adequacy.results import ResultsError
 
 __all__ = ["Comparison", "Outcome", "Record", "ResultsError", "Study", "build_study", "compare",
            "leaderboard_rows", "outcome", "read_records", "render_html", "render_json",
-           "render_markdown", "summary_rows"]
+           "render_markdown", "summary_rows", "trust_notes"]

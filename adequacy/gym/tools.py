@@ -213,7 +213,8 @@ class GymTools:
             raise ToolFailed("the command is longer than 100,000 characters")
         try:
             return run_shell(self._folder(task_id), ["bash", "-c", command],
-                             timeout=min(max(timeout, 1.0), 600.0)).text()
+                             timeout=min(max(timeout, 1.0), 600.0),
+                             withheld=list(self._all_folders().values())).text()
         except AdequacyError as e:
             raise ToolFailed(str(e)[:500]) from None
         except OSError as e:

@@ -9,7 +9,7 @@ socket to this broker, which runs in the process that started the shell. The bro
 real ``check`` or ``submit`` on the gym folder, reading the spec from the shell's working copy
 (what the agent just edited), and sends back the text and exit code.
 
-What the broker accepts is the agent's: only ``check`` and ``submit``, with ``--spec FILE``
+What the broker accepts is the agent's: only ``check``, ``submit`` and ``verify``, with ``--spec FILE``
 (inside the working copy, by the gym's rule of what is private: no link out, nothing of the
 gym's own) and ``check``'s ``--case-timeout``; never ``--again`` or ``--source`` (a human's
 options), never another folder. A request must carry the shell's random token (other users of
@@ -91,6 +91,8 @@ usage (inside the gym shell):
       score your spec on the visible cases, with feedback on each (counted and logged)
   adequacy submit [--spec FILE]
       grade your spec on every case, visible and hidden: once per task
+  adequacy verify [.gym/task] [FILE]
+      prove your contract against the method body (tasks whose language has a prover)
 FILE defaults to the task's spec file; paths are relative to where you run the command.
 The gym runs these for you outside the sandbox; no other adequacy command runs here.
 """
@@ -202,21 +204,36 @@ class Broker:
         if not argv or argv[0] in ("-h", "--help", "help"):
             return Answer(stdout=HELP)
         cmd, rest = argv[0], argv[1:]
-        if cmd not in ("check", "submit"):
-            raise Refused(f"inside the gym shell only `adequacy check` and `adequacy submit` "
-                          f"run, not {cmd[:40]!r} (see `adequacy --help`)")
+        if cmd not in ("check", "submit", "verify"):
+            raise Refused(f"inside the gym shell only `adequacy check`, `adequacy submit` and "
+                          f"`adequacy verify` run, not {cmd[:40]!r} (see `adequacy --help`)")
         opts = _options(cmd, rest)
         if "help" in opts:
             return Answer(stdout=HELP)
         here = self._cwd(cwd)
-        if "folder" in opts:
-            target = (here / opts["folder"]).resolve()
-            if target != self.work:
-                raise Refused("inside the gym shell, check and submit work on this task's "
-                              "folder only")
+        places = opts.get("positional", [])
+        if cmd == "verify":
+            # `adequacy verify .gym/task FILE`, as the instructions write it for every surface
+            if places and os.path.normpath(places[0]) == os.path.join(".gym", "task"):
+                places = places[1:]
+            if len(places) > 1 or (places and "spec" in opts):
+                raise Refused("verify takes one spec file")
+            if places:
+                opts["spec"] = places[0]
+        elif places and (len(places) > 1 or (here / places[0]).resolve() != self.work):
+            raise Refused("inside the gym shell, check and submit work on this task's "
+                          "folder only")
         spec = self._spec(here, opts.get("spec"))
-        from adequacy.gym.session import check, grade_text, submit
+        from adequacy.gym.session import check, grade_text, submit, visible_task
         try:
+            if cmd == "verify":
+                from adequacy.gym.verify import can_verify, verify_text
+                m = read_manifest(self.folder)
+                if not can_verify(m.language):
+                    return Answer(stderr=f"error: no prover for {m.language} tasks is "
+                                  "installed here\n", code=2)
+                return Answer(stdout=verify_text(visible_task(self.folder), spec, m.spec_file,
+                                                 Limits(spec_seconds=120.0)) + "\n")
             if cmd == "check":
                 res = check(self.folder, spec, Limits(case_seconds=opts.get("case_timeout",
                                                                            10.0)))
@@ -298,8 +315,7 @@ def _options(cmd: str, rest: list[str]) -> dict[str, Any]:
             out["help"] = True
         elif name in ("--again", "--source"):
             raise Refused(f"{name} is not available inside the gym shell")
-        elif name in ("--spec", "--case-timeout") and not (cmd == "submit"
-                                                            and name == "--case-timeout"):
+        elif name == "--spec" or (name == "--case-timeout" and cmd == "check"):
             if not eq:
                 i += 1
                 if i >= len(rest):
@@ -318,9 +334,7 @@ def _options(cmd: str, rest: list[str]) -> dict[str, Any]:
         elif a.startswith("-"):
             raise Refused(f"no option {a[:40]!r} for {cmd} inside the gym shell "
                           "(see `adequacy --help`)")
-        elif "folder" in out:
-            raise Refused("one folder at most")
         else:
-            out["folder"] = a
+            out.setdefault("positional", []).append(a)
         i += 1
     return out

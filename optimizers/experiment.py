@@ -151,8 +151,11 @@ def load_study(path: Path) -> LoadedStudy:
         study = Study.model_validate(raw)
     except ValidationError as e:
         first = e.errors()[0]
+        loc = tuple(first.get("loc", ()))
+        if loc == ("scoring",) and LENIENT_REFUSED in str(first.get("msg", "")):
+            loc = ("scoring", "strict")  # the line that asked for it, not the table's
         raise TaskError(validation_message(e), file=str(path),
-                        line=line_of(text, tuple(first.get("loc", ())))) from None
+                        line=line_of(text, loc)) from None
     return LoadedStudy(study=study, path=path.resolve(),
                        sha256=hashlib.sha256(data).hexdigest())
 

@@ -11,7 +11,8 @@ exporter that packs a folder for a container) asks this module, and nothing else
   files, after ``.``/``..`` are folded; names are compared case-folded, so a case-insensitive
   file system cannot show ``GYM.JSON`` as another file;
 - ``agent_path(folder, rel)``: the real path an agent may read, refused when it is private, when
-  it leaves the folder, or when a symbolic link on the way leads into a private place or out;
+  it leaves the folder, when a symbolic link on the way leads into a private place or out, or
+  when it is a hard link (a second name of a file that may be the gym's own);
 - ``agent_entries(folder)``: every entry an agent owns, never following a symbolic link;
 - ``public_manifest(m)``: the manifest's fields an agent may read (no source path, no seal).
 """
@@ -19,6 +20,7 @@ exporter that packs a folder for a container) asks this module, and nothing else
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -75,6 +77,14 @@ def agent_path(folder: Path, rel: str | os.PathLike[str]) -> Path:
     if is_private(target.relative_to(root)):
         raise PrivatePath(f"{text[:200]!r} leads into the gym's own files (gym.json and .gym/ "
                           "are not shown to the agent)")
+    try:
+        st = target.stat()
+    except OSError:
+        return target  # missing: the caller says so
+    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+        # a second name of a file that may be the gym's own (or anyone's): gym make and the
+        # shell's copy back only ever write files with one name
+        raise PrivatePath(f"{text[:200]!r} is a hard link ({st.st_nlink} names); not shown")
     return target
 
 

@@ -105,12 +105,12 @@ def shell_view(extra_ro: Sequence[str | Path], withheld: Sequence[tuple[Path, st
             d = d.resolve()
         if not d.is_dir():
             raise ViewRefused(f"--ro {given}: not a folder")
-        if os.geteuid() == 0 and not world_traversable(d):
-            raise ViewRefused(f"--ro {given}: the sandbox's user cannot reach it (a folder on "
-                              "the way is closed to others)")
         why = _clash(_real(d), withheld)
         if why:
             raise ViewRefused(f"--ro {given}: {why}")
+        if os.geteuid() == 0 and not world_traversable(d):
+            raise ViewRefused(f"--ro {given}: the sandbox's user cannot reach it (a folder on "
+                              "the way is closed to others)")
         ro += [str(d), str(_real(d))]
         for bin_dir in (d / "bin", d):
             if bin_dir.is_dir():

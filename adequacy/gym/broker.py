@@ -262,7 +262,7 @@ class Broker:
                 path = agent_path(self.work, read_manifest(self.folder).spec_file)
             else:
                 rel = os.path.relpath(os.path.normpath(here / given), self.work)
-                path = agent_path(self.work, rel)
+                path = agent_path(self.work, rel, shown=given)
         except PrivatePath as e:
             raise Refused(f"--spec: {e}") from None
         except AdequacyError as e:

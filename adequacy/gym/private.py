@@ -55,27 +55,28 @@ def is_private(rel: str | os.PathLike[str]) -> bool:
     return bool(parts) and parts[0].casefold() in PRIVATE_NAMES
 
 
-def agent_path(folder: Path, rel: str | os.PathLike[str]) -> Path:
+def agent_path(folder: Path, rel: str | os.PathLike[str], shown: str | None = None) -> Path:
     """The resolved path of ``rel`` inside ``folder`` that an agent may read or list.
 
     ``PrivatePath`` when ``rel`` is absolute, climbs out, names the gym's own files, or
     resolves (through a symbolic link anywhere on the way) outside the folder or into a
-    private place."""
+    private place. ``shown``: how messages name the path (what the agent typed)."""
     root = folder.resolve()
     text = os.fspath(rel) or "."
+    name = repr((shown if shown is not None else text)[:200])
     if os.path.isabs(text) or text.startswith("~"):
-        raise PrivatePath(f"{text[:200]!r} is outside the task's folder (an absolute path)")
+        raise PrivatePath(f"{name} is outside the task's folder (an absolute path)")
     parts = _parts(text)
     if parts and parts[0] == "..":
-        raise PrivatePath(f"{text[:200]!r} is outside the task's folder")
+        raise PrivatePath(f"{name} is outside the task's folder")
     if is_private(text):
-        raise PrivatePath(f"{text[:200]!r} is the gym's own file (gym.json and .gym/ are not "
+        raise PrivatePath(f"{name} is the gym's own file (gym.json and .gym/ are not "
                           "shown to the agent)")
     target = (root / text).resolve()
     if not target.is_relative_to(root):
-        raise PrivatePath(f"{text[:200]!r} leads outside the task's folder")
+        raise PrivatePath(f"{name} leads outside the task's folder")
     if is_private(target.relative_to(root)):
-        raise PrivatePath(f"{text[:200]!r} leads into the gym's own files (gym.json and .gym/ "
+        raise PrivatePath(f"{name} leads into the gym's own files (gym.json and .gym/ "
                           "are not shown to the agent)")
     try:
         st = target.stat()
@@ -84,7 +85,7 @@ def agent_path(folder: Path, rel: str | os.PathLike[str]) -> Path:
     if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
         # a second name of a file that may be the gym's own (or anyone's): gym make and the
         # shell's copy back only ever write files with one name
-        raise PrivatePath(f"{text[:200]!r} is a hard link ({st.st_nlink} names); not shown")
+        raise PrivatePath(f"{name} is a hard link ({st.st_nlink} names); not shown")
     return target
 
 

@@ -14,15 +14,6 @@ VERUS = REPO / "examples" / "verus"
 JML = REPO / "examples" / "jml"
 
 
-@pytest.fixture(autouse=True)
-def grader_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test is its own installation: its grader key and submission ledger live in its
-    temporary folder (child processes inherit the variable)."""
-    home = tmp_path / "grader-home"
-    monkeypatch.setenv("ADEQUACY_GRADER_HOME", str(home))
-    return home
-
-
 @pytest.fixture
 def sources(tmp_path: Path) -> Path:
     """Copies of a few bundled tasks (tests may edit them)."""

@@ -36,7 +36,7 @@ def test_the_gepa_metric_refuses_lenient_scoring() -> None:
 
     from adequacy.optimizers.metrics import LenientReward, SpecMetric, adequacy_score
 
-    assert UNDECIDED != gold("verus", "euclid_mod")
+    assert gold("verus", "euclid_mod") != UNDECIDED
     task = example("verus", "euclid_mod")
     with pytest.raises(LenientReward, match="undecidable"):
         SpecMetric([task], strict=False)

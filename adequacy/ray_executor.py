@@ -76,7 +76,8 @@ def _score_chunk(score: Callable[[Any, Any], Any], jobs: list[Any], opts: Any) -
 
 def _forwarded_env() -> dict[str, str]:
     """Settings a worker must share with the driver to build the same keys and caches."""
-    names = ("ADEQUACY_CACHE", "XDG_CACHE_HOME", "JAVA_HOME", "ADEQUACY_DATASETS")
+    names = ("ADEQUACY_CACHE", "XDG_CACHE_HOME", "JAVA_HOME", "ADEQUACY_DATASETS",
+             "ADEQUACY_GRADER_HOME", "XDG_STATE_HOME")  # the grader key: cache rows that check
     return {k: os.environ[k] for k in names if k in os.environ}
 
 

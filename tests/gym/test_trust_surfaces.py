@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -79,3 +81,8 @@ def test_check_works_from_inside_the_gym_shell(gym: Path) -> None:
     assert "check: 3 of 3 visible cases passed" in r.stdout, r.text()
     assert "exit=0" in r.stdout
     assert leaks_in(r.stdout + r.stderr, hidden_cases(gym)) == []
+    # as an agent runs it, with the options where docs/gym.md writes them
+    p = subprocess.run([sys.executable, "-m", "adequacy", "gym", "shell", str(folder),
+                        "--timeout", "120", "--", "adequacy", "check"],
+                       capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0 and "check: 3 of 3 visible cases passed" in p.stdout, p.stderr

@@ -98,21 +98,27 @@ def _env() -> jinja2.Environment:
                               lstrip_blocks=True)
 
 
+def _scoring(study: Study) -> str:
+    if study.strict:
+        return "strict (unknown counts as failed)"
+    some = "" if study.lenient == len(study.rows) else f" for {study.lenient} of {len(study.rows)} specs"
+    return f"LENIENT{some} (unknown cases left out)"
+
+
 def render_html(study: Study, title: str = "spec-adequacy report") -> str:
     return _env().get_template("report.html.j2").render(
         title=title, study=study, summary=summary_rows(study), charts=charts(study),
         leaderboard=leaderboard_rows(study), source_css=css(),
         buckets=[b.value for b in BUCKETS], outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
         generated=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        scoring="strict (unknown counts as failed)" if study.strict
-        else "LENIENT for some specs (unknown cases left out)", notes=trust_notes(study))
+        scoring=_scoring(study), notes=trust_notes(study))
 
 
 def render_markdown(study: Study) -> str:
     rows = summary_rows(study)
     lines = ["# spec-adequacy report", "",
              f"Results: {', '.join(study.files)}. Scoring: "
-             f"{'strict' if study.strict else 'LENIENT for some specs'}. "
+             f"{_scoring(study)}. "
              f"Verified records (sealed by this installation's grader): {study.verified} of "
              f"{study.verified + len(study.unverified)}. ± is half the width of a bootstrap "
              "95% interval over tasks (1000 resamples, seed 0); pass@k and pass^k are over one "

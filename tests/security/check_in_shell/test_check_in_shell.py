@@ -125,6 +125,7 @@ def test_raw_requests_on_the_socket(gym: Path, tmp_path: Path) -> None:
     assert not b.dir.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.requires("javac")
 def test_check_in_the_shell_on_a_jml_task(tmp_path: Path) -> None:
     # this installation's own folders: the Java workers are built once per cache folder

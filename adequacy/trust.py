@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import hmac
 import os
 import stat
@@ -186,11 +185,5 @@ def usable() -> str | None:
     return None
 
 
-def fingerprint() -> str:
-    """A short public name of this installation's key (the SHA-256 of a derived key, never the
-    key), so a person can tell which installation sealed something."""
-    return hashlib.sha256(_domain_key(grader_key(), "fingerprint")).hexdigest()[:12]
-
-
-__all__ = ["ENV", "TrustError", "fingerprint", "genuine", "grader_home", "grader_key",
-           "private_folder", "tag", "tagger", "usable"]
+__all__ = ["ENV", "TrustError", "genuine", "grader_home", "grader_key", "private_folder", "tag",
+           "tagger", "usable"]

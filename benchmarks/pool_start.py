@@ -20,14 +20,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.batch import BatchOptions, Job, run_batch
-from adequacy.pair_pool import START_METHOD_ENV
+from adequacy.batch.pool import BatchOptions, Job, run_batch
+from adequacy.examples import bundled_folder
+from adequacy.batch.pair_pool import START_METHOD_ENV
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def jobs(n: int, salt: str) -> list[Job]:
-    specs = sorted((REPO / "examples" / "verus").glob("*/specs/*.rs"))
+    specs = sorted((bundled_folder("verus")).glob("*/specs/*.rs"))
     return [Job(task=str(s.parent.parent), spec=str(s),
                 spec_text=s.read_text() + f"\n// {salt} variant {i}\n")
             for i, s in ((i, specs[i % len(specs)]) for i in range(n))]

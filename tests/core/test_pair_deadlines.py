@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Limits
-from adequacy.batch import BatchOptions, Job, run_batch
-from adequacy.options import ScoreOptions
-from adequacy.pair_pool import phase_budget, start_method
+from adequacy.batch.pool import BatchOptions, Job, run_batch
+from adequacy.extensions.backend import Limits
+from adequacy.batch.pair_pool import phase_budget, start_method
+from adequacy.scoring.options import ScoreOptions
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 REPO = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def test_phase_budgets() -> None:
 
 
 def _rac_ready() -> bool:
-    from adequacy.plugins import backends, engine_infos
+    from adequacy.extensions.registry import backends, engine_infos
     b = backends().get("openjml")
     return b is not None and any(i.name == "rac" and i.available for _, i in engine_infos(b))
 

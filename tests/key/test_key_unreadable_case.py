@@ -5,15 +5,14 @@ lexing), and KeY's parser refused the whole stub file, so every case of the spec
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from key_support import with_spec, write_task
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.backends.openjml.stubs import render
-from adequacy.tasks import Task, load_task
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.task import Task
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.plugin import OpenJmlBackend
+from adequacy_openjml.stubs import render
 
 CODE = """public class Solution {
     public static int solve(char c) {

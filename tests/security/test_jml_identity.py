@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.jml.purity import check_purity
-from adequacy.backends.openjml.jml.reader import read_source
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
+from adequacy_openjml.jml.purity import check_purity
+from adequacy_openjml.jml.reader import read_source
 
 CLS = """public class Solution {
     static int[] memo = new int[10];
@@ -88,7 +89,7 @@ ARRAYS = """public class Solution {
 def _task(tmp: Path) -> Path:
     """A task whose method takes an int[] (so clauses can name an array)."""
     import shutil
-    src = REPO / "examples" / "jml"
+    src = bundled_folder("jml")
     for d in sorted(src.iterdir()):
         sol = d / "Solution.java"
         if sol.exists() and "int[]" in sol.read_text():

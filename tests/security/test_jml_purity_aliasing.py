@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.openjml.jml.purity import check_purity
-from adequacy.backends.openjml.jml.reader import read_source
 from adequacy.errors import SpecInvalid
+from adequacy_openjml.jml.purity import check_purity
+from adequacy_openjml.jml.reader import read_source
 
 CLS = """public class Solution {
     static int[] memo = new int[10];

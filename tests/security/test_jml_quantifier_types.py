@@ -3,15 +3,14 @@ OpenJML) says; it used to be left to the engines, which answered unknown for eve
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from adequacy.backends.openjml.jml.load import load
 from adequacy.errors import SpecInvalid
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
 
-ABS = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
+ABS = bundled_folder("jml") / "abs_value"
 BODY = """    public static int solve(int x) {
         if (x < 0)
             return -x;

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.verus.interp.ordering import order_key, ordered
-from adequacy.backends.verus.interp.values import EnumVal, MSet
+from adequacy_verus.interp.ordering import order_key, ordered
+from adequacy_verus.interp.values import EnumVal, MSet
 
 TASK = """id = "set_any"
 language = "verus"

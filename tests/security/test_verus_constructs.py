@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 
 from adequacy.errors import SpecInvalid
-from adequacy.plugins import registry
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.extensions.registry import registry
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
 
 REPO = Path(__file__).resolve().parents[2]
-TASK = REPO / "examples" / "verus" / "binary_search_first"
+TASK = bundled_folder("verus") / "binary_search_first"
 GOLD = (TASK / "specs" / "gold.rs").read_text()
 HEAD = """use vstd::prelude::*;
 use vstd::contrib::exec_spec::*;

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from adequacy.errors import SpecInvalid
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
 
 REPO = Path(__file__).resolve().parents[2]
 HEAD = """use vstd::prelude::*;
@@ -34,7 +35,7 @@ spec fn post_spec(input: Input, output: Output) -> bool {
 
 def _task(tmp: Path) -> Path:
     d = tmp / "t"
-    src = REPO / "examples" / "verus" / "binary_search_first"
+    src = bundled_folder("verus") / "binary_search_first"
     d.mkdir()
     shutil.copy(src / "task.toml", d / "task.toml")
     shutil.copy(src / "skeleton.rs", d / "skeleton.rs")
@@ -88,6 +89,6 @@ def test_matches_names_are_in_scope_where_verus_puts_them(tmp_path: Path, body: 
 def test_matches_names_do_not_leak_past_their_scope(tmp_path: Path, body: str) -> None:
     task = load_task(_task(tmp_path))
     with pytest.raises(SpecInvalid) as e:
-        from adequacy.plugins import registry
+        from adequacy.extensions.registry import registry
         registry().owner("verus").load_spec(task, HEAD % body, "s.rs")
     assert "`k`" in e.value.message and e.value.line == 11

@@ -238,15 +238,20 @@ class PairPool:
                     self.on_report(k, rep)
                 self._enforce(folder, jobs, killed)
             statuses = {s.key: s for s in _statuses(folder)}
-            for k in broken:
-                s = statuses.get(k)
-                if s is not None and not _alive(s.pid):
-                    rnd.lost.append(k)  # its worker died under it
-                else:
-                    rnd.requeue.append(k)
-            if broken and not killed and not rnd.lost:
-                # a worker died between two status writes: nobody can be told innocent
-                rnd.lost, rnd.requeue = broken, []
+            if killed:
+                # we broke the pool (a deadline): every other pair in it is innocent, though
+                # the executor has ended their workers too
+                rnd.requeue = list(broken)
+            else:
+                for k in broken:
+                    s = statuses.get(k)
+                    if s is not None and not _alive(s.pid):
+                        rnd.lost.append(k)  # its worker died under it (or was ended after)
+                    else:
+                        rnd.requeue.append(k)  # still waiting when the pool broke
+                if broken and not rnd.lost:
+                    # a worker died between two status writes: nobody can be told innocent
+                    rnd.lost, rnd.requeue = broken, []
         except BaseException:
             stop_workers(pool)
             raise

@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from adequacy.batch.pair_pool import START_METHOD_ENV
 from adequacy.batch.pool import BatchOptions, Job, run_batch
 from adequacy.examples import bundled_folder
-from adequacy.batch.pair_pool import START_METHOD_ENV
 
 REPO = Path(__file__).resolve().parents[1]
 

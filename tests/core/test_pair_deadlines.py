@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.batch.pool import BatchOptions, Job, run_batch
-from adequacy.extensions.backend import Limits
 from adequacy.batch.pair_pool import phase_budget, start_method
+from adequacy.batch.pool import BatchOptions, Job, run_batch
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
 from adequacy.scoring.options import ScoreOptions
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -74,7 +75,7 @@ def test_a_jml_study_with_a_writer_and_a_fresh_cache_finishes(tmp_path: Path) ->
         pytest.skip("rac is not set up (adequacy setup)")
     study = tmp_path / "s.toml"
     study.write_text(f"""name = "one-jml"
-tasks = ["{REPO / 'examples' / 'jml' / 'abs_value'}"]
+tasks = ["{bundled_folder('jml') / 'abs_value'}"]
 results = "out/results.jsonl"
 out = "out"
 cache = "cache.sqlite"

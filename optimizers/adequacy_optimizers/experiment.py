@@ -278,8 +278,8 @@ def _pair_lines(total: int, say: Callable[[str], None], enabled: bool
     def line(rep: SpecReport) -> None:
         nonlocal done
         done += 1
-        outcome = ("PASSED ALL" if rep.passed_all else rep.status if rep.status != "scored"
-                   else "failed")
+        outcome: str = ("PASSED ALL" if rep.passed_all else rep.status
+                        if rep.status != "scored" else "failed")
         if rep.error:
             outcome += f": {' '.join(rep.error.split())[:160]}"
         say(f"[{done}/{total}] {rep.task_id} {Path(rep.spec_path or '?').name}: {outcome}")

@@ -149,6 +149,7 @@ class Program:
                 for p, slot in zip(fc.item.params, fc.param_slots, strict=True):
                     if p.pat is not None:
                         pre.append((self.pattern(p.pat, scope), slot))
+                assert fc.item.body is not None  # uninterpreted() said it has one
                 body = self.expr(fc.item.body, scope)
                 if pre:
                     inner = body

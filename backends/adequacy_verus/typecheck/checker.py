@@ -530,9 +530,9 @@ class Checker(PatternChecker):
             v = Ty.view_of(rt)
             if v is not None:
                 return v
-        kind = "int" if rt.name in Ty.INTS else rt.name if rt.name in ("bool", "char") else None
-        if kind is not None:
-            why = primitive_methods.verdict(kind, show(rt), name)
+        prim = "int" if rt.name in Ty.INTS else rt.name if rt.name in ("bool", "char") else None
+        if prim is not None:
+            why = primitive_methods.verdict(prim, show(rt), name)
             if why is not None:
                 raise SpecInvalid(why, line=e.line)
         self._args_unchecked(e.args, sc)

@@ -149,11 +149,22 @@ def _values(rep: Any) -> dict[str, float]:
     return {**{b.value: r[b.value] for b in BUCKETS}, "passed_all": r["reward"]}
 
 
+def _invalid(rep: Any) -> str | None:
+    """Why the spec is invalid: the front end's message (it sees no case), or only the name of
+    an engine that could not compile it (a harness embedding the cases can quote them)."""
+    inv = rep.invalid
+    if inv is None:
+        return None
+    if inv.engine is not None:
+        return f"the engine {inv.engine} could not compile the spec"
+    return str(inv.render())
+
+
 def _explanation(rep: Any) -> str:
     """Counts per bucket, never a case: eval logs get shared, and a case id with the engine's
     reason can quote a hidden value."""
     if rep.status == "invalid" and rep.invalid is not None:
-        return f"INVALID SPEC: {rep.invalid.render()}"
+        return f"INVALID SPEC: {_invalid(rep)}"
     parts = [f"{b.value} {s.passed}/{s.total}" + (f" ({s.unknown} unknown)" if s.unknown else "")
              for b, s in rep.buckets.items()]
     return ("PASSED ALL: " if rep.passed_all else "NOT PASSED: ") + ", ".join(parts)
@@ -202,7 +213,7 @@ def adequacy_scorer(engines: list[str] | None = None) -> Any:
                             "total": s.total} for b, s in rep.buckets.items()}
         return Score(value=_values(rep), answer=text, explanation=_explanation(rep),
                      metadata={"status": rep.status, "buckets": counts,
-                               "invalid": rep.invalid.render() if rep.invalid else None,
+                               "invalid": _invalid(rep),
                                "spec_sha": rep.spec_sha,
                                "engines": [e.name for e in rep.engines if not e.skipped]})
 

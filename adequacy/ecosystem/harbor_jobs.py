@@ -130,9 +130,10 @@ def trial_dirs(job: Path) -> list[Path]:
     """The trials of a job folder (or the folder itself when it is one trial)."""
     if not job.is_dir():
         raise InputError("not a folder (expected a Harbor job folder)", file=str(job))
-    if is_trial(job):
-        return [job]
+    # a job folder has result.json and config.json too: its trials are what tells them apart
     found = sorted(d for d in job.iterdir() if d.is_dir() and is_trial(d))
+    if not found and is_trial(job):
+        return [job]
     if not found:
         raise InputError("no trial folder in it (a trial folder holds result.json and "
                          "config.json)", file=str(job))
@@ -332,7 +333,8 @@ def import_job(job_dir: Path, results: Path) -> JobImport:
     from adequacy.results import Provenance
 
     folders = trial_dirs(job_dir)
-    job = job_dir.resolve().name if not is_trial(job_dir) else job_dir.resolve().parent.name
+    job = (job_dir.resolve().parent.name if folders == [job_dir]
+           else job_dir.resolve().name)
     known = {r.record.report.key for r in read_results(results)} if results.exists() else set()
     out = JobImport(job=str(job_dir), results=str(results))
     trials: list[tuple[_Trial, TrialImport]] = []

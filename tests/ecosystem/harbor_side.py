@@ -77,6 +77,8 @@ def write_job(arg: dict[str, Any]) -> dict[str, Any]:
     """A job folder written with Harbor's result models: JobConfig, JobResult, TrialConfig,
     TrialResult (with AgentInfo, ModelInfo, AgentContext, VerifierResult, ExceptionInfo) and an
     ATIF trajectory, as a Harbor run leaves them."""
+    from uuid import uuid4
+
     from harbor.models.agent.context import AgentContext
     from harbor.models.job.config import JobConfig
     from harbor.models.job.result import JobResult, JobStats
@@ -87,12 +89,10 @@ def write_job(arg: dict[str, Any]) -> dict[str, Any]:
     from harbor.models.trajectories.trajectory import Trajectory
     from harbor.models.trial.config import TaskConfig as TrialTaskConfig
     from harbor.models.trial.config import TrialConfig
+    from harbor.models.trial.paths import TrialPaths
     from harbor.models.trial.result import AgentInfo, ExceptionInfo, ModelInfo, TrialResult
     from harbor.models.verifier.result import VerifierResult
     from harbor.verifier.verifier import Verifier
-    from harbor.models.trial.paths import TrialPaths
-
-    from uuid import uuid4
 
     job = Path(arg["job"])
     job.mkdir(parents=True)
@@ -115,7 +115,10 @@ def write_job(arg: dict[str, Any]) -> dict[str, Any]:
             shutil.copytree(t["verifier"], folder / "verifier")
             v = object.__new__(Verifier)
             v.trial_paths = TrialPaths(folder)
-            rewards = v._parse_reward_json()
+            if v.trial_paths.reward_json_path.exists():
+                rewards = v._parse_reward_json()
+            elif v.trial_paths.reward_text_path.exists():
+                rewards = v._parse_reward_text()
         for rel, text in (t.get("files") or {}).items():
             (folder / rel).parent.mkdir(parents=True, exist_ok=True)
             (folder / rel).write_text(text)

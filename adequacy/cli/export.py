@@ -56,10 +56,12 @@ def export_harbor_cmd(
                          wheel=wheel, agent_timeout=agent_timeout,
                          verifier_timeout=verifier_timeout, cpus=cpus, memory_mb=memory_mb,
                          force=force)
-    if wheel is None:
-        err.print("building the spec-adequacy wheel the images install ...", highlight=False)
+    def progress(msg: str) -> None:
+        if msg.startswith("building") or err.is_terminal:
+            err.print(msg, highlight=False, end="\n" if msg.startswith("building") else "\r")
+
     try:
-        done = export_harbor(tasks, dest, opts)
+        done = export_harbor(tasks, dest, opts, progress)
     except AdequacyError as e:
         raise fail(str(e)) from None
     except OSError as e:

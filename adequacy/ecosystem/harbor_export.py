@@ -26,7 +26,7 @@ import re
 import shutil
 import tempfile
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -490,10 +490,11 @@ def export_task(task: Task, out: Path, wheel: Path, constraints_text: str,
                         has_solution=gold is not None)
 
 
-def export_harbor(paths: Sequence[Path], out: Path, opts: HarborOptions | None = None
-                  ) -> HarborExport:
+def export_harbor(paths: Sequence[Path], out: Path, opts: HarborOptions | None = None,
+                  progress: Callable[[str], None] | None = None) -> HarborExport:
     """Write one Harbor task folder per task under ``out``, then ``dataset.toml`` and
-    ``metric.py``. Every task is checked before anything is written."""
+    ``metric.py``. Every task is checked before anything is written; ``progress`` hears of
+    the slow steps (building the wheel, each task)."""
     opts = opts or HarborOptions()
     tasks = load_for_export(paths)
     for t in tasks:
@@ -511,8 +512,14 @@ def export_harbor(paths: Sequence[Path], out: Path, opts: HarborOptions | None =
                             file=str(root / t.id))
     text, _missing = constraints(("gym",))
     with tempfile.TemporaryDirectory(prefix="adequacy-export-") as tmp:
+        if opts.wheel is None and progress:
+            progress("building the spec-adequacy wheel the images install ...")
         wheel = opts.wheel if opts.wheel is not None else build_wheel(Path(tmp))
-        done = [export_task(t, root, wheel, text, opts) for t in tasks]
+        done = []
+        for i, t in enumerate(tasks, 1):
+            if progress:
+                progress(f"exporting {i}/{len(tasks)} {t.id}")
+            done.append(export_task(t, root, wheel, text, opts))
         wheel_name = wheel.name
     write_dataset(root, opts.org)
     return HarborExport(out=str(out), wheel=wheel_name, tasks=done)

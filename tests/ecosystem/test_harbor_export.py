@@ -362,3 +362,23 @@ def test_oracle_run_scores_every_task(exported: Path, harbor: Path, tmp_path: Pa
         "*/verifier/reward.json")]
     with_gold = [d for d in task_dirs(exported) if (d / "solution" / "solve.sh").is_file()]
     assert len(rewards) == len(with_gold) and all(r["reward"] == 1.0 for r in rewards)
+
+
+def test_cli_export_and_force(tmp_path: Path, wheel: Path) -> None:
+    run = [sys.executable, "-m", "adequacy", "export", "harbor"]
+    src, out = str(EXAMPLES[0] / "euclid_mod"), tmp_path / "out"
+    r = subprocess.run([*run, src, str(out), "--wheel", str(wheel)], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "spec-adequacy/euclid_mod" in r.stdout and (out / "dataset.toml").is_file()
+    r = subprocess.run([*run, src, str(out), "--wheel", str(wheel)], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 2 and "--force" in r.stderr and len(r.stderr.splitlines()) == 1
+    r = subprocess.run([*run, src, str(out), "--wheel", str(wheel), "--force"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    (out / "euclid_mod" / "task.toml").write_text("# someone else's\n")
+    r = subprocess.run([*run, src, str(out), "--wheel", str(wheel), "--force"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "remove it yourself" in r.stderr
+    assert (out / "euclid_mod" / "task.toml").read_text() == "# someone else's\n"

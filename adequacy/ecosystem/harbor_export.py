@@ -376,7 +376,9 @@ METRIC_PY = '''# /// script
 """The spec-adequacy dataset metric (Harbor's uv-script metric: -i rewards.jsonl -o metric.json).
 
 Each line of the input is one trial's reward.json (reward and the four bucket fractions), or
-null for a trial that ended without a reward (an error, a timeout before grading).
+null for a trial that ended without a reward (an error, a timeout before grading). A trial
+without a reward counts 0 everywhere, as in Harbor's own mean: were it left out, a spec that
+makes grading fail on the tasks it would do badly on would raise the means.
 """
 
 import argparse
@@ -394,7 +396,7 @@ def main(input_path: Path, output_path: Path) -> None:
            "solved_rate": (sum(1 for r in graded if r.get("reward") == 1.0) / len(rows))
            if rows else 0.0}
     for b in BUCKETS:
-        values = [r[b] for r in graded if isinstance(r.get(b), (int, float))]
+        values = [r.get(b, 0.0) if isinstance(r, dict) else 0.0 for r in rows]
         out[f"{b}_mean"] = sum(values) / len(values) if values else 0.0
     output_path.write_text(json.dumps(out))
 

@@ -131,7 +131,8 @@ def trial_dirs(job: Path) -> list[Path]:
     if not job.is_dir():
         raise InputError("not a folder (expected a Harbor job folder)", file=str(job))
     # a job folder has result.json and config.json too: its trials are what tells them apart
-    found = sorted(d for d in job.iterdir() if d.is_dir() and is_trial(d))
+    found = sorted(d for d in job.iterdir()
+                   if d.is_dir() and not d.is_symlink() and is_trial(d))
     if not found and is_trial(job):
         return [job]
     if not found:
@@ -234,10 +235,14 @@ def _spec_artifact(t: _Trial, rep: SpecReport) -> str | None:
     is the one graded: report pages can then show it."""
     from adequacy.keys import spec_hash
 
-    if not rep.spec_path or not rep.spec_path.startswith("/"):
+    if not rep.spec_path or not rep.spec_path.startswith("/") or \
+            ".." in rep.spec_path.split("/"):
         return None
-    host = t.folder / "artifacts" / rep.spec_path.lstrip("/")
+    artifacts = (t.folder / "artifacts").resolve()
+    host = artifacts / rep.spec_path.lstrip("/")
     try:
+        if not host.resolve().is_relative_to(artifacts):
+            return None
         if host.is_file() and not host.is_symlink() and host.stat().st_size <= 1 << 20 and \
                 spec_hash(host.read_bytes().decode("utf-8-sig")) == rep.spec_sha:
             return str(host)

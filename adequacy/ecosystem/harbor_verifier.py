@@ -117,6 +117,11 @@ def grade(task_dir: Path, spec: Path, engines: list[str], out: Path) -> SpecRepo
     from adequacy.tasks import load_task
     from adequacy.verdicts import InvalidSpec
 
+    out.mkdir(parents=True, exist_ok=True)
+    # files of ours already there were not written by this grading (the agent's container may
+    # share /logs with the host): none may survive a grading that fails
+    for name in (REWARD, CTRF, REPORT):
+        (out / name).unlink(missing_ok=True)
     task = load_task(task_dir)
     started = time.time()
     text, why = _spec_text(spec)
@@ -128,7 +133,6 @@ def grade(task_dir: Path, spec: Path, engines: list[str], out: Path) -> SpecRepo
     else:
         rep = score_spec(task, text, str(spec), engines=engines, strict=True, cache=None)
     stopped = time.time()
-    out.mkdir(parents=True, exist_ok=True)
     _write(out / REPORT, rep.model_dump_json(indent=2) + "\n")
     cases = {(c.bucket.value, c.id): c for c in task.all_cases()}
     _write(out / CTRF, json.dumps(ctrf(rep, cases, started, stopped), indent=1) + "\n")

@@ -159,7 +159,7 @@ def test_missing_or_unreadable_spec_scores_zero_and_is_not_an_error(
 
 def test_a_grading_failure_writes_no_reward(exported: Path, tmp_path: Path) -> None:
     """Our failure (a task that does not load) is no zero for the spec: no reward file, so
-    Harbor records the trial as an error."""
+    Harbor records the trial as an error; and no file of ours planted before survives."""
     if bwrap() is None:
         pytest.skip("needs bubblewrap (bwrap)")
     broken = tmp_path / "broken"
@@ -168,9 +168,13 @@ def test_a_grading_failure_writes_no_reward(exported: Path, tmp_path: Path) -> N
     ws = tmp_path / "ws"
     (ws / "euclid_mod").mkdir(parents=True)
     shutil.copyfile(EXAMPLES[0] / "euclid_mod" / "specs" / "gold.rs", ws / "euclid_mod" / "spec.rs")
+    planted = tmp_path / "verifier"  # what an agent sharing /logs could leave behind
+    planted.mkdir()
+    for name in ("reward.json", "adequacy-report.json", "ctrf.json"):
+        (planted / name).write_text('{"reward": 1.0}')
     r = run_test_sh(broken, ws, tmp_path / "verifier")
     assert r.returncode == 2
-    assert not (tmp_path / "verifier" / "reward.json").exists()
+    assert not [p.name for p in planted.iterdir() if p.suffix == ".json"]
     assert "task.toml" in r.stderr
 
 
@@ -184,7 +188,7 @@ def test_dataset_metric_through_harbors_uv_script(exported: Path, harbor: Path) 
         {"reward": 0.0, "pre_complete": 1.0, "pre_sound": 0.5, "post_complete": 1.0,
          "post_sound": 0.9}, None]})
     assert got["solved_rate"] == pytest.approx(1 / 3)
-    assert got["pre_sound_mean"] == pytest.approx(0.75)
+    assert got["pre_sound_mean"] == pytest.approx(0.5)  # the ungraded trial counts 0
     assert got["ungraded"] == 1
 
 
@@ -201,7 +205,8 @@ def test_metric_script_computes_means_and_solved_rate(exported: Path, tmp_path: 
                     str(tmp_path / "m.json")], check=True, timeout=60)
     m = json.loads((tmp_path / "m.json").read_text())
     assert m["solved_rate"] == 0.25 and m["graded"] == 2 and m["trials"] == 4
-    assert m["pre_complete_mean"] == 0.75 and m["post_sound_mean"] == 0.5
+    # a trial without a reward counts 0: leaving it out would reward making grading fail
+    assert m["pre_complete_mean"] == 0.375 and m["post_sound_mean"] == 0.25
 
 
 # ------------------------------------------------------------------ the agent's image

@@ -147,9 +147,27 @@ def test_report_compare_and_csv_read_a_harbor_run(job: Path, tmp_path: Path) -> 
                         "json"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     study = json.loads(r.stdout)
-    names = {a["name"] for a in study["approaches"]}
-    assert names == {"claude-code / anthropic/claude-sonnet", "codex / openai/gpt-5",
-                     "swe-agent / openrouter/x"}
+    by = {a["name"]: a for a in study["approaches"]}
+    assert set(by) == {"claude-code / anthropic/claude-sonnet", "codex / openai/gpt-5",
+                       "swe-agent / openrouter/x"}
+    claude = by["claude-code / anthropic/claude-sonnet"]["summary"]
+    # two attempts of one task, one passed: pass@1 0.5 and pass@2 1.0 over that task
+    assert claude["pass_at_1"] == 0.5 and claude["pass_at_k"]["2"] == 1.0
+    assert by["claude-code / anthropic/claude-sonnet"]["cost"] == 0.5
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("".join(json.dumps({"task": str(VERUS / t), "spec": str(
+        VERUS / t / "specs" / "gold.rs")}) + "\n" for t in ("binary_search_first", "euclid_mod")))
+    base = tmp_path / "gold.jsonl"
+    r = subprocess.run([sys.executable, "-m", "adequacy", "run", str(jobs), "-o", str(base),
+                        "--engine", "interp", "--workers", "1", "--quiet", "--no-cache"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-m", "adequacy", "compare", str(base), str(out),
+                        "--json", "--resamples", "200"], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    cmp = json.loads(r.stdout)
+    assert cmp["deltas"][0]["tasks"] == 2 and cmp["only_b"] == 2  # paired by task
     r = subprocess.run([sys.executable, "-m", "adequacy", "report", str(out), "--format",
                         "csv"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr

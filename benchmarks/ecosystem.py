@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -49,11 +50,12 @@ def main() -> None:
         print(f"{'task':24} {'score s':>8} {'grader s':>9} {'ratio':>6}")
         for tid, (task, spec) in TASKS.items():
             path = task / "specs" / spec
-            score = _median(lambda t=task, p=path: _run(
-                [py, "-m", "adequacy", "score", str(t), str(p), "--json", "--no-cache"]), n)
-            grade = _median(lambda t=task, p=path: _run(
-                [py, "-m", "adequacy.ecosystem.harbor_verifier", "--task", str(t), "--spec",
-                 str(p), "--out", str(out / "v")]), n)
+            score_cmd = [py, "-m", "adequacy", "score", str(task), str(path), "--json",
+                         "--no-cache"]
+            grade_cmd = [py, "-m", "adequacy.ecosystem.harbor_verifier", "--task", str(task),
+                         "--spec", str(path), "--out", str(out / "v")]
+            score = _median(partial(_run, score_cmd), n)
+            grade = _median(partial(_run, grade_cmd), n)
             print(f"{tid:24} {score:8.2f} {grade:9.2f} {grade / score:6.2f}")
 
         from adequacy.ecosystem.harbor_export import HarborOptions, export_harbor

@@ -48,14 +48,19 @@ def export_harbor_cmd(
                                         "before.")] = False,
 ) -> None:
     """Harbor task folders: run any agent on our tasks with `harbor run -p OUT -a AGENT`."""
+    from pydantic import ValidationError
+
     from adequacy.ecosystem.harbor_export import HarborOptions, export_harbor
-    from adequacy.errors import AdequacyError
+    from adequacy.errors import AdequacyError, validation_message
 
     tasks, dest = _split(paths)
-    opts = HarborOptions(org=org, visible=visible, seed=seed, base_image=base_image,
-                         wheel=wheel, agent_timeout=agent_timeout,
-                         verifier_timeout=verifier_timeout, cpus=cpus, memory_mb=memory_mb,
-                         force=force)
+    try:
+        opts = HarborOptions(org=org, visible=visible, seed=seed, base_image=base_image,
+                             wheel=wheel, agent_timeout=agent_timeout,
+                             verifier_timeout=verifier_timeout, cpus=cpus,
+                             memory_mb=memory_mb, force=force)
+    except ValidationError as e:
+        raise fail(validation_message(e)) from None
     def progress(msg: str) -> None:
         if msg.startswith("building") or err.is_terminal:
             err.print(msg, highlight=False, end="\n" if msg.startswith("building") else "\r")

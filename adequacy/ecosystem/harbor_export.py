@@ -23,13 +23,14 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import tempfile
 import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from adequacy.discovery import discover_tasks
 from adequacy.ecosystem import toml_write as tw
@@ -96,6 +97,15 @@ class HarborOptions(BaseModel):
     wheel: Path | None = None
     """A wheel of this project to install in the images; None builds one from the checkout."""
     force: bool = False
+
+    @field_validator("base_image")
+    @classmethod
+    def _one_image_reference(cls, v: str) -> str:
+        """An image reference and nothing else: the value is written into the Dockerfile."""
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/:@+-]*", v):
+            raise ValueError(f"--base-image {v!r} is not an image reference "
+                             "(NAME[:TAG][@sha256:DIGEST])")
+        return v
 
 
 class ExportedTask(BaseModel):
@@ -279,7 +289,8 @@ def dockerfile(task: Task, wheel: str, n_visible: int, recipe: Recipe,
 
 
 def test_sh(task: Task, spec_path: str, recipe: Recipe) -> str:
-    engines = " ".join(f"--engine {e}" for e in recipe.engines)
+    engines = " ".join(f"--engine {shlex.quote(e)}" for e in recipe.engines)
+    spec_arg = shlex.quote(spec_path)
     return f"""#!/bin/bash
 # Grades {spec_path} on every case of the task. The hidden cases arrive with this folder
 # (/tests/task) after the agent has finished, in a fresh container of the task's image
@@ -288,7 +299,7 @@ def test_sh(task: Task, spec_path: str, recipe: Recipe) -> str:
 # bucket fractions), ctrf.json (one test per case) and adequacy-report.json (the full report).
 set -uo pipefail
 mkdir -p /logs/verifier
-exec python3 -m adequacy.ecosystem.harbor_verifier --task /tests/task --spec {spec_path} \\
+exec python3 -m adequacy.ecosystem.harbor_verifier --task /tests/task --spec {spec_arg} \\
     {engines} --out /logs/verifier
 """
 
@@ -300,7 +311,8 @@ def solve_sh(gold_text: str, spec_path: str) -> str:
         mark += "_"
     body = gold_text if gold_text.endswith("\n") else gold_text + "\n"
     return (f"#!/bin/bash\n# The task's gold spec: what `harbor run -a oracle` writes before "
-            f"grading.\nset -euo pipefail\ncat > {spec_path} <<'{mark}'\n{body}{mark}\n")
+            f"grading.\nset -euo pipefail\ncat > {shlex.quote(spec_path)} <<'{mark}'\n{body}"
+            f"{mark}\n")
 
 
 def instruction_md(task: Task, spec_file: str, n_visible: int) -> str:

@@ -20,9 +20,11 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-TASKS = {"binary_search_first": (REPO / "examples/verus/binary_search_first", "gold.rs"),
-         "jml_abs_value": (REPO / "examples/jml/abs_value", "gold.java")}
+from adequacy.examples import bundled_folder
+
+VERUS, JML = bundled_folder("verus"), bundled_folder("jml")
+TASKS = {"binary_search_first": (VERUS / "binary_search_first", "gold.rs"),
+         "jml_abs_value": (JML / "abs_value", "gold.java")}
 
 
 def _median(f: Callable[[], object], n: int) -> float:
@@ -64,7 +66,7 @@ def main() -> None:
         t = time.perf_counter()
         wheel = build_wheel(out / "wheel")
         built = time.perf_counter() - t
-        tasks = [REPO / "examples/verus", REPO / "examples/jml"]
+        tasks = [VERUS, JML]
         t = time.perf_counter()
         done = export_harbor(tasks, out / "harbor", HarborOptions(wheel=wheel))
         exported = time.perf_counter() - t

@@ -4,7 +4,8 @@ One folder per task, in the layout Harbor's own task model reads (``task.toml``,
 ``instruction.md``, ``environment/``, ``tests/``, ``solution/``):
 
 - ``environment/`` is what the agent's image is built from, and holds nothing hidden: a wheel
-  of this project (with ``constraints.txt`` pinning what it installs) and a copy of the task
+  of this project without its bundled example tasks (with ``constraints.txt`` pinning what it
+  installs) and a copy of the task
   with the visible cases only, from which the image build makes a gym folder at
   ``/app/<id>`` (so ``adequacy check`` and the MCP server work inside) and then deletes the
   copy. No path of the exporting machine is written anywhere.
@@ -32,9 +33,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from adequacy.discovery import discover_tasks
 from adequacy.ecosystem import toml_write as tw
-from adequacy.ecosystem.wheel import build_wheel, check_wheel, constraints
+from adequacy.ecosystem.wheel import (
+    build_wheel,
+    bundled_in_wheel,
+    check_wheel,
+    constraints,
+    image_wheel,
+)
 from adequacy.errors import InputError, TaskError
 from adequacy.gym.make import (
     _without_constraints,
@@ -45,9 +51,11 @@ from adequacy.gym.make import (
     spec_file_name,
 )
 from adequacy.gym.texts import BUCKETS_TEXT
-from adequacy.keys import task_content_hash
-from adequacy.tasks import Case, Task, load_task
-from adequacy.verdicts import BUCKETS, Bucket
+from adequacy.model.task import Case, Task
+from adequacy.model.verdicts import BUCKETS, Bucket
+from adequacy.scoring.keys import task_content_hash
+from adequacy.taskdirs.discovery import discover_tasks
+from adequacy.taskdirs.load import load_task
 
 HARBOR_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9._-]*$")
 """A part of Harbor's ``org/name`` (its ``ORG_NAME_PATTERN``), without ``..``."""
@@ -215,7 +223,7 @@ def write_task_copy(task: Task, dest: Path, cases: Sequence[Case] | None) -> Non
 
 def task_toml(task: Task, name: str, spec_path: str, n_visible: int, recipe: Recipe,
               opts: HarborOptions) -> str:
-    from adequacy import __version__
+    from adequacy.version import __version__
 
     counts = {b.value: len(task.cases.get(b, [])) for b in BUCKETS}
     description = (f"Write the {task.language} specification (precondition and postcondition) "
@@ -253,7 +261,7 @@ def task_toml(task: Task, name: str, spec_path: str, n_visible: int, recipe: Rec
 
 def dockerfile(task: Task, wheel: str, n_visible: int, recipe: Recipe,
                opts: HarborOptions) -> str:
-    from adequacy import __version__
+    from adequacy.version import __version__
 
     lines = [
         f"# The agent's environment for the spec-adequacy task {task.id} (spec-adequacy "
@@ -424,7 +432,7 @@ if __name__ == "__main__":
 
 def dataset_toml(org: str, out_name: str, tasks: Sequence[tuple[str, str]],
                  metric_digest: str) -> str:
-    from adequacy import __version__
+    from adequacy.version import __version__
 
     name = f"{org}/{re.sub(r'[^A-Za-z0-9._-]', '-', out_name).lstrip('.-_') or 'tasks'}"
     parts = [tw.table("dataset", {
@@ -528,7 +536,8 @@ def export_harbor(paths: Sequence[Path], out: Path, opts: HarborOptions | None =
     with tempfile.TemporaryDirectory(prefix="adequacy-export-") as tmp:
         if opts.wheel is None and progress:
             progress("building the spec-adequacy wheel the images install ...")
-        wheel = opts.wheel if opts.wheel is not None else build_wheel(Path(tmp))
+        built = opts.wheel if opts.wheel is not None else build_wheel(Path(tmp) / "built")
+        wheel, _dropped = image_wheel(built, Path(tmp) / "image", bundled_in_wheel())
         done = []
         for i, t in enumerate(tasks, 1):
             if progress:

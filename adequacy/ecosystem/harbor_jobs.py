@@ -33,17 +33,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from adequacy.ecosystem import specgym_results
 from adequacy.ecosystem.harbor_verifier import REPORT, REWARD, rewards
 from adequacy.errors import InputError, validation_message
-from adequacy.metrics import harness_metrics, passed_all
-from adequacy.results import (
-    Producer,
-    SpecReport,
-    append_record,
-    producer,
-    read_results,
-    repair_tail,
-)
-from adequacy.values import content_hash
-from adequacy.verdicts import InvalidSpec
+from adequacy.model.metrics import harness_metrics, passed_all
+from adequacy.model.values import content_hash
+from adequacy.model.verdicts import InvalidSpec
+from adequacy.records.log import Producer, append_record, producer, read_results, repair_tail
+from adequacy.scoring.spec_report import SpecReport
 
 MAX_JSON_BYTES = 64 << 20
 
@@ -233,7 +227,7 @@ def _key(job: str, t: _Trial) -> str:
 def _spec_artifact(t: _Trial, rep: SpecReport) -> str | None:
     """The agent's spec as Harbor collected it (``artifacts/<container path>``), when its text
     is the one graded: report pages can then show it."""
-    from adequacy.keys import spec_hash
+    from adequacy.scoring.keys import spec_hash
 
     if not rep.spec_path or not rep.spec_path.startswith("/") or \
             ".." in rep.spec_path.split("/"):
@@ -335,7 +329,7 @@ def _harbor_extra(t: _Trial, job: str, attempt: int, source: str) -> dict[str, A
 def import_job(job_dir: Path, results: Path) -> JobImport:
     """Append one record per trial of ``job_dir`` to ``results`` (records already there, by
     key, are not written again: importing a job twice adds nothing)."""
-    from adequacy.results import Provenance
+    from adequacy.scoring.spec_report import Provenance
 
     folders = trial_dirs(job_dir)
     job = (job_dir.resolve().parent.name if folders == [job_dir]

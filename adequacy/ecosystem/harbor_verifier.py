@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from adequacy.errors import AdequacyError
-from adequacy.results import SpecReport
-from adequacy.verdicts import BUCKETS, Truth
+from adequacy.model.verdicts import BUCKETS, Truth
+from adequacy.scoring.spec_report import SpecReport
 
 REWARD = "reward.json"
 CTRF = "ctrf.json"
@@ -60,7 +60,7 @@ def _short(v: Any, limit: int = 400) -> str:
 def ctrf(rep: SpecReport, cases: dict[tuple[str, str], Any], started: float,
          stopped: float) -> dict[str, Any]:
     """The report as a CTRF document (https://ctrf.io): one test per case."""
-    from adequacy import __version__
+    from adequacy.version import __version__
 
     tests: list[dict[str, Any]] = []
     if rep.status == "invalid" and rep.invalid is not None:
@@ -112,10 +112,10 @@ def _spec_text(path: Path) -> tuple[str | None, str]:
 
 def grade(task_dir: Path, spec: Path, engines: list[str], out: Path) -> SpecReport:
     """Score and write the three files; raises ``AdequacyError`` on a failure of ours."""
-    from adequacy.keys import spec_hash
-    from adequacy.runner import score_spec
-    from adequacy.tasks import load_task
-    from adequacy.verdicts import InvalidSpec
+    from adequacy.model.verdicts import InvalidSpec
+    from adequacy.scoring.keys import spec_hash
+    from adequacy.scoring.runner import score_spec
+    from adequacy.taskdirs.load import load_task
 
     out.mkdir(parents=True, exist_ok=True)
     # files of ours already there were not written by this grading (the agent's container may

@@ -26,12 +26,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from adequacy.discovery import discover_tasks
 from adequacy.errors import InputError, TaskError
-from adequacy.importer import ImportReport, Problem
-from adequacy.keys import task_content_hash
-from adequacy.tasks import Task, load_task
-from adequacy.verdicts import BUCKETS
+from adequacy.extensions.importer import ImportReport, Problem
+from adequacy.model.task import Task
+from adequacy.model.verdicts import BUCKETS
+from adequacy.scoring.keys import task_content_hash
+from adequacy.taskdirs.discovery import discover_tasks
+from adequacy.taskdirs.load import load_task
 
 DATA_FILE = "data/test-00000-of-00001.parquet"
 SPLIT = "test"
@@ -122,8 +123,8 @@ def _case(c: Any) -> dict[str, Any]:
 
 
 def row(task: Task) -> dict[str, Any]:
-    from adequacy import __version__
     from adequacy.gym.make import gold_spec, spec_file_name
+    from adequacy.version import __version__
 
     files = task_files(task)
     gold = gold_spec(task)
@@ -148,7 +149,7 @@ def row(task: Task) -> dict[str, Any]:
 
 
 def card(rows: Sequence[dict[str, Any]], license_id: str, name: str) -> str:
-    from adequacy import __version__
+    from adequacy.version import __version__
 
     langs = Counter(r["language"] for r in rows)
     sources = Counter(r["source"] or "(not stated)" for r in rows)

@@ -32,7 +32,7 @@ from inspect_ai.scorer import Score, Target, mean, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, tool
 
-from adequacy.verdicts import BUCKETS
+from adequacy.model.verdicts import BUCKETS
 
 SCORES = (*(b.value for b in BUCKETS), "passed_all")
 _FILES = ("INSTRUCTIONS.md", "statement.md", "{spec}", "visible_cases.jsonl",
@@ -81,11 +81,11 @@ def prompt(folder: Path, with_check: bool) -> str:
 
 
 def samples(tasks: list[Path], visible: int, seed: int, with_check: bool) -> list[Sample]:
-    from adequacy.discovery import discover_tasks
     from adequacy.ecosystem.harbor_export import untested_buckets
     from adequacy.errors import TaskError
     from adequacy.gym.manifest import read_manifest
-    from adequacy.tasks import load_task
+    from adequacy.taskdirs.discovery import discover_tasks
+    from adequacy.taskdirs.load import load_task
 
     roots = discover_tasks(tasks)
     for r in roots:
@@ -118,7 +118,7 @@ def check_tool(folder: str) -> Tool:
         Args:
             spec: The complete spec file's text.
         """
-        from adequacy.gym.session import GymError
+        from adequacy.errors import GymError
         from adequacy.gym.session import check as gym_check
 
         try:
@@ -172,20 +172,20 @@ def _explanation(rep: Any) -> str:
 
 def grade(task_path: str, answer: str, engines: list[str]) -> tuple[str, Any]:
     """(the spec text extracted from the answer, its report on every case)."""
-    from adequacy import plugins
-    from adequacy.answers import ExtractionError
+    from adequacy.errors import ExtractionError
+    from adequacy.extensions import registry
     from adequacy.gym.session import _SCORING
-    from adequacy.keys import spec_hash
-    from adequacy.results import SpecReport
-    from adequacy.runner import score_spec
-    from adequacy.tasks import load_task
-    from adequacy.verdicts import InvalidSpec
+    from adequacy.model.verdicts import InvalidSpec
+    from adequacy.scoring.keys import spec_hash
+    from adequacy.scoring.runner import score_spec
+    from adequacy.scoring.spec_report import SpecReport
+    from adequacy.taskdirs.load import load_task
 
     t = load_task(task_path)
     try:
         if not answer.strip():
             raise ExtractionError("the answer is empty")
-        text = plugins.registry().owner(t.language).spec_from_answer(t, answer)
+        text = registry.registry().owner(t.language).spec_from_answer(t, answer)
     except ExtractionError as e:
         rep = SpecReport(key=f"unextracted:{spec_hash(answer)}", task_id=t.id,
                          task_path=task_path, spec_path=None, spec_sha=spec_hash(answer),

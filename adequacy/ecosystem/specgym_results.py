@@ -20,8 +20,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from adequacy.errors import InputError
-from adequacy.metrics import BucketStats
-from adequacy.verdicts import BUCKETS, Bucket
+from adequacy.model.metrics import BucketStats
+from adequacy.model.verdicts import BUCKETS, Bucket
 
 BASE = Path("verifier") / "compressed_verdicts" / "run_on_all_samples"
 DETAIL = BASE / "unzipped_results" / "SubmissionResultMoreDetail.json"

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from adequacy.verdicts import BUCKETS
+from adequacy.model.verdicts import BUCKETS
 
 GroupBy = Literal["auto", "file", "writer", "model", "family"]
 
@@ -43,8 +43,8 @@ def _flat(prefix: str, v: Any, out: dict[str, Any]) -> None:
 
 
 def record_row(rec: Any) -> dict[str, Any]:
-    """The row of one ``adequacy.reporting.Record``."""
-    from adequacy.reporting import outcome
+    """The row of one ``adequacy.records.html.Record``."""
+    from adequacy.records.html import outcome
 
     rep, prod = rec.report, rec.producer
     row: dict[str, Any] = {
@@ -79,8 +79,8 @@ def record_row(rec: Any) -> dict[str, Any]:
 
 def spec_rows(paths: Sequence[str | Path], group_by: GroupBy = "auto") -> list[dict[str, Any]]:
     """One row per spec of the results files (their latest record per job)."""
-    from adequacy.reporting import read_records
-    from adequacy.results import latest, read_results
+    from adequacy.records.html import read_records
+    from adequacy.records.log import latest, read_results
 
     files = [Path(p) for p in paths]
     records = read_records(files, group_by=group_by)

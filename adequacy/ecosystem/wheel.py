@@ -4,8 +4,11 @@ An exported Harbor task installs the project from a wheel placed beside its Dock
 image then grades with the code that wrote the task, not with whatever a registry holds on
 the day it is built. The wheel is built from the checkout this package runs from (the files git
 knows, copied to a temporary folder first, so the build leaves nothing in the checkout), or a
-wheel the user names is used as it is. ``constraints.txt`` pins every distribution the wheel
-pulls in to the version installed here, so two builds of the same export install the same code.
+wheel the user names is used. The image gets a copy without the bundled examples (the example
+tasks with every case, gold specs of imported datasets): an exported task may be one of them,
+and the agent's image must hold no hidden case. ``constraints.txt`` pins every distribution the
+wheel pulls in to the version installed here, so two builds of the same export install the same
+code.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ def source_root() -> Path | None:
     """The checkout this package is imported from (the folder with pyproject.toml above the
     ``adequacy`` package), or None for an installed wheel."""
     here = Path(__file__).resolve().parents[2]
-    if (here / "pyproject.toml").is_file() and (here / "setup.py").is_file():
+    if (here / "pyproject.toml").is_file() and (here / "adequacy" / "__init__.py").is_file():
         return here
     return None
 
@@ -147,3 +150,44 @@ def constraints(extras: tuple[str, ...] = ("gym",)) -> tuple[str, list[str]]:
 
 def _norm(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _package_relative(path: Path) -> str | None:
+    """``path`` as a wheel names it: relative to the folder holding its top-level package."""
+    p = path.resolve()
+    for anc in p.parents:
+        if (anc / "__init__.py").is_file() and not (anc.parent / "__init__.py").is_file():
+            return p.relative_to(anc.parent).as_posix()
+    return None
+
+
+def bundled_in_wheel() -> list[str]:
+    """Where the bundled example folders sit inside the wheel (``adequacy_verus/examples/
+    verus``...): what ``adequacy examples`` copies out, none of which an image needs."""
+    from adequacy.examples import bundled
+
+    return sorted({rel for f in bundled() if (rel := _package_relative(f.source))})
+
+
+def image_wheel(src: Path, dest_dir: Path, drop: list[str]) -> tuple[Path, int]:
+    """A copy of the wheel without the files under ``drop`` (its RECORD updated to match);
+    the copy and how many files it left out. Entries keep their names, dates and modes."""
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    dest = dest_dir / src.name
+    with zipfile.ZipFile(src) as zin:
+        names = zin.namelist()
+        gone = {n for n in names if any(n == d or n.startswith(d.rstrip("/") + "/")
+                                        for d in drop)}
+        record = next((n for n in names if n.endswith(".dist-info/RECORD")), None)
+        if record is None:
+            raise InputError("the wheel has no .dist-info/RECORD", file=str(src))
+        kept = [ln for ln in zin.read(record).decode("utf-8").splitlines()
+                if ln and ln.split(",", 1)[0] not in gone]
+        with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as zout:
+            for info in zin.infolist():
+                if info.filename in gone:
+                    continue
+                data = ("\n".join(kept) + "\n").encode() if info.filename == record \
+                    else zin.read(info)
+                zout.writestr(info, data)
+    return dest, len(gone)

@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
+from adequacy.examples import bundled_folder
+
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = (REPO / "examples" / "verus", REPO / "examples" / "jml")
+EXAMPLES = (bundled_folder("verus"), bundled_folder("jml"))
 HERE = Path(__file__).resolve().parent
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from adequacy.tasks import load_task
+from adequacy.taskdirs.load import load_task
 
 from .conftest import EXAMPLES, REPO, bundled_specs, harbor_call
 from .sandbox import bwrap, run_test_sh
@@ -285,7 +285,7 @@ def test_no_hidden_case_in_what_an_agent_gets_and_no_path_of_this_machine_anywhe
 
     sources = {load_task(d).id: load_task(d) for lang in EXAMPLES for d in lang.iterdir()
                if (d / "task.toml").is_file()}
-    from adequacy.cache import default_cache_dir
+    from adequacy.scoring.cache import default_cache_dir
 
     # the home folder itself is left out: `/root` is a word in the project's own comments
     machine = {str(REPO), str(exported), str(exported.resolve()), str(default_cache_dir()),
@@ -388,3 +388,32 @@ def test_cli_export_and_force(tmp_path: Path, wheel: Path) -> None:
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and "remove it yourself" in r.stderr
     assert (out / "euclid_mod" / "task.toml").read_text() == "# someone else's\n"
+
+
+def test_the_image_wheel_leaves_out_the_bundled_examples_and_stays_a_wheel(
+        exported: Path, wheel: Path) -> None:
+    """The built wheel carries the bundled tasks with every case (`adequacy examples`); the
+    image's copy does not, keeps the gym's worked examples, and its RECORD lists exactly its
+    files with their hashes, as an installer checks them."""
+    import base64
+    import hashlib
+
+    from adequacy.ecosystem.wheel import bundled_in_wheel
+
+    full = zipfile.ZipFile(wheel).namelist()
+    drop = bundled_in_wheel()
+    assert any(n.startswith(f"{d}/") for d in drop for n in full)
+    image = exported / "euclid_mod" / "environment" / "dist" / wheel.name
+    with zipfile.ZipFile(image) as z:
+        names = z.namelist()
+        assert not [n for n in names if any(n.startswith(f"{d}/") for d in drop)]
+        assert any("/examples/gym/" in n for n in names)
+        record = next(n for n in names if n.endswith(".dist-info/RECORD"))
+        rows = [ln.split(",") for ln in z.read(record).decode().splitlines() if ln]
+        assert sorted(r[0] for r in rows) == sorted(names)
+        for name, digest, _size in rows:
+            if name == record:
+                continue
+            want = "sha256=" + base64.urlsafe_b64encode(
+                hashlib.sha256(z.read(name)).digest()).rstrip(b"=").decode()
+            assert digest == want, name

@@ -17,8 +17,8 @@ import pytest
 from adequacy.ecosystem import specgym_results
 from adequacy.ecosystem.harbor_jobs import import_job
 from adequacy.errors import InputError
-from adequacy.results import read_results
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.records.log import read_results
 
 from .conftest import EXAMPLES, harbor_call
 from .sandbox import bwrap, run_test_sh

@@ -12,7 +12,7 @@ import pytest
 from adequacy.ecosystem.harbor_export import HarborOptions, export_harbor, harbor_name
 from adequacy.errors import TaskError
 
-from .conftest import EXAMPLES, REPO
+from .conftest import EXAMPLES
 
 
 def _copy(tmp_path: Path, name: str = "euclid_mod") -> Path:
@@ -31,7 +31,9 @@ def test_a_bucket_no_spec_can_pass_is_refused(tmp_path: Path) -> None:
 
 def test_a_shipped_worked_example_is_refused(tmp_path: Path) -> None:
     """Its gold spec travels inside the wheel the image installs."""
-    shipped = REPO / "adequacy" / "gym" / "examples" / "verus"
+    from adequacy.examples import gym_examples
+
+    shipped = gym_examples("verus")
     task = next(d for d in shipped.iterdir() if (d / "task.toml").is_file())
     with pytest.raises(TaskError, match="shipped worked examples"):
         export_harbor([task], tmp_path / "out")

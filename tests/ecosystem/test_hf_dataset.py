@@ -17,7 +17,7 @@ datasets = pytest.importorskip("datasets", reason="datasets is not installed (pi
                                "'spec-adequacy[hf]')")
 
 from adequacy.ecosystem.hf_dataset import DATA_FILE, export_hf, features, import_hf  # noqa: E402
-from adequacy.tasks import load_task  # noqa: E402
+from adequacy.taskdirs.load import load_task  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402
 

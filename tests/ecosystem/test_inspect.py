@@ -18,7 +18,7 @@ from inspect_ai import eval as inspect_eval  # noqa: E402
 from inspect_ai.log import read_eval_log  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
 
-from adequacy.tasks import load_task  # noqa: E402
+from adequacy.taskdirs.load import load_task  # noqa: E402
 
 from .conftest import EXAMPLES  # noqa: E402
 

@@ -13,7 +13,8 @@ import pytest
 
 import adequacy
 from adequacy.ecosystem.tables import COLUMNS, spec_rows, to_csv
-from adequacy.results import Provenance, append_record, producer
+from adequacy.records.log import append_record, producer
+from adequacy.scoring.spec_report import Provenance
 
 from .conftest import EXAMPLES
 

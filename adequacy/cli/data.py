@@ -43,15 +43,18 @@ def import_(
                                    "sample).")] = 200,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="harbor-job: the "
                       "results file to append to (default results.jsonl).")] = None,
+    language: Annotated[str | None, typer.Option(help="harbor-job: the task language of "
+                        "trials graded by SpecGym's own result files, which do not say it.")
+                        ] = None,
 ) -> None:
     """Convert a public dataset into task folders (then fill their sound buckets)."""
     from adequacy.cli import import_ecosystem
     if name in import_ecosystem.NAMES:
-        import_ecosystem.run(name, paths, output)
+        import_ecosystem.run(name, paths, output, language)
         return
-    if output is not None:
-        raise fail(f"-o is for `import harbor-job`; importer {name!r} writes task folders "
-                   "into DEST")
+    if output is not None or language is not None:
+        raise fail(f"-o and --language are for `import harbor-job`; importer {name!r} writes "
+                   "task folders into DEST")
     if len(paths) < 2:
         raise fail("give SRC and DEST (import NAME SRC... DEST)")
     *srcs, dest = paths

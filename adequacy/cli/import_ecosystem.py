@@ -14,14 +14,16 @@ from adequacy.cli.common import fail, out, say_error
 NAMES = ("harbor-job", "hf")
 
 
-def run(name: str, paths: list[Path], output: Path | None) -> None:
+def run(name: str, paths: list[Path], output: Path | None, language: str | None) -> None:
     if name == "harbor-job":
-        _harbor_job(paths, output)
+        _harbor_job(paths, output, language or "")
     else:
+        if language is not None:
+            raise fail("--language is for `import harbor-job`")
         _hf(paths, output)
 
 
-def _harbor_job(paths: list[Path], output: Path | None) -> None:
+def _harbor_job(paths: list[Path], output: Path | None, language: str) -> None:
     from adequacy.ecosystem.harbor_jobs import import_job
     from adequacy.errors import AdequacyError
 
@@ -31,7 +33,7 @@ def _harbor_job(paths: list[Path], output: Path | None) -> None:
     if results.exists() and not results.is_file():
         raise fail(f"{results}: is not a file")
     try:
-        done = import_job(paths[0], results)
+        done = import_job(paths[0], results, language)
     except AdequacyError as e:
         raise fail(str(e)) from None
     except OSError as e:

@@ -69,21 +69,31 @@ those)."""
 
 
 class Recipe(BaseModel):
-    """What a language's tasks need in the image: system packages, the backend to prepare,
-    and the engines the verifier runs (named, so the grade does not depend on what happens to
-    be installed)."""
+    """A language's ``ContainerRecipe`` and the backend it comes from (``adequacy setup
+    --backend`` names it)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    backend: str
     apt: tuple[str, ...] = ()
-    setup_backend: str | None = None
+    prepare: bool = False
     engines: tuple[str, ...]
 
 
-RECIPES: dict[str, Recipe] = {
-    "verus": Recipe(engines=("interp",)),
-    "jml": Recipe(apt=("default-jdk-headless",), setup_backend="openjml", engines=("rac",)),
-}
+def recipe_for(language: str) -> Recipe | None:
+    """What an image needs for ``language``, from the backend that owns it (the
+    ``container_recipe`` capability); None when it gives none."""
+    from adequacy.errors import BackendError
+    from adequacy.extensions import registry
+
+    try:
+        owner = registry.registry().owner(language)
+    except BackendError:
+        return None
+    got = owner.container_recipe()
+    if got is None:
+        return None
+    return Recipe(backend=owner.name, apt=got.apt, prepare=got.prepare, engines=got.engines)
 
 
 class HarborOptions(BaseModel):
@@ -175,9 +185,10 @@ def load_for_export(paths: Sequence[Path]) -> list[Task]:
             raise TaskError(f"two tasks share the id {t.id!r} (up to case); task folders are "
                             "named by id", file=str(t.root))
         seen[low] = t.id
-        if t.language not in RECIPES:
-            raise TaskError(f"no container recipe for {t.language!r} tasks (known: "
-                            f"{', '.join(sorted(RECIPES))})", file=str(t.root / "task.toml"))
+        if recipe_for(t.language) is None:
+            raise TaskError(f"the backend of {t.language!r} tasks gives no container recipe "
+                            "(Backend.container_recipe): its tasks cannot be graded in an "
+                            "image", file=str(t.root / "task.toml"))
         empty = untested_buckets(t)
         if empty:
             raise TaskError(f"bucket {', '.join(b.value for b in empty)} has no case, so no "
@@ -272,7 +283,8 @@ def dockerfile(task: Task, wheel: str, n_visible: int, recipe: Recipe,
     ]
     if recipe.apt:
         lines.append("RUN apt-get update && apt-get install -y --no-install-recommends "
-                     + " ".join(recipe.apt) + " && rm -rf /var/lib/apt/lists/*")
+                     + " ".join(shlex.quote(a) for a in recipe.apt)
+                     + " && rm -rf /var/lib/apt/lists/*")
     lines += [
         "COPY dist/ /opt/adequacy/dist/",
         "RUN python -m pip install --no-cache-dir -c /opt/adequacy/dist/constraints.txt "
@@ -281,8 +293,8 @@ def dockerfile(task: Task, wheel: str, n_visible: int, recipe: Recipe,
         "RUN useradd --create-home --shell /bin/bash agent",
         "COPY task/ /opt/adequacy/task/",
     ]
-    if recipe.setup_backend:
-        lines.append(f"RUN adequacy setup --backend {recipe.setup_backend}")
+    if recipe.prepare:
+        lines.append(f"RUN adequacy setup --backend {shlex.quote(recipe.backend)}")
     lines += [
         # the gym folder keeps its own visible-only copy; the source copy goes, so `adequacy
         # submit` (which would grade on visible cases only) answers that the task is absent
@@ -325,8 +337,7 @@ def solve_sh(gold_text: str, spec_path: str) -> str:
 
 def instruction_md(task: Task, spec_file: str, n_visible: int) -> str:
     folder = f"{WORKSPACE}/{task.id}"
-    lang = {"verus": "Verus", "jml": "JML"}.get(task.language, task.language)
-    return f"""# Write the {lang} specification of {task.title or task.id}
+    return f"""# Write the {task.language} specification of {task.title or task.id}
 
 Your working folder is `{folder}`. Complete `{folder}/{spec_file}`: write the precondition
 (which inputs the function promises to handle) and the postcondition (which outputs are
@@ -469,7 +480,8 @@ def _prepare(folder: Path, force: bool) -> None:
 
 def export_task(task: Task, out: Path, wheel: Path, constraints_text: str,
                 opts: HarborOptions) -> ExportedTask:
-    recipe = RECIPES[task.language]
+    recipe = recipe_for(task.language)
+    assert recipe is not None  # load_for_export refused the task otherwise
     name = harbor_name(opts.org, task.id)
     folder = out / task.id
     if folder.parent != out:

@@ -274,15 +274,18 @@ def _ours(t: _Trial, key: str) -> tuple[SpecReport, dict[str, Any]]:
     return rep.model_copy(update={"key": key, "spec_path": spec}), {"adequacy_key": rep.key}
 
 
-def _specgym(t: _Trial, key: str) -> tuple[SpecReport, str, bool]:
+def _specgym(t: _Trial, key: str, language: str) -> tuple[SpecReport, str, bool]:
+    """The trial's record from SpecGym's files; their files do not name the language, so
+    the record has the one the user gave (``--language``), else none."""
     score = specgym_results.read_trial(t.folder)
     assert score is not None
     common: dict[str, Any] = {"key": key, "task_id": t.task_id, "task_path": str(t.folder),
-                              "spec_path": None, "spec_sha": "", "language": "verus",
+                              "spec_path": None, "spec_sha": "", "language": language,
                               "strict": True}
     if not score.syntax_ok:
         rep = SpecReport.model_validate({**common, "status": "invalid", "invalid": InvalidSpec(
-            message="the spec failed Verus-SpecGym's syntax checks")}).finish()
+            message="the spec failed the benchmark's own syntax checks "
+                    "(syntax_check_feedback)")}).finish()
         return rep, score.source, score.did_solve
     stats = score.buckets
     rep = SpecReport.model_validate({**common, "status": "scored", "buckets": stats,
@@ -296,14 +299,14 @@ def _error(t: _Trial, key: str, why: str) -> SpecReport:
                               task_id=t.task_id)
 
 
-def _record(t: _Trial, job: str) -> tuple[SpecReport, str, dict[str, Any]]:
+def _record(t: _Trial, job: str, language: str) -> tuple[SpecReport, str, dict[str, Any]]:
     key = _key(job, t)
     extra: dict[str, Any] = {}
     if (t.folder / "verifier" / REPORT).is_file():
         rep, extra = _ours(t, key)
         source = "adequacy"
     elif specgym_results.present(t.folder):
-        rep, source, solved = _specgym(t, key)
+        rep, source, solved = _specgym(t, key, language)
         extra["specgym_did_solve"] = solved
     else:
         why = ("the trial has no per-bucket result: "
@@ -326,9 +329,10 @@ def _harbor_extra(t: _Trial, job: str, attempt: int, source: str) -> dict[str, A
     return {k: v for k, v in h.items() if v is not None}
 
 
-def import_job(job_dir: Path, results: Path) -> JobImport:
+def import_job(job_dir: Path, results: Path, language: str = "") -> JobImport:
     """Append one record per trial of ``job_dir`` to ``results`` (records already there, by
-    key, are not written again: importing a job twice adds nothing)."""
+    key, are not written again: importing a job twice adds nothing). ``language``: the
+    language of trials graded by Verus-SpecGym's files, which do not say it."""
     from adequacy.scoring.spec_report import Provenance
 
     folders = trial_dirs(job_dir)
@@ -359,7 +363,7 @@ def import_job(job_dir: Path, results: Path) -> JobImport:
         for t, info in trials:
             info.task_id = t.task_id
             try:
-                rep, source, extra = _record(t, job)
+                rep, source, extra = _record(t, job, language)
             except InputError as e:
                 info.status, info.reason = "unreadable", str(e)
                 continue

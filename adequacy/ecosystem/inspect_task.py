@@ -53,6 +53,11 @@ one fenced code block: your answer is graded on every case, visible and hidden."
 
 def _paths(tasks: str | list[str]) -> list[Path]:
     items = tasks if isinstance(tasks, list) else [p for p in str(tasks).split(",") if p]
+    if not items:
+        from adequacy.extensions import registry
+
+        return sorted(b.example_dir for b in registry.backends().values()
+                      if b.example_dir is not None and b.example_dir.is_dir())
     return [Path(p).expanduser() for p in items]
 
 
@@ -220,12 +225,13 @@ def adequacy_scorer(engines: list[str] | None = None) -> Any:
     return score
 
 
-def _spec_adequacy(tasks: str | list[str] = "examples/verus", visible: int = 3, seed: int = 0,
+def _spec_adequacy(tasks: str | list[str] = "", visible: int = 3, seed: int = 0,
                    check: bool = True, engines: str = "", message_limit: int = 40) -> Task:
     """Write the formal specification of each task; graded by spec-adequacy per bucket.
 
     Args:
-        tasks: Task folders or folders of tasks (comma-separated, or a list).
+        tasks: Task folders or folders of tasks (comma-separated, or a list); default: the
+            example tasks every installed language bundles.
         visible: Visible cases shown per task (completeness buckets only).
         seed: Seed of the visible cases' draw.
         check: Give the model the ``check`` tool (off: the no-harness ablation).

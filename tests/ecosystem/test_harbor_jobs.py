@@ -104,7 +104,7 @@ def job(exported: Path, harbor: Path, tmp_path_factory: pytest.TempPathFactory) 
 def test_every_trial_becomes_a_checked_record_with_provenance(job: Path, tmp_path: Path
                                                                ) -> None:
     out = tmp_path / "results.jsonl"
-    done = import_job(job, out)
+    done = import_job(job, out, language="verus")
     assert done.written == 7 and not done.unreadable
     recs = {r.record.extra["harbor"]["trial"]: r.record for r in read_results(out)}
     a1, a2 = recs["binary_search_first__a1"], recs["binary_search_first__a2"]
@@ -127,7 +127,7 @@ def test_every_trial_becomes_a_checked_record_with_provenance(job: Path, tmp_pat
     assert tampered.status == "error" and "disagree" in (tampered.error or "")
     s1, s2 = recs["verus-gym-1234-a__s1"], recs["verus-gym-1234-b__s2"]
     assert s1.report.task_id == "verus-gym-1234-a" and s1.report.passed_all
-    assert s1.extra["specgym_did_solve"] is True
+    assert s1.extra["specgym_did_solve"] is True and s1.report.language == "verus"
     assert s2.report.buckets[Bucket.post_sound].failed == 1 and not s2.report.passed_all
     assert s2.extra["harbor"]["grade_source"].endswith("results.zip/EvaluationFeedback.json")
     assert len({r.report.key for r in recs.values()}) == 7
@@ -140,7 +140,8 @@ def test_every_trial_becomes_a_checked_record_with_provenance(job: Path, tmp_pat
 def test_report_compare_and_csv_read_a_harbor_run(job: Path, tmp_path: Path) -> None:
     out = tmp_path / "results.jsonl"
     r = subprocess.run([sys.executable, "-m", "adequacy", "import", "harbor-job", str(job),
-                        "-o", str(out)], capture_output=True, text=True, timeout=300)
+                        "-o", str(out), "--language", "verus"], capture_output=True, text=True,
+                       timeout=300)
     assert r.returncode == 0, r.stderr
     assert "7 trials" in r.stdout and "AgentTimeoutError" in r.stderr
     r = subprocess.run([sys.executable, "-m", "adequacy", "report", str(out), "--format",

@@ -71,3 +71,12 @@ def test_cli_errors_are_one_line(tmp_path: Path) -> None:
         r = subprocess.run([*run, *args], capture_output=True, text=True, timeout=120)
         assert r.returncode == 2, r.stderr
         assert len(r.stderr.strip().splitlines()) == 1 and needle in r.stderr, r.stderr
+
+
+def test_a_language_without_a_container_recipe_is_refused(toy: None, toy_task: Path,
+                                                          tmp_path: Path) -> None:
+    """The toy language (a third-party backend) gives no `container_recipe`: its tasks cannot
+    be graded in an image, and the export says so before writing anything."""
+    with pytest.raises(TaskError, match="gives no container recipe"):
+        export_harbor([toy_task], tmp_path / "out")
+    assert not (tmp_path / "out").exists()

@@ -1,34 +1,30 @@
 """``adequacy score``, ``run`` and ``verify``: one spec, many pairs, a proof.
 
-``score`` and ``run`` take the same scoring options from one group (``adequacy.cli.options``),
-so both build the same ``ScoreOptions`` from the same flags.
+``score`` and ``run`` take the same scoring options from one group generated from
+``ScoreOptions`` (``adequacy.cli.options``), so both build the same model from the same flags.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from adequacy.cli.checks import at_least, fraction, positive
 from adequacy.cli.common import err, fail, open_cache, out
-from adequacy.cli.options import cache_option_group, score_option_group
+from adequacy.cli.model_options import group_value, with_groups
+from adequacy.cli.options import CACHE, SCORE
 from adequacy.console.tables import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
 
-if TYPE_CHECKING:
-    from adequacy.scoring.options import ScoreOptions
 
-
-@score_option_group
-@cache_option_group
 def score(
+    ctx: typer.Context,
     task: Annotated[Path, typer.Argument(help="Task folder.")],
     spec: Annotated[Path, typer.Argument(help="Spec file (skeleton with holes filled).")],
     *,
-    options: ScoreOptions,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON "
                                           "(--format json).")] = False,
     fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
@@ -38,11 +34,11 @@ def score(
     = 1.0,
     visible_only: Annotated[bool, typer.Option("--visible-only",
                             help="Score only cases marked visible.")] = False,
-    cache_path: str | None,
     max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
 ) -> None:
     """Score one spec against its task's four buckets."""
+    options, cache_path = group_value(ctx, SCORE), group_value(ctx, CACHE)
     from adequacy.console import progress
     from adequacy.model.textfiles import read_spec
     from adequacy.records.tables import spec_table
@@ -68,9 +64,8 @@ def score(
     raise typer.Exit(rep.exit_code)
 
 
-@score_option_group
-@cache_option_group
 def run(
+    ctx: typer.Context,
     jobs_file: Annotated[Path | None, typer.Argument(help=
                          "JSONL of {\"task\": PATH, \"spec\": PATH} lines.", show_default=False)
                          ] = None,
@@ -84,8 +79,6 @@ def run(
     workers: Annotated[int | None, typer.Option(callback=at_least(1),
         help="Processes (default: cores).")] = None,
     *,
-    options: ScoreOptions,
-    cache_path: str | None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help=
                         "A progress bar on stderr.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
@@ -105,6 +98,7 @@ def run(
     Exit 0 when every pair was scored (whatever the specs' verdicts), 2 on a usage or input
     error or when some pair ended as an error record.
     """
+    options, cache_path = group_value(ctx, SCORE), group_value(ctx, CACHE)
     from adequacy.batch.pool import BatchOptions, jobs_from_file, jobs_from_glob, run_batch
     from adequacy.errors import BatchInterrupted, ResultsError, ResultsLocked
     from adequacy.records.tables import batch_table, problem_lines
@@ -217,6 +211,6 @@ def verify(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(score)
-    app.command()(run)
+    app.command(cls=with_groups(SCORE, CACHE))(score)
+    app.command(cls=with_groups(SCORE, CACHE))(run)
     app.command()(verify)

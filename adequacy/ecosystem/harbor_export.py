@@ -285,24 +285,26 @@ def dockerfile(task: Task, wheel: str, n_visible: int, recipe: Recipe,
         lines.append("RUN apt-get update && apt-get install -y --no-install-recommends "
                      + " ".join(shlex.quote(a) for a in recipe.apt)
                      + " && rm -rf /var/lib/apt/lists/*")
+    setup = f"RUN adequacy setup --backend {shlex.quote(recipe.backend)}"
     lines += [
         "COPY dist/ /opt/adequacy/dist/",
         "RUN python -m pip install --no-cache-dir -c /opt/adequacy/dist/constraints.txt "
         f"\"/opt/adequacy/dist/{wheel}[gym]\"",
-        "ENV ADEQUACY_CACHE=/opt/adequacy/cache",
-        "RUN useradd --create-home --shell /bin/bash agent",
+        # each user keeps its own cache, grader key and gym ledger (the engines refuse a cache
+        # folder another uid owns): root grades in the verifier's container, `agent` checks
+        f"RUN useradd --create-home --shell /bin/bash agent && mkdir -p {WORKSPACE} "
+        f"&& chown agent:agent {WORKSPACE}",
         "COPY task/ /opt/adequacy/task/",
-    ]
-    if recipe.prepare:
-        lines.append(f"RUN adequacy setup --backend {shlex.quote(recipe.backend)}")
-    lines += [
-        # the gym folder keeps its own visible-only copy; the source copy goes, so `adequacy
-        # submit` (which would grade on visible cases only) answers that the task is absent
+        *([setup] if recipe.prepare else []),
+        "USER agent",
+        *([setup] if recipe.prepare else []),
+        # the gym folder keeps its own visible-only copy of the task
         f"RUN adequacy gym make /opt/adequacy/task/{task.id} {WORKSPACE} --visible {n_visible} "
-        f"--seed {opts.seed} \\",
-        "    && rm -rf /opt/adequacy/task \\",
-        f"    && mkdir -p /opt/adequacy/cache && chown -R agent:agent {WORKSPACE} "
-        "/opt/adequacy/cache",
+        f"--seed {opts.seed}",
+        "USER root",
+        # the source copy goes: `adequacy submit` (which would grade on visible cases only)
+        # answers that the task is absent
+        "RUN rm -rf /opt/adequacy/task",
         f"WORKDIR {WORKSPACE}/{task.id}",
     ]
     return "\n".join(lines) + "\n"

@@ -13,7 +13,10 @@ pass@k read Harbor runs like any other results file:
 - a trial with neither (the agent crashed, the verifier never ran) is an ``error`` record
   saying why, so it counts as not passed instead of vanishing.
 
-Provenance goes to the record: ``producer.writer`` is the agent, ``producer.model`` its model,
+The records are written unsealed: their grades were computed in containers (or by another
+benchmark's grader), not by this installation's grader, so ``report`` and ``compare`` read them
+as not verified (docs/report.md, "Records are sealed"). Provenance goes to the record:
+``producer.writer`` is the agent, ``producer.model`` its model,
 ``producer.command`` ``harbor``; ``extra.harbor`` holds the job, trial, attempt (the trial's
 rank among trials of the same task, agent and model, by start time), rewards, exception,
 tokens, cost and the trajectory's path and step count; ``extra.cost`` the trial's cost in US
@@ -375,7 +378,8 @@ def import_job(job_dir: Path, results: Path, language: str = "") -> JobImport:
             prod: Producer = producer("harbor", Provenance(writer=t.agent, model=t.model))
             append_record(results, rep, prod, {
                 "harbor": _harbor_extra(t, job, attempt[t.trial_name], source),
-                **({"cost": float(cost)} if cost is not None else {}), **extra}, out=f)
+                **({"cost": float(cost)} if cost is not None else {}), **extra}, out=f,
+                seal=False)
             known.add(rep.key)
             info.written = True
     return out

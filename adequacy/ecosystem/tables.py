@@ -1,7 +1,8 @@
 """Results as a table: one row per spec, for CSV files and data frames.
 
 A row holds everything a record says, flat: where it is (file:line), what was scored, the
-approach it is compared in (as ``adequacy report --by`` groups), the outcome category, each
+approach it is compared in (as ``adequacy report --by`` groups), whether this installation's
+grader sealed it (``sealed``: a *verified* record), the outcome category, each
 bucket's counts and pass fraction, the four Spec-Harness metrics and Harness@1, the engines,
 the whole producer (package version, command, writer, model, prompt family, program,
 experiment, when) and every scalar field of the producer's ``extra`` (nested tables flattened
@@ -24,7 +25,7 @@ GroupBy = Literal["auto", "file", "writer", "model", "family"]
 _COUNTS = ("passed", "failed", "unknown", "total", "fraction")
 COLUMNS: tuple[str, ...] = (
     "approach", "source", "task_id", "language", "spec_path", "spec_sha", "status", "outcome",
-    "passed_all", "strict",
+    "passed_all", "strict", "sealed",
     *(f"{b.value}_{k}" for b in BUCKETS for k in _COUNTS),
     "post_corr", "post_comp", "pre_corr", "pre_comp", "harness_at_1", "post_harness_at_1",
     "engines", "seconds", "error", "invalid",
@@ -51,7 +52,7 @@ def record_row(rec: Any) -> dict[str, Any]:
         "approach": rec.approach, "source": rec.source, "task_id": rep.task_id,
         "language": rep.language, "spec_path": rep.spec_path, "spec_sha": rep.spec_sha,
         "status": rep.status, "outcome": outcome(rep).value, "passed_all": rep.passed_all,
-        "strict": rep.strict}
+        "strict": rep.strict, "sealed": rec.sealed}
     for b in BUCKETS:
         s = rep.buckets.get(b)
         for k in _COUNTS:

@@ -1,4 +1,4 @@
-"""Issue 10 section 2: bad input gets one line naming the file (and line) and exit 2, never a
+"""bad input gets one line naming the file (and line) and exit 2, never a
 traceback and never exit 1 (which means "the spec failed"). Each case runs the real CLI."""
 
 from __future__ import annotations

@@ -55,6 +55,9 @@ def test_one_row_per_spec_with_counts_metrics_and_provenance(results: Path) -> N
     assert gold["extra.harbor.attempt"] == 1 and gold["extra.harbor.rewards.reward"] == 1.0
     assert gold["extra.cost"] == 0.5 and "extra.trajectory" not in gold
     assert gold["created"] and gold["adequacy_version"] == adequacy.__version__
+    from adequacy.records.log import read_results
+
+    assert [r["sealed"] for r in rows] == [lr.sealed for lr in read_results(results)]
 
 
 def test_csv_and_frame_agree(results: Path, tmp_path: Path) -> None:

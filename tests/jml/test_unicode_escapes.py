@@ -1,4 +1,4 @@
-"""Java reads unicode escapes before it lexes (JLS 3.3); so must the JML front end (issue 18.4).
+"""Java reads unicode escapes before it lexes (JLS 3.3); so must the JML front end.
 
 The attack: ``// note \\u000a if (true) return 42;`` was a comment to the front end and a
 statement to KeY, so ``adequacy verify`` proved ``ensures \\result == 42`` on abs_value, and

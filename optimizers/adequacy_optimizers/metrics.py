@@ -28,7 +28,7 @@ import dspy
 from adequacy.errors import AdequacyError, HeldOutTask, LenientReward, MetricUnavailable
 from adequacy.extensions.backend import Limits
 from adequacy.model.task import Task
-from adequacy.model.verdicts import Bucket, Truth
+from adequacy.model.verdicts import Truth
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.runner import score_spec
 from adequacy.scoring.spec_report import SpecReport
@@ -182,5 +182,3 @@ class SpecMetric:
         return dspy.Prediction(score=score, feedback=feedback)
 
 
-def bucket_names() -> list[str]:
-    return [b.value for b in Bucket]

@@ -36,6 +36,11 @@ class SpecCase:
     old: list[Clause] = field(default_factory=list)
     """``old T x = e;`` declarations, in order (JML RM 9.9.2)."""
 
+    @property
+    def normal(self) -> bool:
+        """Whether the case's ensures clauses constrain normal returns."""
+        return self.kind != "exceptional"
+
 
 @dataclass
 class JavaMethod:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from adequacy.batch import BatchOptions, BatchSummary, run_batch
 from adequacy.discovery import default_spec_glob, discover_tasks
-from adequacy.errors import AdequacyError, TaskError, validation_message
+from adequacy.errors import AdequacyError, MissingExtra, TaskError, validation_message
 from adequacy.jobs import Job, jobs_from_file, jobs_from_glob
 from adequacy.options import ScoreOptions
 from adequacy.results import Provenance
@@ -201,6 +201,20 @@ def _own_jobs(jobs: list[Job], src: SpecSource, tasks: list[Path], folder: Path)
     return True
 
 
+def _source_lm(src: SpecSource) -> Any:
+    """The model of a source that names one; DSPy (the optimize extra) is imported only
+    then, so template and Houdini sources run on the core install."""
+    if not src.model:
+        return None
+    try:
+        from adequacy.optimizers.lm import LmSettings, make_lm
+    except ImportError as e:
+        raise MissingExtra("optimize", f"source {src.name!r} (writer {src.writer})",
+                           e) from None
+    return make_lm(LmSettings(model=src.model, api_base=src.api_base,
+                              temperature=src.temperature))
+
+
 def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
                  say: Callable[[str], None]) -> tuple[list[Job], bool]:
     """The jobs of a writer source: reused when the folder holds a complete write for the
@@ -219,13 +233,11 @@ def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
             say(f"{src.name}: {jobs_file} holds jobs synthesize did not write; writing again")
     except (OSError, ValueError):
         pass
-    from adequacy.optimizers.lm import LmSettings, make_lm
     from adequacy.optimizers.registry import make_writer
     from adequacy.optimizers.synthesize import synthesize
     from adequacy.tasks import load_task
 
-    lm = (make_lm(LmSettings(model=src.model, api_base=src.api_base,
-                             temperature=src.temperature)) if src.model else None)
+    lm = _source_lm(src)
     pool = [load_task(d) for d in discover_tasks([loaded.resolve(p) for p in src.demo_tasks])]
     writer = make_writer(str(src.writer), family=src.family, lm=lm, pool=pool,
                          program_path=program)

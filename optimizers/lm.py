@@ -33,6 +33,7 @@ from typing import Any, Literal
 import dspy
 from pydantic import BaseModel, ConfigDict, Field
 
+from .lm_errors import LmUnavailable
 from .writer import Usage
 
 # litellm prices calls from a bundled table; by default it first tries to download a newer
@@ -60,20 +61,6 @@ class LmSettings(BaseModel):
     """Seconds before the second attempt; doubles after each, at most 60."""
     timeout: float = Field(default=300.0, gt=0.0)
     """Seconds one request may take (litellm's default is 600)."""
-
-
-class LmUnavailable(BaseException):  # noqa: N818 - reads as a state, like KeyboardInterrupt
-    """The LM cannot answer (endpoint down, bad key, unknown model): stop the command.
-
-    A ``BaseException`` on purpose: DSPy's executors, GEPA's adapter and ReAct catch
-    ``Exception`` from LM calls and score them 0; this must reach the command instead."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def _chain(exc: BaseException) -> Iterable[BaseException]:

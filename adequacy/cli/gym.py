@@ -213,7 +213,7 @@ def agent_cmd(
     need_dspy(verbose)
     try:
         from adequacy.optimizers.agent import AgentOptions, run_agent, summary_text
-        from adequacy.optimizers.lm import LmUnavailable
+        from adequacy.optimizers.lm_errors import LmUnavailable
     except ImportError as e:
         raise _fail(f"the agent needs the optimize extra: pip install "
                     f"'spec-adequacy[optimize]' ({e})") from None

@@ -39,8 +39,10 @@ def need_dspy(verbose: bool = False) -> None:
         os.environ["TQDM_DISABLE"] = "1"
     try:
         import dspy  # noqa: F401
-    except ImportError:
-        raise _fail("this command needs DSPy: pip install 'spec-adequacy[optimize]'") from None
+    except ImportError as e:
+        from adequacy.errors import MissingExtra
+
+        raise _fail(str(MissingExtra("optimize", "this command", e))) from None
     if not verbose:
         for name in QUIET_LOGGERS:
             logging.getLogger(name).setLevel(logging.WARNING)
@@ -145,7 +147,7 @@ def synthesize(
         raise _fail(f"--samples must be at least 1, got {samples}")
     if writer == "dspy":
         need_dspy()
-    from adequacy.optimizers.lm import LmUnavailable
+    from adequacy.optimizers.lm_errors import LmUnavailable
     from adequacy.optimizers.registry import make_writer
     from adequacy.optimizers.synthesize import synthesize as run
     try:
@@ -226,7 +228,7 @@ def optimize(
         lines = str(e).splitlines()
         raise _fail(f"bad option {lines[1] if len(lines) > 1 else ''}: "
                     f"{lines[2].strip() if len(lines) > 2 else lines[0]}") from None
-    from adequacy.optimizers.lm import LmUnavailable
+    from adequacy.optimizers.lm_errors import LmUnavailable
     try:
         loaded = _load_tasks(tasks)
         task_lm = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
@@ -263,7 +265,7 @@ def judge(
         raise _fail("--lm MODEL is required (a litellm model string)")
     from adequacy.batch import jobs_from_file
     from adequacy.optimizers.judge import judge_one, summarize
-    from adequacy.optimizers.lm import LmUnavailable
+    from adequacy.optimizers.lm_errors import LmUnavailable
     from adequacy.tasks import load_task
     try:
         job_list = jobs_from_file(jobs)

@@ -199,12 +199,19 @@ def verify(
     from adequacy.backend import Limits
     from adequacy.tasks import load_task
     from adequacy.textfiles import read_spec
-    from adequacy.verification import provers, render_text, verify_with_metrics, why_no_prover
+    from adequacy.verification import (
+        check_front_end,
+        provers,
+        render_text,
+        verify_with_metrics,
+        why_no_prover,
+    )
     try:
         t = load_task(task)
+        text = read_spec(spec)
+        check_front_end(t, text, str(spec))
         if not provers(t.language, engine):
             raise fail(f"{task}: cannot verify: {why_no_prover(t.language, engine)}")
-        text = read_spec(spec)
         with progress.terminal(), progress.phase("verify (proof, then adequacy)"):
             rep = verify_with_metrics(t, text, str(spec),
                                       Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from adequacy.metrics import passed_all, summarize, untested_buckets
+from adequacy.metrics import KS, passed_all, summarize, untested_buckets
 from adequacy.results import SpecReport, totals
 from adequacy.tabular import key_columns
 from adequacy.tasks import Task
@@ -146,8 +147,12 @@ def _short(inp: object, out: object) -> str:
     return s if len(s) <= 70 else s[:67] + "..."
 
 
-def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -> Group:
-    """One row per report; give exactly one report per job of the batch (``BatchSummary``)."""
+def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = KS,
+                sampled: Sequence[bool] | None = None) -> Group:
+    """One row per report; give exactly one report per job of the batch (``BatchSummary``).
+
+    ``sampled``: whether each report's job carries a writer's sample index (None: none does);
+    pass@k and pass^k count those only."""
     t = Table(title="batch", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
               pad_edge=False, collapse_padding=True)
     # names fold rather than end in "...": two specs differing only at the end must not read
@@ -167,16 +172,19 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -
         spec = Path(r.spec_path).name if r.spec_path else ""
         t.add_row(Text(r.task_id), Text(spec), r.status, *cells, "yes" if _passed(r) else "no")
     summ = summarize([(r.task_id, _passed(r), r.buckets if r.status == "scored" else None)
-                      for r in reports], ks=ks)
+                      for r in reports], ks=ks,
+                     sampled=list(sampled) if sampled is not None else [False] * len(reports))
     # every count comes from ``totals`` (as the run's footer does), so the two cannot disagree
     lines = [f"{totals(reports).line()}; tasks {summ.tasks}, Pass@1 {_pct(summ.pass_at_1)}"
              " (an error counts as not passed)"]
     if summ.pass_at_k:
-        over = f" (over {summ.k_tasks} tasks" + (f"; {summ.k_excluded} with fewer samples "
-                                                  "left out)" if summ.k_excluded else ")")
         lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items())
                      + "   pass^k " + ", ".join(f"k={k}: {v:.3f}"
-                                                for k, v in summ.pass_hat_k.items()) + over)
+                                                for k, v in summ.pass_hat_k.items())
+                     + f" ({summ.grouped()})")
+    elif any(n > 1 for n in Counter(r.task_id for r in reports).values()):
+        lines.append(summ.why_no_pass_k() + " (pass@k counts samples of one writer: "
+                     "`adequacy synthesize --samples N` numbers them)")
     lines.append("bucket means " + ", ".join(f"{b}: {_pct(v)}"
                                             for b, v in summ.bucket_means.items()))
     return Group(key_columns(t, 2), Text("\n".join(lines)))

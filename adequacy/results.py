@@ -199,10 +199,11 @@ def totals(reports: Sequence[SpecReport]) -> BatchTotals:
 
 # ------------------------------------------------------------------ the results log
 
-SCHEMA = 3
+SCHEMA = 4
 """Version of the record shape. 1: a bare report, its producer's fields flattened beside it or
 the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope.
-3: the report's ``origins`` (cases of each origin the score rests on)."""
+3: the report's ``origins`` (cases of each origin the score rests on). 4: the producer's
+``sample`` (the writer's sample index)."""
 
 
 class ResultsError(AdequacyError):
@@ -223,6 +224,10 @@ class Provenance(BaseModel):
     """The prompt family (``zs``, ``fs-cot``, ...)."""
     program: str | None = None
     """SHA-256 of the optimized program file the writer ran, where it ran one."""
+    sample: int | None = Field(default=None, ge=0)
+    """Which of the writer's samples for the task this spec is (0, 1, ...): what pass@k and
+    pass^k group, and part of the job's key, so two samples with the same text are two
+    records. None: not a sample (a hand-written spec, a file of a folder)."""
 
 
 class Producer(Provenance):
@@ -439,7 +444,13 @@ def _from_v2(obj: dict[str, Any]) -> dict[str, Any]:
     return {**obj, "schema": 3}
 
 
-_MIGRATIONS = {1: _from_v1, 2: _from_v2}
+def _from_v3(obj: dict[str, Any]) -> dict[str, Any]:
+    """Schema 3 -> 4: nothing to convert; a record without ``producer.sample`` reads with it
+    null (a schema-3 file did not say which sample a spec was, so none counts as one)."""
+    return {**obj, "schema": 4}
+
+
+_MIGRATIONS = {1: _from_v1, 2: _from_v2, 3: _from_v3}
 """Schema N -> N + 1. Any change to ``ResultRecord`` or ``SpecReport`` that an older reader
 would refuse (a new field: both forbid extras) bumps ``SCHEMA`` and adds a step here, so old
 files still read and old readers say "upgrade" instead of "not a valid record"."""

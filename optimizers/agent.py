@@ -236,7 +236,7 @@ def run_agent(tasks: Sequence[Path], output: Path, opts: AgentOptions,
                 rec = run_rollout(Path(f.folder), opts, lm, rollout=k)
                 recs.append(rec)
                 append_record(output, rec, producer("agent", Provenance(
-                    writer="agent", model=opts.lm)))
+                    writer="agent", model=opts.lm, sample=k)))
     finally:
         if tmp is not None:
             tmp.cleanup()
@@ -252,7 +252,7 @@ def read_rollouts(path: Path) -> list[AgentRollout]:
 def summary_text(recs: Sequence[GymRecord], threshold: float = 0.75) -> str:
     """Pass@1, pass@k over repeated rollouts, bucket means, Harness@t and PostHarness@t."""
     summ = summarize([(r.task_id, r.passed_all, r.buckets if r.status == "scored" else None)
-                      for r in recs])
+                      for r in recs])  # every rollout is a sample of the agent
     harness = [r.metrics.harness_at(threshold) for r in recs if r.metrics]
     post = [r.metrics.post_harness_at(threshold) for r in recs if r.metrics]
 
@@ -264,7 +264,8 @@ def summary_text(recs: Sequence[GymRecord], threshold: float = 0.75) -> str:
              f"Pass@1 {summ.pass_at_1 if summ.pass_at_1 is None else f'{summ.pass_at_1:.3f}'}",
              f"Harness@{threshold:g} {frac(harness)}  PostHarness@{threshold:g} {frac(post)}"]
     if summ.pass_at_k:
-        lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items()))
+        lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items())
+                     + f" ({summ.grouped()})")
     lines.append("bucket means " + json.dumps({b: None if v is None else round(v, 3)
                                                for b, v in summ.bucket_means.items()}))
     return "\n".join(lines)

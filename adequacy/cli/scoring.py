@@ -156,7 +156,9 @@ def run(
         print(summary.model_dump_json(indent=2, exclude={"reports"} if quiet else None))
     else:
         if not quiet:
-            show(out, batch_table(summary.reports), fmt)
+            sampled = [j.provenance is not None and j.provenance.sample is not None
+                       for j in jobs]
+            show(out, batch_table(summary.reports, sampled=sampled), fmt)
         out.print(summary.footer(results), highlight=False, soft_wrap=True)
     if verify:
         out.print(verified_line(summary.reports), highlight=False)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from adequacy.metrics import SampleSummary, pass_at_k, pass_hat_k, summarize
+from adequacy.metrics import KS, SampleSummary, pass_at_k, pass_hat_k, summarize
 from adequacy.reporting._intervals import Interval, bootstrap
 from adequacy.reporting._load import Record
 from adequacy.reporting._outcomes import Outcome, outcome
@@ -62,12 +62,14 @@ class ApproachStats(BaseModel):
 def approach_stats(name: str, records: Sequence[Record],
                    tasks: dict[str, TaskInfo]) -> ApproachStats:
     reps = [r.report for r in records]
-    per_task = Counter(r.task_id for r in reps)
+    # pass@k counts a writer's samples only: a folder's gold and flawed specs are not k draws
+    sampled = [r.producer.sample is not None for r in records]
+    per_task = Counter(r.task_id for r, s in zip(reps, sampled, strict=True) if s)
     max_k = max(per_task.values(), default=1)
-    ks = [k for k in (1, 2, 3, 5, 10, 20, 50, 100) if k <= max_k]
+    ks = [k for k in KS if k <= max_k]
     strict = all(r.strict for r in reps)
     summ = summarize([(r.task_id, r.passed_all, r.buckets if r.status == "scored" else None)
-                      for r in reps], ks=ks, strict=strict)
+                      for r in reps], ks=ks, strict=strict, sampled=sampled)
     # a spec its writer failed to write is counted as not passed, but it is not invalid
     unwritten = sum(1 for r in reps if r.status == "writer failed")
     summ = summ.model_copy(update={"invalid": summ.invalid - unwritten})
@@ -118,10 +120,12 @@ def contributions(records: Sequence[Record], summ: SampleSummary, key: str,
         reps = [r.report for r in recs]
         n, c = len(reps), sum(r.passed_all for r in reps)
         fig: dict[str, tuple[float, float]] = {"Pass@1": (c / n, 1.0)}
-        if kmax and n >= kmax:
+        drawn = [r.report.passed_all for r in recs if r.producer.sample is not None]
+        ns, cs = len(drawn), sum(drawn)
+        if kmax and ns >= kmax:
             for k in summ.pass_at_k:
-                fig[f"pass@{k}"] = (pass_at_k(n, c, k), 1.0)
-                fig[f"pass^{k}"] = (pass_hat_k(n, c, k), 1.0)
+                fig[f"pass@{k}"] = (pass_at_k(ns, cs, k), 1.0)
+                fig[f"pass^{k}"] = (pass_hat_k(ns, cs, k), 1.0)
         for b in BUCKETS:
             fr = [f for r in reps if r.status == "scored"
                   for s in [r.buckets.get(b)] if s is not None

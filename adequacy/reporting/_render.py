@@ -32,10 +32,9 @@ def _k_cells(a: ApproachStats) -> dict[str, str]:
     s = a.summary
     kmax = max(s.pass_at_k) if s.pass_at_k else None
     if kmax is None or kmax == 1:
-        return {"pass@k": "n/a", "pass^k": "n/a"}
-    over = f"k={kmax}, {s.k_tasks} tasks" + (f", {s.k_excluded} left out" if s.k_excluded
-                                             else "")
-    return {"pass@k": f"{_pm(a, f'pass@{kmax}', s.pass_at_k[kmax])} ({over})",
+        why = ("no sample index" if s.unsampled == s.specs else "1 sample per task")
+        return {"pass@k": f"n/a ({why})", "pass^k": "n/a"}
+    return {"pass@k": f"{_pm(a, f'pass@{kmax}', s.pass_at_k[kmax])} ({s.grouped_short()})",
             "pass^k": f"{_pm(a, f'pass^{kmax}', s.pass_hat_k[kmax])} (k={kmax})"}
 
 
@@ -103,8 +102,9 @@ def render_markdown(study: Study) -> str:
     lines = ["# spec-adequacy report", "",
              f"Results: {', '.join(study.files)}. Scoring: "
              f"{'strict' if study.strict else 'lenient'}. ± is half the width of a bootstrap "
-             "95% interval over tasks (1000 resamples, seed 0); pass@k and pass^k are over one "
-             "task set at every k (tasks with fewer samples left out and counted).", ""]
+             "95% interval over tasks (1000 resamples, seed 0); pass@k and pass^k count only "
+             "specs whose record carries a writer's sample index, over one task set at every "
+             "k (tasks with fewer samples left out and counted).", ""]
     lines += _md_table(rows)
     lines += ["", "## Leaderboard", ""]
     lines += _md_table(leaderboard_rows(study))

@@ -251,7 +251,8 @@ def test_the_record_shape_is_pinned_to_its_schema_number() -> None:
 
     shape = json.dumps(bare(ResultRecord.model_json_schema(by_alias=True)), sort_keys=True)
     pins = {2: "24c501b17d83d1907b30876327695085908f2ff4e0e9d9fd2f970a33e799e65b",
-            3: "347c6458d56c5e8a4b168d4aa522f4da2d947c34e73a124e25f7d0d6eb4ad36d"}
+            3: "347c6458d56c5e8a4b168d4aa522f4da2d947c34e73a124e25f7d0d6eb4ad36d",
+            4: "6bf96bd26556fc5b32c830ccf387352e337bb89164c8cd853c467ccdd775c9d0"}
     assert hashlib.sha256(shape.encode()).hexdigest() == pins[SCHEMA]
 
 
@@ -262,3 +263,12 @@ def test_schema_2_records_read_with_empty_origins() -> None:
     recs = read_records([v2])
     assert len(recs) == 3 and all(r.report.origins == {} for r in recs)
     assert any(r.report.status == "scored" for r in recs)
+
+
+def test_schema_3_records_read_as_no_sample() -> None:
+    """Real output of main before ``producer.sample`` (tests/fixtures/results_v3): read, and
+    not taken for a writer's sample (pass@k counts none of them)."""
+    v3 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v3" / "synthesize_run.jsonl"
+    recs = read_records([v3])
+    assert len(recs) == 1 and recs[0].producer.writer == "templates"
+    assert recs[0].producer.sample is None

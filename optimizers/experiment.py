@@ -201,6 +201,20 @@ def _own_jobs(jobs: list[Job], src: SpecSource, tasks: list[Path], folder: Path)
     return True
 
 
+def _numbered(jobs: list[Job]) -> list[Job]:
+    """Jobs written before samples carried their index get it back: ``synthesize`` writes a
+    task's samples in order, so the n-th job of a task is its sample n."""
+    seen: dict[str, int] = {}
+    out = []
+    for j in jobs:
+        n = seen[j.task] = seen.get(j.task, -1) + 1
+        if j.provenance is not None and j.provenance.sample is None:
+            j = j.model_copy(update={"provenance": j.provenance.model_copy(
+                update={"sample": n})})
+        out.append(j)
+    return out
+
+
 def _source_lm(src: SpecSource) -> Any:
     """The model of a source that names one; DSPy (the optimize extra) is imported only
     then, so template and Houdini sources run on the core install."""
@@ -229,7 +243,7 @@ def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
             reused = jobs_from_file(jobs_file)
             if _own_jobs(reused, src, tasks, folder):
                 say(f"{src.name}: specs already written in {folder}")
-                return reused, False
+                return _numbered(reused), False
             say(f"{src.name}: {jobs_file} holds jobs synthesize did not write; writing again")
     except (OSError, ValueError):
         pass

@@ -125,3 +125,17 @@ def test_pass_k_counts_samples_only_and_says_what_it_left_out() -> None:
     assert s.pass_at_1 == pytest.approx((2 / 3 + 0.0) / 2)  # every spec
     with pytest.raises(ValueError, match="sampled"):
         summarize(res, sampled=[True])
+
+
+def test_a_study_reusing_an_older_write_numbers_its_samples() -> None:
+    """A study's writer folder written before samples carried their index is reused (a model
+    is not paid twice), its jobs numbered in the order synthesize wrote them."""
+    from adequacy.jobs import Job
+    from adequacy.optimizers.experiment import _numbered
+    from adequacy.results import Provenance
+
+    p = Provenance(writer="dspy", model="m")
+    jobs = [Job(task="/a", spec=f"/o/a/w-{i}.toy", provenance=p) for i in range(2)]
+    jobs.insert(1, Job(task="/b", spec="/o/b/w-0.toy", provenance=p))
+    assert [(j.task, j.provenance.sample) for j in _numbered(jobs) if j.provenance] == \
+        [("/a", 0), ("/b", 0), ("/a", 1)]

@@ -12,6 +12,7 @@ from math import comb
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from adequacy.thresholds import HARNESS_T as HARNESS_T  # re-exported: a metric's default
 from adequacy.verdicts import BUCKETS, Bucket, Truth, Verdict
 
 _Count = Field(default=0, ge=0, strict=True)

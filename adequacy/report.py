@@ -11,7 +11,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from adequacy.metrics import KS, passed_all, summarize, untested_buckets
+from adequacy.metrics import HARNESS_T, KS, passed_all, summarize, untested_buckets
 from adequacy.results import SpecReport, totals
 from adequacy.tabular import key_columns
 from adequacy.tasks import Task
@@ -22,7 +22,7 @@ def _pct(v: float | None) -> str:
     return "N/A" if v is None else f"{v:.3f}"
 
 
-def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
+def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int = 20,
                task: Task | None = None) -> Group:
     """The bucket table, metrics, engines and failing cases of one report."""
     parts: list[object] = []

@@ -24,7 +24,7 @@ from adequacy.gym.make import make_gym
 from adequacy.gym.manifest import read_manifest
 from adequacy.gym.session import GymRecord
 from adequacy.gym.tools import GymTools
-from adequacy.metrics import summarize
+from adequacy.metrics import HARNESS_T, summarize
 from adequacy.results import Provenance, append_record, producer, read_results
 
 from .lm import LmSettings, make_lm, raise_if_failed
@@ -44,7 +44,7 @@ class AgentOptions(BaseModel):
     """Step budget: the most tool calls (ReAct iterations) per rollout."""
     harness: bool = True
     """Offer the check tool (visible-case feedback)."""
-    threshold: float = 0.75
+    threshold: float = HARNESS_T
     rollouts: int = 1
     visible: int = 3
     seed: int = 0
@@ -249,7 +249,7 @@ def read_rollouts(path: Path) -> list[AgentRollout]:
             for r in read_results(path)]
 
 
-def summary_text(recs: Sequence[GymRecord], threshold: float = 0.75) -> str:
+def summary_text(recs: Sequence[GymRecord], threshold: float = HARNESS_T) -> str:
     """Pass@1, pass@k over repeated rollouts, bucket means, Harness@t and PostHarness@t."""
     summ = summarize([(r.task_id, r.passed_all, r.buckets if r.status == "scored" else None)
                       for r in recs])  # every rollout is a sample of the agent

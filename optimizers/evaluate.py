@@ -13,6 +13,7 @@ from adequacy.backend import Limits
 from adequacy.results import SpecReport
 from adequacy.runner import score_spec
 from adequacy.tasks import Task
+from adequacy.thresholds import HARNESS_T
 
 from .dspy_writer import DSPyWriter
 from .metrics import adequacy_score, vr_score
@@ -96,7 +97,8 @@ class _ScoreTask(dspy.Module):
                          error=rep.invalid.render() if rep.invalid else rep.error), rep
 
 
-def evaluate(program: dspy.Module, tasks: Sequence[Task], lm: Any, harness_t: float = 1.0,
+def evaluate(program: dspy.Module, tasks: Sequence[Task], lm: Any,
+             harness_t: float = HARNESS_T,
              with_vr: bool = False, limits: Limits | None = None,
              calls: list[dict[str, Any]] | None = None,
              on_report: Callable[[SpecReport], None] | None = None,

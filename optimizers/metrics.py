@@ -31,6 +31,7 @@ from adequacy.errors import AdequacyError
 from adequacy.results import SpecReport
 from adequacy.runner import score_spec
 from adequacy.tasks import Task
+from adequacy.thresholds import HARNESS_T
 from adequacy.verdicts import Bucket, Truth
 
 from .extract import ExtractionError, spec_from_answer
@@ -54,7 +55,8 @@ def _short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def adequacy_score(rep: SpecReport, option: Option = "mean", harness_t: float = 1.0) -> float:
+def adequacy_score(rep: SpecReport, option: Option = "mean",
+                   harness_t: float = HARNESS_T) -> float:
     """The number a report is worth under one option (0.0 unless scored)."""
     if rep.status != "scored" or rep.metrics is None:
         return 0.0
@@ -115,7 +117,7 @@ class SpecMetric:
     """Callable GEPA metric over a fixed set of training tasks."""
 
     def __init__(self, tasks: Iterable[Task], kind: Kind = "adequacy", option: Option = "mean",
-                 harness_t: float = 1.0, max_cases: int = 3, engines: Sequence[str] | None = None,
+                 harness_t: float = HARNESS_T, max_cases: int = 3, engines: Sequence[str] | None = None,
                  cache: VerdictCache | None = None, limits: Limits | None = None,
                  language: str | None = None) -> None:
         if kind not in KINDS:

@@ -32,6 +32,7 @@ from adequacy.errors import AdequacyError
 from adequacy.keys import split_record_key
 from adequacy.results import Provenance, SpecReport, append_record, producer
 from adequacy.tasks import Task
+from adequacy.thresholds import HARNESS_T
 
 from .demos import default_pool, demos_from
 from .evaluate import SplitScore, evaluate
@@ -45,7 +46,7 @@ class OptimizeOptions(BaseModel):
     family: str = "zs"
     metric: Kind = "adequacy"
     option: Option = "mean"
-    harness_t: float = 1.0
+    harness_t: float = HARNESS_T
     auto: Literal["light", "medium", "heavy"] | None = "light"
     max_metric_calls: int | None = None
     """Overrides ``auto`` when set."""
@@ -100,7 +101,7 @@ def table(seed: SplitScore | None, opt: SplitScore | None, title: str) -> str:
     rows = ["adequacy", "post_corr", "post_comp", "pre_corr", "pre_comp", "harness_at_t", "vr",
             "invalid", "writer_failed"]
     n = seed.tasks if seed else 0
-    t = seed.harness_t if seed else 1.0
+    t = seed.harness_t if seed else HARNESS_T
     head = [f"### {title} ({n} tasks; harness_at_t is the share with all four >= {t})", "",
             "| metric | seed | optimized |", "|---|---|---|"]
     return "\n".join(head + [_row(r, seed, opt) for r in rows]) + "\n"

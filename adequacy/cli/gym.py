@@ -15,6 +15,7 @@ from rich.console import Console
 from adequacy.cli.checks import at_least, fraction, positive
 from adequacy.cli.optimize import VerboseOpt, need_dspy
 from adequacy.errors import AdequacyError
+from adequacy.thresholds import HARNESS_T
 
 gym_app = typer.Typer(no_args_is_help=True, help="Task folders for coding agents.")
 out = Console()
@@ -193,7 +194,7 @@ def agent_cmd(
                                              "(ablation).")] = False,
     threshold: Annotated[float, typer.Option(callback=fraction,
         help="t of Harness@t / PostHarness@t in the "
-                                             "summary.")] = 0.75,
+                                             "summary.")] = HARNESS_T,
     rollouts: Annotated[int, typer.Option(callback=at_least(1),
         help="Rollouts per task (pass@k).")] = 1,
     visible: Annotated[int, typer.Option(callback=at_least(0), help="Visible cases per task.")] = 3,

@@ -17,6 +17,7 @@ from rich.console import Console
 
 from adequacy.cli.checks import at_least, fraction
 from adequacy.errors import AdequacyError
+from adequacy.thresholds import HARNESS_T
 
 out = Console()
 err = Console(stderr=True)
@@ -188,7 +189,7 @@ def optimize(
     option: Annotated[str, typer.Option(help="adequacy option: mean | all4 | post")] = "mean",
     harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
         help="Threshold t of Harness@t "
-                         "and PostHarness@t.")] = 1.0,
+                         "and PostHarness@t.")] = HARNESS_T,
     auto: Annotated[str, typer.Option(help="GEPA budget: light | medium | heavy.")] = "light",
     max_metric_calls: Annotated[int | None, typer.Option(callback=at_least(1),
         help="GEPA budget in metric calls "

@@ -11,9 +11,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from adequacy.cli.checks import at_least
+from adequacy.cli.checks import at_least, fraction
 from adequacy.errors import AdequacyError
 from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
+from adequacy.thresholds import HARNESS_T
 
 if TYPE_CHECKING:
     from adequacy.reporting import Study
@@ -58,6 +59,9 @@ def report(
                                         "file, writer, model or family.")
                   ] = GroupBy.auto,
     title: Annotated[str, typer.Option(help="Report title.")] = "spec-adequacy report",
+    harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
+        help="Threshold t of the Harness@t and PostHarness@t columns (the default is "
+             "score's too).")] = HARNESS_T,
 ) -> None:
     """Render results as one self-contained HTML file (or markdown / JSON) with plots."""
     from adequacy.reporting import (
@@ -71,7 +75,7 @@ def report(
         records = read_records(results, group_by=by.value)
     except AdequacyError as e:
         raise _fail(str(e)) from None
-    study = build_study(records, [str(p) for p in results])
+    study = build_study(records, [str(p) for p in results], harness_t=harness_t)
     if fmt in (Format.plain, Format.rich):
         _print_tables(study, OutputFormat(fmt.value))
         return

@@ -17,6 +17,7 @@ from adequacy.cli.common import err, fail, open_cache, out
 from adequacy.cli.options import cache_option_group, score_option_group
 from adequacy.errors import AdequacyError
 from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
+from adequacy.thresholds import HARNESS_T
 
 if TYPE_CHECKING:
     from adequacy.options import ScoreOptions
@@ -34,8 +35,8 @@ def score(
     fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
                    ] = OutputFormat.auto,
     harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
-        help="Threshold t of Harness@t.")]
-    = 1.0,
+        help="Threshold t of Harness@t and PostHarness@t (the default is report's too).")]
+    = HARNESS_T,
     visible_only: Annotated[bool, typer.Option("--visible-only",
                             help="Score only cases marked visible.")] = False,
     cache_path: str | None,

@@ -8,15 +8,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from adequacy.metrics import KS, SampleSummary, pass_at_k, pass_hat_k, summarize
+from adequacy.metrics import HARNESS_T, KS, SampleSummary, pass_at_k, pass_hat_k, summarize
 from adequacy.reporting._intervals import Interval, bootstrap
 from adequacy.reporting._load import Record
 from adequacy.reporting._outcomes import Outcome, outcome
 from adequacy.verdicts import BUCKETS
 
 THRESHOLDS = [round(i / 20, 2) for i in range(21)]
-"""Harness@t is drawn for t = 0, 0.05, ..., 1."""
-VR_THRESHOLD = 0.75
+"""Harness@t is drawn for t = 0, 0.05, ..., 1 (and at the study's ``harness_t``)."""
 
 
 class TaskInfo(BaseModel):
@@ -47,7 +46,8 @@ class ApproachStats(BaseModel):
     """Pass@1 per task tag (and ``difficulty:...``)."""
     intervals: dict[str, Interval | None] = {}
     """Bootstrap 95% interval per headline figure (``Pass@1``, ``pass@K``, ``pass^K``, each
-    bucket, ``Harness@0.75``, ``PostHarness@0.75``, ``VR``), tasks resampled."""
+    bucket, ``Harness@T``, ``PostHarness@T`` at the study's threshold, ``VR``), tasks
+    resampled."""
     writer: str | None = None
     model: str | None = None
     family: str | None = None
@@ -60,7 +60,7 @@ class ApproachStats(BaseModel):
 
 
 def approach_stats(name: str, records: Sequence[Record],
-                   tasks: dict[str, TaskInfo]) -> ApproachStats:
+                   tasks: dict[str, TaskInfo], harness_t: float = HARNESS_T) -> ApproachStats:
     reps = [r.report for r in records]
     # pass@k counts a writer's samples only: a folder's gold and flawed specs are not k draws
     sampled = [r.producer.sample is not None for r in records]
@@ -80,8 +80,9 @@ def approach_stats(name: str, records: Sequence[Record],
         decided = [v for v in values if v is not None]
         return sum(decided) / len(decided) if decided else None
 
-    harness = {f"{t:g}": frac_true([m.harness_at(t) for m in metrics]) for t in THRESHOLDS}
-    post = {f"{t:g}": frac_true([m.post_harness_at(t) for m in metrics]) for t in THRESHOLDS}
+    ts = sorted({*THRESHOLDS, harness_t})
+    harness = {f"{t:g}": frac_true([m.harness_at(t) for m in metrics]) for t in ts}
+    post = {f"{t:g}": frac_true([m.post_harness_at(t) for m in metrics]) for t in ts}
     verified = [r.verified for r in records if r.verified is not None]
     outcomes = Counter(outcome(r).value for r in reps)
     groups: dict[str, list[bool]] = defaultdict(list)
@@ -90,7 +91,7 @@ def approach_stats(name: str, records: Sequence[Record],
         keys = list(info.tags) + ([f"difficulty:{info.difficulty}"] if info.difficulty else [])
         for k in keys:
             groups[k].append(r.passed_all)
-    key = f"{VR_THRESHOLD:g}"
+    key = f"{harness_t:g}"
     costs = [c for r in records for c in [r.extra.get("cost")]
              if isinstance(c, int | float) and not isinstance(c, bool)]
     return ApproachStats(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from adequacy.reporting import _svg
-from adequacy.reporting._aggregate import VR_THRESHOLD, ApproachStats
+from adequacy.reporting._aggregate import ApproachStats
 from adequacy.reporting._outcomes import Outcome
 from adequacy.reporting._study import Study
 from adequacy.verdicts import BUCKETS
@@ -35,7 +35,7 @@ def charts(study: Study) -> list[tuple[str, str]]:
             "Harness@t, PostHarness@t: specs with every metric >= t", ts, panels,
             "threshold t")))
     if any(a.vr is not None for a in aps):
-        key = f"{VR_THRESHOLD:g}"
+        key = f"{study.harness_t:g}"
         out.append(("vr", _svg.bars(
             f"Verification rate vs PostHarness@{key}", [a.name for a in aps],
             {"VR (verified)": [a.vr for a in aps],

@@ -7,7 +7,7 @@ from importlib import resources
 
 import jinja2
 
-from adequacy.reporting._aggregate import VR_THRESHOLD, ApproachStats
+from adequacy.reporting._aggregate import ApproachStats
 from adequacy.reporting._charts import charts
 from adequacy.reporting._outcomes import OUTCOME_HELP, Outcome
 from adequacy.reporting._spectext import css
@@ -40,7 +40,7 @@ def _k_cells(a: ApproachStats) -> dict[str, str]:
 
 def summary_rows(study: Study) -> list[dict[str, str]]:
     """The per-approach summary, as text cells shared by HTML and markdown."""
-    key = f"{VR_THRESHOLD:g}"
+    key = f"{study.harness_t:g}"
     rows = []
     for a in study.approaches:
         s = a.summary

@@ -65,7 +65,7 @@ def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int 
     if rep.origins:
         parts.append(Text("cases by origin: " + ", ".join(
             f"{k} {n}" for k, n in sorted(rep.origins.items(), key=lambda kv: (-kv[1], kv[0])))))
-    parts.append(verdict_line(rep))
+    parts.append(verdict_line(rep, task))
     parts.append(Text("engines: " + "; ".join(_engine_note(e.name, e.skipped, e.decided,
                                                            e.cases, e.cached, e.seconds)
                                               for e in rep.engines), style="dim"))
@@ -102,9 +102,10 @@ def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int 
     return Group(*parts)  # type: ignore[arg-type]
 
 
-def verdict_line(rep: SpecReport) -> Text:
+def verdict_line(rep: SpecReport, task: Task | None = None) -> Text:
     """PASSED ALL only when every bucket was tested and nothing failed; otherwise say why not,
-    naming the untested buckets (an imported task has no sound cases until ``mutate`` runs)."""
+    naming the untested buckets (an imported task has no sound cases until ``mutate`` runs)
+    and, given the task, what would fill each with what the task has."""
     if rep.passed_all:
         return Text("PASSED ALL", style="bold green")
     failed = sum(s.failed + (s.unknown if rep.strict else 0) for s in rep.buckets.values())
@@ -120,11 +121,18 @@ def verdict_line(rep: SpecReport) -> Text:
         words.append("untested: " + "; ".join(said))
         empty_sound = {b for b in untested if not b.expects and rep.buckets[b].total == 0}
         # each command fills the bucket it can: advice that adds nothing would loop
-        if Bucket.pre_sound in empty_sound:
-            words.append(f"- `adequacy cases generate {rep.task_path}` adds invalid inputs "
-                         "(or marks the task every_input_valid)")
-        if Bucket.post_sound in empty_sound:
-            words.append(f"- `adequacy mutate {rep.task_path}` adds wrong outputs")
+        if task is not None:
+            from adequacy.advice import fill_advice
+
+            for b in (Bucket.pre_sound, Bucket.post_sound):
+                if b in empty_sound:
+                    words.append(f"- {b.value}: {fill_advice(task, b)}")
+        else:
+            if Bucket.pre_sound in empty_sound:
+                words.append(f"- `adequacy cases generate {rep.task_path}` adds invalid "
+                             "inputs (or marks the task every_input_valid)")
+            if Bucket.post_sound in empty_sound:
+                words.append(f"- `adequacy mutate {rep.task_path}` adds wrong outputs")
     return Text(" ".join(words), style="bold red")
 
 

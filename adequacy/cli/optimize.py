@@ -69,6 +69,8 @@ def _library_stdout(output: Path, verbose: bool) -> Iterator[None]:
                 f.write(buf.getvalue())
 
 
+DEFAULT_SPLIT = "100/50/512"
+"""The study's sizes (docs/optimize.md), as proportions."""
 QUIET_LOGGERS = ("dspy", "gepa", "LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "httpx")
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show DSPy's and GEPA's "
                        "INFO lines and progress bars (hidden by default; optimize keeps "
@@ -195,7 +197,8 @@ def optimize(
         help="GEPA budget in metric calls "
                                 "(overrides --auto).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the split and of GEPA.")] = 0,
-    split: Annotated[str, typer.Option(help="TRAIN/VAL/TEST proportions.")] = "100/50/512",
+    split: Annotated[str | None, typer.Option(help="TRAIN/VAL/TEST proportions (default "
+                     "100/50/512); a split given a share must get a task.")] = None,
     with_vr: Annotated[bool, typer.Option("--with-vr", help="Report VR in the final table "
                        "(one proof per spec).")] = False,
     threads: Annotated[int, typer.Option(callback=at_least(1),
@@ -216,12 +219,13 @@ def optimize(
         raise _fail(f"--auto {auto!r}: expected light, medium or heavy")
     from adequacy.optimizers.optimize import OptimizeOptions
     from adequacy.optimizers.optimize import optimize as run
-    from adequacy.optimizers.splits import parse_proportions
+    from adequacy.optimizers.splits import empty_splits, parse_proportions, split_sizes
     try:
         opts = OptimizeOptions(family=family, metric=metric, option=option,
                                harness_t=harness_t, auto=auto,
                                max_metric_calls=max_metric_calls, seed=seed,
-                               proportions=parse_proportions(split), with_vr=with_vr,
+                               proportions=parse_proportions(split or DEFAULT_SPLIT),
+                               with_vr=with_vr,
                                num_threads=threads, allow_no_validation=allow_no_validation)
     except AdequacyError as e:
         raise _fail(str(e)) from None
@@ -232,6 +236,18 @@ def optimize(
     from adequacy.optimizers.lm_errors import LmUnavailable
     try:
         loaded = _load_tasks(tasks)
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    sizes = split_sizes(len(loaded), opts.proportions)
+    empty = empty_splits(len(loaded), opts.proportions)
+    if split is not None and empty:
+        raise _fail(f"--split {split} of {len(loaded)} tasks leaves the {' and '.join(empty)} "
+                    f"split{'s' if len(empty) > 1 else ''} empty (train {sizes[0]}, validation "
+                    f"{sizes[1]}, test {sizes[2]}); give more tasks, or a share of 0 to a "
+                    "split you do not want")
+    out.print(f"split {split or DEFAULT_SPLIT} of {len(loaded)} tasks (seed {seed}): train "
+              f"{sizes[0]}, validation {sizes[1]}, test {sizes[2]}", highlight=False)
+    try:
         task_lm = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
         refl = _lm(reflection_lm or lm, reflection_api_base or api_base, 1.0, no_cache,
                    tries, retry_wait)

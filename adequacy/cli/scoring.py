@@ -72,11 +72,13 @@ def score(
 @score_option_group
 @cache_option_group
 def run(
-    jobs_file: Annotated[Path | None, typer.Argument(help=
-                         "JSONL of {\"task\": PATH, \"spec\": PATH} lines.", show_default=False)
-                         ] = None,
+    paths: Annotated[list[Path] | None, typer.Argument(metavar="JOBS.jsonl|DIR", help=
+                     "A JSONL file of {\"task\": PATH, \"spec\": PATH} lines, or task "
+                     "folders (folders of tasks) as with --tasks.", show_default=False)
+                     ] = None,
     tasks: Annotated[list[Path] | None, typer.Option("--tasks", metavar="DIR", help=
-                     "Task folders or folders of tasks (with --spec-glob).")] = None,
+                     "Task folders or folders of tasks (with --spec-glob); more may follow: "
+                     "--tasks A B.")] = None,
     spec_glob: Annotated[str | None, typer.Option(help="Specs of each task, relative to it "
                          "(default: specs/* with the backend's spec suffix, e.g. specs/*.rs).")]
     = None,
@@ -116,6 +118,14 @@ def run(
     )
     from adequacy.report import batch_table, problem_lines
     from adequacy.results import ResultsError
+    folders = [p for p in paths or [] if p.is_dir()]
+    files = [p for p in paths or [] if not p.is_dir()]
+    if files and (tasks or folders or len(files) > 1):
+        raise fail(f"{files[0]}: give either one jobs file or task folders (--tasks DIR...), "
+                   "not both" if tasks or folders else
+                   f"one jobs file at a time (got {', '.join(map(str, files))})")
+    jobs_file = files[0] if files else None
+    tasks = [*(tasks or []), *folders]
     try:
         if jobs_file is not None:
             jobs = jobs_from_file(jobs_file)

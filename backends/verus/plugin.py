@@ -22,7 +22,7 @@ from adequacy.backend import (
     WriterTexts,
 )
 from adequacy.clauses import Clause
-from adequacy.errors import BackendError, TaskError
+from adequacy.errors import BackendError, SpecInvalid, TaskError
 from adequacy.hookspecs import hookimpl
 from adequacy.lazy_engines import EngineRow, load_engines
 from adequacy.tasks import Task, TaskFiles
@@ -73,7 +73,18 @@ class VerusBackend(Backend):
             raise BackendError(f"the verus backend scores verus tasks, not {task.language!r}")
 
         def front_end() -> tuple[SpecModule, Program]:
-            spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
+            try:
+                spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
+            except SpecInvalid as e:
+                if "is an exec fn" not in e.message:
+                    raise
+                from .contract_answer import how_to_convert
+
+                how = how_to_convert(task, text, path)
+                if how is None:
+                    raise
+                raise SpecInvalid(f"{e.message}: {how}", e.file, e.line, e.field,
+                                  e.engine) from None
             # Resolve names now: a spec calling an undefined function is invalid (rustc would
             # reject it), not a spec whose every case is unknown.
             return spec, compile_module(spec, path)

@@ -58,3 +58,26 @@ def test_task_audit_says_how_many_tasks_had_gold_specs(tmp_path: Path, toy: None
     code, out, err = cli("task", "audit", toy_task, "--gold", golds)
     assert code == 0 and f"gold specs found for 1 of 1 task(s); 1 from {golds}" in out
     assert "warning" not in err
+
+
+def test_run_takes_several_task_folders(tmp_path: Path, toy: None, toy_task: Path) -> None:
+    import shutil
+
+    other = tmp_path / "other" / "toy_two"
+    shutil.copytree(toy_task, other)
+    toml = other / "task.toml"
+    toml.write_text(toml.read_text().replace('id = "toy_succ"', 'id = "toy_two"'))
+    for t in (toy_task, other):
+        (t / "specs").mkdir()
+        (t / "specs" / "gold.toy").write_text(GOLD)
+    results = tmp_path / "r.jsonl"
+    code, out, err = cli("run", "--tasks", toy_task, other, "-o", results, "--no-progress",
+                         "--workers", "1")
+    assert code == 0, err  # before: `other` was read as a jobs file ("is a folder")
+    assert "2 pairs: 2 scored now" in out and "passed 2" in out
+    code, out, err = cli("run", toy_task, other, "-o", results, "--no-progress")
+    assert code == 0 and "2 pairs: 0 scored now, 2 already in" in out, err
+    jobs = tmp_path / "jobs.jsonl"
+    jobs.write_text("")
+    code, out, err = cli("run", "--tasks", toy_task, jobs, "-o", results)
+    assert code == 2 and "either one jobs file or task folders" in err

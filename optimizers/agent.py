@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import dspy
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from adequacy import verification
 from adequacy.errors import AdequacyError
@@ -40,6 +40,8 @@ class AgentOptions(BaseModel):
     lm: str
     """litellm model string."""
     api_base: str | None = None
+    api_key: str | None = Field(default=None, repr=False, exclude=True)
+    """Never written anywhere (excluded from dumps)."""
     steps: int = 10
     """Step budget: the most tool calls (ReAct iterations) per rollout."""
     harness: bool = True
@@ -170,7 +172,7 @@ def _steps(trajectory: dict[str, Any], history: list[dict[str, Any]]) -> list[Ag
 
 def agent_lm(opts: AgentOptions) -> Any:
     """The agent's LM; uncached, so that rollouts of one task are distinct samples."""
-    return make_lm(LmSettings(model=opts.lm, api_base=opts.api_base,
+    return make_lm(LmSettings(model=opts.lm, api_base=opts.api_base, api_key=opts.api_key,
                               temperature=opts.temperature, max_tokens=opts.max_tokens,
                               cache=False, tries=opts.tries, retry_wait=opts.retry_wait))
 

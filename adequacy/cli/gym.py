@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from adequacy.cli.checks import at_least, fraction, positive
-from adequacy.cli.optimize import VerboseOpt, need_dspy
+from adequacy.cli.optimize import ApiKeyOpt, VerboseOpt, need_dspy
 from adequacy.errors import AdequacyError
 from adequacy.thresholds import HARNESS_T
 
@@ -188,6 +188,7 @@ def agent_cmd(
     = Path("rollouts.jsonl"),
     api_base: Annotated[str | None, typer.Option("--api-base", help="OpenAI-compatible "
                                                  "endpoint.")] = None,
+    api_key: ApiKeyOpt = None,
     steps: Annotated[int, typer.Option(callback=at_least(1),
         help="Step budget (tool calls) per rollout.")] = 10,
     no_harness: Annotated[bool, typer.Option("--no-harness", help="Remove the check tool "
@@ -218,7 +219,7 @@ def agent_cmd(
     except ImportError as e:
         raise _fail(f"the agent needs the optimize extra: pip install "
                     f"'spec-adequacy[optimize]' ({e})") from None
-    opts = AgentOptions(lm=lm, api_base=api_base, steps=steps, harness=not no_harness,
+    opts = AgentOptions(lm=lm, api_base=api_base, api_key=api_key, steps=steps, harness=not no_harness,
                         threshold=threshold, rollouts=rollouts, visible=visible, seed=seed,
                         temperature=temperature, tries=tries, retry_wait=retry_wait)
     try:

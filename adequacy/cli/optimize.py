@@ -80,7 +80,11 @@ VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show DSPy's a
 LmOpt = Annotated[str | None, typer.Option("--lm", help="litellm model string, e.g. "
                   "openai/gpt-4o or openai/<name> with --api-base.")]
 ApiBaseOpt = Annotated[str | None, typer.Option("--api-base", help=
-                       "OpenAI-compatible endpoint (vLLM, llama.cpp, LM Studio).")]
+                       "OpenAI-compatible endpoint (vLLM, llama.cpp, LM Studio); no key is "
+                       "needed for one that reads none.")]
+ApiKeyOpt = Annotated[str | None, typer.Option("--api-key", help=
+                      "The endpoint's key (default: the provider's variable, e.g. "
+                      "OPENAI_API_KEY; the variable keeps it out of the process list).")]
 TempOpt = Annotated[float | None, typer.Option(callback=at_least(0), help="Sampling temperature.")]
 FamilyOpt = Annotated[str, typer.Option("--family", help="Prompt family: zs 2s 4s zs-cot "
                       "fs-cot fs-ltm.")]
@@ -95,13 +99,13 @@ RetryWaitOpt = Annotated[float, typer.Option("--retry-wait", min=0.0, max=60.0, 
 
 def _lm(model: str | None, api_base: str | None, temperature: float | None,
         no_cache: bool = False, tries: int = 3, retry_wait: float = 1.0,
-        max_tokens: int | None = None) -> Any:
+        max_tokens: int | None = None, api_key: str | None = None) -> Any:
     if model is None:
         return None
     from adequacy.optimizers.lm import LmSettings, make_lm
-    return make_lm(LmSettings(model=model, api_base=api_base, temperature=temperature,
-                              cache=not no_cache, tries=tries, retry_wait=retry_wait,
-                              max_tokens=max_tokens))
+    return make_lm(LmSettings(model=model, api_base=api_base, api_key=api_key,
+                              temperature=temperature, cache=not no_cache, tries=tries,
+                              retry_wait=retry_wait, max_tokens=max_tokens))
 
 
 def _lm_stopped(e: BaseException) -> typer.Exit:
@@ -136,6 +140,7 @@ def synthesize(
                        "optimize`).")] = None,
     lm: LmOpt = None,
     api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
     temperature: TempOpt = None,
     samples: Annotated[int, typer.Option(callback=at_least(1), help="Specs per task.")] = 1,
     demo_tasks: Annotated[list[Path] | None, typer.Option("--demo-tasks", help=
@@ -156,7 +161,7 @@ def synthesize(
     try:
         pool = _load_tasks(demo_tasks) if demo_tasks else []
         w = make_writer(writer, family=family, lm=_lm(lm, api_base, temperature, no_cache,
-                                                      tries, retry_wait),
+                                                      tries, retry_wait, api_key=api_key),
                         pool=pool, program_path=program)
         summary = run(tasks, output, w, samples=samples,
                       provenance=_provenance(writer, family, program))
@@ -183,6 +188,7 @@ def optimize(
                              "litellm model string for GEPA's reflection (default: --lm).")]
     = None,
     api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
     reflection_api_base: Annotated[str | None, typer.Option(help="Endpoint of the reflection "
                                    "model (default: --api-base).")] = None,
     temperature: TempOpt = None,
@@ -248,9 +254,9 @@ def optimize(
     out.print(f"split {split or DEFAULT_SPLIT} of {len(loaded)} tasks (seed {seed}): train "
               f"{sizes[0]}, validation {sizes[1]}, test {sizes[2]}", highlight=False)
     try:
-        task_lm = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
+        task_lm = _lm(lm, api_base, temperature, no_cache, tries, retry_wait, api_key=api_key)
         refl = _lm(reflection_lm or lm, reflection_api_base or api_base, 1.0, no_cache,
-                   tries, retry_wait)
+                   tries, retry_wait, api_key=api_key)
         with _library_stdout(output, verbose):
             res = run(loaded, output, task_lm, refl, opts)
     except LmUnavailable as e:
@@ -268,6 +274,7 @@ def judge(
     jobs: Annotated[Path, typer.Argument(help="jobs.jsonl (as `adequacy synthesize` writes).")],
     lm: LmOpt = None,
     api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
     temperature: TempOpt = None,
     results: Annotated[Path | None, typer.Option("--output", "-o", help=
                        "Write one JSON line per spec here.")] = None,
@@ -286,7 +293,7 @@ def judge(
     from adequacy.tasks import load_task
     try:
         job_list = jobs_from_file(jobs)
-        model = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
+        model = _lm(lm, api_base, temperature, no_cache, tries, retry_wait, api_key=api_key)
         records = []
         unwritten = sum(1 for j in job_list if j.writer_failed is not None)
         for j in job_list:

@@ -195,7 +195,13 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = KS,
                      "`adequacy synthesize --samples N` numbers them)")
     lines.append("bucket means " + ", ".join(f"{b}: {_pct(v)}"
                                             for b, v in summ.bucket_means.items()))
+    lines.append(CELL_LEGEND)
     return Group(key_columns(t, 2), Text("\n".join(lines)))
+
+
+CELL_LEGEND = ("cells: passed/total cases of the bucket; (n?): n of them undecided (unknown: "
+               "not passed when strict, left out when lenient); -: the bucket has no cases")
+"""What a bucket cell such as ``4/9 (3?)`` means, said under every table that has them."""
 
 
 def _passed(r: SpecReport) -> bool:

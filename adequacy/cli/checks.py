@@ -12,10 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
-_err = Console(stderr=True)
+from adequacy.cli.common import err as _err
 
 Check = Callable[[typer.Context, typer.CallbackParam, Any], Any]
 

@@ -10,16 +10,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from adequacy.cli.checks import at_least, fraction, positive
+from adequacy.cli.common import err, out
 from adequacy.cli.optimize import ApiKeyOpt, VerboseOpt, need_dspy
 from adequacy.errors import AdequacyError
 from adequacy.thresholds import HARNESS_T
 
 gym_app = typer.Typer(no_args_is_help=True, help="Task folders for coding agents.")
-out = Console()
-err = Console(stderr=True)
 
 
 def _fail(msg: str, code: int = 2) -> typer.Exit:

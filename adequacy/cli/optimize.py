@@ -13,14 +13,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from adequacy.cli.checks import at_least, fraction
+from adequacy.cli.common import err, out
 from adequacy.errors import AdequacyError
 from adequacy.thresholds import HARNESS_T
-
-out = Console()
-err = Console(stderr=True)
 
 
 def _fail(msg: str, code: int = 2) -> typer.Exit:

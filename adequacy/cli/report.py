@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from adequacy.cli.checks import at_least, fraction
+from adequacy.cli.common import err, out
 from adequacy.errors import AdequacyError
 from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.thresholds import HARNESS_T
@@ -19,8 +19,6 @@ from adequacy.thresholds import HARNESS_T
 if TYPE_CHECKING:
     from adequacy.reporting import Study
 
-out = Console()
-err = Console(stderr=True)
 
 
 class Format(StrEnum):

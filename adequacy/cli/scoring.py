@@ -7,6 +7,7 @@ so both build the same ``ScoreOptions`` from the same flags.
 from __future__ import annotations
 
 import os
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,6 +22,16 @@ from adequacy.thresholds import HARNESS_T
 
 if TYPE_CHECKING:
     from adequacy.options import ScoreOptions
+
+
+class RunFormat(StrEnum):
+    """``run``'s formats: every table format, and CSV."""
+
+    auto = "auto"
+    plain = "plain"
+    rich = "rich"
+    json = "json"
+    csv = "csv"
 
 
 @score_option_group
@@ -92,8 +103,9 @@ def run(
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help=
                         "A progress bar on stderr.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
-    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
-                   ] = OutputFormat.auto,
+    fmt: Annotated[RunFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP
+                   + " csv: the table, one row per pair (the footer on stderr).")
+                   ] = RunFormat.auto,
     max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
     executor: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
@@ -163,13 +175,19 @@ def run(
     except (AdequacyError, OSError) as e:
         raise fail(f"batch stopped: {e} (finished pairs are kept in {results}; rerun to "
                     "resume)") from None
-    if fmt is OutputFormat.json:
+    sampled = [j.provenance is not None and j.provenance.sample is not None for j in jobs]
+    if fmt is RunFormat.json:
         print(summary.model_dump_json(indent=2, exclude={"reports"} if quiet else None))
+    elif fmt is RunFormat.csv:  # stdout is the table alone, for a spreadsheet or pandas
+        from adequacy.tabular import csv_text
+
+        if not quiet:
+            out.file.write(csv_text(batch_table(summary.reports, sampled=sampled)))
+            out.file.flush()
+        err.print(summary.footer(results), highlight=False, soft_wrap=True)
     else:
         if not quiet:
-            sampled = [j.provenance is not None and j.provenance.sample is not None
-                       for j in jobs]
-            show(out, batch_table(summary.reports, sampled=sampled), fmt)
+            show(out, batch_table(summary.reports, sampled=sampled), OutputFormat(fmt.value))
         out.print(summary.footer(results), highlight=False, soft_wrap=True)
     if verify:
         out.print(verified_line(summary.reports), highlight=False)

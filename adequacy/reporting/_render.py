@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from importlib import resources
 
 import jinja2
+from markupsafe import Markup
 
+from adequacy.report import CELL_LEGEND
 from adequacy.reporting._aggregate import ApproachStats
 from adequacy.reporting._charts import charts
 from adequacy.reporting._outcomes import OUTCOME_HELP, Outcome
@@ -79,18 +82,44 @@ def leaderboard_rows(study: Study) -> list[dict[str, str]]:
     return rows
 
 
+_CELL = re.compile(r"^(?P<value>[^±(]*?)\s*(?P<pm>±\S+)?\s*(?P<note>\(.*\))?$")
+
+
+def cell_html(text: str) -> Markup:
+    """A figure cell as the tables print it (``62.5% ±10.0 (k=2, 40 tasks x 2 samples)``),
+    laid out for a narrow column: the value, its interval and its note each on a line of
+    their own, the note in small type. The same text, so nothing is lost."""
+    m = _CELL.match(text)
+    if m is None or not (m.group("pm") or m.group("note")):
+        return Markup.escape(text)
+    out = Markup.escape(m.group("value"))
+    if m.group("pm"):
+        out += Markup('<br><span class="pm">') + m.group("pm") + Markup("</span>")
+    if m.group("note"):
+        out += Markup('<span class="sub">') + m.group("note") + Markup("</span>")
+    return out
+
+
+def head_html(text: str) -> Markup:
+    """A column header that may break before ``@`` (``PostHarness@0.75``) in a narrow column."""
+    return Markup("<wbr>@").join(Markup.escape(p) for p in text.split("@"))
+
+
 def _env() -> jinja2.Environment:
     loader = jinja2.FunctionLoader(
         lambda name: resources.files("adequacy.reporting").joinpath("templates", name)
         .read_text(encoding="utf-8"))
-    return jinja2.Environment(loader=loader, autoescape=True, trim_blocks=True,
-                              lstrip_blocks=True)
+    env = jinja2.Environment(loader=loader, autoescape=True, trim_blocks=True,
+                             lstrip_blocks=True)
+    env.filters["cell"] = cell_html
+    env.filters["head"] = head_html
+    return env
 
 
 def render_html(study: Study, title: str = "spec-adequacy report") -> str:
     return _env().get_template("report.html.j2").render(
         title=title, study=study, summary=summary_rows(study), charts=charts(study),
-        leaderboard=leaderboard_rows(study), source_css=css(),
+        leaderboard=leaderboard_rows(study), source_css=css(), cell_legend=CELL_LEGEND,
         buckets=[b.value for b in BUCKETS], outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
         generated=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         scoring="strict (unknown counts as failed)" if study.strict
@@ -116,7 +145,7 @@ def render_markdown(study: Study) -> str:
         lines += ["", "## Pass@1 by tag", ""]
         lines += _md_table([{"tag": t, **{a.name: _pct(a.by_tag.get(t))
                                           for a in study.approaches}} for t in tags])
-    lines += ["", "## Specs", ""]
+    lines += ["", "## Specs", "", CELL_LEGEND + ".", ""]
     lines += _md_table([{"task": r.task_id, "approach": r.approach, "spec": r.spec,
                          "outcome": r.outcome, **r.buckets} for r in study.rows])
     return "\n".join(lines) + "\n"

@@ -46,8 +46,12 @@ def test_backends_lines_are_whole() -> None:
             break
         rows.append(ln)
     assert rows and all(r.split()[0] in ("openjml", "verus") for r in rows), rows
+    assert sum(ln.startswith("backend ") for ln in lines) == 1  # one table, not slices
     reasons = [ln for ln in lines if re.match(r"^\w+/\w+: ", ln)]
-    assert reasons and all(not ln.startswith(" ") for ln in lines[lines.index(reasons[0]):])
+    assert reasons
+    # after the table: only whole lines, each an engine's reason or a sandbox protection
+    rest = lines[lines.index(reasons[0]):]
+    assert all(re.match(r"^(\w+/\w+|sandbox): ", ln) for ln in rest if ln.strip()), rest
 
 
 def test_gym_make_lines_are_whole(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from adequacy.cache import VerdictCache
+    from adequacy.scoring.cache import VerdictCache
 
 class PipeConsole(Console):
     """A console that never wraps a line it does not print to a terminal: in a pipe, a CI log
@@ -47,7 +47,7 @@ def fail(msg: str, code: int = 2) -> typer.Exit:
 def default_cache(no_cache: bool, cache: Path | None) -> str | None:
     if no_cache:
         return None
-    from adequacy.cache import default_cache_dir
+    from adequacy.scoring.cache import default_cache_dir
     return str(cache or default_cache_dir() / "verdicts.sqlite")
 
 
@@ -56,6 +56,6 @@ def open_cache(path: str | None) -> tuple[VerdictCache | None, str | None]:
     is an optimisation and never stops scoring."""
     if path is None:
         return None, None
-    from adequacy.cache import VerdictCache
+    from adequacy.scoring.cache import VerdictCache
     c = VerdictCache(path)
     return (None, None) if c.broken else (c, path)

@@ -1,6 +1,6 @@
 """``adequacy experiment run STUDY.toml``: a study's writers and scoring from one file.
 
-Thin over ``adequacy.optimizers.experiment``; registered on the main app by ``register``.
+Thin over ``adequacy_optimizers.experiment``; registered on the main app by ``register``.
 """
 
 from __future__ import annotations
@@ -31,12 +31,10 @@ def experiment_run(
     """Write the specs of every writer source (once), score every (task, spec) pair the
     results file lacks, and record the study file's SHA-256 in every record. Rerunning scores
     only what is new. Exit 2 on a bad study file or when some pair ended as an error."""
-    from adequacy.batch import BatchInterrupted, ResultsLocked
     from adequacy.cli.common import default_cache, open_cache
-    from adequacy.errors import AdequacyError
-    from adequacy.optimizers.experiment import load_study, run_study
-    from adequacy.optimizers.lm_errors import LmUnavailable
-    from adequacy.results import ResultsError
+    from adequacy.errors import AdequacyError, BatchInterrupted, ResultsError, ResultsLocked
+    from adequacy_optimizers.experiment import load_study, run_study
+    from adequacy_optimizers.lm_errors import LmUnavailable
     try:
         loaded = load_study(study)
         setting = loaded.study.cache

@@ -1,6 +1,6 @@
 """Commands of the agent environment: ``gym make``, ``check``, ``submit``, ``mcp``, ``agent``.
 
-Thin wrappers over ``adequacy.gym`` and ``adequacy.optimizers.agent``; registered on the main
+Thin wrappers over ``adequacy.gym`` and ``adequacy_optimizers.agent``; registered on the main
 app by ``register`` (``adequacy.cli.root``).
 """
 
@@ -15,7 +15,7 @@ from adequacy.cli.checks import at_least, fraction, positive
 from adequacy.cli.common import err, out
 from adequacy.cli.optimize import ApiKeyOpt, VerboseOpt, need_dspy
 from adequacy.errors import AdequacyError
-from adequacy.thresholds import HARNESS_T
+from adequacy.model.thresholds import HARNESS_T
 
 gym_app = typer.Typer(no_args_is_help=True, help="Task folders for coding agents.")
 
@@ -103,7 +103,7 @@ def check_cmd(
     try:
         d = find_folder(folder or Path.cwd())
         text = spec.read_text(encoding="utf-8") if spec else None
-        from adequacy.backend import Limits
+        from adequacy.extensions.backend import Limits
 
         res = check(d, text, Limits(case_seconds=case_timeout))
     except AdequacyError as e:
@@ -212,8 +212,8 @@ def agent_cmd(
     """Run a DSPy ReAct spec-writing agent over the gym tools; one JSONL rollout per run."""
     need_dspy(verbose)
     try:
-        from adequacy.optimizers.agent import AgentOptions, run_agent, summary_text
-        from adequacy.optimizers.lm_errors import LmUnavailable
+        from adequacy_optimizers.agent import AgentOptions, run_agent, summary_text
+        from adequacy_optimizers.lm_errors import LmUnavailable
     except ImportError as e:
         raise _fail(f"the agent needs the optimize extra: pip install "
                     f"'spec-adequacy[optimize]' ({e})") from None

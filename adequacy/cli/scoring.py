@@ -16,12 +16,12 @@ import typer
 from adequacy.cli.checks import at_least, fraction, positive
 from adequacy.cli.common import err, fail, open_cache, out
 from adequacy.cli.options import cache_option_group, score_option_group
+from adequacy.console.tables import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
-from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
-from adequacy.thresholds import HARNESS_T
+from adequacy.model.thresholds import HARNESS_T
 
 if TYPE_CHECKING:
-    from adequacy.options import ScoreOptions
+    from adequacy.scoring.options import ScoreOptions
 
 
 class RunFormat(StrEnum):
@@ -55,11 +55,11 @@ def score(
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
 ) -> None:
     """Score one spec against its task's four buckets."""
-    from adequacy import progress
-    from adequacy.report import spec_table
-    from adequacy.runner import score_spec
-    from adequacy.tasks import load_task
-    from adequacy.textfiles import read_spec
+    from adequacy.console import progress
+    from adequacy.model.textfiles import read_spec
+    from adequacy.records.tables import spec_table
+    from adequacy.scoring.runner import score_spec
+    from adequacy.taskdirs.load import load_task
     try:
         t = load_task(task)
         text = read_spec(spec, max_spec_bytes)
@@ -120,16 +120,9 @@ def run(
     Exit 0 when every pair was scored (whatever the specs' verdicts), 2 on a usage or input
     error or when some pair ended as an error record.
     """
-    from adequacy.batch import (
-        BatchInterrupted,
-        BatchOptions,
-        ResultsLocked,
-        jobs_from_file,
-        jobs_from_glob,
-        run_batch,
-    )
-    from adequacy.report import batch_table, problem_lines
-    from adequacy.results import ResultsError
+    from adequacy.batch.pool import BatchOptions, jobs_from_file, jobs_from_glob, run_batch
+    from adequacy.errors import BatchInterrupted, ResultsError, ResultsLocked
+    from adequacy.records.tables import batch_table, problem_lines
     folders = [p for p in paths or [] if p.is_dir()]
     files = [p for p in paths or [] if not p.is_dir()]
     if files and (tasks or folders or len(files) > 1):
@@ -142,7 +135,7 @@ def run(
         if jobs_file is not None:
             jobs = jobs_from_file(jobs_file)
         elif tasks:
-            from adequacy.discovery import default_spec_glob, discover_tasks
+            from adequacy.taskdirs.discovery import default_spec_glob, discover_tasks
             jobs = []
             for d in discover_tasks(tasks):
                 pattern = spec_glob or default_spec_glob(d)
@@ -179,7 +172,7 @@ def run(
     if fmt is RunFormat.json:
         print(summary.model_dump_json(indent=2, exclude={"reports"} if quiet else None))
     elif fmt is RunFormat.csv:  # stdout is the table alone, for a spreadsheet or pandas
-        from adequacy.tabular import csv_text
+        from adequacy.console.tables import csv_text
 
         if not quiet:
             out.file.write(csv_text(batch_table(summary.reports, sampled=sampled)))
@@ -226,17 +219,17 @@ def verify(
         help="Seconds per proof.")] = 120.0,
 ) -> None:
     """Prove the spec against the method body (verification rate) beside its adequacy metrics."""
-    from adequacy import progress
-    from adequacy.backend import Limits
-    from adequacy.tasks import load_task
-    from adequacy.textfiles import read_spec
-    from adequacy.verification import (
+    from adequacy.console import progress
+    from adequacy.extensions.backend import Limits
+    from adequacy.model.textfiles import read_spec
+    from adequacy.scoring.verification import (
         check_front_end,
         provers,
         render_text,
         verify_with_metrics,
         why_no_prover,
     )
+    from adequacy.taskdirs.load import load_task
     try:
         t = load_task(task)
         text = read_spec(spec)

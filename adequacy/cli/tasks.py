@@ -17,7 +17,7 @@ from adequacy.cli.common import err, fail, out, say_error
 from adequacy.errors import AdequacyError, BackendError, Located, TaskError
 
 if TYPE_CHECKING:
-    from adequacy.task_model import Task
+    from adequacy.model.task import Task
 
 task_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                        context_settings={"help_option_names": ["-h", "--help"]},
@@ -33,9 +33,9 @@ def _backend_task_errors(task: Task) -> list[str]:
     """What the language's backend finds wrong with the task itself: the checks ``score``
     runs on it before any spec (JML: its Solution.java reads, the ``[jml]`` table names a
     method it has), so ``validate`` cannot say ok where ``score`` exits 2."""
-    from adequacy import plugins
+    from adequacy.extensions import registry
     try:
-        backend = plugins.registry().owner(task.language)
+        backend = registry.registry().owner(task.language)
     except AdequacyError as e:
         # the loader accepts such a task (its files are None), but nothing could score it
         toml = task.root / "task.toml"
@@ -61,8 +61,8 @@ def task_validate(
     paths: Annotated[list[Path], typer.Argument(help="Task folders (or folders of tasks).")],
 ) -> None:
     """Check task folders; print every problem with file, line and field. Exit 2 on any."""
-    from adequacy.discovery import discover_tasks
-    from adequacy.tasks import check_task
+    from adequacy.taskdirs.discovery import discover_tasks
+    from adequacy.taskdirs.load import check_task
     try:
         folders = discover_tasks(paths)
     except AdequacyError as why:
@@ -125,11 +125,11 @@ def task_new(
     commented template to fill in when none is given), statement.md, the four empty
     tests/*.jsonl and the language's skeleton. A folder with task.toml: writes the skeleton
     (skeleton.rs, Solution.java) from it. Exit 2 on any problem."""
-    from adequacy import plugins
-    from adequacy.scaffold import example_case, new_task, parse_params
+    from adequacy.extensions import registry
+    from adequacy.taskdirs.scaffold import example_case, new_task, parse_params
 
     if not (task / "task.toml").is_file():
-        installed = list(dict.fromkeys(b.language for b in plugins.backends().values()))
+        installed = list(dict.fromkeys(b.language for b in registry.backends().values()))
         try:
             ins = parse_params(inputs or [], "--input")
             outs = parse_params(outputs or [], "--output")
@@ -161,7 +161,7 @@ def task_new(
     if inputs or outputs or lang:
         raise _fail(f"{task / 'task.toml'} exists: edit its signature there (--lang, --input "
                     "and --output make a new task)")
-    from adequacy.tasks import _read_header
+    from adequacy.taskdirs.load import _read_header
 
     errors: list[Located] = []
     try:
@@ -177,7 +177,7 @@ def task_new(
                     "empty: fill them in first (docs/tasks.md)")
     made = None
     try:
-        made = plugins.registry().owner(str(task_language)).new_skeleton(task)
+        made = registry.registry().owner(str(task_language)).new_skeleton(task)
     except BackendError:
         pass
     except AdequacyError as e:

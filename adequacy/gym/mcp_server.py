@@ -26,10 +26,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
+from adequacy.errors import ToolFailed
+from adequacy.gym.proving import can_verify
 from adequacy.gym.session import grade_text
-from adequacy.gym.tools import GymTools, ToolFailed
-from adequacy.gym.verify import can_verify
-from adequacy.verdicts import BUCKETS
+from adequacy.gym.tools import GymTools
+from adequacy.model.verdicts import BUCKETS
 
 
 class TaskRow(BaseModel):
@@ -137,7 +138,7 @@ def one_line_logging() -> None:
 
 def build_server(root: Path, allow_again: bool = False, task: str | None = None,
                  shell: bool = False) -> MCPServer:
-    from adequacy import __version__
+    from adequacy.version import __version__
 
     tools = GymTools(root, allow_again=allow_again, only=task)
     server: MCPServer = MCPServer(name="spec-adequacy-gym", version=__version__,

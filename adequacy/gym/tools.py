@@ -14,9 +14,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from adequacy.backend import Limits
-from adequacy.errors import AdequacyError
+from adequacy.errors import AdequacyError, ToolFailed
+from adequacy.extensions.backend import Limits
 from adequacy.gym.manifest import MANIFEST, read_manifest
+from adequacy.gym.proving import can_verify, verify_text
 from adequacy.gym.session import (
     CheckResult,
     GymRecord,
@@ -27,17 +28,11 @@ from adequacy.gym.session import (
     visible_task,
 )
 from adequacy.gym.state import read_state
-from adequacy.gym.verify import can_verify, verify_text
-from adequacy.verification import why_no_prover
+from adequacy.scoring.verification import why_no_prover
 
 MAX_READ_CHARS = 100_000
 ERROR_PREFIX = "error: "
 """How the text tools begin a failure line (for the agent, which reads text only)."""
-
-
-class ToolFailed(AdequacyError):
-    """A tool call that did not do its job (bad arguments, no prover, a bug of ours); its message
-    is safe to show the model."""
 
 
 class GymTools:

@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from adequacy.examples import bundled_folder
+
 REPO = Path(__file__).resolve().parents[2]
-VERUS = REPO / "examples" / "verus"
+VERUS = bundled_folder("verus")
 NEEDS = {
     "optimize": "pip install 'spec-adequacy[optimize]'",
     "gym": "pip install 'spec-adequacy[gym]'",

@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from adequacy.batch import BatchOptions, jobs_from_file, jobs_from_glob, run_batch
-from adequacy.metrics import summarize
-from adequacy.optimizers.synthesize import synthesize
-from adequacy.optimizers.writer import WrittenSpec
-from adequacy.report import batch_table
-from adequacy.reporting import build_study, read_records, summary_rows
-from adequacy.results import read_results
-from adequacy.tasks import Task
+from adequacy.batch.pool import BatchOptions, jobs_from_file, jobs_from_glob, run_batch
+from adequacy.model.metrics import summarize
+from adequacy.model.task import Task
+from adequacy.records.html import build_study, read_records, summary_rows
+from adequacy.records.log import read_results
+from adequacy.records.tables import batch_table
+from adequacy_optimizers.synthesize import synthesize
+from adequacy_optimizers.writer import WrittenSpec
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOLD = "pre: x >= 0\npost: result == x + 1\n"
@@ -130,9 +130,9 @@ def test_pass_k_counts_samples_only_and_says_what_it_left_out() -> None:
 def test_a_study_reusing_an_older_write_numbers_its_samples() -> None:
     """A study's writer folder written before samples carried their index is reused (a model
     is not paid twice), its jobs numbered in the order synthesize wrote them."""
-    from adequacy.jobs import Job
-    from adequacy.optimizers.experiment import _numbered
-    from adequacy.results import Provenance
+    from adequacy.batch.jobs import Job
+    from adequacy.scoring.spec_report import Provenance
+    from adequacy_optimizers.experiment import _numbered
 
     p = Provenance(writer="dspy", model="m")
     jobs = [Job(task="/a", spec=f"/o/a/w-{i}.toy", provenance=p) for i in range(2)]

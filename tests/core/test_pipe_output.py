@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from adequacy.examples import bundled_folder
+
 REPO = Path(__file__).resolve().parents[2]
-VERUS = REPO / "examples" / "verus"
+VERUS = bundled_folder("verus")
 
 
 def adequacy(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -64,7 +66,7 @@ def test_gym_make_lines_are_whole(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_import_lines_are_whole(tmp_path: Path) -> None:
-    proc = adequacy("import", "package", REPO / "examples" / "packages", tmp_path / "out")
+    proc = adequacy("import", "package", bundled_folder("packages"), tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     counts = [ln for ln in proc.stdout.splitlines() if ln.startswith("counts: ")]
     assert len(counts) == 1 and len(counts[0]) > 80

@@ -8,11 +8,11 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from task_new_support import fill_cases
 from typer.testing import CliRunner
 
 from adequacy.cli import app
-from adequacy.tasks import load_task
+from adequacy.taskdirs.load import load_task
+from task_new_support import fill_cases
 
 runner = CliRunner()
 GOLD = "pre: a >= 0\npost: result == a + 1\n"

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from task_new_support import fill_cases
 from typer.testing import CliRunner
 
 from adequacy.cli import app
+from task_new_support import fill_cases
 
 
 def cli(*args: str | Path) -> tuple[int, str]:

@@ -15,11 +15,12 @@ from pathlib import Path  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from adequacy.cli import app  # noqa: E402
-from adequacy.optimizers.fake_endpoint import FakeEndpoint, fields  # noqa: E402
+from adequacy.examples import bundled_folder  # noqa: E402
+from fake_endpoint import FakeEndpoint, fields  # noqa: E402
 
-from .conftest import EXAMPLES, gold  # noqa: E402
+from .conftest import gold  # noqa: E402
 
-BSF = EXAMPLES / "verus" / "binary_search_first"
+BSF = bundled_folder("verus") / "binary_search_first"
 
 
 def _reply(prompt: str, i: int) -> str:

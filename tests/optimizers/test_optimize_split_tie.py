@@ -17,11 +17,12 @@ from pathlib import Path  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from adequacy.cli import app  # noqa: E402
-from adequacy.optimizers.fake_endpoint import refused_base  # noqa: E402
+from adequacy.examples import bundled_folder  # noqa: E402
+from fake_endpoint import refused_base  # noqa: E402
 
-from .conftest import EXAMPLES, example  # noqa: E402
+from .conftest import example  # noqa: E402
 
-VERUS = EXAMPLES / "verus"
+VERUS = bundled_folder("verus")
 
 
 def _optimize(tmp: Path, tasks: list[Path], split: str) -> tuple[int, str, str]:
@@ -47,8 +48,8 @@ def test_the_split_is_printed_and_an_empty_asked_split_refused(tmp_path: Path) -
 
 
 def test_a_tie_on_validation_keeps_the_seed_and_says_so(tmp_path: Path) -> None:
-    from adequacy.optimizers.optimize import OptimizeOptions, optimize
-    from adequacy.optimizers.testing import ScriptedLM
+    from adequacy_optimizers.optimize import OptimizeOptions, optimize
+    from scripted_lm import ScriptedLM
 
     tasks = [example("verus", n) for n in ("binary_search_first", "coprime_check",
                                            "euclid_mod")]

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from adequacy.errors import AdequacyError
-from adequacy.optimizers.splits import parse_proportions, split_tasks
-from adequacy.tasks import Task
+from adequacy.model.task import Task
+from adequacy_optimizers.splits import parse_proportions, split_tasks
 
 
 def _task(i: int, tag: str) -> Task:
@@ -36,7 +36,7 @@ def test_proportions_parse_and_reject_nonsense():
 
 
 def test_sizes_are_the_asked_proportions_of_the_task_count():
-    from adequacy.optimizers.splits import empty_splits, split_sizes
+    from adequacy_optimizers.splits import empty_splits, split_sizes
 
     # 7 tasks at 4/2/1 are 4/2/1 (before: train 3, validation 4, test 0, silently)
     s = split_tasks([_task(i, "a" if i % 2 else "b") for i in range(7)], (4, 2, 1), seed=0)

@@ -16,9 +16,11 @@ from typing import Any
 
 import pytest
 
+from adequacy.examples import bundled_folder
+
 from .conftest import full, spec_report
 from .test_report_browser import browser  # noqa: F401  (module fixture)
-from .test_report_cli import REPO, adequacy
+from .test_report_cli import adequacy
 
 TAGS = ["arrays-and-sequences", "integer-arithmetic", "searching", "sorting-and-order",
         "string-manipulation", "number-theory", "recursion-free", "verina_basic",
@@ -33,7 +35,7 @@ def _study(root: Path, approaches: list[tuple[str, str | None, str | None, int]]
     tasks = []
     for i in range(8):
         d = root / "tasks" / f"task_{i}"
-        shutil.copytree(REPO / "examples" / "verus" / "euclid_mod", d)
+        shutil.copytree(bundled_folder("verus") / "euclid_mod", d)
         toml = d / "task.toml"
         text = re.sub(r'^id = ".*"$', f'id = "task_{i}"', toml.read_text(), count=1, flags=re.M)
         text = re.sub(r"^tags = \[.*\]$", "tags = " + json.dumps(

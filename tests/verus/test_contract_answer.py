@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from adequacy.answers import ExtractionError
-from adequacy.backends.verus.writing import verus_spec
 from adequacy.cli import app
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.errors import ExtractionError
+from adequacy.examples import bundled_folder
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.writing import verus_spec
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "verus"
+EXAMPLES = bundled_folder("verus")
 
 EUCLID = """Here is the function:
 

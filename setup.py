@@ -12,6 +12,7 @@ ROOTS = {
     "adequacy.backends": "backends",
     "adequacy.mutators": "mutators",
     "adequacy.optimizers": "optimizers",
+    "adequacy_python": "backends/adequacy_python",
 }
 
 packages: list[str] = []

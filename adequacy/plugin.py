@@ -50,19 +50,53 @@ from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid, TaskEr
 from adequacy.gym.texts import GymTexts
 from adequacy.hookspecs import hookimpl
 from adequacy.importer import Importer, ImportReport
+from adequacy.sandbox import (
+    RunResult,
+    SandboxLimits,
+    clean_env,
+    make_workdir,
+    popen_limited,
+    remove_tree,
+    run_limited,
+)
+from adequacy.sandbox_mounts import View
+from adequacy.sandbox_view import linked_libraries
+from adequacy.sandbox_worker import JsonLineWorker, WorkerDied
 from adequacy.task_model import Case, Task, TaskFiles
-from adequacy.types import BoolType, IntType, SeqType, StringType, Type
+from adequacy.tasks import load_task, write_cases
+from adequacy.toolchain import cache_dir
+from adequacy.types import (
+    BoolType,
+    CharType,
+    FloatType,
+    IntType,
+    MapType,
+    MultisetType,
+    NullableType,
+    OptionType,
+    SeqType,
+    SetType,
+    StringType,
+    StructType,
+    TupleType,
+    Type,
+    parse_type,
+)
 from adequacy.verdicts import Bucket, Truth, Verdict
 from adequacy.verify_result import VerifyResult
 
 __all__ = [
     "AllElems", "AllIn", "Atom", "Backend", "BackendError", "BoolType", "Bucket", "CAPABILITIES",
-    "Case", "Clause", "Cmp", "Const", "Engine", "EngineInfo", "EngineUnavailable",
-    "ExtractionError", "FAILURE_KINDS", "FORBIDDEN", "FailureStreak", "GymTexts", "Iff",
-    "ImportReport", "Importer", "IndexIn", "IntType", "Len", "Limits", "LoadedSpec", "Member",
-    "NonNull", "OUT_OF_MEMORY", "Pointwise", "ReferenceOutcome", "STACK_OVERFLOW", "SeqType", "Sorted",
-    "SpecInvalid", "StringType", "TIMEOUT", "Task", "TaskError", "TaskFiles", "Term", "Truth",
-    "Type", "Var", "Verdict", "Verifier", "VerifyResult", "WORKER_DIED", "WriterTexts",
-    "atom_vars", "code_blocks", "engine_version", "hookimpl", "matching_brace", "pick_block",
-    "whole_file",
+    "Case", "CharType", "Clause", "Cmp", "Const", "Engine", "EngineInfo", "EngineUnavailable",
+    "ExtractionError", "FAILURE_KINDS", "FORBIDDEN", "FailureStreak", "FloatType", "GymTexts",
+    "Iff", "ImportReport", "Importer", "IndexIn", "IntType", "JsonLineWorker", "Len", "Limits",
+    "LoadedSpec", "MapType", "Member", "MultisetType", "NonNull", "NullableType",
+    "OUT_OF_MEMORY", "OptionType", "Pointwise", "ReferenceOutcome", "RunResult",
+    "STACK_OVERFLOW", "SandboxLimits", "SeqType", "SetType", "Sorted", "SpecInvalid",
+    "StringType", "StructType", "TIMEOUT", "Task", "TaskError", "TaskFiles", "Term", "Truth",
+    "TupleType", "Type", "Var", "Verdict", "Verifier", "VerifyResult", "View", "WORKER_DIED",
+    "WorkerDied", "WriterTexts", "atom_vars", "cache_dir", "clean_env", "code_blocks",
+    "engine_version", "hookimpl", "linked_libraries", "load_task", "make_workdir",
+    "matching_brace", "parse_type", "pick_block", "popen_limited", "remove_tree",
+    "run_limited", "whole_file", "write_cases",
 ]

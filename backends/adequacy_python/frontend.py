@@ -1,0 +1,89 @@
+"""The front end: the only place a Python spec is called invalid (with its file and line).
+
+It parses the spec with Python's own ``ast``, checks it against the rules of
+``runtime/policy.py`` (no I/O, no dunders, no ``global``/``nonlocal``, no ``exec``/``eval``,
+no state that outlives a case, imports only from the allow-list) and reads its form with
+``runtime/rewrite.py`` (plain functions, the assert block, icontract or deal decorators). The
+worker repeats both on the text it is sent, so the engine runs exactly what was checked.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from adequacy.plugin import SetType, SpecInvalid, Task, Type
+
+from .pytypes import children
+from .runtime import policy, rewrite
+
+
+@dataclass(frozen=True)
+class PySpec:
+    """What the engines need of a checked spec."""
+
+    text: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    forms: tuple[str, ...]
+    pre: tuple[str, ...]
+    """What the precondition is made of (``def pre``, ``icontract.require (line 4)``...)."""
+    post: tuple[str, ...]
+    order_sensitive: tuple[str, ...] = field(default=())
+    """Why the spec's value may depend on the hash seed or on addresses (empty: it cannot):
+    such a spec is evaluated by two interpreters and decided only where they agree."""
+
+
+def _has_set(t: Type) -> bool:
+    return isinstance(t, SetType) or any(_has_set(c) for c in children(t))
+
+
+def parse(text: str, path: str | None) -> ast.Module:
+    try:
+        return ast.parse(text, path or "<spec>")
+    except SyntaxError as e:
+        raise SpecInvalid(f"syntax error: {e.msg}", file=path, line=e.lineno) from None
+    except (RecursionError, MemoryError):
+        raise SpecInvalid("the spec nests too deeply for Python's parser", file=path,
+                          line=1) from None
+    except ValueError as e:  # null bytes
+        raise SpecInvalid(f"not Python source: {e}", file=path, line=1) from None
+
+
+def check(task: Task, text: str, path: str | None = None) -> PySpec:
+    tree = parse(text, path)
+    try:
+        rep = policy.check(tree)
+        if rep.violations:
+            v = min(rep.violations, key=lambda x: x.line)
+            more = len(rep.violations) - 1
+            tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+            raise SpecInvalid(v.message + tail, file=path, line=v.line or None)
+        inputs = [p.name for p in task.inputs]
+        outputs = [p.name for p in task.outputs]
+        try:
+            norm = rewrite.normalize(tree, inputs, outputs)
+        except rewrite.FormError as e:
+            raise SpecInvalid(e.message, file=path, line=e.line or None) from None
+        try:
+            compile(norm.module, path or "<spec>", "exec")
+        except SyntaxError as e:
+            raise SpecInvalid(f"{e.msg}", file=path, line=e.lineno) from None
+    except RecursionError:
+        raise SpecInvalid("the spec nests too deeply to be checked", file=path,
+                          line=1) from None
+    order = list(dict.fromkeys(rep.order_sensitive))
+    if any(_has_set(p.type) for p in [*task.inputs, *task.outputs]):
+        order.insert(0, "a set in the task's values")
+    return PySpec(text=text, inputs=tuple(inputs), outputs=tuple(outputs),
+                  forms=tuple(norm.forms), pre=tuple(p.what for p in norm.pre),
+                  post=tuple(p.what for p in norm.post), order_sensitive=tuple(order))
+
+
+def normalize(text: str) -> str:
+    """The cache key's form of the spec: its syntax tree printed back (comments and layout
+    gone; what the worker parses is this tree)."""
+    try:
+        return ast.unparse(ast.parse(text))
+    except (SyntaxError, RecursionError, ValueError):
+        return text

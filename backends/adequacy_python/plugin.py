@@ -27,6 +27,7 @@ from adequacy.plugin import (
     Task,
     TaskError,
     TaskFiles,
+    Type,
     Verifier,
     WriterTexts,
     hookimpl,
@@ -157,6 +158,12 @@ class PythonBackend(Backend):
         from .writing import Py
 
         return Py.atom(clause.atom)
+
+    def may_be_null(self, t: Type) -> bool:
+        """``None`` is a value of options, nullables and arrays."""
+        from .writing import may_be_null
+
+        return may_be_null(t)
 
 
 @hookimpl

@@ -46,10 +46,11 @@ from adequacy.clauses import (
     atom_vars,
 )
 from adequacy.engine_version import engine_version
-from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid, TaskError
+from adequacy.errors import BackendError, DatasetError, EngineUnavailable, SpecInvalid, TaskError
 from adequacy.gym.texts import GymTexts
 from adequacy.hookspecs import hookimpl
-from adequacy.importer import Importer, ImportReport
+from adequacy.importer import Importer, ImportReport, TaskOutcome
+from adequacy.importer import Problem as ImportProblem
 from adequacy.sandbox import (
     RunResult,
     SandboxLimits,
@@ -86,17 +87,18 @@ from adequacy.verdicts import Bucket, Truth, Verdict
 from adequacy.verify_result import VerifyResult
 
 __all__ = [
-    "AllElems", "AllIn", "Atom", "Backend", "BackendError", "BoolType", "Bucket", "CAPABILITIES",
-    "Case", "CharType", "Clause", "Cmp", "Const", "Engine", "EngineInfo", "EngineUnavailable",
-    "ExtractionError", "FAILURE_KINDS", "FORBIDDEN", "FailureStreak", "FloatType", "GymTexts",
-    "Iff", "ImportReport", "Importer", "IndexIn", "IntType", "JsonLineWorker", "Len", "Limits",
-    "LoadedSpec", "MapType", "Member", "MultisetType", "NonNull", "NullableType",
-    "OUT_OF_MEMORY", "OptionType", "Pointwise", "ReferenceOutcome", "RunResult",
-    "STACK_OVERFLOW", "SandboxLimits", "SeqType", "SetType", "Sorted", "SpecInvalid",
-    "StringType", "StructType", "TIMEOUT", "Task", "TaskError", "TaskFiles", "Term", "Truth",
-    "TupleType", "Type", "Var", "Verdict", "Verifier", "VerifyResult", "View", "WORKER_DIED",
-    "WorkerDied", "WriterTexts", "atom_vars", "cache_dir", "clean_env", "code_blocks",
-    "engine_version", "hookimpl", "linked_libraries", "load_task", "make_workdir",
-    "matching_brace", "parse_type", "pick_block", "popen_limited", "remove_tree",
-    "run_limited", "whole_file", "write_cases",
+    "AllElems", "AllIn", "Atom", "Backend", "BackendError", "BoolType", "Bucket",
+    "CAPABILITIES", "Case", "CharType", "Clause", "Cmp", "Const", "DatasetError", "Engine",
+    "EngineInfo", "EngineUnavailable", "ExtractionError", "FAILURE_KINDS", "FORBIDDEN",
+    "FailureStreak", "FloatType", "GymTexts", "Iff", "ImportProblem", "ImportReport",
+    "Importer", "IndexIn", "IntType", "JsonLineWorker", "Len", "Limits", "LoadedSpec",
+    "MapType", "Member", "MultisetType", "NonNull", "NullableType", "OUT_OF_MEMORY",
+    "OptionType", "Pointwise", "ReferenceOutcome", "RunResult", "STACK_OVERFLOW",
+    "SandboxLimits", "SeqType", "SetType", "Sorted", "SpecInvalid", "StringType", "StructType",
+    "TIMEOUT", "Task", "TaskError", "TaskFiles", "TaskOutcome", "Term", "Truth", "TupleType",
+    "Type", "Var", "Verdict", "Verifier", "VerifyResult", "View", "WORKER_DIED", "WorkerDied",
+    "WriterTexts", "atom_vars", "cache_dir", "clean_env", "code_blocks", "engine_version",
+    "hookimpl", "linked_libraries", "load_task", "make_workdir", "matching_brace",
+    "parse_type", "pick_block", "popen_limited", "remove_tree", "run_limited", "whole_file",
+    "write_cases",
 ]

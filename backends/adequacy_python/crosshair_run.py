@@ -181,7 +181,7 @@ def parse_call(text: str, names: list[str]) -> dict[str, Any] | None:
         return None
     out: dict[str, Any] = {}
     try:
-        for name, a in zip(names, node.args):
+        for name, a in zip(names, node.args, strict=False):
             out[name] = _literal(a)
         for kw in node.keywords:
             if kw.arg is None:

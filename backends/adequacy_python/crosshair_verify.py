@@ -27,9 +27,9 @@ from adequacy.plugin import (
 )
 
 from . import crosshair_run
+from .pytypes import type_tree
 from .reference import function_name, reference_outcomes, reference_path
 from .runtime.pyvalues import ValueMismatch, encode
-from .pytypes import type_tree
 
 NAME = "crosshair"
 

@@ -196,8 +196,11 @@ def infer_type(values: list[Any]) -> str | None:
     how a bare ``list`` annotation gets its element type."""
     if not values:
         return None
+    present = [v for v in values if v is not None]
+    if len(present) < len(values):
+        inner = infer_type(present)
+        return f"option<{inner}>" if inner else None
     kinds = {_kind(v) for v in values}
-    kinds.discard(None)
     if len(kinds) != 1:
         if kinds == {"int", "f64"}:
             return "f64"
@@ -214,7 +217,13 @@ def infer_type(values: list[Any]) -> str | None:
         if len(lens) != 1:
             return None
         parts = [infer_type([v[i] for v in values]) for i in range(lens.pop())]
-        return "tuple<" + ", ".join(parts) + ">" if all(parts) else None  # type: ignore[arg-type]
+        if not parts or any(p is None for p in parts):
+            return None
+        return "tuple<" + ", ".join(p for p in parts if p) + ">"
+    if kind == "set":
+        elems = [e for v in values for e in v]
+        inner = infer_type(elems) if elems else None
+        return f"set<{inner}>" if inner else None
     if kind == "dict":
         keys = infer_type([k for v in values for k in v])
         vals = infer_type([x for v in values for x in v.values()])
@@ -222,7 +231,7 @@ def infer_type(values: list[Any]) -> str | None:
     return None
 
 
-def _kind(v: Any) -> str | None:
+def _kind(v: Any) -> str:
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, int):
@@ -237,4 +246,27 @@ def _kind(v: Any) -> str | None:
         return "tuple"
     if isinstance(v, dict):
         return "dict"
+    if isinstance(v, (set, frozenset)):
+        return "set"
     return "other"
+
+
+class Other:
+    """A value of a kind no task type holds (``pyvalues.plain``'s ``other``)."""
+
+
+def unplain(v: Any) -> Any:
+    """The Python value ``runtime.pyvalues.plain`` wrote."""
+    if isinstance(v, list):
+        return [unplain(e) for e in v]
+    if isinstance(v, dict):
+        if "tuple" in v:
+            return tuple(unplain(e) for e in v["tuple"])
+        if "set" in v:
+            return frozenset(unplain(e) for e in v["set"])
+        if "dict" in v:
+            return {unplain(k): unplain(x) for k, x in v["dict"]}
+        if "float" in v:
+            return float({"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}[v["float"]])
+        return Other()
+    return v

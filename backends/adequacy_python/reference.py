@@ -52,8 +52,8 @@ def _run(worker: HeldWorker, inputs: list[dict[str, Any]], limits: Limits
         try:
             r = worker.ask({"op": "ref", "input": inp}, limits.case_seconds + 2.0)
         except WorkerDied as e:
-            kind = "timeout" if "did not answer" in str(e) else "failed"
-            out.append(ReferenceOutcome(kind=kind, reason=str(e)))
+            died = "timeout" if "did not answer" in str(e) else "failed"
+            out.append(ReferenceOutcome(kind=died, reason=str(e)))
             continue
         except LoadFailed as e:
             raise TaskError(f"the reference does not load: {e.message}",
@@ -100,3 +100,27 @@ def reference_outcomes(task: Task, inputs: list[dict[str, Any]], limits: Limits,
         else:
             merged.append(a)
     return merged
+
+
+def raw_outputs(task: Task, inputs: list[dict[str, Any]], limits: Limits) -> list[Any]:
+    """What the reference returns on each input as plain Python values (``pytypes.unplain``),
+    whatever the declared output type; None where it did not return. For learning the type
+    of a function with no return annotation."""
+    from .pytypes import unplain
+
+    path = reference_path(task)
+    load = _load_request(task, path.read_text(encoding="utf-8"), limits)
+    worker = HeldWorker(limits, load, label="python reference")
+    out: list[Any] = []
+    try:
+        for inp in inputs:
+            try:
+                r = worker.ask({"op": "ref", "input": inp, "raw": True}, limits.case_seconds + 2)
+            except (WorkerDied, LoadFailed):
+                out.append(None)
+                continue
+            out.append(unplain(r["raw"]) if r.get("kind") == "returned" and "raw" in r
+                       else None)
+    finally:
+        worker.stop()
+    return out

@@ -115,7 +115,7 @@ VALUE_ATTRS = _attrs()
 _MUTABLE = (list, dict, set, bytearray, collections.deque)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def module_names(mod: str) -> dict[str, str]:
     """Public names of an allowed module -> "" when usable, else why not."""
     m = importlib.import_module(mod)
@@ -333,7 +333,8 @@ def _check_node(n: ast.AST, rep: Report, bound: set[str], typing_names: set[str]
         rep.add(n, f"the string {n.value!r} names a dunder attribute, which a spec may not "
                    "reach")
     elif isinstance(n, ast.Compare):
-        for op, left, right in zip(n.ops, [n.left, *n.comparators], n.comparators):
+        for op, left, right in zip(n.ops, [n.left, *n.comparators], n.comparators,
+                                         strict=False):
             if isinstance(op, (ast.Is, ast.IsNot)) and not (_singleton(left) or
                                                              _singleton(right)):
                 rep.add(n, "`is` between values compares identities, which are not a "

@@ -56,7 +56,7 @@ def decode(v: Any, t: Any) -> Any:
     if h == "nullable":
         return None if v is None else decode(v, t[1])
     if h == "tuple":
-        return tuple(decode(e, et) for e, et in zip(v, t[1]))
+        return tuple(decode(e, et) for e, et in zip(v, t[1], strict=True))
     raise ValueMismatch(f"no Python reading of type {t!r}")
 
 
@@ -168,5 +168,25 @@ def encode(v: Any, t: Any, where: str = "result") -> Any:
     if h == "tuple":
         if not isinstance(v, tuple) or len(v) != len(t[1]):
             raise bad()
-        return [encode(e, et, f"{where}[{i}]") for i, (e, et) in enumerate(zip(v, t[1]))]
+        return [encode(e, et, f"{where}[{i}]") for i, (e, et) in enumerate(zip(v, t[1], strict=True))]
     raise ValueMismatch(f"{where}: no Python reading of type {t!r}")
+
+
+def plain(v: Any, depth: int = 0) -> Any:
+    """Any Python value as JSON that keeps its kind (tuples, sets and dicts tagged), for
+    learning the type of a function's results from the values it returns."""
+    if depth > 50:
+        return {"other": "nested too deeply"}
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        return v if math.isfinite(v) else {"float": _float_json(v)}
+    if isinstance(v, list):
+        return [plain(e, depth + 1) for e in v]
+    if isinstance(v, tuple):
+        return {"tuple": [plain(e, depth + 1) for e in v]}
+    if isinstance(v, (set, frozenset)):
+        return {"set": [plain(e, depth + 1) for e in v]}
+    if isinstance(v, dict):
+        return {"dict": [[plain(k, depth + 1), plain(x, depth + 1)] for k, x in v.items()]}
+    return {"other": type(v).__name__}

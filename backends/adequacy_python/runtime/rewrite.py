@@ -172,7 +172,7 @@ def normalize(tree: ast.Module, inputs: list[str], outputs: list[str]) -> Normal
                                kwonlyargs=[], kw_defaults=[], defaults=[]),
             body=list(block), decorator_list=[], returns=None)
         if "type_params" in ast.FunctionDef._fields:  # Python 3.12+
-            fn.type_params = []
+            setattr(fn, "type_params", [])  # noqa: B010 - absent from 3.11's stubs
         ast.copy_location(fn, block[0])
         hoisted.append(fn)
         post.append(Part(fn="_adq_post_block", kw={p: aliases.get(p, p) for p in params},
@@ -216,14 +216,14 @@ def _contract_part(mod: str, name: str, d: ast.Call, defs: dict[str, ast.Functio
         raise FormError(d.lineno, why)
     cond_key = "condition" if mod == "icontract" else "validator"
     cond: ast.expr | None = d.args[0] if d.args else None
-    for kw in d.keywords:
-        if kw.arg == cond_key and cond is None:
-            cond = kw.value
-        elif kw.arg == "enabled":
+    for keyword in d.keywords:
+        if keyword.arg == cond_key and cond is None:
+            cond = keyword.value
+        elif keyword.arg == "enabled":
             raise FormError(d.lineno, "enabled= switches a contract at run time; write the "
                             "contract or leave it out")
-        elif kw.arg not in ("description", "a_repr", "error", "message", "exception"):
-            raise FormError(d.lineno, f"{mod}.{name}: unknown argument {kw.arg!r}")
+        elif keyword.arg not in ("description", "a_repr", "error", "message", "exception"):
+            raise FormError(d.lineno, f"{mod}.{name}: unknown argument {keyword.arg!r}")
     if cond is None or len(d.args) > 1:
         raise FormError(d.lineno, f"{mod}.{name} takes one condition (a lambda or a function "
                         "of the spec)")
@@ -248,21 +248,21 @@ def _contract_part(mod: str, name: str, d: ast.Call, defs: dict[str, ast.Functio
                         "function defined in the spec")
     line = cond.lineno
     if mod == "icontract":
-        kw: dict[str, str] = {}
+        by_name: dict[str, str] = {}
         for p in params:
             if p in inputs:
-                kw[p] = p
+                by_name[p] = p
             elif p == "result" and where == "post" and len(outputs) == 1:
-                kw[p] = outputs[0]
+                by_name[p] = outputs[0]
             elif p in outputs and where == "post":
-                kw[p] = p
+                by_name[p] = p
             elif p == "OLD":
                 raise FormError(line, "icontract's OLD: a task's function changes none of its "
                                 "arguments, so OLD.x is x")
             else:
                 raise FormError(line, f"{label}: parameter {p!r} is neither an argument of the "
                                 "function" + (" nor `result`" if where == "post" else ""))
-        return Part(fn=fn_name, kw=kw, asserts=asserts, line=line, what=label), where
+        return Part(fn=fn_name, kw=by_name, asserts=asserts, line=line, what=label), where
     if name == "pre":
         if len(params) != len(inputs):
             raise FormError(line, f"{label}: deal passes the function's {len(inputs)} "
@@ -306,7 +306,7 @@ def _strip_annotations(module: ast.Module) -> None:
                                                  s))
                 else:
                     new.append(s)
-            if len(new) != len(value) or any(a is not b for a, b in zip(new, value)):
+            if len(new) != len(value) or any(a is not b for a, b in zip(new, value, strict=False)):
                 if not new and fld in ("body", "orelse", "finalbody"):
                     new = [ast.copy_location(ast.Pass(), parent)]
                 setattr(parent, fld, new)

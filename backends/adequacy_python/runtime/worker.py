@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import builtins
 import collections
+import contextlib
 import functools
 import gc
 import itertools
@@ -33,6 +34,7 @@ import signal
 import string
 import sys
 import traceback
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -46,7 +48,7 @@ DEFAULT_DIGITS = 4300  # Python's own limit on int <-> str conversions
 WIRE_DIGITS = 10_000  # the task format's limit (JSON integers of cases)
 PRELOADED = {m: sys.modules[m] for m in ("math", "itertools", "functools", "collections",
                                           "re", "string", "operator")}
-assert (math, itertools, functools, collections, re, string, operator)
+ALLOWED = (math, itertools, functools, collections, re, string, operator)
 
 
 class Timeout(BaseException):
@@ -112,7 +114,7 @@ def short(text: str, n: int = 160) -> str:
     return text if len(text) <= n else text[:n - 3] + "..."
 
 
-def run_limited(fn, seconds: float):  # type: ignore[no-untyped-def]
+def run_limited(fn: Any, seconds: float) -> tuple[str, Any]:
     """(status, value or exception) of ``fn()`` under the case's timer and digit limit."""
     sys.set_int_max_str_digits(DEFAULT_DIGITS)
     State.active = True
@@ -146,7 +148,7 @@ def failure(e: BaseException) -> tuple[str, str] | None:
 
 
 class Spec:
-    def __init__(self, req: dict) -> None:  # type: ignore[type-arg]
+    def __init__(self, req: dict[str, Any]) -> None:
         source = req["source"]
         self.inputs = {n: t for n, t in req["inputs"]}
         self.outputs = {n: t for n, t in req["outputs"]}
@@ -160,7 +162,7 @@ class Spec:
         self.parts = {"pre": norm.pre, "post": norm.post}
         self.seconds = float(req.get("case_seconds", 10.0))
 
-    def evaluate(self, req: dict) -> dict:  # type: ignore[type-arg]
+    def evaluate(self, req: dict[str, Any]) -> dict[str, Any]:
         pred = req["pred"]
         values = {n: pyvalues.decode(v, self.inputs[n]) for n, v in req["input"].items()}
         if pred == "post":
@@ -169,7 +171,7 @@ class Spec:
         parts = self.parts[pred]
         if not parts:
             return {"v": "true", "why": f"no {pred}condition: true"}
-        ns = {"__builtins__": SAFE, "__name__": "spec"}
+        ns: dict[str, Any] = {"__builtins__": SAFE, "__name__": "spec"}
 
         def run() -> tuple[bool, str]:
             exec(self.code, ns)
@@ -203,16 +205,16 @@ class Reference:
     """A task's reference module: full Python (it is the task's code, not a spec), still only
     inside this sandbox, with a fresh module per input."""
 
-    def __init__(self, req: dict) -> None:  # type: ignore[type-arg]
+    def __init__(self, req: dict[str, Any]) -> None:
         self.code = compile(req["source"], REF_FILE, "exec")
         self.function = req["function"]
         self.inputs = [(n, t) for n, t in req["inputs"]]
         self.outputs = [(n, t) for n, t in req["outputs"]]
         self.seconds = float(req.get("case_seconds", 10.0))
 
-    def run(self, req: dict) -> dict:  # type: ignore[type-arg]
+    def run(self, req: dict[str, Any]) -> dict[str, Any]:
         args = [pyvalues.decode(req["input"][n], t) for n, t in self.inputs]
-        ns = {"__name__": "reference"}
+        ns: dict[str, Any] = {"__name__": "reference"}
 
         def call() -> object:
             exec(self.code, ns)
@@ -226,6 +228,8 @@ class Reference:
                 return {"kind": "timeout" if f[0] == "timeout" else "failed", "reason": f[1]}
             return {"kind": "threw", "reason": type(out).__name__,
                     "detail": short(str(out), 120)}
+        if req.get("raw"):
+            return {"kind": "returned", "raw": pyvalues.plain(out)}
         try:
             if len(self.outputs) == 1:
                 name, t = self.outputs[0]
@@ -233,7 +237,7 @@ class Reference:
             if not isinstance(out, tuple) or len(out) != len(self.outputs):
                 raise pyvalues.ValueMismatch(f"expected a tuple of {len(self.outputs)} outputs")
             return {"kind": "returned", "output": {
-                n: pyvalues.encode(v, t, n) for (n, t), v in zip(self.outputs, out)}}
+                n: pyvalues.encode(v, t, n) for (n, t), v in zip(self.outputs, out, strict=True)}}
         except pyvalues.ValueMismatch as e:
             return {"kind": "failed", "reason": f"the reference returned a value of another "
                                                 f"type: {e}"}
@@ -255,10 +259,8 @@ def main() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
     want = 256 * 1024 * 1024
     if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or hard >= want):
-        try:
+        with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
-        except (ValueError, OSError):
-            pass
     sys.setrecursionlimit(int(os.environ.get("ADEQUACY_PY_RECURSION", "3000")))
     loaded: Spec | Reference | None = None
     gc.collect()

@@ -53,14 +53,14 @@ def parse(text: str, path: str | None) -> ast.Module:
 def check(task: Task, text: str, path: str | None = None) -> PySpec:
     tree = parse(text, path)
     try:
-        rep = policy.check(tree)
+        inputs = [p.name for p in task.inputs]
+        outputs = [p.name for p in task.outputs]
+        rep = policy.check(tree, rewrite.case_names(inputs, outputs))
         if rep.violations:
             v = min(rep.violations, key=lambda x: x.line)
             more = len(rep.violations) - 1
             tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
             raise SpecInvalid(v.message + tail, file=path, line=v.line or None)
-        inputs = [p.name for p in task.inputs]
-        outputs = [p.name for p in task.outputs]
         try:
             norm = rewrite.normalize(tree, inputs, outputs)
         except rewrite.FormError as e:

@@ -248,12 +248,15 @@ _TOP_OK = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.Assign, ast.AnnAssig
            ast.Pass)
 
 
-def check(tree: ast.Module) -> Report:
-    """Every rule broken by ``tree`` (a parsed spec), with lines, and its order sensitivity."""
+def check(tree: ast.Module, case_names: frozenset[str] = frozenset()) -> Report:
+    """Every rule broken by ``tree`` (a parsed spec), with lines, and its order sensitivity.
+    ``case_names``: the names the top-level assert block may read (the task's inputs and
+    outputs, ``result``, ``return_value``)."""
     rep = Report()
     skip = annotation_nodes(tree)
     imp = read_imports(tree, rep)
     bound = bound_names(tree)
+    block = {id(x) for s in tree.body if isinstance(s, ast.Assert) for x in ast.walk(s)}
     typing_names = {a for a, (m, _) in imp.names.items() if m in ANNOTATION_MODULES}
     typing_names |= {a for a, m in imp.modules.items() if m in ANNOTATION_MODULES}
     contract_names = {a for a, (m, _) in imp.names.items() if m in CONTRACT_MODULES}
@@ -282,7 +285,8 @@ def check(tree: ast.Module) -> Report:
     for n in ast.walk(tree):
         if id(n) in skip:
             continue
-        _check_node(n, rep, bound, typing_names, contract_names, module_aliases, imp,
+        names = bound | case_names if id(n) in block else bound
+        _check_node(n, rep, names, typing_names, contract_names, module_aliases, imp,
                     decorators, parents)
     return rep
 

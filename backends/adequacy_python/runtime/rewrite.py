@@ -39,6 +39,11 @@ GUARD = "_adq_guard"
 RESULT_ALIASES = ("result", "return_value")
 
 
+def case_names(inputs: list[str], outputs: list[str]) -> frozenset[str]:
+    """The names a spec's assert block reads: the inputs, outputs and the result's aliases."""
+    return frozenset([*inputs, *outputs, *(RESULT_ALIASES if len(outputs) == 1 else ())])
+
+
 class FormError(Exception):
     def __init__(self, line: int, message: str) -> None:
         super().__init__(message)

@@ -153,7 +153,7 @@ class Spec:
         self.inputs = {n: t for n, t in req["inputs"]}
         self.outputs = {n: t for n, t in req["outputs"]}
         tree = ast.parse(source, SPEC_FILE)
-        rep = policy.check(tree)
+        rep = policy.check(tree, rewrite.case_names(list(self.inputs), list(self.outputs)))
         if rep.violations:
             v = rep.violations[0]
             raise ValueError(f"line {v.line}: {v.message}")

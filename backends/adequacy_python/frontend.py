@@ -57,7 +57,7 @@ def check(task: Task, text: str, path: str | None = None) -> PySpec:
         outputs = [p.name for p in task.outputs]
         rep = policy.check(tree, rewrite.case_names(inputs, outputs))
         if rep.violations:
-            v = min(rep.violations, key=lambda x: x.line)
+            v = rep.first()
             more = len(rep.violations) - 1
             tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
             raise SpecInvalid(v.message + tail, file=path, line=v.line or None)

@@ -142,6 +142,8 @@ for _m in (math, itertools, functools, collections, re, string, operator):
 class Violation:
     line: int
     message: str
+    rank: int = 1
+    """Which of several problems on one line to name first (0: a name or an import)."""
 
 
 @dataclass
@@ -150,8 +152,11 @@ class Report:
     order_sensitive: list[str] = field(default_factory=list)
     """Why the spec's value may depend on the hash seed or addresses (empty: it cannot)."""
 
-    def add(self, node: ast.AST | None, message: str) -> None:
-        self.violations.append(Violation(getattr(node, "lineno", 0) or 0, message))
+    def add(self, node: ast.AST | None, message: str, rank: int = 1) -> None:
+        self.violations.append(Violation(getattr(node, "lineno", 0) or 0, message, rank))
+
+    def first(self) -> Violation:
+        return min(self.violations, key=lambda v: (v.line, v.rank))
 
 
 def is_dunder(name: str) -> bool:
@@ -208,7 +213,7 @@ def read_imports(tree: ast.Module, rep: Report) -> Imports:
         if isinstance(n, ast.Import):
             for a in n.names:
                 if a.name not in known:
-                    rep.add(n, _refused_import(a.name))
+                    rep.add(n, _refused_import(a.name), 0)
                     continue
                 imp.modules[a.asname or a.name] = a.name
         elif isinstance(n, ast.ImportFrom):
@@ -221,7 +226,7 @@ def read_imports(tree: ast.Module, rep: Report) -> Imports:
                     rep.add(n, "from __future__ only `annotations` may be imported")
                 continue
             if mod not in known:
-                rep.add(n, _refused_import(mod))
+                rep.add(n, _refused_import(mod), 0)
                 continue
             for a in n.names:
                 if a.name == "*":
@@ -321,7 +326,7 @@ def _check_node(n: ast.AST, rep: Report, bound: set[str], typing_names: set[str]
         rep.add(n, "class definitions: a spec defines functions (a class could carry a "
                    "finalizer or state between cases)")
     elif isinstance(n, (ast.AsyncFunctionDef, ast.Await, ast.AsyncFor, ast.AsyncWith)):
-        rep.add(n, "asynchronous code: a spec is a plain function of the case")
+        rep.add(n, "asynchronous code: a spec is a plain function of the case", 0)
     elif isinstance(n, (ast.With,)):
         rep.add(n, "`with`: a spec opens no resource")
     elif isinstance(n, ast.TryStar):
@@ -335,7 +340,7 @@ def _check_node(n: ast.AST, rep: Report, bound: set[str], typing_names: set[str]
         _check_attribute(n, rep, module_aliases, imp, decorators)
     elif isinstance(n, ast.Constant) and isinstance(n.value, str) and is_dunder(n.value):
         rep.add(n, f"the string {n.value!r} names a dunder attribute, which a spec may not "
-                   "reach")
+                   "reach", 0)
     elif isinstance(n, ast.Compare):
         for op, left, right in zip(n.ops, [n.left, *n.comparators], n.comparators,
                                          strict=False):
@@ -397,7 +402,7 @@ def _check_name(n: ast.Name, rep: Report, bound: set[str], typing_names: set[str
                 parents: dict[int, ast.AST]) -> None:
     name = n.id
     if is_dunder(name):
-        rep.add(n, f"the name {name!r}: dunder names belong to the interpreter")
+        rep.add(n, f"the name {name!r}: dunder names belong to the interpreter", 0)
         return
     if name.startswith(RESERVED_PREFIX):
         rep.add(n, f"the name {name!r}: names starting with {RESERVED_PREFIX} are the "
@@ -419,7 +424,7 @@ def _check_name(n: ast.Name, rep: Report, bound: set[str], typing_names: set[str
     if name in bound:
         return
     if name in FORBIDDEN_BUILTINS:
-        rep.add(n, f"{name}: {FORBIDDEN_BUILTINS[name]}")
+        rep.add(n, f"{name}: {FORBIDDEN_BUILTINS[name]}", 0)
     elif name in SAFE_BUILTINS:
         if name in ORDER_SENSITIVE_BUILTINS:
             rep.order_sensitive.append(ORDER_SENSITIVE_BUILTINS[name])
@@ -451,7 +456,7 @@ def _check_attribute(n: ast.Attribute, rep: Report, module_aliases: set[str], im
             rep.order_sensitive.append("string.Template")
         return
     if is_dunder(attr):
-        rep.add(n, f"the attribute .{attr}: dunder attributes lead out of the spec's values")
+        rep.add(n, f"the attribute .{attr}: dunder attributes lead out of the spec's values", 0)
     elif attr not in VALUE_ATTRS:
         rep.add(n, f"the attribute .{attr} is not a method or field of Python's built-in "
                    "values (frames, code objects and modules are out of a spec's reach)")

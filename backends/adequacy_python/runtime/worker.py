@@ -65,11 +65,21 @@ class ResourceAbort(BaseException):
 
 class State:
     active = False
+    limit: BaseException | None = None
+    """A limit the case hit even if the exception was swallowed on its way (a finalizer
+    that loops past the timer: its Timeout is "unraisable" and never reaches us)."""
 
 
 def on_alarm(_sig: int, _frame: object) -> None:
     if State.active:
+        State.limit = State.limit or Timeout()
         raise Timeout()
+
+
+def on_unraisable(u: object) -> None:
+    exc = getattr(u, "exc_value", None)
+    if State.active and isinstance(exc, (Timeout, ResourceAbort, MemoryError, RecursionError)):
+        State.limit = State.limit or exc
 
 
 def guard(exc: BaseException) -> None:
@@ -117,16 +127,20 @@ def short(text: str, n: int = 160) -> str:
 def run_limited(fn: Any, seconds: float) -> tuple[str, Any]:
     """(status, value or exception) of ``fn()`` under the case's timer and digit limit."""
     sys.set_int_max_str_digits(DEFAULT_DIGITS)
+    State.limit = None
     State.active = True
     signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
     try:
         try:
-            return "ok", fn()
+            value = fn()
         finally:
             State.active = False
             signal.setitimer(signal.ITIMER_REAL, 0)
+        if State.limit is not None:
+            return "raised", State.limit
+        return "ok", value
     except BaseException as e:  # noqa: BLE001 - everything the case did is its outcome
-        return "raised", e
+        return "raised", State.limit or e
     finally:
         State.active = False
         sys.set_int_max_str_digits(WIRE_DIGITS)
@@ -155,7 +169,7 @@ class Spec:
         tree = ast.parse(source, SPEC_FILE)
         rep = policy.check(tree, rewrite.case_names(list(self.inputs), list(self.outputs)))
         if rep.violations:
-            v = rep.violations[0]
+            v = rep.first()
             raise ValueError(f"line {v.line}: {v.message}")
         norm = rewrite.normalize(tree, list(self.inputs), list(self.outputs))
         self.code = compile(norm.module, SPEC_FILE, "exec")
@@ -256,6 +270,7 @@ def main() -> None:
     out = os.fdopen(reply_fd, "w", encoding="utf-8")
     inp = os.fdopen(request_fd, "rb")
     signal.signal(signal.SIGALRM, on_alarm)
+    sys.unraisablehook = on_unraisable
     soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
     want = 256 * 1024 * 1024
     if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or hard >= want):

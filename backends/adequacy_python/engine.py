@@ -41,7 +41,7 @@ from adequacy.plugin import (
 from . import sandboxing
 from .frontend import PySpec
 from .pytypes import type_tree
-from .workers import HeldWorker, LoadFailed, WorkerDied, as_invalid, spec_load
+from .workers import SPARE_WORKERS, HeldWorker, LoadFailed, WorkerDied, as_invalid, spec_load
 
 NAME = "exec"
 #: Seconds past the case limit before a worker that has not answered is killed (its timer
@@ -81,9 +81,10 @@ class ExecEngine:
         inputs = [[p.name, type_tree(p.type)] for p in task.inputs]
         outputs = [[p.name, type_tree(p.type)] for p in task.outputs]
         load = spec_load(data.text, inputs, outputs, limits)
-        workers = [HeldWorker(limits, load)]
+        workers = [SPARE_WORKERS.take(limits, load, "python worker")]
         if data.order_sensitive:
-            workers.append(HeldWorker(limits, load, label="python worker (second hash seed)"))
+            workers.append(SPARE_WORKERS.take(limits, load,
+                                              "python worker (second hash seed)"))
         pool = ThreadPoolExecutor(max_workers=1) if len(workers) > 1 else None
         streak = FailureStreak(limits.timeout_streak)
         deadline = time.monotonic() + limits.spec_seconds

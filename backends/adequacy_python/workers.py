@@ -2,10 +2,18 @@
 
 A worker that dies or hangs is killed by ``JsonLineWorker``; the next request starts a fresh
 one, and ``ask`` sends it what the old one held (the spec or the reference) first.
+
+Starting a worker (bubblewrap, the launcher, an interpreter) costs far more than the cases of
+a spec, so up to two spares are started ahead by a background thread: a spare is a worker
+that has never held a spec, so a spec taking one still has a fresh process of its own (no
+state of another spec can be in it); it is stopped when the spec's run ends, like any other.
 """
 
 from __future__ import annotations
 
+import math
+import os
+import threading
 from typing import Any
 
 from adequacy.plugin import JsonLineWorker, Limits, SpecInvalid, WorkerDied
@@ -25,10 +33,10 @@ class LoadFailed(Exception):
 class HeldWorker(JsonLineWorker):
     """A worker that is (re)loaded with ``load`` before its first request."""
 
-    def __init__(self, limits: Limits, load: dict[str, Any], label: str = "python worker"
-                 ) -> None:
+    def __init__(self, limits: Limits, load: dict[str, Any] | None,
+                 label: str = "python worker") -> None:
         super().__init__(label, lambda: sandboxing.launch(limits), start_seconds=60.0)
-        self.load = load
+        self.load = load or {"op": "ping"}
         self.loaded = False
 
     def on_start(self) -> None:
@@ -48,6 +56,79 @@ class HeldWorker(JsonLineWorker):
         return self.request(req, timeout)
 
 
+SPARES = 2
+
+
+def _key(limits: Limits) -> tuple[int, int]:
+    return limits.memory_mb, math.ceil(limits.spec_seconds)
+
+
+class Spares:
+    """Started workers that have held nothing yet, by the limits they were started with."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ready: dict[tuple[int, int], list[HeldWorker]] = {}
+        self.starting: dict[tuple[int, int], int] = {}
+
+    def take(self, limits: Limits, load: dict[str, Any], label: str) -> HeldWorker:
+        """A fresh worker for one spec (a spare when one is ready), and a refill started."""
+        key = _key(limits)
+        with self.lock:
+            ready = self.ready.get(key, [])
+            w = ready.pop() if ready else None
+        if w is None or not w.alive():
+            if w is not None:
+                w.stop()
+            w = HeldWorker(limits, load, label)
+        w.load, w.label, w.loaded = load, label, False
+        self._refill(limits)
+        return w
+
+    def _refill(self, limits: Limits) -> None:
+        key = _key(limits)
+        with self.lock:
+            missing = SPARES - len(self.ready.get(key, [])) - self.starting.get(key, 0)
+            if missing <= 0:
+                return
+            self.starting[key] = self.starting.get(key, 0) + missing
+
+        def start() -> None:
+            for _ in range(missing):
+                w = HeldWorker(limits, None, "python worker (spare)")
+                try:
+                    w.start()
+                except Exception:  # noqa: BLE001 - a spare that cannot start is no spare
+                    w.stop()
+                    w = None  # type: ignore[assignment]
+                with self.lock:
+                    self.starting[key] -= 1
+                    if w is not None:
+                        self.ready.setdefault(key, []).append(w)
+
+        threading.Thread(target=start, daemon=True, name="python-worker-spares").start()
+
+    def drain(self) -> None:
+        """Stop the spares that are ready (a caller that wants every start on its path)."""
+        with self.lock:
+            ready = [w for ws in self.ready.values() for w in ws]
+            self.ready.clear()
+        for w in ready:
+            w.stop()
+
+    def count(self, limits: Limits) -> int:
+        with self.lock:
+            return len(self.ready.get(_key(limits), []))
+
+    def forget(self) -> None:
+        """In a forked child: the parent's workers are the parent's (not stopped here)."""
+        self.__init__()  # type: ignore[misc]
+
+
+SPARE_WORKERS = Spares()
+os.register_at_fork(after_in_child=SPARE_WORKERS.forget)
+
+
 def spec_load(spec_text: str, inputs: list[Any], outputs: list[Any], limits: Limits
               ) -> dict[str, Any]:
     return {"op": "load", "source": spec_text, "inputs": inputs, "outputs": outputs,
@@ -60,4 +141,4 @@ def as_invalid(e: LoadFailed, path: str | None, engine: str) -> SpecInvalid:
                        engine=engine)
 
 
-__all__ = ["HeldWorker", "LoadFailed", "WorkerDied", "as_invalid", "spec_load"]
+__all__ = ["SPARE_WORKERS", "HeldWorker", "LoadFailed", "WorkerDied", "as_invalid", "spec_load"]

@@ -60,6 +60,15 @@ class PythonBackend(Backend):
 
         return [CrossHairVerifier()]
 
+    def symbolic(self) -> Any:
+        """Symbolic answers (``diff --symbolic``, symbolic ``explore``) from CrossHair's
+        ``diffbehavior`` and contract search, not from an encoding into Z3; None without
+        CrossHair."""
+        from . import crosshair_run
+        from .crosshair_symbolic import CrossHairSymbolic
+
+        return None if crosshair_run.available() else CrossHairSymbolic()
+
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
         from . import frontend
 

@@ -17,7 +17,7 @@ from typing import Any
 from adequacy.plugin import Limits, ReferenceOutcome, Task, TaskError
 
 from .pytypes import type_tree
-from .workers import HeldWorker, LoadFailed, WorkerDied
+from .workers import SPARE_WORKERS, HeldWorker, LoadFailed, WorkerDied
 
 REFERENCE_FILE = "solution.py"
 
@@ -76,14 +76,14 @@ def reference_outcomes(task: Task, inputs: list[dict[str, Any]], limits: Limits,
                 for _ in inputs]
     source = path.read_text(encoding="utf-8")
     load = _load_request(task, source, limits)
-    first = HeldWorker(limits, load, label="python reference")
+    first = SPARE_WORKERS.take(limits, load, "python reference")
     try:
         outs = _run(first, inputs, limits)
     finally:
         first.stop()
     if not twice or not inputs:
         return outs
-    second = HeldWorker(limits, load, label="python reference (second run)")
+    second = SPARE_WORKERS.take(limits, load, "python reference (second run)")
     try:
         again = list(reversed(_run(second, list(reversed(inputs)), limits)))
     finally:
@@ -110,7 +110,7 @@ def raw_outputs(task: Task, inputs: list[dict[str, Any]], limits: Limits) -> lis
 
     path = reference_path(task)
     load = _load_request(task, path.read_text(encoding="utf-8"), limits)
-    worker = HeldWorker(limits, load, label="python reference")
+    worker = SPARE_WORKERS.take(limits, load, "python reference")
     out: list[Any] = []
     try:
         for inp in inputs:

@@ -36,3 +36,32 @@ def test_the_reference_raising_inside_the_precondition_is_a_counterexample() -> 
     weak = loaded(task, "def pre(xs):\n    return len(xs) >= 1\n")  # [5] has no second value
     r = CrossHairVerifier().verify(weak, task, Limits(case_seconds=2.0))
     assert r.result == "not verified" and "raises" in r.summary, r
+
+
+def test_symbolic_differences_from_diffbehavior() -> None:
+    """diff --symbolic's questions answered with CrossHair: the clamp gold and its flawed
+    variants differ where their texts say (checked here with the exec engine, as core's search
+    confirms every answer)."""
+    from adequacy_python.crosshair_symbolic import find_difference, find_other_output
+
+    from .pysupport import check, post_case, pre_case
+
+    task = load_task(EXAMPLES / "clamp")
+    specs = {n: (EXAMPLES / "clamp" / "specs" / f"{n}.py").read_text()
+             for n in ("gold", "flawed_pre_too_strong", "flawed_post_too_weak")}
+    gold, strong, weak = (loaded(task, specs[n]) for n in specs)
+    got = find_difference(task, gold, strong, "pre", "none", 5)
+    assert not isinstance(got, str), got
+    inp, _ = got
+    [a] = check(task, specs["gold"], [pre_case(inp)])
+    [b] = check(task, specs["flawed_pre_too_strong"], [pre_case(inp)])
+    assert a.value != b.value and a.decided and b.decided
+    got = find_difference(task, gold, weak, "post", "a", 5)
+    assert not isinstance(got, str) and got[1] is not None, got
+    [a] = check(task, specs["gold"], [post_case(got[0], got[1]["result"])])
+    [b] = check(task, specs["flawed_post_too_weak"], [post_case(got[0], got[1]["result"])])
+    assert (a.value.value, b.value.value) == ("false", "true")
+    other = find_other_output(task, weak, {"x": 5, "lo": 0, "hi": 10}, {"result": 5}, 5)
+    assert isinstance(other, dict) and other != {"result": 5} and 0 <= other["result"] <= 10
+    none = find_other_output(task, gold, {"x": 5, "lo": 0, "hi": 10}, {"result": 5}, 3)
+    assert isinstance(none, str) and "does not prove" in none

@@ -26,5 +26,9 @@ DATA = ["*.j2", "*.rs", "*.toml", "*.java", "*.json", "*.txt", "py.typed", "**/*
         "**/*.jsonl",
         "**/*.java", "**/*.rs", "**/*.toml", "**/*.xml", "**/*.json", "**/*.md"]
 
-setup(packages=packages, package_dir=ROOTS, package_data={p: DATA for p in packages},
+PACKAGE_DATA = {p: DATA for p in packages}
+# The Python backend's bundled example tasks are Python files that are not modules.
+PACKAGE_DATA["adequacy_python"] = [*DATA, "examples/**/*.py"]
+
+setup(packages=packages, package_dir=ROOTS, package_data=PACKAGE_DATA,
       include_package_data=True)

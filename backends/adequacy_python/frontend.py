@@ -51,6 +51,44 @@ def parse(text: str, path: str | None) -> ast.Module:
 
 
 def check(task: Task, text: str, path: str | None = None) -> PySpec:
+    """The checked spec, or ``SpecInvalid`` with its line. Run in a thread with a deep stack
+    and a high recursion limit: compiling a syntax tree recurses once per level, and a long
+    ``a + b + ...`` chain that Python itself compiles must not be refused for our stack."""
+    import sys
+    import threading
+
+    box: list[PySpec | BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(_check(task, text, path))
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            box.append(e)
+
+    old = sys.getrecursionlimit()
+    size = threading.stack_size()
+    try:
+        sys.setrecursionlimit(max(old, DEEP_RECURSION))
+        threading.stack_size(DEEP_STACK)
+        t = threading.Thread(target=run, name="python-front-end")
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(size)
+        sys.setrecursionlimit(old)
+    out = box[0]
+    if isinstance(out, BaseException):
+        raise out
+    return out
+
+
+#: Python's parser refuses nesting past a few thousand levels; compiling what it accepts
+#: needs this much room.
+DEEP_RECURSION = 20_000
+DEEP_STACK = 256 * 1024 * 1024
+
+
+def _check(task: Task, text: str, path: str | None) -> PySpec:
     tree = parse(text, path)
     try:
         inputs = [p.name for p in task.inputs]

@@ -171,3 +171,15 @@ def test_a_crash_of_the_worker_is_unknown_and_the_rest_goes_on(tmp_path: Path) -
 
 def test_bucket_names_are_the_core_ones() -> None:
     assert Case(id="a", bucket=Bucket.pre_sound, input={}).bucket.predicate == "pre"
+
+
+@pytest.mark.slow
+def test_long_chains_are_python_s_own_limit(tmp_path: Path) -> None:
+    """A 4,000-term sum compiles in Python, so it is a spec (decided); a 20,000-term one is
+    past Python's own parser (it raises RecursionError): invalid with a line, never a crash."""
+    task = make_task(tmp_path / "t", {"x": "int"})
+    long = "def pre(x):\n    return " + " + ".join(["x"] * 4000) + " == 4000 * x\n"
+    [v] = check(task, long, [pre_case({"x": 3})], LIMITS)
+    assert v.value == Truth.true, v
+    with pytest.raises(SpecInvalid, match="nests too deeply"):
+        loaded(task, "def pre(x):\n    return " + " + ".join(["x"] * 20000) + " > 0\n")

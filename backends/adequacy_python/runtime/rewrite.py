@@ -201,7 +201,7 @@ def normalize(tree: ast.Module, inputs: list[str], outputs: list[str]) -> Normal
     module = ast.Module(body=[*body, *hoisted], type_ignores=[])
     _strip_annotations(module)
     _guard_handlers(module)
-    ast.fix_missing_locations(module)
+    fix_locations(module)
     return Normalized(module=module, pre=pre, post=post, forms=forms)
 
 
@@ -317,6 +317,28 @@ def _strip_annotations(module: ast.Module) -> None:
                 setattr(parent, fld, new)
 
 
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
+def fix_locations(root: ast.AST) -> None:
+    """``ast.fix_missing_locations`` without recursion (it recurses once per level, and a
+    long ``a + b + ...`` chain that Python compiles would exhaust our stack)."""
+    todo: list[tuple[ast.AST, tuple[int, int, int, int]]] = [(root, (1, 0, 1, 0))]
+    while todo:
+        node, parent = todo.pop()
+        here = parent
+        if "lineno" in node._attributes:
+            values = []
+            for k, default in zip(_LOCATION, parent, strict=True):
+                v = getattr(node, k, None)
+                if v is None:
+                    setattr(node, k, default)
+                    v = default
+                values.append(v)
+            here = (values[0], values[1], values[2], values[3])
+        todo.extend((c, here) for c in ast.iter_child_nodes(node))
+
+
 def _guard_handlers(module: ast.Module) -> None:
     k = 0
     for n in ast.walk(module):
@@ -327,5 +349,5 @@ def _guard_handlers(module: ast.Module) -> None:
             call = ast.Expr(ast.Call(func=ast.Name(id=GUARD, ctx=ast.Load()),
                                      args=[ast.Name(id=n.name, ctx=ast.Load())], keywords=[]))
             ast.copy_location(call, n)
-            ast.fix_missing_locations(call)
+            fix_locations(call)
             n.body.insert(0, call)

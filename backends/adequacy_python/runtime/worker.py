@@ -171,8 +171,13 @@ class Spec:
         if rep.violations:
             v = rep.first()
             raise ValueError(f"line {v.line}: {v.message}")
-        norm = rewrite.normalize(tree, list(self.inputs), list(self.outputs))
-        self.code = compile(norm.module, SPEC_FILE, "exec")
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20_000))  # a syntax tree compiles recursively
+        try:
+            norm = rewrite.normalize(tree, list(self.inputs), list(self.outputs))
+            self.code = compile(norm.module, SPEC_FILE, "exec")
+        finally:
+            sys.setrecursionlimit(limit)
         self.parts = {"pre": norm.pre, "post": norm.post}
         self.seconds = float(req.get("case_seconds", 10.0))
 

@@ -49,6 +49,9 @@ class NewTask:
     constraints: dict[str, Any] = field(default_factory=dict)
     validator: str | None = None
     """``reference/validator.py`` (``valid(input) -> bool``): which inputs are valid."""
+    checker: str | None = None
+    """``reference/checker.py`` (``check(input, output) -> bool``): which outputs are right,
+    for a function with several right outputs (``unique_output = false``)."""
     specs: dict[str, str] = field(default_factory=dict)
     """``specs/<name>`` files."""
 
@@ -85,6 +88,8 @@ def write_task(dest: Path, t: NewTask) -> None:
     (dest / "reference" / REFERENCE_FILE).write_text(t.reference, encoding="utf-8")
     if t.validator is not None:
         (dest / "reference" / "validator.py").write_text(t.validator, encoding="utf-8")
+    if t.checker is not None:
+        (dest / "reference" / "checker.py").write_text(t.checker, encoding="utf-8")
     for b in Bucket:
         write_cases(dest, b, t.cases.get(b, []))
     if t.specs:

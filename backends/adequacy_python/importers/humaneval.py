@@ -54,6 +54,9 @@ from . import humaneval_domains
 
 DATA_NAME = "HumanEval.jsonl.gz"
 VISIBLE = 3
+#: Fewer valid cases than this from the tests: drawn inputs seed the task.
+MIN_OFFICIAL = 3
+DRAWN = 40
 
 
 def installed_data() -> Path | None:
@@ -286,6 +289,41 @@ class HumanEvalImporter:
             sample = draw_inputs([(p.name, p.type) for p in task.inputs], 30, seed=0)
         return _learn_output_type(raw_outputs(task, sample, Limits(case_seconds=5.0)))
 
+    def _drawn_cases(self, task: Any, validator: str | None, seen: set[str], outcome: Any
+                     ) -> dict[Bucket, list[Case]]:
+        """Valid pairs for a problem whose tests call the function on no literal (they draw
+        random inputs): inputs drawn from the schema that the stated domain admits, with the
+        canonical solution's outputs (``generated``, seed 0). ``cases generate`` draws more
+        like them afterwards."""
+        from ..draw import draw_inputs
+
+        inputs = [i for i in draw_inputs([(p.name, p.type) for p in task.inputs], DRAWN, 0)
+                  if json.dumps(i, sort_keys=True) not in seen]
+        if validator is not None:
+            ns: dict[str, Any] = {}
+            exec(compile(validator, "<validator>", "exec"), ns)  # noqa: S102 - our own table
+            inputs = [i for i in inputs if ns["valid"](dict(i)) is True]
+        out: dict[Bucket, list[Case]] = {Bucket.pre_complete: [], Bucket.post_complete: []}
+        outcomes = reference_outcomes(task, inputs, Limits(case_seconds=2.0))
+        for k, (inp, o) in enumerate(zip(inputs, outcomes, strict=True)):
+            if o.kind != "returned" or o.output is None:
+                continue
+            cid = f"d{k}"
+            visible = len(out[Bucket.pre_complete]) < VISIBLE
+            out[Bucket.pre_complete].append(Case(id=cid, bucket=Bucket.pre_complete,
+                                                 input=inp, origin="generated", seed=0,
+                                                 visible=visible))
+            out[Bucket.post_complete].append(Case(id=cid, bucket=Bucket.post_complete,
+                                                  input=inp, output=o.output,
+                                                  origin="generated", seed=0,
+                                                  visible=visible))
+        outcome.problems.append(ImportProblem(
+            kind="seeded with drawn inputs", stage="input",
+            detail=f"no test calls the function on literals: {len(out[Bucket.pre_complete])} "
+                   f"of {len(inputs)} drawn inputs the domain admits, with the canonical "
+                   "solution's outputs"))
+        return out
+
     def _one(self, row: dict[str, Any], number: int, task_id: str, dest: Path, outcome: Any,
              report: ImportReport) -> None:
         if number in humaneval_domains.UNTYPED:
@@ -345,7 +383,9 @@ class HumanEvalImporter:
                       function=entry, inputs=inputs, outputs=[("result", out)],
                       statement=doc, skeleton=_skeleton(prompt, inputs, out),
                       reference=prompt + row["canonical_solution"], tags=["humaneval"],
-                      validator=validator)
+                      validator=validator, checker=humaneval_domains.checker(number),
+                      constraints={"unique_output": False}
+                      if number in humaneval_domains.CHECKERS else {})
         write_task(dest / task_id, new)
         task = load_task(dest / task_id)
         outcomes = reference_outcomes(task, [i for i, _ in encoded], Limits(case_seconds=5.0))
@@ -381,6 +421,20 @@ class HumanEvalImporter:
             cases[Bucket.post_complete].append(Case(id=cid, bucket=Bucket.post_complete,
                                                     input=inp, output=o.output,
                                                     visible=k < VISIBLE))
+        if len(cases[Bucket.pre_complete]) < MIN_OFFICIAL:
+            drawn = self._drawn_cases(task, validator, seen, outcome)
+            for b in (Bucket.pre_complete, Bucket.post_complete):
+                cases[b] += drawn[b]
+            if drawn[Bucket.pre_complete]:
+                report.count("seeded with drawn inputs")
+        if not cases[Bucket.pre_complete]:
+            outcome.problems.append(ImportProblem(
+                kind="no cases", detail="no test calls the function on literals, and the "
+                                        "canonical solution returned on no drawn input"))
+            import shutil
+
+            shutil.rmtree(dest / task_id, ignore_errors=True)
+            return
         new.cases = cases
         write_task(dest / task_id, new)
         load_task(dest / task_id)

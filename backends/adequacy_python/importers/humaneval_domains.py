@@ -142,6 +142,28 @@ UNTYPED: dict[int, str] = {
          "cannot tell",
 }
 
+#: Problems with several right outputs: (the docstring's words, a checker's expression over
+#: ``inp`` and ``out``, the test's own acceptance). Their tasks say ``unique_output = false``
+#: and carry ``reference/checker.py``, so a mutated output is labelled wrong only when the
+#: checker rejects it, never for differing from the canonical solution's choice.
+CHECKERS: dict[int, tuple[str, str]] = {
+    32: ("find_zero returns only only zero point, even if there are many (the test accepts "
+         "|poly(xs, x)| < 1e-4)",
+         "isinstance(out['result'], (int, float)) and math.isfinite(out['result']) and "
+         "abs(sum(c * out['result'] ** i for i, c in enumerate(inp['xs']))) < 1e-4"),
+}
+
+
+def checker(number: int) -> str | None:
+    """``reference/checker.py`` for a problem with several right outputs, or None."""
+    if number not in CHECKERS:
+        return None
+    words, expr = CHECKERS[number]
+    return (f'"""The right outputs of HumanEval/{number}: {words}."""\n\nimport math\n\n\n'
+            f"def check(inp, out):\n    try:\n        return bool({expr})\n"
+            "    except (TypeError, ValueError, OverflowError, KeyError):\n        return False\n")
+
+
 HELPERS = '''\
 import math
 import re

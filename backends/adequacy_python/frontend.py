@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from adequacy.plugin import SetType, SpecInvalid, Task, Type
+from adequacy.plugin import BackendError, LoadedSpec, SetType, SpecInvalid, Task, Type
 
 from .pytypes import children
 from .runtime import policy, rewrite
@@ -116,6 +116,36 @@ def _check(task: Task, text: str, path: str | None) -> PySpec:
     return PySpec(text=text, inputs=tuple(inputs), outputs=tuple(outputs),
                   forms=tuple(norm.forms), pre=tuple(p.what for p in norm.pre),
                   post=tuple(p.what for p in norm.post), order_sensitive=tuple(order))
+
+
+def check_task(task: Task) -> None:
+    """Every declared type must have one Python reading (no structs, hashable set elements
+    and dict keys, no option of an option), and no output may share an input's name."""
+    from adequacy.plugin import TaskError
+
+    from .pytypes import problem
+
+    for part, params in (("input", task.inputs), ("output", task.outputs)):
+        for p in params:
+            why = problem(p.type)
+            if why:
+                raise TaskError(f"{part} {p.name}: {why}", file=str(task.root / "task.toml"),
+                                field=f"signature.{part}.{p.name}")
+    names = {p.name for p in task.inputs}
+    clash = [p.name for p in task.outputs if p.name in names]
+    if clash:
+        raise TaskError(f"output {clash[0]!r} has an input's name: a postcondition could not "
+                        "tell them apart", file=str(task.root / "task.toml"),
+                        field=f"signature.output.{clash[0]}")
+
+
+def load_spec(task: Task, text: str, path: str | None, backend: str = "python") -> LoadedSpec:
+    """The backend's ``load_spec``: the task's types checked, then the spec."""
+    if task.language != "python":
+        raise BackendError(f"the python backend scores python tasks, not {task.language!r}")
+    check_task(task)
+    return LoadedSpec(backend=backend, task_id=task.id, text=text, normalized=normalize(text),
+                      path=path, data=check(task, text, path))
 
 
 def normalize(text: str) -> str:

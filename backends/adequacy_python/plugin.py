@@ -16,7 +16,6 @@ from typing import Any
 
 from adequacy.plugin import (
     Backend,
-    BackendError,
     Clause,
     Engine,
     GymTexts,
@@ -72,32 +71,14 @@ class PythonBackend(Backend):
     def load_spec(self, task: Task, text: str, path: str | None = None) -> LoadedSpec:
         from . import frontend
 
-        if task.language != self.language:
-            raise BackendError(f"the python backend scores python tasks, not "
-                               f"{task.language!r}")
-        self.check_task(task)
-        spec = frontend.check(task, text, path)
-        return LoadedSpec(backend=self.name, task_id=task.id, text=text,
-                          normalized=frontend.normalize(text), path=path, data=spec)
+        return frontend.load_spec(task, text, path, self.name)
 
     def check_task(self, task: Task) -> None:
         """Every declared type must have one Python reading (no structs, hashable set
         elements and dict keys, no option of an option)."""
-        from .pytypes import problem
+        from . import frontend
 
-        for part, params in (("input", task.inputs), ("output", task.outputs)):
-            for p in params:
-                why = problem(p.type)
-                if why:
-                    raise TaskError(f"{part} {p.name}: {why}",
-                                    file=str(task.root / "task.toml"),
-                                    field=f"signature.{part}.{p.name}")
-        names = {p.name for p in task.inputs}
-        clash = [p.name for p in task.outputs if p.name in names]
-        if clash:
-            raise TaskError(f"output {clash[0]!r} has an input's name: a postcondition could "
-                            "not tell them apart", file=str(task.root / "task.toml"),
-                            field=f"signature.output.{clash[0]}")
+        frontend.check_task(task)
 
     def type_fragment_problem(self, task: Task) -> str | None:
         from .pytypes import problem

@@ -249,11 +249,11 @@ def _pre_truths(task: Task, inputs: list[dict[str, Any]], limits: Limits, dest: 
     from adequacy.plugin import SpecInvalid
 
     from .engine import ExecEngine
-    from .plugin import PythonBackend
+    from .frontend import load_spec
 
     path = dest / "specs" / "original.py"
     try:
-        spec = PythonBackend().load_spec(task, path.read_text(encoding="utf-8"), str(path))
+        spec = load_spec(task, path.read_text(encoding="utf-8"), str(path))
     except SpecInvalid:
         return None
     cases = [Case(id=str(i), bucket=Bucket.pre_complete, input=inp)

@@ -16,6 +16,7 @@ from typing import Any
 
 from adequacy.plugin import (
     Backend,
+    BackendError,
     Clause,
     Engine,
     GymTexts,
@@ -88,6 +89,26 @@ class PythonBackend(Backend):
             if why:
                 return f"{p.name}: {why}"
         return None
+
+    def prepare(self) -> str:
+        """Find the worker's interpreter, stage the worker's files where sandboxed children
+        can read them, and start one worker (``adequacy setup``)."""
+        from . import sandboxing
+        from .workers import HeldWorker
+
+        interp = sandboxing.interpreter()
+        if isinstance(interp, str):
+            raise BackendError(f"no Python for the exec engine: {interp}")
+        w = HeldWorker(Limits(), None, "python worker (setup)")
+        try:
+            w.start()
+        finally:
+            w.stop()
+        from . import crosshair_run
+
+        ch = crosshair_run.available() or f"crosshair ready ({crosshair_run.version()})"
+        return (f"exec ready (Python {interp.version}, {interp.executable}, worker files in "
+                f"{sandboxing.staged_runtime()}); {ch}")
 
     def runs_references(self) -> bool:
         return True

@@ -65,3 +65,39 @@ def test_symbolic_differences_from_diffbehavior() -> None:
     assert isinstance(other, dict) and other != {"result": 5} and 0 <= other["result"] <= 10
     none = find_other_output(task, gold, {"x": 5, "lo": 0, "hi": 10}, {"result": 5}, 3)
     assert isinstance(none, str) and "does not prove" in none
+
+
+def test_the_symbolic_capability_answers_core_s_questions(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """``PythonBackend.symbolic()`` answers ``differ`` and ``other_output`` questions in the
+    shape of core's symbolic model (its ``Answer``/``Decision`` where core has them; plain
+    stand-ins otherwise, as a test double of core's types only)."""
+    import types
+
+    from adequacy_python.plugin import PythonBackend
+
+    import adequacy.plugin as api
+
+    if not hasattr(api, "Answer"):
+        class Stand:
+            def __init__(self, **kw: object) -> None:
+                self.__dict__.update(kw)
+
+        monkeypatch.setattr(api, "Answer", Stand, raising=False)
+        monkeypatch.setattr(api, "Decision", Stand, raising=False)
+    sym = PythonBackend().symbolic()
+    assert sym is not None and sym.name == "crosshair" and sym.version()
+    task = load_task(EXAMPLES / "clamp")
+    gold = loaded(task, (EXAMPLES / "clamp" / "specs" / "gold.py").read_text())
+    weak = loaded(task, (EXAMPLES / "clamp" / "specs" / "flawed_pre_too_weak.py").read_text())
+    limits = types.SimpleNamespace(query_seconds=5.0, memory_mb=2048)
+    q = types.SimpleNamespace(kind="differ", a=gold, b=weak, predicate="pre", gate="b",
+                              input=None, output=None)
+    ans = sym.find(task, q, limits)
+    assert ans.status == "found" and ans.input["lo"] > ans.input["hi"], vars(ans)
+    q = types.SimpleNamespace(kind="other_output", a=gold, b=None, predicate="post", gate="a",
+                              input={"x": 5, "lo": 0, "hi": 10}, output={"result": 5})
+    ans = sym.find(task, q, types.SimpleNamespace(query_seconds=3.0, memory_mb=2048))
+    assert ans.status == "unknown" and "does not prove" in ans.reason
+    d = sym.decide(task, q, limits)
+    assert d.value is None

@@ -92,13 +92,24 @@ def runtime_hash() -> str:
     return h.hexdigest()[:16]
 
 
+def _same(dest: Path) -> bool:
+    """Whether ``dest`` holds exactly our runtime (a copy someone edited is not reused)."""
+    try:
+        return all((dest / n).read_bytes() == (RUNTIME / n).read_bytes()
+                   for n in RUNTIME_FILES)
+    except OSError:
+        return False
+
+
 @functools.lru_cache(maxsize=1)
 def staged_runtime() -> Path:
     """``runtime/`` copied where a sandboxed child can read it (content-addressed, so a
-    changed runtime never runs an old copy)."""
+    changed runtime never runs an old copy; a copy that differs from ours is replaced)."""
     dest = cache_dir(shared_with_sandbox=True) / "python-worker" / runtime_hash()
-    if all((dest / n).is_file() for n in RUNTIME_FILES):
+    if _same(dest):
         return dest
+    if dest.exists():
+        shutil.rmtree(dest, ignore_errors=True)
     tmp = dest.with_name(dest.name + f".tmp{os.getpid()}")
     tmp.mkdir(parents=True, exist_ok=True)
     for name in RUNTIME_FILES:

@@ -25,7 +25,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_diff_finds_where_two_specs_disagree() -> None:
     r = _cli("diff", str(CLAMP), str(CLAMP / "specs" / "gold.py"),
-             str(CLAMP / "specs" / "flawed_post_too_weak.py"), "--budget", "8", "--json")
+             str(CLAMP / "specs" / "flawed_post_too_weak.py"), "--budget", "20", "--json")
     assert r.returncode == 1, r.stdout + r.stderr
     found = json.loads(r.stdout)
     text = json.dumps(found)
@@ -34,7 +34,7 @@ def test_diff_finds_where_two_specs_disagree() -> None:
 
 def test_explore_finds_an_invalid_input_the_spec_accepts() -> None:
     r = _cli("explore", str(CLAMP), str(CLAMP / "specs" / "flawed_pre_too_weak.py"),
-             "--budget", "8")
+             "--budget", "20")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "pre_sound" in r.stdout and "ValueError" in r.stdout
 

@@ -8,6 +8,8 @@ import ast
 import sys
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[2] / "backends" / "adequacy_python"
 
 
@@ -49,3 +51,22 @@ def test_the_scan_sees_a_forbidden_import(tmp_path: Path) -> None:
     p.write_text("from adequacy.runner import score_spec\nimport adequacy.plugin\n")
     found = [m for m, _ in _imports(p) if m != "adequacy.plugin"]
     assert found == ["adequacy.runner"]
+
+
+def test_an_edited_staged_worker_is_replaced(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's files are staged in a cache folder; a copy that differs from the package's
+    (someone edited it) is staged again, never run."""
+    from adequacy_python import sandboxing
+
+    monkeypatch.setenv("ADEQUACY_CACHE", str(tmp_path / "cache"))
+    sandboxing.staged_runtime.cache_clear()
+    try:
+        first = sandboxing.staged_runtime()
+        (first / "worker.py").write_text("import os\nos.system('true')\n")
+        sandboxing.staged_runtime.cache_clear()
+        again = sandboxing.staged_runtime()
+        ours = (sandboxing.RUNTIME / "worker.py").read_bytes()
+        assert (again / "worker.py").read_bytes() == ours
+    finally:
+        sandboxing.staged_runtime.cache_clear()

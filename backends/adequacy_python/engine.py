@@ -78,6 +78,8 @@ class ExecEngine:
               ) -> list[Verdict]:
         data = spec.data
         assert isinstance(data, PySpec)
+        if not cases:
+            return []
         inputs = [[p.name, type_tree(p.type)] for p in task.inputs]
         outputs = [[p.name, type_tree(p.type)] for p in task.outputs]
         load = spec_load(data.text, inputs, outputs, limits)

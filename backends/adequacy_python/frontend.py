@@ -10,6 +10,8 @@ worker repeats both on the text it is sent, so the engine runs exactly what was 
 from __future__ import annotations
 
 import ast
+import sys
+import threading
 from dataclasses import dataclass, field
 
 from adequacy.plugin import BackendError, LoadedSpec, SetType, SpecInvalid, Task, Type
@@ -54,9 +56,6 @@ def check(task: Task, text: str, path: str | None = None) -> PySpec:
     """The checked spec, or ``SpecInvalid`` with its line. Run in a thread with a deep stack
     and a high recursion limit: compiling a syntax tree recurses once per level, and a long
     ``a + b + ...`` chain that Python itself compiles must not be refused for our stack."""
-    import sys
-    import threading
-
     box: list[PySpec | BaseException] = []
 
     def run() -> None:
@@ -65,16 +64,17 @@ def check(task: Task, text: str, path: str | None = None) -> PySpec:
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             box.append(e)
 
-    old = sys.getrecursionlimit()
-    size = threading.stack_size()
-    try:
-        sys.setrecursionlimit(max(old, DEEP_RECURSION))
-        threading.stack_size(DEEP_STACK)
-        t = threading.Thread(target=run, name="python-front-end")
-        t.start()
+    with _DEEP:  # the limit and the stack size are the process's: one setter at a time
+        old = sys.getrecursionlimit()
+        size = threading.stack_size()
+        try:
+            sys.setrecursionlimit(max(old, DEEP_RECURSION))
+            threading.stack_size(DEEP_STACK)
+            t = threading.Thread(target=run, name="python-front-end")
+            t.start()
+        finally:
+            threading.stack_size(size)
         t.join()
-    finally:
-        threading.stack_size(size)
         sys.setrecursionlimit(old)
     out = box[0]
     if isinstance(out, BaseException):
@@ -86,6 +86,7 @@ def check(task: Task, text: str, path: str | None = None) -> PySpec:
 #: needs this much room.
 DEEP_RECURSION = 20_000
 DEEP_STACK = 256 * 1024 * 1024
+_DEEP = threading.Lock()
 
 
 def _check(task: Task, text: str, path: str | None) -> PySpec:

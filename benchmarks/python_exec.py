@@ -117,7 +117,7 @@ def jml_run(repeat: int) -> float | None:
     """rac on a fresh spec of a bundled JML example, its cases repeated to 100."""
     try:
         from adequacy.plugin import LoadedSpec  # noqa: F401 - the plugin API is importable
-        from adequacy.plugins import registry
+        from adequacy.extensions.registry import registry
     except ImportError:
         return None
     backend = registry().owner("jml")

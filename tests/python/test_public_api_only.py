@@ -48,9 +48,9 @@ def test_the_worker_runtime_needs_only_the_standard_library() -> None:
 def test_the_scan_sees_a_forbidden_import(tmp_path: Path) -> None:
     """The check can fail: a module importing core directly is reported."""
     p = tmp_path / "x.py"
-    p.write_text("from adequacy.runner import score_spec\nimport adequacy.plugin\n")
+    p.write_text("from adequacy.scoring.runner import score_spec\nimport adequacy.plugin\n")
     found = [m for m, _ in _imports(p) if m != "adequacy.plugin"]
-    assert found == ["adequacy.runner"]
+    assert found == ["adequacy.scoring.runner"]
 
 
 def test_an_edited_staged_worker_is_replaced(tmp_path: Path,

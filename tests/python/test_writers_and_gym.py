@@ -30,15 +30,15 @@ def clamp(tmp_path: Path) -> Path:
 
 
 def test_the_writers_texts_come_from_the_backend() -> None:
-    from adequacy.optimizers.extract import spec_ext
-    from adequacy.optimizers.programs import signature_for
+    from adequacy_optimizers.extract import spec_ext
+    from adequacy_optimizers.programs import signature_for
 
     sig = signature_for("python")
     assert "Python specification" in sig.instructions and spec_ext("python") == "py"
 
 
 def test_spec_from_answer(clamp: Path) -> None:
-    from adequacy.optimizers.extract import spec_from_answer
+    from adequacy_optimizers.extract import spec_from_answer
 
     task = load_task(clamp)
     answer = f"Here is the spec.\n```python\n{GOLD}```\nIt clamps."
@@ -52,8 +52,8 @@ def test_the_template_writer_is_a_floor(clamp: Path) -> None:
     """The template spec states schema comparisons true on the visible valid cases (c0, c1:
     x=5 and x=-3 in [0, 10], results 5 and 0): it accepts those, overfits the rest (c2, x=12,
     result 10, breaks `result >= x`) and passes nothing whole: a floor."""
-    from adequacy.optimizers.templates import TemplateWriter
-    from adequacy.runner import score_spec
+    from adequacy_optimizers.templates import TemplateWriter
+    from adequacy.scoring.runner import score_spec
 
     task = load_task(clamp)
     [w] = TemplateWriter().write(task)
@@ -69,10 +69,10 @@ def test_the_template_writer_is_a_floor(clamp: Path) -> None:
 
 
 def test_a_scripted_writer_through_synthesize(clamp: Path, tmp_path: Path) -> None:
-    from adequacy.optimizers.dspy_writer import DSPyWriter
-    from adequacy.optimizers.synthesize import synthesize
-    from adequacy.optimizers.testing import ScriptedLM, prompt_text
-    from adequacy.runner import score_spec
+    from adequacy_optimizers.dspy_writer import DSPyWriter
+    from adequacy_optimizers.synthesize import synthesize
+    from adequacy_optimizers.testing import ScriptedLM, prompt_text
+    from adequacy.scoring.runner import score_spec
 
     seen: list[str] = []
 

@@ -116,15 +116,15 @@ def plain_run(task: Any, text: str) -> tuple[float, float, list[bool]]:
 def jml_run(repeat: int) -> float | None:
     """rac on a fresh spec of a bundled JML example, its cases repeated to 100."""
     try:
-        from adequacy.plugin import LoadedSpec  # noqa: F401 - the plugin API is importable
         from adequacy.extensions.registry import registry
+        from adequacy.plugin import LoadedSpec  # noqa: F401 - the plugin API is importable
     except ImportError:
         return None
     backend = registry().owner("jml")
     rac = next(e for e in backend.engines() if e.name == "rac")
     if not rac.info().available:
         return None
-    task_dir = next(d for d in sorted((REPO / "examples" / "jml").iterdir())
+    task_dir = next(d for d in sorted(backend.example_tasks())
                     if (d / "specs" / "gold.java").is_file())
     task = load_task(task_dir)
     base = [c for c in task.all_cases()]

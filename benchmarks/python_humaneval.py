@@ -26,10 +26,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from adequacy.model.verdicts import Bucket
 from adequacy.scoring.options import ScoreOptions
 from adequacy.scoring.runner import score_spec
 from adequacy.taskdirs.load import load_task
-from adequacy.model.verdicts import Bucket
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDS = REPO / "backends" / "adequacy_python" / "examples" / "humaneval-gold"

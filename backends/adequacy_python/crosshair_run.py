@@ -31,10 +31,10 @@ from adequacy.plugin import (
     Task,
     View,
     clean_env,
-    linked_libraries,
     make_workdir,
     remove_tree,
     run_limited,
+    views,
 )
 
 from .pytypes import annotation
@@ -67,7 +67,7 @@ def _view() -> tuple[str, ...]:
         for dirpath, _dirs, files in os.walk(root):
             sos += [os.path.join(dirpath, f) for f in files if f.endswith(".so")
                     or ".so." in f]
-    libs = linked_libraries(exe, *sos[:400])
+    libs = views.linked_libraries(exe, *sos[:400])
     paths = {exe, *roots, *libs, *(os.path.realpath(p) for p in libs)}
     return tuple(sorted(p for p in paths if not any(
         p != r and p.startswith(r.rstrip("/") + "/") for r in roots)))

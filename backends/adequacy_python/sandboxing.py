@@ -25,7 +25,7 @@ from adequacy.plugin import (
     SandboxLimits,
     View,
     cache_dir,
-    linked_libraries,
+    views,
 )
 
 RUNTIME = Path(__file__).resolve().parent / "runtime"
@@ -77,7 +77,7 @@ def interpreter() -> Interpreter | str:
             why = f"{exe} is Python {version}; the worker needs {'.'.join(map(str, MIN_VERSION))}+"
             continue
         sos = sorted(str(p) for p in Path(stdlib, "lib-dynload").glob("*.so"))
-        libs = linked_libraries(exe, *sos)
+        libs = views.linked_libraries(exe, *sos)
         paths = {exe, stdlib, *libs}
         paths |= {os.path.realpath(p) for p in libs}
         return Interpreter(executable=exe, version=version, stdlib=stdlib,

@@ -9,59 +9,34 @@ from __future__ import annotations
 
 import keyword
 import textwrap
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from adequacy.plugin import Task, TaskError, Type, parse_type
+from adequacy.plugin import Task, TaskError, Type
+from adequacy.plugin import read_signature as plugin_read_signature
 
 from .pytypes import annotation, problem
 
 
-def _fail(task_dir: Path, msg: str, fld: str | None = None) -> TaskError:
-    return TaskError(msg, file=str(task_dir / "task.toml"), field=fld)
-
-
 def read_signature(task_dir: Path) -> tuple[dict[str, Any], list[tuple[str, Type]],
                                              list[tuple[str, Type]]]:
-    """task.toml's header and typed signature, before a skeleton exists."""
-    path = task_dir / "task.toml"
-    if not path.is_file():
-        raise _fail(task_dir, "missing task.toml")
-    try:
-        head = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise _fail(task_dir, f"TOML: {e}") from None
+    """task.toml's table and typed signature before a skeleton exists (checked as
+    ``load_task`` checks them, with file and line), then what Python cannot take."""
+    head, inputs, outputs = plugin_read_signature(task_dir)
+    where = str(task_dir / "task.toml")
     if head.get("language") != "python":
-        raise _fail(task_dir, f"task new writes skeleton.py for python tasks; this task's "
-                    f"language is {head.get('language')!r}", "language")
-    sig = head.get("signature")
-    if not isinstance(sig, dict):
-        raise _fail(task_dir, "missing [signature] table with input and output tables",
-                    "signature")
-    parts: dict[str, list[tuple[str, Type]]] = {}
-    for part in ("input", "output"):
-        table = sig.get(part, {})
-        if not isinstance(table, dict):
-            raise _fail(task_dir, "must be a table of name = \"type\"", f"signature.{part}")
-        parts[part] = []
-        for name, text in table.items():
-            where = f"signature.{part}.{name}"
-            if not isinstance(text, str):
-                raise _fail(task_dir, f"type must be a string, got {text!r}", where)
-            if not name.isidentifier() or keyword.iskeyword(name):
-                raise _fail(task_dir, f"{name!r} is not a Python parameter name", where)
-            try:
-                t = parse_type(text, head.get("structs") or {})
-            except Exception as e:  # noqa: BLE001 - the type language's own message
-                raise _fail(task_dir, str(e), where) from None
-            why = problem(t)
+        raise TaskError(f"task new writes skeleton.py for python tasks; this task's language "
+                        f"is {head.get('language')!r}", file=where, field="language")
+    for part, params in (("input", inputs), ("output", outputs)):
+        for p in params:
+            fld = f"signature.{part}.{p.name}"
+            if not p.name.isidentifier() or keyword.iskeyword(p.name):
+                raise TaskError(f"{p.name!r} is not a Python parameter name", file=where,
+                                field=fld)
+            why = problem(p.type)
             if why:
-                raise _fail(task_dir, why, where)
-            parts[part].append((name, t))
-    if not parts["output"]:
-        raise _fail(task_dir, "a task needs at least one output", "signature.output")
-    return head, parts["input"], parts["output"]
+                raise TaskError(why, file=where, field=fld)
+    return head, [(p.name, p.type) for p in inputs], [(p.name, p.type) for p in outputs]
 
 
 def function_of(head: dict[str, Any]) -> str:

@@ -12,11 +12,10 @@ state of another spec can be in it); it is stopped when the spec's run ends, lik
 from __future__ import annotations
 
 import math
-import os
 import threading
 from typing import Any
 
-from adequacy.plugin import JsonLineWorker, Limits, SpecInvalid, WorkerDied
+from adequacy.plugin import JsonLineWorker, Limits, SpecInvalid, WorkerDied, renew_after_fork
 
 from . import sandboxing
 
@@ -120,13 +119,9 @@ class Spares:
         with self.lock:
             return len(self.ready.get(_key(limits), []))
 
-    def forget(self) -> None:
-        """In a forked child: the parent's workers are the parent's (not stopped here)."""
-        self.__init__()  # type: ignore[misc]
-
 
 SPARE_WORKERS = Spares()
-os.register_at_fork(after_in_child=SPARE_WORKERS.forget)
+renew_after_fork(SPARE_WORKERS)
 
 
 def spec_load(spec_text: str, inputs: list[Any], outputs: list[Any], limits: Limits

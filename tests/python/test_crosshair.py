@@ -74,9 +74,8 @@ def test_the_symbolic_capability_answers_core_s_questions(monkeypatch: pytest.Mo
     stand-ins otherwise, as a test double of core's types only)."""
     import types
 
-    from adequacy_python.plugin import PythonBackend
-
     import adequacy.plugin as api
+    from adequacy_python.plugin import PythonBackend
 
     if not hasattr(api, "Answer"):
         class Stand:

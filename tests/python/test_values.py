@@ -6,10 +6,10 @@ import collections
 import math
 
 import pytest
-from adequacy_python.pytypes import infer_type, problem, type_tree
-from adequacy_python.runtime.pyvalues import ValueMismatch, decode, encode
 
 from adequacy.plugin import parse_type
+from adequacy_python.pytypes import infer_type, problem, type_tree
+from adequacy_python.runtime.pyvalues import ValueMismatch, decode, encode
 
 ROUND_TRIPS = [
     ("int", 10**40), ("i8", -128), ("bool", True), ("string", "héllo"), ("char", "x"),

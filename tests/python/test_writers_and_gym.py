@@ -52,8 +52,8 @@ def test_the_template_writer_is_a_floor(clamp: Path) -> None:
     """The template spec states schema comparisons true on the visible valid cases (c0, c1:
     x=5 and x=-3 in [0, 10], results 5 and 0): it accepts those, overfits the rest (c2, x=12,
     result 10, breaks `result >= x`) and passes nothing whole: a floor."""
-    from adequacy_optimizers.templates import TemplateWriter
     from adequacy.scoring.runner import score_spec
+    from adequacy_optimizers.templates import TemplateWriter
 
     task = load_task(clamp)
     [w] = TemplateWriter().write(task)
@@ -69,10 +69,10 @@ def test_the_template_writer_is_a_floor(clamp: Path) -> None:
 
 
 def test_a_scripted_writer_through_synthesize(clamp: Path, tmp_path: Path) -> None:
+    from adequacy.scoring.runner import score_spec
     from adequacy_optimizers.dspy_writer import DSPyWriter
     from adequacy_optimizers.synthesize import synthesize
-    from adequacy_optimizers.testing import ScriptedLM, prompt_text
-    from adequacy.scoring.runner import score_spec
+    from scripted_lm import ScriptedLM, prompt_text
 
     seen: list[str] = []
 

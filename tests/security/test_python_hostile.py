@@ -122,10 +122,9 @@ def test_a_spec_sees_only_the_current_case(tmp_path: Path) -> None:
 def test_the_worker_refuses_code_the_front_end_did_not_check(tmp_path: Path) -> None:
     """A spec sent straight to an engine is checked again in the worker before it compiles:
     the engine reports the spec outside its reach (the runner makes its cases unknown)."""
+    from adequacy.plugin import LoadedSpec
     from adequacy_python.engine import ExecEngine
     from adequacy_python.frontend import PySpec
-
-    from adequacy.plugin import LoadedSpec
 
     task = make_task(tmp_path / "t", {"x": "int"})
     text = "def pre(x):\n    return __import__('os').system('true') == 0\n"

@@ -38,9 +38,9 @@ from adequacy.plugin import (
     Bucket,
     Case,
     DatasetError,
-    ImportProblem,
     ImportReport,
     Limits,
+    Problem,
     TaskError,
     load_task,
     parse_type,
@@ -245,7 +245,7 @@ class HumanEvalImporter:
             tid = row["task_id"]
             m = re.fullmatch(r"HumanEval/(\d+)", tid)
             if m is None:
-                report.outcome(tid).problems.append(ImportProblem(
+                report.outcome(tid).problems.append(Problem(
                     kind="not a HumanEval id", detail=f"task_id {tid!r}"))
                 continue
             number = int(m.group(1))
@@ -256,7 +256,7 @@ class HumanEvalImporter:
             try:
                 self._one(row, number, task_id, dest, outcome, report)
             except (Unsupported, TaskError) as e:
-                outcome.problems.append(ImportProblem(kind="unsupported type" if isinstance(
+                outcome.problems.append(Problem(kind="unsupported type" if isinstance(
                     e, Unsupported) else "task error", detail=str(e)))
                 if (dest / task_id).exists() and not outcome.converted:
                     import shutil
@@ -317,7 +317,7 @@ class HumanEvalImporter:
                                                   input=inp, output=o.output,
                                                   origin="generated", seed=0,
                                                   visible=visible))
-        outcome.problems.append(ImportProblem(
+        outcome.problems.append(Problem(
             kind="seeded with drawn inputs", stage="input",
             detail=f"no test calls the function on literals: {len(out[Bucket.pre_complete])} "
                    f"of {len(inputs)} drawn inputs the domain admits, with the canonical "
@@ -327,7 +327,7 @@ class HumanEvalImporter:
     def _one(self, row: dict[str, Any], number: int, task_id: str, dest: Path, outcome: Any,
              report: ImportReport) -> None:
         if number in humaneval_domains.UNTYPED:
-            outcome.problems.append(ImportProblem(kind="untyped",
+            outcome.problems.append(Problem(kind="untyped",
                                                   detail=humaneval_domains.UNTYPED[number]))
             return
         prompt = row["prompt"]
@@ -335,11 +335,11 @@ class HumanEvalImporter:
         try:
             tree = ast.parse(prompt)
         except SyntaxError as e:
-            outcome.problems.append(ImportProblem(kind="prompt", detail=f"syntax error {e}"))
+            outcome.problems.append(Problem(kind="prompt", detail=f"syntax error {e}"))
             return
         fns = [s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == entry]
         if not fns:
-            outcome.problems.append(ImportProblem(kind="prompt",
+            outcome.problems.append(Problem(kind="prompt",
                                                   detail=f"no function {entry}"))
             return
         fn = fns[-1]
@@ -365,14 +365,14 @@ class HumanEvalImporter:
                                  for n, v, t in zip(names, c.args, trees, strict=True)},
                                 c))
             except ValueMismatch as e:
-                outcome.problems.append(ImportProblem(kind="test input of another type",
+                outcome.problems.append(Problem(kind="test input of another type",
                                                       detail=f"test line {c.line}: {e}",
                                                       case=f"line {c.line}", stage="input"))
         validator = humaneval_domains.validator(number, names)
         if validator is not None:
             bad = _outside(validator, [i for i, _ in encoded])
             if bad is not None:
-                outcome.problems.append(ImportProblem(
+                outcome.problems.append(Problem(
                     kind="domain contradicts tests",
                     detail=f"the docstring's domain rejects the tested input {bad}; no "
                            "validator written", stage="domain"))
@@ -397,7 +397,7 @@ class HumanEvalImporter:
             if key in seen:
                 continue
             if o.kind != "returned" or o.output is None:
-                outcome.problems.append(ImportProblem(
+                outcome.problems.append(Problem(
                     kind=f"canonical solution {o.kind}", detail=f"test line {c.line}: "
                     f"{o.reason}"[:200], case=f"line {c.line}", stage="output"))
                 continue
@@ -407,7 +407,7 @@ class HumanEvalImporter:
                 except ValueMismatch:
                     agrees = False
                 if not agrees:
-                    outcome.problems.append(ImportProblem(
+                    outcome.problems.append(Problem(
                         kind="test and canonical solution disagree",
                         detail=f"test line {c.line}: expected {c.expected[1]!r}, the solution "
                                f"gives {o.output['result']!r}"[:200], case=f"line {c.line}",
@@ -428,7 +428,7 @@ class HumanEvalImporter:
             if drawn[Bucket.pre_complete]:
                 report.count("seeded with drawn inputs")
         if not cases[Bucket.pre_complete]:
-            outcome.problems.append(ImportProblem(
+            outcome.problems.append(Problem(
                 kind="no cases", detail="no test calls the function on literals, and the "
                                         "canonical solution returned on no drawn input"))
             import shutil

@@ -38,10 +38,15 @@ from typing import Any, Literal, TextIO
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from adequacy.batch.jobs import Job, jobs_from_file, jobs_from_glob
-from adequacy.errors import AdequacyError, TaskError, validation_message
+from adequacy.errors import (
+    AdequacyError,
+    BatchInterrupted,
+    TaskError,
+    validation_message,
+)
 from adequacy.model.task import Task
 from adequacy.model.textfiles import read_spec
-from adequacy.records.lock import ResultsLocked, lock_path, results_lock
+from adequacy.records.lock import lock_path, results_lock
 from adequacy.records.log import Producer, append_record, producer, read_log, repair_tail
 from adequacy.sandbox.proctree import descendants, kill_tree, parent_death_signal
 from adequacy.scoring.cache import VerdictCache
@@ -119,15 +124,6 @@ class BatchSummary(BaseModel):
                 f"invalid {self.invalid}, "
                 + (f"writer failed {self.writer_failed}, " if self.writer_failed else "")
                 + f"errors {self.errors}")
-
-
-class BatchInterrupted(AdequacyError):
-    """Ctrl-C: the pool was stopped; what finished is in the results file."""
-
-    def __init__(self, results: Path, finished: int, total: int) -> None:
-        self.results, self.finished, self.total = results, finished, total
-        super().__init__(f"interrupted: {finished} of {total} pairs are done and kept in "
-                         f"{results}; run the same command again to resume")
 
 
 def read_done(results: Path, final_only: bool = False) -> dict[str, SpecReport]:
@@ -450,6 +446,6 @@ class _progress:
             self._p.stop()
 
 
-__all__ = ["BatchInterrupted", "BatchOptions", "BatchSummary", "Job", "ResultsLocked",
+__all__ = ["BatchOptions", "BatchSummary", "Job",
            "descendants", "jobs_from_file", "jobs_from_glob", "kill_tree", "lock_path",
            "read_done", "results_lock", "run_batch"]

@@ -17,16 +17,12 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from adequacy.errors import AdequacyError
+from adequacy.errors import RayUnavailable
 
 RETRIES = 2
 MAX_CHUNK = 8
 """Pairs per Ray task at most: a task's fixed cost is shared by its pairs, while enough tasks
 remain to keep every CPU busy and a lost worker costs little."""
-
-
-class RayUnavailable(AdequacyError):
-    """Ray is not installed or the cluster cannot be reached."""
 
 
 def score_on_ray(jobs: Sequence[Any], opts: Any, score: Callable[[Any, Any], Any],

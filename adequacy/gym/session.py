@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from adequacy.errors import AdequacyError, TaskError
+from adequacy.errors import AdequacyError, GymError, TaskError
 from adequacy.extensions.backend import Limits
 from adequacy.gym.manifest import PRIVATE, GymManifest, read_manifest
 from adequacy.gym.state import (
@@ -48,10 +48,6 @@ size for its run and puts them back after, so a run beside it could start its th
 small stack and a huge limit (the process aborts: a C stack overflow) or find the limit lowered
 mid-evaluation ("recursion too deep"). A verdict must not depend on who else is being scored;
 processes (several CLI calls) share no such state and still run side by side."""
-
-
-class GymError(AdequacyError):
-    """A gym folder cannot do what was asked (already submitted, hash mismatch, ...)."""
 
 
 class GymRecord(SpecReport):

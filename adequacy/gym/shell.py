@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adequacy import sandbox
-from adequacy.errors import AdequacyError
+from adequacy.errors import ShellError
 from adequacy.gym.manifest import MANIFEST, PRIVATE, read_manifest
 from adequacy.sandbox import bwrap
 from adequacy.sandbox.mounts import View
@@ -48,10 +48,6 @@ MAX_DEPTH = 32
 """Folders nested deeper are neither copied in nor back."""
 DEFAULT_TIMEOUT = 60.0
 MAX_OUTPUT = 1024 * 1024
-
-
-class ShellError(AdequacyError):
-    """The shell cannot run here or on this folder (no bubblewrap, not a gym folder...)."""
 
 
 @dataclass

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from adequacy.errors import AdequacyError
+from adequacy.errors import AdequacyError, ToolFailed
 from adequacy.extensions.backend import Limits
 from adequacy.gym.manifest import MANIFEST, read_manifest
 from adequacy.gym.proving import can_verify, verify_text
@@ -33,11 +33,6 @@ from adequacy.scoring.verification import why_no_prover
 MAX_READ_CHARS = 100_000
 ERROR_PREFIX = "error: "
 """How the text tools begin a failure line (for the agent, which reads text only)."""
-
-
-class ToolFailed(AdequacyError):
-    """A tool call that did not do its job (bad arguments, no prover, a bug of ours); its message
-    is safe to show the model."""
 
 
 class GymTools:

@@ -18,17 +18,13 @@ from typing import IO, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from adequacy.errors import AdequacyError, validation_message
+from adequacy.errors import ResultsError, validation_message
 from adequacy.scoring.spec_report import Provenance, SpecReport
 
 SCHEMA = 3
 """Version of the record shape. 1: a bare report, its producer's fields flattened beside it or
 the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope.
 3: the report's ``origins`` (cases of each origin the score rests on)."""
-
-
-class ResultsError(AdequacyError):
-    """A results file that cannot be read as one; the message starts with ``file:line``."""
 
 
 class Producer(Provenance):
@@ -182,7 +178,8 @@ class _Torn(ResultsError):
 
 
 def parse_record(line: str) -> ResultRecord:
-    from adequacy.model.textfiles import JsonError, parse_json
+    from adequacy.errors import JsonError
+    from adequacy.model.textfiles import parse_json
 
     try:
         obj = parse_json(line)

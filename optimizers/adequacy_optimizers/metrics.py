@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import dspy
 
-from adequacy.errors import AdequacyError
+from adequacy.errors import AdequacyError, HeldOutTask, MetricUnavailable
 from adequacy.extensions.backend import Limits
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Bucket, Truth
@@ -39,14 +39,6 @@ from .verifier import Proof, prove, prover_for, why_no_prover
 Kind = Literal["adequacy", "vr", "verified_adequacy"]
 Option = Literal["mean", "all4", "post"]
 KINDS: tuple[str, ...] = ("adequacy", "vr", "verified_adequacy")
-
-
-class HeldOutTask(AdequacyError):
-    """A metric was asked to score a task outside its training split."""
-
-
-class MetricUnavailable(AdequacyError):
-    """The metric needs a tool this machine lacks (a prover for ``vr``)."""
 
 
 def _short(value: Any, limit: int = 160) -> str:

@@ -18,7 +18,8 @@ from typing import Any
 
 import dspy
 
-from adequacy.extensions.answers import ExtractionError, whole_file
+from adequacy.errors import ExtractionError
+from adequacy.extensions.answers import whole_file
 from adequacy.packages.build import Refused, declared_types
 from adequacy.packages.convert import Request, convert_all
 from adequacy.packages.layout import read_bytes, read_package

@@ -15,11 +15,10 @@ from pathlib import Path
 import pytest
 
 from adequacy.batch.pool import BatchOptions, jobs_from_file, run_batch
-from adequacy.errors import TaskError
+from adequacy.errors import ResultsError, TaskError
 from adequacy.examples import bundled_folder
 from adequacy.model.verdicts import Bucket
 from adequacy.records.html import read_records
-from adequacy.records.log import ResultsError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 REPO = FIXTURES.parents[1]

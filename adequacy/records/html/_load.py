@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from adequacy.records.log import Producer, ResultsError, latest, read_results
+from adequacy.errors import ResultsError
+from adequacy.records.log import Producer, latest, read_results
 from adequacy.scoring.spec_report import SpecReport
 
 GroupBy = Literal["auto", "file", "writer", "model", "family"]

@@ -49,6 +49,8 @@ class PythonBackend(Backend):
     task_files = PYTHON_FILES
     example_dir = EXAMPLES
     gold_dir = EXAMPLES / "humaneval-gold"
+    gym_example_dir = EXAMPLES
+    environment = ("ADEQUACY_PYTHON",)
 
     def engines(self) -> list[Engine]:
         from .engine import ExecEngine

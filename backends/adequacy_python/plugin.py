@@ -49,7 +49,7 @@ class PythonBackend(Backend):
     task_files = PYTHON_FILES
     example_dir = EXAMPLES
     gold_dir = EXAMPLES / "humaneval-gold"
-    gym_example_dir = EXAMPLES
+    gym_example_dir = EXAMPLES / "gym"
     environment = ("ADEQUACY_PYTHON",)
 
     def engines(self) -> list[Engine]:

@@ -100,8 +100,8 @@ def test_gym_make_check_submit(clamp: Path, tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     folder = out / "python_clamp"
     assert "Python specification" in (folder / "INSTRUCTIONS.md").read_text()
-    assert (folder / "example" / "spec.py").is_file()  # a bundled example, not clamp itself
-    assert "clamp" not in (folder / "example" / "statement.md").read_text()
+    assert (folder / "example" / "spec.py").is_file()  # the backend's gym worked example
+    assert "caller promises" in (folder / "example" / "statement.md").read_text()
     (folder / "spec.py").write_text(GOLD)
     r = _cli(["check"], cwd=folder)
     assert r.returncode == 0 and "2 of 2 visible cases passed" in r.stdout, r.stdout + r.stderr

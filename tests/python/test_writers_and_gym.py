@@ -68,6 +68,7 @@ def test_the_template_writer_is_a_floor(clamp: Path) -> None:
     assert not rep.passed_all
 
 
+@pytest.mark.slow
 def test_a_scripted_writer_through_synthesize(clamp: Path, tmp_path: Path) -> None:
     from adequacy.scoring.runner import score_spec
     from adequacy_optimizers.dspy_writer import DSPyWriter

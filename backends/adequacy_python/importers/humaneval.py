@@ -253,15 +253,17 @@ class HumanEvalImporter:
                 continue
             task_id = f"humaneval_{number}_{row['entry_point']}"
             outcome = report.outcome(task_id)
+            folder = dest / task_id
+            ours = not folder.exists() or (folder / "task.toml").is_file()
             try:
                 self._one(row, number, task_id, dest, outcome, report)
             except (Unsupported, TaskError) as e:
                 outcome.problems.append(Problem(kind="unsupported type" if isinstance(
                     e, Unsupported) else "task error", detail=str(e)))
-                if (dest / task_id).exists() and not outcome.converted:
+                if ours and folder.exists() and not outcome.converted:
                     import shutil
 
-                    shutil.rmtree(dest / task_id, ignore_errors=True)
+                    shutil.rmtree(folder, ignore_errors=True)
         return report
 
     def _learn_output(self, row: dict[str, Any], entry: str, inputs: list[tuple[str, str]],

@@ -164,6 +164,26 @@ class PackageRefused(AdequacyError):
         self.detail = detail
 
 
+class TrustError(AdequacyError):
+    """The grader's private folder or key cannot be used safely (wrong owner, open to others)."""
+
+
+class LenientReward(AdequacyError):
+    """Lenient scoring asked for as a reward without saying it is meant."""
+
+
+class ShellRequestRefused(AdequacyError):
+    """A request the broker does not run; its message is for the agent."""
+
+
+class PrivatePath(AdequacyError):
+    """A path that names the gym's own files, or leads out of the folder."""
+
+
+class ViewRefused(AdequacyError):
+    """A folder the shell would bind holds (or lies in) something the agent must not read."""
+
+
 def validation_message(e: Exception) -> str:
     """One clean line for a pydantic ``ValidationError`` (its ``str`` spans lines and ends with a
     documentation URL, which is noise in a one-line error)."""

@@ -47,7 +47,15 @@ from adequacy.errors import (
 from adequacy.model.task import Task
 from adequacy.model.textfiles import read_spec
 from adequacy.records.lock import lock_path, results_lock
-from adequacy.records.log import Producer, append_record, producer, read_log, repair_tail
+from adequacy.records.log import (
+    Producer,
+    append_record,
+    latest,
+    producer,
+    read_log,
+    read_results,
+    repair_tail,
+)
 from adequacy.sandbox.proctree import descendants, kill_tree, parent_death_signal
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.keys import (
@@ -132,6 +140,20 @@ def read_done(results: Path, final_only: bool = False) -> dict[str, SpecReport]:
     log = read_log(results)
     if final_only:
         return {k: r for k, r in log.items() if r.status != "error"}
+    return log
+
+
+def _resumable(results: Path) -> dict[str, SpecReport]:
+    """What resume may take as done: the latest record of each key, where this installation's
+    grader sealed it. A typed, edited or foreign record (its counts may be consistent and
+    invented) is scored again, with one note saying how many."""
+    recs = latest(read_results(results)) if results.exists() else []
+    log = {r.record.report.key: r.record.report for r in recs if r.sealed}
+    foreign = len(recs) - len(log)
+    if foreign:
+        print(f"note: {foreign} record(s) in {results} were not sealed by this installation's "
+              "grader (typed, edited, or from elsewhere); their pairs are scored again",
+              file=sys.stderr, flush=True)
     return log
 
 
@@ -249,7 +271,7 @@ def _run_locked(
     reports: list[SpecReport | None] = [None] * len(jobs)
     try:
         repair_tail(results)
-        log = read_log(results)
+        log = _resumable(results)
         tasks: dict[str, Task | None] = {}
         todo: dict[str, list[int]] = {}
         skipped = 0

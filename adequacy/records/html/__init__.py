@@ -15,8 +15,8 @@ from adequacy.records.html._render import (
     render_markdown,
     summary_rows,
 )
-from adequacy.records.html._study import Study, build_study
+from adequacy.records.html._study import Study, build_study, trust_notes
 
 __all__ = ["Comparison", "Outcome", "Record", "ResultsError", "Study", "build_study", "compare",
            "leaderboard_rows", "outcome", "read_records", "render_html", "render_json",
-           "render_markdown", "summary_rows"]
+           "render_markdown", "summary_rows", "trust_notes"]

@@ -7,19 +7,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from adequacy.cli.checks import at_least
+from adequacy.cli.checks import at_least, fraction
+from adequacy.cli.common import err, out
 from adequacy.console.tables import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
+from adequacy.model.thresholds import HARNESS_T
 
 if TYPE_CHECKING:
     from adequacy.records.html import Study
 
-out = Console()
-err = Console(stderr=True)
 
 
 class Format(StrEnum):
@@ -67,6 +66,9 @@ def report(
                   ] = GroupBy.auto,
     title: Annotated[str, typer.Option(help="Report title.")] = "spec-adequacy report",
     verified_only: VerifiedOnly = False,
+    harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
+        help="Threshold t of the Harness@t and PostHarness@t columns (the default is "
+             "score's too).")] = HARNESS_T,
 ) -> None:
     """Render results as one self-contained HTML file (or markdown / JSON) with plots. Records
     this installation's grader did not seal (typed, edited, from elsewhere) are marked not
@@ -87,7 +89,7 @@ def report(
         from adequacy.ecosystem.tables import spec_rows, to_csv
         _emit(to_csv(spec_rows(results, by.value)), output, f"{len(records)} specs")
         return
-    study = build_study(records, [str(p) for p in results])
+    study = build_study(records, [str(p) for p in results], harness_t=harness_t)
     for note in trust_notes(study):
         err.print(Text("warning: ", style="bold yellow") + Text(note), soft_wrap=True,
                   highlight=False)

@@ -32,7 +32,8 @@ from adequacy.scoring.spec_report import Provenance, SpecReport
 SCHEMA = 4
 """Version of the record shape. 1: a bare report, its producer's fields flattened beside it or
 the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope.
-3: the report's ``origins`` (cases of each origin the score rests on). 4: the ``seal``."""
+3: the report's ``origins`` (cases of each origin the score rests on). 4: the ``seal`` and the
+producer's ``sample`` (the writer's sample index)."""
 
 SEAL_DOMAIN = "results-record"
 _SEALED = re.compile(r'\{"seal":"([0-9a-f]{64})",')
@@ -301,7 +302,9 @@ def _from_v2(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def _from_v3(obj: dict[str, Any]) -> dict[str, Any]:
-    """Schema 3 -> 4: records of schema 3 were never sealed; a ``seal`` on one is not ours."""
+    """Schema 3 -> 4: records of schema 3 were never sealed (a ``seal`` on one is not ours) and
+    did not say which sample a spec was (``producer.sample`` reads null, so none counts as
+    one)."""
     return {**{k: v for k, v in obj.items() if k != "seal"}, "schema": 4}
 
 

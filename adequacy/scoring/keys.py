@@ -75,10 +75,12 @@ def job_key(task: Task, spec_text: str, options: ScoreOptions) -> str:
 
 def with_provenance(key: str, provenance: Provenance | None) -> str:
     """A job's key: the scoring key, and who wrote the spec when the jobs file says so (the
-    same text written by two models is two records)."""
+    same text written by two models, or twice by one model as two samples, is two records)."""
     if provenance is None or key.startswith("error:"):
         return key
-    return content_hash(key, provenance.model_dump_json())
+    # ``sample`` joins the key only when set: keys of jobs that carry none stay as they were
+    unset = {"sample"} if provenance.sample is None else None
+    return content_hash(key, provenance.model_dump_json(exclude=unset))
 
 
 def with_verification(key: str, verify: bool) -> str:

@@ -22,6 +22,7 @@ from adequacy.plugin import (
     EngineRow,
     Limits,
     LoadedSpec,
+    SpecInvalid,
     Task,
     TaskError,
     TaskFiles,
@@ -78,7 +79,18 @@ class VerusBackend(Backend):
             raise BackendError(f"the verus backend scores verus tasks, not {task.language!r}")
 
         def front_end() -> tuple[SpecModule, Program]:
-            spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
+            try:
+                spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
+            except SpecInvalid as e:
+                if "is an exec fn" not in e.message:
+                    raise
+                from .contract_answer import how_to_convert
+
+                how = how_to_convert(task, text, path)
+                if how is None:
+                    raise
+                raise SpecInvalid(f"{e.message}: {how}", e.file, e.line, e.field,
+                                  e.engine) from None
             # Resolve names now: a spec calling an undefined function is invalid (rustc would
             # reject it), not a spec whose every case is unknown.
             return spec, compile_module(spec, path)

@@ -56,10 +56,11 @@ def test_score_spec_keywords_are_validated_fields(toy: None, toy_task: Path) -> 
 
 def test_batch_options_embed_score_options() -> None:
     nested = BatchOptions(score=ScoreOptions(engines=["exact"], strict=False))
-    assert BatchOptions(engines=["exact"], strict=False) == nested
-    assert BatchOptions(engines=None).score.engines == []
+    assert nested.score.engines == ["exact"] and nested.score.strict is False
+    with pytest.raises(ValidationError):  # one spelling: the options are the score field
+        BatchOptions(engines=["exact"])
     with pytest.raises(ValidationError):
-        BatchOptions(strict="sometimes")
+        BatchOptions(score={"strict": "sometimes"})
 
 
 def test_option_group_builds_score_options() -> None:

@@ -16,8 +16,8 @@ pass@k read Harbor runs like any other results file:
 The records are written unsealed: their grades were computed in containers (or by another
 benchmark's grader), not by this installation's grader, so ``report`` and ``compare`` read them
 as not verified (docs/report.md, "Records are sealed"). Provenance goes to the record:
-``producer.writer`` is the agent, ``producer.model`` its model,
-``producer.command`` ``harbor``; ``extra.harbor`` holds the job, trial, attempt (the trial's
+``producer.writer`` is the agent, ``producer.model`` its model, ``producer.sample`` the
+attempt (from 0: pass@k groups a writer's samples), ``producer.command`` ``harbor``; ``extra.harbor`` holds the job, trial, attempt (the trial's
 rank among trials of the same task, agent and model, by start time), rewards, exception,
 tokens, cost and the trajectory's path and step count; ``extra.cost`` the trial's cost in US
 dollars, where Harbor recorded one. Harbor's models are not imported (they need Python 3.12):
@@ -375,7 +375,9 @@ def import_job(job_dir: Path, results: Path, language: str = "") -> JobImport:
             if rep.key in known:
                 continue
             cost = t.cost_usd
-            prod: Producer = producer("harbor", Provenance(writer=t.agent, model=t.model))
+            # each trial is one of the agent's samples of the task: pass@k groups them
+            prod: Producer = producer("harbor", Provenance(
+                writer=t.agent, model=t.model, sample=attempt[t.trial_name] - 1))
             append_record(results, rep, prod, {
                 "harbor": _harbor_extra(t, job, attempt[t.trial_name], source),
                 **({"cost": float(cost)} if cost is not None else {}), **extra}, out=f,

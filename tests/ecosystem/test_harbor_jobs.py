@@ -118,6 +118,7 @@ def test_every_trial_becomes_a_checked_record_with_provenance(job: Path, tmp_pat
         ("claude-code", "anthropic/claude-sonnet", "harbor")
     h = a1.extra["harbor"]
     assert (h["attempt"], recs["binary_search_first__a2"].extra["harbor"]["attempt"]) == (1, 2)
+    assert (a1.producer.sample, a2.producer.sample) == (0, 1)  # pass@k's samples
     assert h["n_input_tokens"] == 1000 and h["n_output_tokens"] == 200 and a1.extra["cost"] == 0.25
     assert h["trajectory_steps"] == 2 and h["rewards"]["reward"] == 1.0
     assert h["grade_source"] == "adequacy" and a1.extra["adequacy_key"] != a1.report.key

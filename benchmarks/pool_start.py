@@ -23,6 +23,7 @@ from pathlib import Path
 from adequacy.batch.pair_pool import START_METHOD_ENV
 from adequacy.batch.pool import BatchOptions, Job, run_batch
 from adequacy.examples import bundled_folder
+from adequacy.scoring.options import ScoreOptions
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -38,7 +39,7 @@ def timed(method: str, n: int, workers: int, salt: str) -> float:
     os.environ[START_METHOD_ENV] = method
     with tempfile.TemporaryDirectory() as d:
         t = time.perf_counter()
-        s = run_batch(jobs(n, salt), Path(d) / "r.jsonl", BatchOptions(engines=["interp"]),
+        s = run_batch(jobs(n, salt), Path(d) / "r.jsonl", BatchOptions(score=ScoreOptions(engines=["interp"])),
                       workers=workers, progress=False)
         wall = time.perf_counter() - t
     assert s.computed == n and s.errors == 0, s

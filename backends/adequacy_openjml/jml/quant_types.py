@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from adequacy.errors import SpecInvalid
+from adequacy.plugin import SpecInvalid
 
 from . import ast as A
 from .members import SpecFile

@@ -11,7 +11,7 @@ rules checked and those left to Verus.
 
 from __future__ import annotations
 
-from adequacy.errors import SpecInvalid
+from adequacy.plugin import SpecInvalid
 
 from ..syntax import ast as A
 from . import primitive_methods

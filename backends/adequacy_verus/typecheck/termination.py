@@ -11,7 +11,7 @@ termination check reads it); a function whose body Verus drops (``external_body`
 
 from __future__ import annotations
 
-from adequacy.errors import SpecInvalid
+from adequacy.plugin import SpecInvalid
 
 from ..attributes import uninterpreted
 from ..syntax import ast as A

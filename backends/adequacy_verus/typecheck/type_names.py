@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from adequacy.errors import SpecInvalid
+from adequacy.plugin import SpecInvalid
 
 from ..syntax import ast as A
 from ..syntax.lexer import Token

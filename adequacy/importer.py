@@ -135,5 +135,11 @@ class Importer(Protocol):
     def run(self, src: Path, dest: Path, **options: Any) -> ImportReport:
         """Write one task folder per converted task under ``dest``. The source's own faults
         are recorded per task in the report; raise ``InputError`` (file, line) only when the
-        source as a whole is unusable."""
+        source as a whole is unusable. ``only`` (a list of ids from ``task_ids``), when
+        given, restricts the import to those tasks.
+
+        Optional, outside the protocol's required surface: ``task_ids(src, **options) ->
+        list[str]``, every task id of the source in its order, read without converting
+        anything. ``adequacy import --only/--limit`` select from it
+        (``adequacy.importing.select_tasks``); an importer without it cannot select."""
         ...

@@ -8,8 +8,13 @@ benchmark or a test reads any importer's outcome the same way.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
 from adequacy import plugins
-from adequacy.errors import BackendError
+from adequacy.errors import BackendError, InputError
 from adequacy.importer import Importer, ImportReport, Problem, TaskOutcome, reason_kind  # noqa: F401 - re-exported
 
 
@@ -29,3 +34,39 @@ def importers() -> dict[str, Importer]:
                 raise BackendError(f"importer {imp.name!r} is provided twice")
             found[imp.name] = imp
     return found
+
+
+def select_tasks(importer: Importer, src: Path, only: Sequence[str] | None = None,
+                 limit: int | None = None, **options: Any) -> list[str] | None:
+    """The task ids an import of ``src`` should convert: those named in ``only`` (each must
+    be one of the source's, else ``InputError`` naming it and what the source holds), then the
+    first ``limit`` of them in the source's order; None when neither is given (everything).
+
+    The importer lists its source's ids with ``task_ids(src, **options)`` (an optional method
+    of the ``Importer`` protocol: the ids its ``run`` accepts in ``only``); one without it
+    cannot select, which is an ``InputError`` too rather than a whole import."""
+    if not only and limit is None:
+        return None
+    lister = getattr(importer, "task_ids", None)
+    if not callable(lister):
+        raise InputError(f"importer {importer.name!r} cannot select tasks (--only, --limit): "
+                         "it does not list its source's task ids")
+    ids = [str(i) for i in lister(src, **options)]
+    chosen = ids
+    if only:
+        wanted = [w for item in only for w in str(item).split(",") if w.strip()]
+        known = set(ids)
+        unknown = [w.strip() for w in wanted if w.strip() not in known]
+        if unknown:
+            hints = []
+            for u in unknown:
+                near = difflib.get_close_matches(u, ids, n=3)
+                hints.append(f"{u!r}" + (f" (did you mean {', '.join(near)}?)" if near else ""))
+            sample = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
+            raise InputError(f"no task {', '.join(hints)} "
+                             f"in {src} ({len(ids)} tasks: {sample or 'none'})")
+        keep = {w.strip() for w in wanted}
+        chosen = [i for i in ids if i in keep]
+    if limit is not None:
+        chosen = chosen[:limit]
+    return chosen

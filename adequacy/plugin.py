@@ -24,6 +24,7 @@ from adequacy.backend import (
     Limits,
     LoadedSpec,
     ReferenceOutcome,
+    ReferenceSession,
     Verifier,
     WriterTexts,
 )
@@ -60,7 +61,8 @@ __all__ = [
     "Case", "Clause", "Cmp", "Const", "Engine", "EngineInfo", "EngineUnavailable",
     "ExtractionError", "FAILURE_KINDS", "FORBIDDEN", "FailureStreak", "GymTexts", "Iff",
     "ImportReport", "Importer", "IndexIn", "IntType", "Len", "Limits", "LoadedSpec", "Member",
-    "NonNull", "OUT_OF_MEMORY", "Pointwise", "ReferenceOutcome", "STACK_OVERFLOW", "SeqType", "Sorted",
+    "NonNull", "OUT_OF_MEMORY", "Pointwise", "ReferenceOutcome", "ReferenceSession",
+    "STACK_OVERFLOW", "SeqType", "Sorted",
     "SpecInvalid", "StringType", "TIMEOUT", "Task", "TaskError", "TaskFiles", "Term", "Truth",
     "Type", "Var", "Verdict", "Verifier", "VerifyResult", "WORKER_DIED", "WriterTexts",
     "atom_vars", "code_blocks", "engine_version", "hookimpl", "matching_brace", "pick_block",

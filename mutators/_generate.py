@@ -46,6 +46,7 @@ from ._identity import params_key, strictly_valid
 from ._inputs import invalid_candidates
 from ._oracles import load_module_function
 from ._profile import input_space_size, profile_inputs
+from ._reference import SharedReference
 
 __all__ = ["GenerateReport", "generate_task"]
 
@@ -149,7 +150,8 @@ def _python_outcomes(fn: Callable[[dict[str, Any]], Any]) -> Outcomes:
     return run
 
 
-def _reference(task: Task, notes: list[str]) -> tuple[str, Outcomes | None]:
+def _reference(task: Task, notes: list[str], shared: SharedReference | None
+               ) -> tuple[str, Outcomes | None]:
     path = task.reference_dir / "reference.py"
     if path.is_file():
         return "reference.py", _python_outcomes(load_module_function(path, "reference"))
@@ -165,8 +167,11 @@ def _reference(task: Task, notes: list[str]) -> tuple[str, Outcomes | None]:
                      "runs none; no valid pair can be generated")
         return "", None
     limits = Limits(case_seconds=5.0)
+    ref = shared if shared is not None and shared.backend is backend else None
 
     def run(inputs: list[dict[str, Any]]) -> list[ReferenceOutcome]:
+        if ref is not None:
+            return ref.outcomes(inputs, limits)
         res = backend.reference_outcomes(task, inputs, limits)
         if res is None or len(res) != len(inputs):
             return [ReferenceOutcome(kind="failed", reason="no reference outcome")] * len(inputs)
@@ -329,7 +334,38 @@ def generate_task(
     ``write=False`` only reports.
     """
     task = load_task(task_dir)
-    root = Path(task_dir)
+    with _shared(task) as shared:
+        return generate_loaded(task, Path(task_dir), valid, seed,
+                               invalid_per_source=invalid_per_source, sources=sources,
+                               write=write, infer_every_input_valid=infer_every_input_valid,
+                               shared=shared)[0]
+
+
+def _shared(task: Task) -> contextlib.AbstractContextManager[SharedReference | None]:
+    """The task's backend reference for one run (nothing when no backend serves it)."""
+    from adequacy.plugins import backend_for
+
+    try:
+        return SharedReference(task, backend_for(task.language))
+    except AdequacyError:
+        return contextlib.nullcontext()
+
+
+def generate_loaded(
+    task: Task,
+    root: Path,
+    valid: int = 50,
+    seed: int = 0,
+    *,
+    invalid_per_source: int = 8,
+    sources: int = 12,
+    write: bool = True,
+    infer_every_input_valid: bool = True,
+    shared: SharedReference | None = None,
+) -> tuple[GenerateReport, Task]:
+    """``generate_task`` on a task already loaded from ``root``, its reference run through
+    ``shared`` when given; also returns the task as it is afterwards (its new cases and
+    ``every_input_valid``), as ``load_task`` would read it back, for the next step."""
     cons = parse_constraints(task.constraints, task.inputs)
     rep = GenerateReport(task=task.id, seed=seed, valid_wanted=valid,
                          every_input_valid=task.every_input_valid,
@@ -339,7 +375,7 @@ def generate_task(
     rng = random.Random(f"generate\x1f{seed}\x1f{task.id}")
     judge = _InputJudge(task, cons, rep.notes)
     rep.input_oracles = list(judge.names)
-    ref_name, ref = _reference(task, rep.notes)
+    ref_name, ref = _reference(task, rep.notes, shared)
     rep.reference = ref_name
     if ref is not None:
         rep.input_oracles.append("reference throws")
@@ -557,4 +593,14 @@ def generate_task(
                              "leaves no safe place for it (add it by hand)")
             rep.every_input_valid = rep.inferred_every_input_valid = False
         rep.written = bool(new_post or new_sound or rep.inferred_every_input_valid)
-    return rep
+    cases = dict(task.cases)
+    if new_post:
+        cases[Bucket.post_complete] = post_c + new_post
+        cases[Bucket.pre_complete] = pre_c + new_pre
+    if new_sound:
+        cases[Bucket.pre_sound] = pre_s + new_sound
+    after = task.model_copy(update={
+        "cases": cases,
+        "every_input_valid": rep.every_input_valid,
+        "every_input_valid_reason": rep.every_input_valid_reason})
+    return rep, after

@@ -7,7 +7,6 @@ undefined values as ``unknown``) in a JVM of its own that dies with the run (``j
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import time
@@ -19,14 +18,12 @@ from typing import Any
 from adequacy import progress
 from adequacy.backend import (
     FAILURE_KINDS,
-    OVERFLOW_REASON,
     TIMEOUT,
     WORKER_DIED,
     EngineInfo,
     FailureStreak,
     Limits,
     LoadedSpec,
-    ReferenceOutcome,
 )
 from adequacy.engine_version import engine_version
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
@@ -35,9 +32,15 @@ from adequacy.toolchain import Java, find_java
 from adequacy.verdicts import Truth, Verdict
 
 from ...jml import load as jml_load
-from ...jml.load import JmlSpec, find_target, original_source, spec_data
+from ...jml.load import JmlSpec, spec_data
 from .build import Unit, build_unit, compile_errors
 from .jvms import JVMS
+from .reference import (  # noqa: F401 - the engine's reference entry points
+    ReferenceSession,
+    reference_outcomes,
+    reference_unit,
+    run_reference,
+)
 from .worker import COMPILER, Worker, WorkerDied, jdk_problem
 
 ENGINE = "rac"
@@ -106,16 +109,6 @@ def unit_for(spec: JmlSpec, fields: Sequence[str] = ()) -> Unit:
         spec.compiled[slot] = unit
     assert isinstance(unit, Unit)
     return unit
-
-
-def reference_unit(task: Task) -> Unit:
-    """The task's own code, unspecified, for running the reference method."""
-    src = original_source(task)
-    cls, method = find_target(src, task, str(task.skeleton_path))
-    # checked: an input on which the task's code overflows is outside its domain under JML's
-    # safe math (OpenJML's default for code), never a valid input with a wrapped output
-    return dataclasses.replace(build_unit(src, cls, method, [], post_fields(task)),
-                               checked=True)
 
 
 def ordered_args(task: Task, unit: Unit, inputs: dict[str, Any]) -> list[Any]:
@@ -422,84 +415,3 @@ def _one(run: Run, task: Task, case: Case, limits: Limits, t0: float, attempts: 
             continue
         return _interpret(case, reply, time.monotonic() - t0)
     return verdict(Truth.unknown, "worker lost the spec twice", WORKER_DIED)
-
-
-def run_reference(unit: Unit, task: Task, inputs: list[dict[str, Any]],
-                  limits: Limits) -> list[dict[str, Any] | None]:
-    """Outputs of the task's own method on each input (None: threw, timed out or crashed)."""
-    return [o.output if o.kind == "returned" else None
-            for o in reference_outcomes(unit, task, inputs, limits)]
-
-
-#: errors of the JVM, not of the method's domain: a deep recursion on a big valid input and
-#: a full heap say nothing about whether the input is valid.
-OVERFLOW = "adequacy.rac.Overflow"
-SAFE_MATH = " (JML's safe math for code, OpenJML's default)"
-_JVM_ERRORS = ("java.lang.StackOverflowError", "java.lang.OutOfMemoryError",
-               "java.lang.ThreadDeath", "java.lang.SecurityException",
-               "java.lang.VirtualMachineError", "java.lang.InternalError",
-               "java.lang.LinkageError", "java.lang.NoClassDefFoundError",
-               "java.lang.ExceptionInInitializerError")
-
-
-def _outcome(task: Task, unit: Unit, reply: dict[str, Any]) -> ReferenceOutcome:
-    output = reply.get("output") if reply.get("ok") else None
-    if isinstance(output, dict):
-        return ReferenceOutcome(kind="returned", output=_task_output(task, unit, output))
-    reason = str(reply.get("reason", ""))
-    if reply.get("timeout"):
-        return ReferenceOutcome(kind="timeout", reason=reason)
-    if reply.get("failure") or not reason.startswith("reference threw "):
-        return ReferenceOutcome(kind="failed", reason=reason or "no output")
-    thrown = reason[len("reference threw "):].split(":", 1)[0].strip()
-    if thrown == OVERFLOW:
-        return ReferenceOutcome(kind="threw", reason=OVERFLOW_REASON + SAFE_MATH + reason.split(
-            OVERFLOW, 1)[1][:120])
-    if thrown in _JVM_ERRORS or thrown.endswith("Error"):
-        return ReferenceOutcome(kind="failed", reason=f"the JVM raised {thrown}")
-    return ReferenceOutcome(kind="threw", reason=thrown)
-
-
-def reference_outcomes(unit: Unit, task: Task, inputs: list[dict[str, Any]],
-                       limits: Limits) -> list[ReferenceOutcome]:
-    """What the task's own method did on each input: returned (with its output), threw an
-    exception (its class), timed out, or gave no outcome (a crash, an error of the JVM)."""
-    if not inputs:
-        return []
-    key = unit_key(unit)
-    try:
-        run = start_run(unit, key, None, limits)
-    except (CompileGap, BackendError) as e:
-        if isinstance(e, EngineUnavailable):
-            raise
-        return [ReferenceOutcome(kind="failed", reason=f"the reference did not compile: {e}")
-                ] * len(inputs)
-    out: list[ReferenceOutcome] = []
-    try:
-        for inp in inputs:
-            try:
-                args = ordered_args(task, unit, inp)
-                reply = run.request({"op": "run", "key": key, "input": args,
-                                     "timeout_ms": int(limits.case_seconds * 1000)},
-                                    timeout=limits.case_seconds + 15)
-            except (WorkerDied, KeyError, BackendError) as e:
-                out.append(ReferenceOutcome(kind="failed", reason=str(e)[:200]))
-                continue
-            out.append(_outcome(task, unit, reply))
-    finally:
-        run.close()
-    return out
-
-
-def _task_output(task: Task, unit: Unit, output: dict[str, Any]) -> dict[str, Any]:
-    """The reference's output under the task's names (the Java parameter names may differ)."""
-    wanted = {p.name for p in task.outputs}
-    java_names = [n for _t, n in unit.params]
-    task_names = [p.name for p in task.inputs]
-    renamed: dict[str, Any] = {}
-    for k, v in output.items():
-        if k in java_names and k not in wanted and len(task_names) == len(java_names):
-            k = task_names[java_names.index(k)]
-        if k in wanted:
-            renamed[k] = v
-    return renamed

@@ -35,6 +35,19 @@ MODES = ("auto", "bar", "lines", "off")
 _display: ContextVar[Any] = ContextVar("adequacy_progress_display", default=None)
 _task: ContextVar[Any] = ContextVar("adequacy_progress_task", default=None)
 _forced: Mode | None = None
+_open: list[Any] = []
+"""Displays open in this process: a thread the command started (a pool worker, a thread
+that starts JVMs) does not inherit the context variable, yet its steps belong to the
+command's display."""
+
+
+def _current() -> Any:
+    d = _display.get()
+    if d is None and _open:
+        d = _open[-1]
+    # a process forked from the command's (a batch worker) has a copy of the display, not the
+    # display: its work is the parent's to report
+    return d if d is not None and d.pid == os.getpid() else None
 
 #: seconds between two lines of one step in a pipe (and before a quiet step's heartbeat).
 DEFAULT_EVERY = 5.0
@@ -56,12 +69,14 @@ def mode(stream: TextIO | None = None) -> Mode:
     env = os.environ.get("ADEQUACY_PROGRESS", "auto").strip().lower()
     if env in ("bar", "lines", "off"):
         return env  # type: ignore[return-value]
-    s = stream if stream is not None else sys.stderr
+    return "bar" if _isatty(stream if stream is not None else sys.stderr) else "lines"
+
+
+def _isatty(stream: Any) -> bool:
     try:
-        tty = s.isatty()
+        return bool(stream.isatty())
     except (AttributeError, ValueError):
-        tty = False
-    return "bar" if tty else "lines"
+        return False
 
 
 def every_seconds() -> float:
@@ -75,7 +90,7 @@ def every_seconds() -> float:
 
 def active() -> bool:
     """Whether a display is open (callers may skip building a description otherwise)."""
-    return _display.get() is not None
+    return _current() is not None
 
 
 @contextlib.contextmanager
@@ -83,7 +98,7 @@ def terminal(enabled: bool = True) -> Iterator[None]:
     """Show progress on stderr for the duration of the block (see the module's docstring);
     ``enabled=False`` (a command's ``--no-progress``) shows none. Nested calls reuse the
     display already open."""
-    if not enabled or _display.get() is not None:
+    if not enabled or _current() is not None:
         yield
         return
     m = mode()
@@ -92,11 +107,13 @@ def terminal(enabled: bool = True) -> Iterator[None]:
         return
     display: _Bar | _Lines = _Bar() if m == "bar" else _Lines(sys.stderr, every_seconds())
     token = _display.set(display)
+    _open.append(display)
     display.start()
     try:
         yield
     finally:
         display.stop()
+        _open.remove(display)
         _display.reset(token)
 
 
@@ -121,7 +138,7 @@ class Steps:
 def steps(description: str, total: int | None, unit: str = "") -> Iterator[Steps]:
     """A counted step (``total`` items; None when unknown). ``unit`` names the items in lines
     (``tasks``)."""
-    d = _display.get()
+    d = _current()
     if d is None:
         yield Steps()
         return
@@ -135,7 +152,7 @@ def steps(description: str, total: int | None, unit: str = "") -> Iterator[Steps
 @contextlib.contextmanager
 def engine_task(engine: str, cases: int) -> Iterator[None]:
     """One bar for one engine on ``cases`` cases (``advance`` moves it)."""
-    d = _display.get()
+    d = _current()
     if d is None:
         yield
         return
@@ -145,12 +162,12 @@ def engine_task(engine: str, cases: int) -> Iterator[None]:
         yield
     finally:
         _task.reset(token)
-        d.remove(tid)
+        d.remove(tid, complete=True)  # the run is over: every case has its verdict
 
 
 def advance(n: int = 1) -> None:
     """An engine finished ``n`` more cases (no-op without a display)."""
-    d = _display.get()
+    d = _current()
     tid = _task.get()
     if d is not None and tid is not None:
         d.advance(tid, n, None)
@@ -160,7 +177,7 @@ def advance(n: int = 1) -> None:
 def phase(description: str) -> Iterator[None]:
     """A step without a count (a proof, a build): a pulsing bar with the elapsed time, or in
     a pipe a line once it has lasted a while, a heartbeat while it lasts, and its duration."""
-    d = _display.get()
+    d = _current()
     if d is None:
         yield
         return
@@ -174,7 +191,7 @@ def phase(description: str) -> Iterator[None]:
 def say(text: str, style: str | None = None) -> bool:
     """Print one line on stderr without breaking the display (a warning in the middle of a
     long step); False when no display is open, and the caller prints it itself."""
-    d = _display.get()
+    d = _current()
     if d is None:
         return False
     d.say(text, style)
@@ -197,10 +214,14 @@ class _Bar:
             TextColumn,
             TimeElapsedColumn,
         )
+        # what the command prints meanwhile goes above the display; stdout only when it is a
+        # terminal too (a redirected stdout must keep every line, never see them moved)
         self.p = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                           MofNCompleteColumn(), TimeElapsedColumn(),
-                          console=Console(file=sys.stderr), transient=True)
+                          console=Console(file=sys.stderr), transient=True,
+                          redirect_stdout=_isatty(sys.stdout), redirect_stderr=True)
         self.desc: dict[Any, str] = {}
+        self.pid = os.getpid()
 
     def start(self) -> None:
         self.p.start()
@@ -221,7 +242,7 @@ class _Bar:
     def note(self, tid: Any, text: str) -> None:
         self.p.update(tid, description=f"{self.desc.get(tid, '')} {text}".strip())
 
-    def remove(self, tid: Any) -> None:
+    def remove(self, tid: Any, complete: bool = False) -> None:
         self.desc.pop(tid, None)
         self.p.remove_task(tid)
 
@@ -261,6 +282,7 @@ class _Lines:
         self.next_id = 0
         self.stopped = threading.Event()
         self.thread: threading.Thread | None = None
+        self.pid = os.getpid()
 
     def start(self) -> None:
         self.thread = threading.Thread(target=self._heartbeat, daemon=True,
@@ -300,11 +322,13 @@ class _Lines:
             if s is not None:
                 s.note = text
 
-    def remove(self, tid: int) -> None:
+    def remove(self, tid: int, complete: bool = False) -> None:
         with self.lock:
             s = self.steps.pop(tid, None)
             if s is None or not s.printed:
                 return
+            if complete and s.total is not None:
+                s.done = s.total
             now = time.monotonic()
             count = (f"{s.done}/{s.total}{' ' + s.unit if s.unit else ''}, "
                      if s.total is not None else "")

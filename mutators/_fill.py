@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from adequacy import lanes
 from adequacy.errors import AdequacyError
 from adequacy.tasks import load_task
 
@@ -93,7 +94,8 @@ def fill_tasks(task_dirs: Sequence[str | Path], *, jobs: int = 1,
 
     def one(i: int) -> tuple[int, FillReport | None, str | None]:
         try:
-            return i, fill_task(dirs[i], **options), None
+            with lanes.held():
+                return i, fill_task(dirs[i], **options), None
         except AdequacyError as e:
             return i, None, str(e)
 
@@ -104,14 +106,17 @@ def fill_tasks(task_dirs: Sequence[str | Path], *, jobs: int = 1,
 
     pooled = [i for i, d in enumerate(dirs) if jobs > 1 and not _in_process(d)]
     local = [i for i in range(len(dirs)) if i not in set(pooled)]
-    if not pooled:
-        for i in local:
-            done(*one(i))
-        return results
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="fill") as pool:
-        futures = {pool.submit(one, i) for i in pooled}
-        for i in local:
-            done(*one(i))
-        for f in as_completed(futures):
-            done(*f.result())
+    # a task left alone at the end may spread its reference's long batches over the idle
+    # lanes (``adequacy.lanes``); the cases made are the same
+    with lanes.limit(jobs):
+        if not pooled:
+            for i in local:
+                done(*one(i))
+            return results
+        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="fill") as pool:
+            futures = {pool.submit(one, i) for i in pooled}
+            for i in local:
+                done(*one(i))
+            for f in as_completed(futures):
+                done(*f.result())
     return results

@@ -70,7 +70,7 @@ def setup(
     = None,
 ) -> None:
     """Build what the engines need ahead of time (vstd via cargo, Java workers via javac/Maven)."""
-    from adequacy import plugins
+    from adequacy import plugins, progress
 
     failed = 0
     for b in plugins.backends().values():
@@ -78,7 +78,8 @@ def setup(
             continue
         err.print(f"preparing {b.name} ...", highlight=False)
         try:
-            summary = b.prepare()
+            with progress.terminal(), progress.phase(f"preparing {b.name}"):
+                summary = b.prepare()
             out.print(f"{b.name}: {summary or 'nothing to prepare'}", highlight=False)
         except AdequacyError as e:
             failed += 1

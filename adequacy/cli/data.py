@@ -176,9 +176,12 @@ def mutate(
                    ] = OutputFormat.auto,
 ) -> None:
     """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound)."""
+    from adequacy import progress
     from adequacy.mutators import mutate_task, report_renderable
     try:
-        report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
+        with progress.terminal(), progress.phase(f"mutate {task.name}: mutants and their "
+                                                 "oracles"):
+            report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
     except AdequacyError as e:
         raise fail(str(e)) from None
     if fmt is OutputFormat.json:

@@ -110,6 +110,7 @@ def explore(
 
     Exit 0 when none is found, 1 when one is, 2 on an input error, 3 when SPEC is invalid.
     """
+    from adequacy import progress
     from adequacy.errors import AdequacyError, SpecInvalid
     from adequacy.exploring import as_cases, compare
     from adequacy.judges import OracleJudge
@@ -137,7 +138,9 @@ def explore(
             except SpecInvalid as e:
                 raise fail(f"{e.file or path}:{e.line or ''}: the oracle spec is invalid: "
                            f"{e.message}") from None
-        rep = compare(t, left, right, seed=seed, budget=budget, per_bucket=per_bucket)
+        with progress.terminal(), progress.phase(
+                f"explore {t.id}: searching, then shrinking (budget {budget:g} s)"):
+            rep = compare(t, left, right, seed=seed, budget=budget, per_bucket=per_bucket)
     except SpecInvalid as e:
         raise fail(f"{e.file or spec}:{e.line or ''}: invalid spec: {e.message}", 3) from None
     except AdequacyError as e:
@@ -193,6 +196,7 @@ def diff(
 
     Exit 0 when no disagreement is found (not a proof of equivalence), 1 when one is.
     """
+    from adequacy import progress
     from adequacy.errors import AdequacyError, SpecInvalid
     from adequacy.exploring import compare
     from adequacy.tasks import load_task
@@ -202,7 +206,10 @@ def diff(
         ja, jb = _spec_judge(t, a, opts, name="A"), _spec_judge(t, b, opts, name="B")
         for j in (ja, jb):
             _check_loads(j, "spec")
-        rep = compare(t, ja, jb, seed=seed, budget=budget, gate="both", per_bucket=per_bucket)
+        with progress.terminal(), progress.phase(
+                f"diff {t.id}: searching, then shrinking (budget {budget:g} s)"):
+            rep = compare(t, ja, jb, seed=seed, budget=budget, gate="both",
+                          per_bucket=per_bucket)
     except SpecInvalid as e:
         raise fail(f"{e.file}:{e.line or ''}: invalid spec: {e.message}", 3) from None
     except AdequacyError as e:
@@ -248,6 +255,7 @@ def task_audit(
 
     Exit 0 when nothing contradicts a case, 1 when something does, 2 on an input error.
     """
+    from adequacy import progress
     from adequacy.auditing import audit_task, summary
     from adequacy.cli.common import open_cache
     from adequacy.discovery import discover_tasks
@@ -264,23 +272,17 @@ def task_audit(
     cache, _ = open_cache(default_cache(no_cache, None))
     opts = _options(engine, case_timeout)
     reports = []
-    for f in folders:
-        try:
-            t = load_task(f)
-        except AdequacyError as e:
-            raise fail(str(e)) from None
-        r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
-        reports.append(r)
-        if as_json:
-            print(r.model_dump_json(), flush=True)
-            continue
-        if r.error:
-            _say(f"{t.id}: error: {r.error}")
-        for n, x in enumerate(r.findings):
-            if limit and n >= limit:
-                _say(f"{t.id}: ... {len(r.findings) - limit} more")
-                break
-            _say(f"{t.id}: {x.kind}: {x.case}: {x.detail}")
+    with progress.terminal(), progress.steps("task audit", len(folders), "tasks") as bar:
+        for f in folders:
+            try:
+                t = load_task(f)
+            except AdequacyError as e:
+                raise fail(str(e)) from None
+            bar.note(f"now: {t.id}")
+            r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
+            bar.advance()
+            reports.append(r)
+            _show_audit(r, t.id, as_json, limit)
     s = summary(reports)
     if not as_json:
         _say(f"audited {s['tasks']} task(s): {s['with_findings']} with findings, "
@@ -288,6 +290,19 @@ def task_audit(
         for k, v in s["kinds"].items():
             _say(f"  {k}: {v['findings']} in {v['tasks']} task(s)")
     raise typer.Exit(2 if s["errors"] else 1 if s["with_findings"] else 0)
+
+
+def _show_audit(r: Any, tid: str, as_json: bool, limit: int) -> None:
+    if as_json:
+        print(r.model_dump_json(), flush=True)
+        return
+    if r.error:
+        _say(f"{tid}: error: {r.error}")
+    for n, x in enumerate(r.findings):
+        if limit and n >= limit:
+            _say(f"{tid}: ... {len(r.findings) - limit} more")
+            break
+        _say(f"{tid}: {x.kind}: {x.case}: {x.detail}")
 
 
 def register(app: typer.Typer) -> None:

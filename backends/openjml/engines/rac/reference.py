@@ -12,13 +12,16 @@ limit. The JVM serves this one task's reference only and is killed when the sess
 from __future__ import annotations
 
 import dataclasses
+import threading
 from typing import Any
 
+from adequacy import lanes
 from adequacy.backend import OVERFLOW_REASON, Limits, ReferenceOutcome
 from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.tasks import Task
 
 from ...jml.load import find_target, original_source
+from ...jml.members import IMMUTABLE_TYPES, SpecFile
 from .build import Unit, build_unit
 from .worker import WorkerDied
 
@@ -79,21 +82,76 @@ def _task_output(task: Task, unit: Unit, output: dict[str, Any]) -> dict[str, An
     return renamed
 
 
+#: inputs per request when a batch is shared among lanes (each lane takes the next chunk).
+CHUNK = 4
+#: seconds a batch runs alone before it looks for an idle lane to help it.
+HELP_AFTER = 1.0
+#: most lanes (JVMs) one batch uses.
+MAX_LANES = 4
+
+
+def stateless(src: SpecFile) -> bool:
+    """Whether the task's code keeps no state from one call to the next: no static field
+    that can change (a non-final one, or a final array or object) in any class, nested ones
+    included, and no enum. Such a reference gives each input the same outcome whichever JVM
+    runs it and whatever ran before, so a batch may be shared among JVMs. Read from the
+    tokens, so it errs towards "stateful" (the batch then runs in one JVM, in order)."""
+    toks = src.java_tokens
+    for i, t in enumerate(toks):
+        if t.kind == "ident" and t.text == "enum":
+            return False
+        if not (t.kind == "ident" and t.text == "static"):
+            continue
+        decl: list[str] = []
+        for u in toks[i + 1:]:
+            if u.is_op("(", "{") or (u.kind == "ident" and u.text in (
+                    "class", "interface", "record")):
+                break  # a method, a static initialiser, a nested type: no field here
+            if u.is_op(";", "="):
+                # a field: final, of a type no method can change (``int``, ``String``)
+                words = [w for w in decl if w not in ("final", "private", "public",
+                                                      "protected", "transient", "volatile")]
+                if "final" not in decl or len(words) != 2 or words[0] not in IMMUTABLE_TYPES:
+                    return False
+                break
+            decl.append(u.text)
+    return True
+
+
+class _Lane:
+    """One JVM of a session (``engine.Run``), with the reference loaded."""
+
+    def __init__(self, run: Any) -> None:
+        self.run = run
+        self.batch = 0
+        """The batch whose inputs it runs now (fresh statics at each new one)."""
+        self.used = False
+        self.busy = False
+
+
 class ReferenceSession:
     """Batches of one task's reference inputs, one compile and one JVM for all of them.
 
     ``outcomes(inputs)`` answers as a one-batch ``reference_outcomes`` would: the batch's
     inputs in order, the reference's statics fresh at the batch's start, a JVM that dies (or
     asks to be replaced: a runaway thread, a full heap) replaced by a fresh one for the rest.
-    ``close`` kills the JVM; use it as a context manager."""
+
+    A long batch of a ``stateless`` reference may take idle lanes (``adequacy.lanes``: an
+    import's other tasks done, a core unused): helper JVMs of the same reference take chunks
+    of the batch's inputs as the first one does, each input with its own time limit, and the
+    outcomes are put back in the batch's order. ``close`` kills every JVM of the session; use
+    it as a context manager."""
 
     def __init__(self, task: Task, limits: Limits, unit: Unit | None = None) -> None:
         self.task = task
         self.limits = limits
         self.unit = unit if unit is not None else reference_unit(task)
-        self._run: Any = None
+        self._lanes: list[_Lane] = []
         self._broken: str | None = None
+        self._stateless: bool | None = None
         self.batches = 0
+        self.helpers = 0
+        """Helper lanes started (for tests and benchmarks)."""
 
     def __enter__(self) -> ReferenceSession:
         return self
@@ -102,9 +160,15 @@ class ReferenceSession:
         self.close()
 
     def close(self) -> None:
-        if self._run is not None:
-            self._run.close()
-            self._run = None
+        for lane in self._lanes:
+            lane.run.close()
+        self._lanes = []
+
+    @property
+    def shareable(self) -> bool:
+        if self._stateless is None:
+            self._stateless = stateless(original_source(self.task))
+        return self._stateless
 
     def outcomes(self, inputs: list[dict[str, Any]], limits: Limits | None = None
                  ) -> list[ReferenceOutcome]:
@@ -112,28 +176,137 @@ class ReferenceSession:
         (the JVM's heap is the session's)."""
         if not inputs:
             return []
-        from .engine import CompileGap, start_run, unit_key
+        from .engine import ordered_args, unit_key
 
         key = unit_key(self.unit)
         if self._broken is not None:
             return [ReferenceOutcome(kind="failed", reason=self._broken)] * len(inputs)
-        if self._run is None:
-            try:
-                self._run = start_run(self.unit, key, None, self.limits)
-            except (CompileGap, BackendError) as e:
-                if isinstance(e, EngineUnavailable):
-                    raise
-                self._broken = f"the reference did not compile: {e}"
-                return [ReferenceOutcome(kind="failed", reason=self._broken)] * len(inputs)
-        elif not self._reload(key):
-            # no fresh statics to be had in this JVM: a fresh JVM gives them
-            self._run.worker.stop()
+        if not self._lanes:
+            lane = self._start(key)
+            if lane is None:
+                return [ReferenceOutcome(kind="failed", reason=self._broken or "")] * len(inputs)
         self.batches += 1
-        return self._stream(key, inputs, (limits or self.limits).case_seconds)
+        seconds = (limits or self.limits).case_seconds
+        out: list[ReferenceOutcome | None] = [None] * len(inputs)
+        reqs: list[tuple[int, dict[str, Any]]] = []
+        timeout_ms = int(seconds * 1000)
+        for i, inp in enumerate(inputs):
+            try:
+                reqs.append((i, {"input": ordered_args(self.task, self.unit, inp),
+                                 "timeout_ms": timeout_ms}))
+            except (KeyError, BackendError) as e:
+                out[i] = ReferenceOutcome(kind="failed", reason=str(e)[:200])
+        if len(reqs) > CHUNK and self.shareable:
+            self._shared(key, reqs, out, seconds)
+        else:
+            lane = self._lanes[0]
+            self._fresh(lane, key)
+            at = 0
+            while at < len(reqs):
+                at = self._send(lane, key, reqs, at, out, seconds)
+        assert all(o is not None for o in out)
+        return [o for o in out if o is not None]
 
-    def _reload(self, key: str) -> bool:
+    def _start(self, key: str) -> _Lane | None:
+        """A new lane: the reference compiled (once per process) and loaded in a fresh JVM."""
+        from .engine import CompileGap, start_run
+
+        try:
+            run = start_run(self.unit, key, None, self.limits)
+        except (CompileGap, BackendError) as e:
+            if isinstance(e, EngineUnavailable):
+                raise
+            if not self._lanes:
+                self._broken = f"the reference did not compile: {e}"
+            return None
+        lane = _Lane(run)
+        self._lanes.append(lane)
+        return lane
+
+    def _fresh(self, lane: _Lane, key: str) -> None:
+        """The reference's statics as a fresh JVM has them, for the batch about to start:
+        its classes again in a fresh class loader (a new JVM when that fails)."""
+        if lane.batch == self.batches:
+            return
+        lane.batch = self.batches
+        if lane.used and not self._reload(lane.run, key):
+            lane.run.worker.stop()
+        lane.used = True
+
+    def _shared(self, key: str, reqs: list[tuple[int, dict[str, Any]]],
+                out: list[ReferenceOutcome | None], seconds: float) -> None:
+        """The batch in chunks: the session's first lane takes them in order, helpers (idle
+        lanes) join after ``HELP_AFTER`` seconds and take the next ones."""
+        chunks = [reqs[i:i + CHUNK] for i in range(0, len(reqs), CHUNK)]
+        lock = threading.Lock()
+        nxt = [0]
+        stop = threading.Event()
+
+        def take() -> list[tuple[int, dict[str, Any]]] | None:
+            with lock:
+                if nxt[0] >= len(chunks):
+                    return None
+                nxt[0] += 1
+                return chunks[nxt[0] - 1]
+
+        def work(lane: _Lane) -> None:
+            self._fresh(lane, key)
+            while (chunk := take()) is not None:
+                at = 0
+                while at < len(chunk):
+                    at = self._send(lane, key, chunk, at, out, seconds)
+
+        def helper(lane: _Lane) -> None:
+            try:
+                work(lane)
+            except Exception as e:  # noqa: BLE001 - its chunk's inputs get no outcome
+                failed.append(str(e)[:200])
+            finally:
+                lanes.give_back()
+
+        helpers: list[threading.Thread] = []
+        failed: list[str] = []
+
+        def watch() -> None:
+            while not stop.wait(HELP_AFTER if not helpers else 0.5):
+                with lock:
+                    left = len(chunks) - nxt[0]
+                if left < 2 or len(helpers) + 1 >= MAX_LANES or not lanes.try_take():
+                    if left < 2:
+                        return
+                    continue
+                lane = next((x for x in self._lanes[1:] if not x.busy), None)
+                if lane is None:
+                    lane = self._start(key)
+                if lane is None:
+                    lanes.give_back()
+                    return
+                lane.busy = True
+                self.helpers += 1
+                t = threading.Thread(target=helper, args=(lane,), daemon=True,
+                                     name="rac-reference-lane")
+                helpers.append(t)
+                t.start()
+
+        for lane in self._lanes:
+            lane.busy = False
+        self._lanes[0].busy = True
+        watcher = threading.Thread(target=watch, daemon=True, name="rac-reference-watch")
+        watcher.start()
+        try:
+            work(self._lanes[0])
+        finally:
+            stop.set()
+            watcher.join()
+            for t in helpers:
+                t.join()
+        for i, o in enumerate(out):
+            if o is None and any(i == j for j, _ in reqs):
+                out[i] = ReferenceOutcome(kind="failed", reason="a helper JVM's thread "
+                                          f"failed: {failed[0] if failed else 'unknown'}")
+
+    def _reload(self, run: Any, key: str) -> bool:
         """The reference's classes again, in a fresh class loader of the same JVM."""
-        run = self._run
         if not run.worker.alive() or key not in run.worker.loaded:
             return True  # the next request starts a fresh JVM (or loads afresh)
         u = self.unit
@@ -148,42 +321,24 @@ class ReferenceSession:
             return True
         return bool(reply.get("ok"))
 
-    def _stream(self, key: str, inputs: list[dict[str, Any]], seconds: float
-                ) -> list[ReferenceOutcome]:
-        from .engine import ordered_args
-
-        out: list[ReferenceOutcome | None] = [None] * len(inputs)
-        reqs: list[tuple[int, dict[str, Any]]] = []
-        timeout_ms = int(seconds * 1000)
-        for i, inp in enumerate(inputs):
-            try:
-                reqs.append((i, {"input": ordered_args(self.task, self.unit, inp),
-                                 "timeout_ms": timeout_ms}))
-            except (KeyError, BackendError) as e:
-                out[i] = ReferenceOutcome(kind="failed", reason=str(e)[:200])
-        at = 0
-        while at < len(reqs):
-            at = self._send(key, reqs, at, out, seconds)
-        assert all(o is not None for o in out)
-        return [o for o in out if o is not None]
-
-    def _send(self, key: str, reqs: list[tuple[int, dict[str, Any]]], at: int,
+    def _send(self, lane: _Lane, key: str, reqs: list[tuple[int, dict[str, Any]]], at: int,
               out: list[ReferenceOutcome | None], seconds: float) -> int:
-        """Stream ``reqs[at:]``; the index of the first one still without an outcome."""
+        """Stream ``reqs[at:]`` in ``lane``; the index of the first one still without an
+        outcome."""
+        run = lane.run
         part = reqs[at:]
         got = 0
         try:
-            for reply in self._run.stream({"op": "runs", "key": key,
-                                           "inputs": [r for _, r in part]},
-                                          timeout=seconds + 15):
+            for reply in run.stream({"op": "runs", "key": key,
+                                     "inputs": [r for _, r in part]}, timeout=seconds + 15):
                 if reply.get("missing"):
-                    self._run.worker.loaded.discard(key)
+                    run.worker.loaded.discard(key)
                     if got == 0:  # the spec went missing: this input alone, the old way
-                        return at + self._one(key, part[0], out, seconds)
+                        return at + self._one(run, key, part[0], out, seconds)
                     break
                 if "i" not in reply or reply["i"] != got:
                     if "i" in reply:  # out of order: nothing more of this stream is trusted
-                        self._run.worker.stop()
+                        run.worker.stop()
                     if got == 0:
                         out[part[0][0]] = ReferenceOutcome(
                             kind="failed", reason=str(reply.get("error", reply))[:200])
@@ -199,11 +354,10 @@ class ReferenceSession:
             got += 1
         return at + got
 
-    def _one(self, key: str, req: tuple[int, dict[str, Any]],
+    def _one(self, run: Any, key: str, req: tuple[int, dict[str, Any]],
              out: list[ReferenceOutcome | None], seconds: float) -> int:
         try:
-            reply = self._run.request({"op": "run", "key": key, **req[1]},
-                                      timeout=seconds + 15)
+            reply = run.request({"op": "run", "key": key, **req[1]}, timeout=seconds + 15)
         except (WorkerDied, BackendError) as e:
             out[req[0]] = ReferenceOutcome(kind="failed", reason=str(e)[:200])
             return 1

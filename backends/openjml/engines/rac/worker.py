@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from adequacy import sandbox_view
+from adequacy import progress, sandbox_view
 from adequacy.errors import BackendError, EngineUnavailable
 from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
 from adequacy.sandbox_worker import JsonLineWorker, Launch, WorkerDied, renew_after_fork
@@ -96,7 +96,8 @@ def build_dir(archives: bool = True) -> Path:
         f"rac-worker-{source_version(sources, JAVA_DIR, java.javac, 'jar+cds', *JAVAC_FLAGS, *EXPORTS)}"
     with _BUILD_LOCK:
         if not (out / JAR).exists():
-            _compile(java, sources, out)
+            with progress.phase("rac: compiling the JVM worker (once per version)"):
+                _compile(java, sources, out)
     if not archives:
         return out
     with _ARCHIVE_LOCK:
@@ -106,7 +107,9 @@ def build_dir(archives: bool = True) -> Path:
                 for mode in ("compile", "eval"):
                     name = ARCHIVE.format(mode=mode)
                     if not (out / name).exists() and not (out / (name + ".failed")).exists():
-                        _dump_archive(out, mode)
+                        with progress.phase(f"rac: archiving the {mode} JVM's classes "
+                                            "(AppCDS, once per version)"):
+                            _dump_archive(out, mode)
             finally:
                 _DUMPING.clear()
     return out

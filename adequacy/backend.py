@@ -113,6 +113,11 @@ class ReferenceOutcome(BaseModel):
 class ReferenceSession:
     """``Backend.reference_session``'s default: each batch through ``reference_outcomes``."""
 
+    stateless: bool = False
+    """The backend knows that the reference keeps nothing from one input to the next, so an
+    input's outcome does not depend on the batch it runs in or on what ran before: a caller
+    may split, order and defer its inputs as it likes. False when not known."""
+
     def __init__(self, backend: Backend, task: Task, limits: Limits | None = None) -> None:
         self.backend, self.task, self.limits = backend, task, limits
 

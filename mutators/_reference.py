@@ -29,9 +29,10 @@ class SharedReference:
     The session starts on the first batch (a task whose reference is ``reference.py`` never
     starts one); ``close`` ends it. ``task`` gives the input names the keys are made of."""
 
-    def __init__(self, task: Task, backend: Backend) -> None:
+    def __init__(self, task: Task, backend: Backend, limits: Limits | None = None) -> None:
         self.task = task
         self.backend = backend
+        self.limits = limits or Limits(case_seconds=5.0)
         self._session: Any = None
         self.known: dict[str, ReferenceOutcome] = {}
         self.runs = 0
@@ -42,6 +43,17 @@ class SharedReference:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def stateless(self) -> bool:
+        """The backend vouches that an input's outcome does not depend on the batch it runs
+        in (``ReferenceSession.stateless``): its inputs may be run lazily, in any batches."""
+        return bool(getattr(self._open(self.limits), "stateless", False))
+
+    def _open(self, limits: Limits) -> Any:
+        if self._session is None:
+            self._session = self.backend.reference_session(self.task, limits)
+        return self._session
 
     def close(self) -> None:
         if self._session is not None:
@@ -58,9 +70,7 @@ class SharedReference:
                 todo[k] = i
         fresh: dict[str, ReferenceOutcome] = {}
         if todo:
-            if self._session is None:
-                self._session = self.backend.reference_session(self.task, limits)
-            res = self._session.outcomes(list(todo.values()), limits)
+            res = self._open(limits).outcomes(list(todo.values()), limits)
             if res is None or len(res) != len(todo):
                 res = [ReferenceOutcome(kind="failed", reason="no reference outcome")] * len(todo)
             self.runs += len(todo)

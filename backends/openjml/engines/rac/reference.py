@@ -165,7 +165,8 @@ class ReferenceSession:
         self._lanes = []
 
     @property
-    def shareable(self) -> bool:
+    def stateless(self) -> bool:
+        """``stateless(task's code)`` (``adequacy.backend.ReferenceSession.stateless``)."""
         if self._stateless is None:
             self._stateless = stateless(original_source(self.task))
         return self._stateless
@@ -196,7 +197,7 @@ class ReferenceSession:
                                  "timeout_ms": timeout_ms}))
             except (KeyError, BackendError) as e:
                 out[i] = ReferenceOutcome(kind="failed", reason=str(e)[:200])
-        if len(reqs) > CHUNK and self.shareable:
+        if len(reqs) > CHUNK and self.stateless:
             self._shared(key, reqs, out, seconds)
         else:
             lane = self._lanes[0]

@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare_tasks import compare  # noqa: E402
 from proc_cpu import TreeCpu  # noqa: E402
 
+from adequacy.cli.data import default_jobs  # noqa: E402
 from adequacy.importing import importers, select_tasks  # noqa: E402
 from adequacy.mutators import FillReport, fill_tasks  # noqa: E402
 
@@ -126,7 +127,8 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", type=Path, default=_default_src())
     ap.add_argument("--limit", type=int, default=None, help="first N tasks only")
-    ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1))
+    ap.add_argument("--jobs", type=int, default=default_jobs(),
+                    help="as `adequacy import --jobs` (default: its default)")
     ap.add_argument("--against", metavar="REV", help="also time revision REV's import")
     ap.add_argument("--keep", type=Path, help="write the task folders here (kept)")
     ap.add_argument("--top", type=int, default=8, help="slowest tasks listed")

@@ -41,8 +41,8 @@ def import_(
         help="Import only the first N tasks of the source (of those --only names).")] = None,
     jobs: Annotated[int | None, typer.Option(
         "--jobs", "-j", metavar="N", callback=at_least(1),
-        help="Tasks generated and mutated at once (default: the CPU count, at most 4). "
-             "The cases made do not depend on it.")] = None,
+        help="Tasks generated and mutated at once (default: twice the CPU count, at most 8: "
+             "a reference often waits out its time limit on an extreme input).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help=
                      "No progress on stderr (errors and warnings still show).")] = False,
     min_per_bucket: Annotated[int, typer.Option("--min-per-bucket", callback=at_least(1),
@@ -106,7 +106,11 @@ def import_(
         generate_after = name != "package"
     if (generate_after or mutate_after) and dest.is_dir():
         _fill_imported(dest, [o.task_id for o in report.converted], generate_after,
-                       mutate_after, jobs or min(4, os.cpu_count() or 1))
+                       mutate_after, jobs or default_jobs())
+
+
+def default_jobs() -> int:
+    return min(8, 2 * (os.cpu_count() or 1))
 
 
 def _fill_imported(dest: Path, ids: list[str], generate: bool, mutate: bool, jobs: int) -> None:

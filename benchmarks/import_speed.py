@@ -34,8 +34,9 @@ from compare_tasks import compare  # noqa: E402
 from proc_cpu import TreeCpu  # noqa: E402
 
 from adequacy.cli.data import default_jobs  # noqa: E402
-from adequacy.importing import importers, select_tasks  # noqa: E402
-from adequacy.mutators import FillReport, fill_tasks  # noqa: E402
+from adequacy.extensions.importer import select_tasks  # noqa: E402
+from adequacy.extensions.registry import importers
+from adequacy_mutators import FillReport, fill_tasks  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 GOAL_SECONDS = 120.0
@@ -46,7 +47,7 @@ import importlib.util, sys
 from importlib.machinery import ModuleSpec
 root, argv = sys.argv[1], sys.argv[2:]
 ROOTS = {"adequacy": "adequacy", "adequacy.backends": "backends",
-         "adequacy.mutators": "mutators", "adequacy.optimizers": "optimizers"}
+         "adequacy_mutators": "mutators", "adequacy_optimizers": "optimizers"}
 class Old:
     def find_spec(self, name, path=None, target=None):
         if name in ROOTS:

@@ -5,7 +5,7 @@ Usage: python benchmarks/verus_interp.py [--n 200000] [--repeat 5] [--no-exec-sp
 Prints (1) interp's time for the gold spec (a linear ``forall`` pre_spec and a
 first-occurrence post_spec) on one case with an N-element Seq, side by side with a
 hand-written Python function doing the same check on the same JSON data, and their ratio
-(issue 23's goal: <= 3x), best of ``--repeat`` runs each, interleaved in one run; interp's
+(goal: <= 3x), best of ``--repeat`` runs each, interleaved in one run; interp's
 figure is the per-case seconds the engine reports (JSON conversion and evaluation), so the
 baseline gets the JSON list too; (2) exec_spec's evaluation time for the same cases (compile excluded: the per-case seconds the
 engine reports) and the ratio; (3) end-to-end per-spec time of both engines on the task's own
@@ -20,14 +20,16 @@ import sys
 import time
 from pathlib import Path
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.verus.interp.values import from_json
-from adequacy.backends.verus.plugin import VerusBackend
-from adequacy.tasks import Case, load_task
-from adequacy.verdicts import Bucket
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.interp.values import from_json
+from adequacy_verus.plugin import VerusBackend
 
 REPO = Path(__file__).resolve().parents[1]
-TASK = REPO / "examples" / "verus" / "binary_search_first"
+TASK = bundled_folder("verus") / "binary_search_first"
 
 
 def big_cases(n: int) -> list[Case]:

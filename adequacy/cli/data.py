@@ -11,8 +11,8 @@ from rich.text import Text
 
 from adequacy.cli.checks import at_least
 from adequacy.cli.common import err, fail, out
+from adequacy.console.tables import FORMAT_HELP, OutputFormat, show
 from adequacy.errors import AdequacyError
-from adequacy.tabular import FORMAT_HELP, OutputFormat, show
 
 
 def import_(
@@ -53,13 +53,14 @@ def import_(
                                    "sample).")] = 200,
 ) -> None:
     """Convert a public dataset into task folders (then fill their sound buckets)."""
-    from adequacy import progress
+    from adequacy.console import progress
 
     if len(paths) < 2:
         raise fail("give SRC and DEST (import NAME SRC... DEST)")
     *srcs, dest = paths
     src = srcs[0]
-    from adequacy.importing import importers, select_tasks
+    from adequacy.extensions.importer import select_tasks
+    from adequacy.extensions.registry import importers
     try:
         found = importers()
     except AdequacyError as e:
@@ -117,9 +118,9 @@ def _fill_imported(dest: Path, ids: list[str], generate: bool, mutate: bool, job
     """Imported datasets have few valid cases and, mostly, no invalid ones: generated cases
     from the task's own reference fill both (docs/cases.md); without mutants and invalid
     inputs a spec that says nothing would pass (see §6 of docs/cli.md). Each task is
-    generated then mutated (``adequacy.mutators.fill_task``), ``jobs`` tasks at once."""
-    from adequacy import progress
-    from adequacy.mutators import FillReport, fill_tasks
+    generated then mutated (``adequacy_mutators.fill_task``), ``jobs`` tasks at once."""
+    from adequacy.console import progress
+    from adequacy_mutators import FillReport, fill_tasks
 
     folders = [dest / i for i in ids if (dest / i / "task.toml").is_file()]
     valid = pre_g = total = gen_failed = post = pre_m = mut_failed = 0
@@ -162,7 +163,7 @@ def _fill_imported(dest: Path, ids: list[str], generate: bool, mutate: bool, job
 
 
 def _warn(text: str) -> None:
-    from adequacy import progress
+    from adequacy.console import progress
 
     if not progress.say(text, style="yellow"):
         err.print(Text(text, style="yellow"), soft_wrap=True, highlight=False)
@@ -180,8 +181,8 @@ def mutate(
                    ] = OutputFormat.auto,
 ) -> None:
     """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound)."""
-    from adequacy import progress
-    from adequacy.mutators import mutate_task, report_renderable
+    from adequacy.console import progress
+    from adequacy_mutators import mutate_task, report_renderable
     try:
         with progress.terminal(), progress.phase(f"mutate {task.name}: mutants and their "
                                                  "oracles"):

@@ -4,7 +4,7 @@ task's own cases checked.
 ``explore`` searches for inputs and outputs on which a spec and an oracle disagree (the task's
 reference and checker, or a gold spec), ``diff`` for where two specs disagree, ``task audit``
 for cases that the task's gold specs, reference, checker or validator contradict. The work is
-in ``adequacy.exploring`` and ``adequacy.auditing``; this module parses, prints and exits.
+in ``adequacy.search.explore`` and ``adequacy.search.audit``; this module parses, prints and exits.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from adequacy.cli.checks import at_least, positive
-from adequacy.cli.common import fail, out
+from adequacy.cli.common import err, fail, out
 from adequacy.cli.tasks import task_app
 
 if TYPE_CHECKING:
-    from adequacy.exploring import Disagreement, SearchReport
-    from adequacy.options import ScoreOptions
-    from adequacy.task_model import Task
+    from adequacy.model.task import Task
+    from adequacy.scoring.options import ScoreOptions
+    from adequacy.search.explore import Disagreement, SearchReport
 
 _WORDS = {
     ("pre", False, True): "the spec rejects a valid input",
@@ -38,20 +38,20 @@ CaseTimeout = Annotated[float, typer.Option(callback=positive,
 
 
 def _options(engine: list[str] | None, case_timeout: float) -> ScoreOptions:
-    from adequacy.backend import Limits
-    from adequacy.options import ScoreOptions
+    from adequacy.extensions.backend import Limits
+    from adequacy.scoring.options import ScoreOptions
     return ScoreOptions(engines=list(engine or []), limits=Limits(case_seconds=case_timeout))
 
 
 def _spec_judge(task: Task, path: Path, options: ScoreOptions, name: str | None = None) -> Any:
-    from adequacy.judges import SpecJudge
-    from adequacy.textfiles import read_spec
+    from adequacy.model.textfiles import read_spec
+    from adequacy.search.oracles import SpecJudge
     return SpecJudge(task, read_spec(path), str(path), options, name=name or str(path))
 
 
 def _check_loads(judge: Any, what: str) -> None:
     """Refuse an invalid spec before the search (exit 3, its file and line)."""
-    from adequacy.plugins import backend_for
+    from adequacy.extensions.registry import backend_for
     backend_for(judge.task.language).load_spec(judge.task, judge.text, judge.path)
 
 
@@ -110,11 +110,11 @@ def explore(
 
     Exit 0 when none is found, 1 when one is, 2 on an input error, 3 when SPEC is invalid.
     """
-    from adequacy import progress
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError, SpecInvalid
-    from adequacy.exploring import as_cases, compare
-    from adequacy.judges import OracleJudge
-    from adequacy.tasks import load_task, write_cases
+    from adequacy.search.explore import as_cases, compare
+    from adequacy.search.oracles import OracleJudge
+    from adequacy.taskdirs.load import load_task, write_cases
     try:
         t = load_task(task)
         opts = _options(engine, case_timeout)
@@ -170,7 +170,7 @@ def explore(
 
 
 def _gold_path(t: Task, spec: Path) -> Path:
-    from adequacy.plugins import backend_for
+    from adequacy.extensions.registry import backend_for
     ext = backend_for(t.language).writer_texts().spec_ext
     p = t.root / "specs" / f"gold.{ext}"
     if not p.is_file():
@@ -196,10 +196,10 @@ def diff(
 
     Exit 0 when no disagreement is found (not a proof of equivalence), 1 when one is.
     """
-    from adequacy import progress
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError, SpecInvalid
-    from adequacy.exploring import compare
-    from adequacy.tasks import load_task
+    from adequacy.search.explore import compare
+    from adequacy.taskdirs.load import load_task
     try:
         t = load_task(task)
         opts = _options(engine, case_timeout)
@@ -255,12 +255,12 @@ def task_audit(
 
     Exit 0 when nothing contradicts a case, 1 when something does, 2 on an input error.
     """
-    from adequacy import progress
-    from adequacy.auditing import audit_task, summary
     from adequacy.cli.common import open_cache
-    from adequacy.discovery import discover_tasks
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError
-    from adequacy.tasks import load_task
+    from adequacy.search.audit import audit_task, gold_specs, summary
+    from adequacy.taskdirs.discovery import discover_tasks
+    from adequacy.taskdirs.load import load_task
     for d in gold or []:
         if not d.is_dir():
             raise fail(f"{d}: --gold must be a folder")
@@ -272,12 +272,18 @@ def task_audit(
     cache, _ = open_cache(default_cache(no_cache, None))
     opts = _options(engine, case_timeout)
     reports = []
+    with_gold = 0
+    from_dirs: dict[Path, int] = {d: 0 for d in gold or []}
     with progress.terminal(), progress.steps("task audit", len(folders), "tasks") as bar:
         for f in folders:
             try:
                 t = load_task(f)
             except AdequacyError as e:
                 raise fail(str(e)) from None
+            golds = gold_specs(t, list(gold or []))
+            with_gold += bool(golds)
+            for d in from_dirs:
+                from_dirs[d] += any(g.parent == d for g in golds)
             bar.note(f"now: {t.id}")
             r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
             bar.advance()
@@ -287,6 +293,15 @@ def task_audit(
     if not as_json:
         _say(f"audited {s['tasks']} task(s): {s['with_findings']} with findings, "
                   f"{s['errors']} error(s)")
+        # a gold folder that matched no task audits nothing more, and must not look like one
+        # that did: name files as the audit looks for them
+        _say(f"gold specs found for {with_gold} of {len(folders)} task(s)"
+             + "".join(f"; {n} from {d}" for d, n in from_dirs.items()))
+        for d, n in from_dirs.items():
+            if not n:
+                err.print(f"warning: --gold {d}: no file named <task id>.<ext> for any of the "
+                          f"{len(folders)} task(s) (e.g. {_gold_name(folders[0])})",
+                          highlight=False, markup=False, soft_wrap=True)
         for k, v in s["kinds"].items():
             _say(f"  {k}: {v['findings']} in {v['tasks']} task(s)")
     raise typer.Exit(2 if s["errors"] else 1 if s["with_findings"] else 0)
@@ -303,6 +318,19 @@ def _show_audit(r: Any, tid: str, as_json: bool, limit: int) -> None:
             _say(f"{tid}: ... {len(r.findings) - limit} more")
             break
         _say(f"{tid}: {x.kind}: {x.case}: {x.detail}")
+
+
+def _gold_name(folder: Path) -> str:
+    """The file name a gold folder holds for the task in ``folder`` (``euclid_mod.rs``)."""
+    from adequacy.errors import AdequacyError
+    from adequacy.extensions.registry import backend_for
+    from adequacy.taskdirs.load import load_task
+
+    try:
+        t = load_task(folder)
+        return f"{t.id}.{backend_for(t.language).writer_texts().spec_ext}"
+    except AdequacyError:
+        return "<task id>.<ext>"
 
 
 def register(app: typer.Typer) -> None:

@@ -1,6 +1,6 @@
 """Commands of the agent environment: ``gym make``, ``check``, ``submit``, ``mcp``, ``agent``.
 
-Thin wrappers over ``adequacy.gym`` and ``adequacy.optimizers.agent``; registered on the main
+Thin wrappers over ``adequacy.gym`` and ``adequacy_optimizers.agent``; registered on the main
 app by ``register`` (``adequacy.cli.root``).
 """
 
@@ -10,15 +10,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from adequacy.cli.checks import at_least, fraction, positive
-from adequacy.cli.optimize import VerboseOpt, need_dspy
+from adequacy.cli.common import err, out
+from adequacy.cli.optimize import ApiKeyOpt, VerboseOpt, need_dspy
 from adequacy.errors import AdequacyError
+from adequacy.model.thresholds import HARNESS_T
 
 gym_app = typer.Typer(no_args_is_help=True, help="Task folders for coding agents.")
-out = Console()
-err = Console(stderr=True)
 
 
 def _fail(msg: str, code: int = 2) -> typer.Exit:
@@ -62,17 +61,31 @@ def gym_shell(
     timeout: Annotated[float, typer.Option(callback=positive, help="Wall-clock seconds before "
                                            "the command is killed.")] = 60.0,
     ro: Annotated[list[Path] | None, typer.Option(
-        "--ro", help="Another folder the command may read (a tool chain outside PATH).")]
+        "--ro", help="Another folder the command may read, e.g. a tool chain outside /usr "
+        "(its bin/ goes on the command's PATH). Nothing is bound because it is on your PATH; "
+        "a folder that holds a task, a gym folder or the grader's files is refused.")]
     = None,
 ) -> None:
     """Run an agent's shell command in the sandbox, seeing only this gym folder's files
     (read-write) and the tool chain (read-only): no network, no source task, no process left
     behind. Exit code: the command's (124 when the time limit killed it)."""
     from adequacy.gym.shell import run_shell
-    if command[:1] == ["--"]:
+    extra = list(ro or [])
+    if command[:1] != ["--"] and command[:1] and command[0].startswith("-") and "--" in command:
+        # options written after FOLDER (`gym shell DIR --timeout 9 --ro D -- cmd`): the parser
+        # stops at FOLDER so that the command's own options stay the command's
+        cut = command.index("--")
+        mine, command = command[:cut], command[cut + 1:]
+        try:
+            timeout, extra = _shell_options(mine, timeout, extra)
+        except ValueError as e:
+            raise _fail(str(e)) from None
+    elif command[:1] == ["--"]:
         command = command[1:]
+    if not command:
+        raise _fail("no command given (after --)")
     try:
-        r = run_shell(folder, command, timeout=timeout, extra_ro=ro or [])
+        r = run_shell(folder, command, timeout=timeout, extra_ro=extra)
     except AdequacyError as e:
         raise _fail(str(e)) from None
     if r.stdout:
@@ -91,6 +104,32 @@ def gym_shell(
     raise typer.Exit(128 - code if code is not None and code < 0 else (code or 0))
 
 
+def _shell_options(args: list[str], timeout: float, ro: list[Path]
+                   ) -> tuple[float, list[Path]]:
+    """``--timeout`` and ``--ro`` given between FOLDER and ``--``."""
+    i = 0
+    while i < len(args):
+        name, eq, val = args[i].partition("=")
+        if name not in ("--timeout", "--ro"):
+            raise ValueError(f"{args[i]!r} before --: only --timeout and --ro go there")
+        if not eq:
+            i += 1
+            if i >= len(args):
+                raise ValueError(f"{name} needs a value")
+            val = args[i]
+        if name == "--ro":
+            ro.append(Path(val))
+        else:
+            try:
+                timeout = float(val)
+            except ValueError:
+                raise ValueError(f"--timeout {val!r} is not a number") from None
+            if not timeout > 0 or timeout == float("inf"):
+                raise ValueError(f"--timeout must be a positive number of seconds, not {val}")
+        i += 1
+    return timeout, ro
+
+
 def check_cmd(
     folder: Annotated[Path | None, typer.Argument(help="Gym folder (default: the one you are "
                                                   "in).")] = None,
@@ -104,7 +143,7 @@ def check_cmd(
     try:
         d = find_folder(folder or Path.cwd())
         text = spec.read_text(encoding="utf-8") if spec else None
-        from adequacy.backend import Limits
+        from adequacy.extensions.backend import Limits
 
         res = check(d, text, Limits(case_seconds=case_timeout))
     except AdequacyError as e:
@@ -187,13 +226,14 @@ def agent_cmd(
     = Path("rollouts.jsonl"),
     api_base: Annotated[str | None, typer.Option("--api-base", help="OpenAI-compatible "
                                                  "endpoint.")] = None,
+    api_key: ApiKeyOpt = None,
     steps: Annotated[int, typer.Option(callback=at_least(1),
         help="Step budget (tool calls) per rollout.")] = 10,
     no_harness: Annotated[bool, typer.Option("--no-harness", help="Remove the check tool "
                                              "(ablation).")] = False,
     threshold: Annotated[float, typer.Option(callback=fraction,
         help="t of Harness@t / PostHarness@t in the "
-                                             "summary.")] = 0.75,
+                                             "summary.")] = HARNESS_T,
     rollouts: Annotated[int, typer.Option(callback=at_least(1),
         help="Rollouts per task (pass@k).")] = 1,
     visible: Annotated[int, typer.Option(callback=at_least(0), help="Visible cases per task.")] = 3,
@@ -212,12 +252,12 @@ def agent_cmd(
     """Run a DSPy ReAct spec-writing agent over the gym tools; one JSONL rollout per run."""
     need_dspy(verbose)
     try:
-        from adequacy.optimizers.agent import AgentOptions, run_agent, summary_text
-        from adequacy.optimizers.lm import LmUnavailable
+        from adequacy_optimizers.agent import AgentOptions, run_agent, summary_text
+        from adequacy_optimizers.lm_errors import LmUnavailable
     except ImportError as e:
         raise _fail(f"the agent needs the optimize extra: pip install "
                     f"'spec-adequacy[optimize]' ({e})") from None
-    opts = AgentOptions(lm=lm, api_base=api_base, steps=steps, harness=not no_harness,
+    opts = AgentOptions(lm=lm, api_base=api_base, api_key=api_key, steps=steps, harness=not no_harness,
                         threshold=threshold, rollouts=rollouts, visible=visible, seed=seed,
                         temperature=temperature, tries=tries, retry_wait=retry_wait)
     try:

@@ -1,4 +1,4 @@
-"""``adequacy report`` and ``adequacy compare``: thin wrappers over ``adequacy.reporting``."""
+"""``adequacy report`` and ``adequacy compare``: thin wrappers over ``adequacy.records.html``."""
 
 from __future__ import annotations
 
@@ -7,19 +7,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from adequacy.cli.checks import at_least
+from adequacy.cli.checks import at_least, fraction
+from adequacy.cli.common import err, out
+from adequacy.console.tables import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
-from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
+from adequacy.model.thresholds import HARNESS_T
 
 if TYPE_CHECKING:
-    from adequacy.reporting import Study
+    from adequacy.records.html import Study
 
-out = Console()
-err = Console(stderr=True)
 
 
 class Format(StrEnum):
@@ -36,6 +35,12 @@ class GroupBy(StrEnum):
     writer = "writer"
     model = "model"
     family = "family"
+
+
+VerifiedOnly = Annotated[bool, typer.Option(
+    "--verified-only", help="Count only records this installation's grader sealed; drop "
+    "records typed or edited by hand or written elsewhere (their counts can be consistent and "
+    "still invented).")]
 
 
 def _fail(msg: str) -> typer.Exit:
@@ -58,20 +63,30 @@ def report(
                                         "file, writer, model or family.")
                   ] = GroupBy.auto,
     title: Annotated[str, typer.Option(help="Report title.")] = "spec-adequacy report",
+    verified_only: VerifiedOnly = False,
+    harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
+        help="Threshold t of the Harness@t and PostHarness@t columns (the default is "
+             "score's too).")] = HARNESS_T,
 ) -> None:
-    """Render results as one self-contained HTML file (or markdown / JSON) with plots."""
-    from adequacy.reporting import (
+    """Render results as one self-contained HTML file (or markdown / JSON) with plots. Records
+    this installation's grader did not seal (typed, edited, from elsewhere) are marked not
+    verified."""
+    from adequacy.records.html import (
         build_study,
         read_records,
         render_html,
         render_json,
         render_markdown,
+        trust_notes,
     )
     try:
-        records = read_records(results, group_by=by.value)
+        records = read_records(results, group_by=by.value, verified_only=verified_only)
     except AdequacyError as e:
         raise _fail(str(e)) from None
-    study = build_study(records, [str(p) for p in results])
+    study = build_study(records, [str(p) for p in results], harness_t=harness_t)
+    for note in trust_notes(study):
+        err.print(Text("warning: ", style="bold yellow") + Text(note), soft_wrap=True,
+                  highlight=False)
     if fmt in (Format.plain, Format.rich):
         _print_tables(study, OutputFormat(fmt.value))
         return
@@ -92,8 +107,8 @@ def report(
 def _print_tables(study: Study, fmt: OutputFormat) -> None:
     from rich.console import Group
 
-    from adequacy.reporting import leaderboard_rows, summary_rows
-    from adequacy.tabular import key_columns
+    from adequacy.console.tables import key_columns
+    from adequacy.records.html import leaderboard_rows, summary_rows
 
     parts = []
     for title, rows in (("summary per approach", summary_rows(study)),
@@ -118,16 +133,22 @@ def compare(
     resamples: Annotated[int, typer.Option(callback=at_least(1),
         help="Bootstrap resamples.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    verified_only: VerifiedOnly = False,
 ) -> None:
     """Per task and bucket, what got better or worse from A to B, with a sign test and a
-    bootstrap confidence interval of the difference."""
-    from adequacy.reporting import compare as do_compare
-    from adequacy.reporting import read_records
+    bootstrap confidence interval of the difference. Says how many records of each side this
+    installation's grader did not seal, and which were scored leniently."""
+    from adequacy.records.html import compare as do_compare
+    from adequacy.records.html import read_records
     try:
-        ra, rb = read_records([a], "file"), read_records([b], "file")
+        ra = read_records([a], "file", verified_only=verified_only)
+        rb = read_records([b], "file", verified_only=verified_only)
     except AdequacyError as e:
         raise _fail(str(e)) from None
     cmp = do_compare(ra, rb, a.stem, b.stem, resamples=resamples, seed=seed)
+    for note in cmp.trust_notes():
+        err.print(Text("warning: ", style="bold yellow") + Text(note), soft_wrap=True,
+                  highlight=False)
     fmt = resolve(table_format, as_json)
     if fmt is OutputFormat.json:
         print(cmp.model_dump_json(indent=2))

@@ -8,7 +8,7 @@ are the same for every language and live here.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from adequacy.extensions.texts import GymTexts
 
 BUCKETS_TEXT = """\
 Your spec is judged on four kinds of test case ("buckets"). A faithful spec passes all of them:
@@ -37,17 +37,22 @@ WORKFLOW_TEXT = """\
 - `example/`: a worked example on a different task: its statement, a correct spec and its
   visible cases. Copy its style, not its content.
 - `LANGUAGE_NOTES.md`: what the spec language and our engines accept.
-- `gym.json`: the task id and a hash that ties this folder to its task. Do not edit it.
+- `gym.json` and `.gym/` (where present): the gym's own files (which task this is, your checks
+  and your submission). They are not shown to you and you need nothing in them.
 
 ## Tools
 
-- `adequacy check` (in this folder, or `adequacy check DIR`): scores your spec on the visible
-  cases only and prints each failing case with the engine's reason, or the line of a syntax or
-  type error. Run it as often as you like; logs go to `.gym/logs/`.
-{verify_line}- `adequacy submit`: grades your spec on all cases (visible and hidden) and records the grade.
-  You get one submission; `--again` is for people re-running a study, not for you.
+Run these in this folder, in a shell of your own or inside `adequacy gym shell` (the sandboxed
+shell: there the gym runs them for you, outside the sandbox, on the files you edited):
 
-Over MCP the same tools are `check`, {verify_mcp}`submit`, plus `list_tasks` and `read_file`.
+- `adequacy check`: scores your spec on the visible cases only and prints each failing case
+  with the engine's reason, or the line of a syntax or type error. Run it as often as you like;
+  the gym counts and logs each check. `--spec FILE` checks another file.
+{verify_line}- `adequacy submit`: grades your spec on all cases (visible and hidden) and records the grade.
+  You get one submission.
+
+Over MCP the same tools are `check`, {verify_mcp}`submit`, plus `list_tasks` and `read_file`
+(and `bash`, where the server offers it: the sandboxed shell, in which the commands above work).
 
 ## Strategy that works
 
@@ -62,17 +67,6 @@ Over MCP the same tools are `check`, {verify_mcp}`submit`, plus `list_tasks` and
 5. Passing the visible cases is necessary, not sufficient: before submitting, imagine wrong
    outputs and invalid inputs and make sure your spec rejects them.
 """
-
-class GymTexts(BaseModel):
-    """A backend's texts for its gym folders (the optional ``gym_texts`` capability)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    intro: str
-    """INSTRUCTIONS.md, a template with ``{spec_file}``, ``{buckets}`` and ``{workflow}``."""
-    notes: str
-    """LANGUAGE_NOTES.md: what the spec language and the engines accept."""
-
 
 GENERIC = GymTexts(intro="""\
 # Write a specification

@@ -1,4 +1,4 @@
-"""Honest batch totals (issue 10 section 4): the results file is a log, the report of a job is
+"""Honest batch totals: the results file is a log, the report of a job is
 its latest record for the job's current key, summaries cover exactly the current job list; one
 writer per results file; workers and their children die with the run; Ctrl-C stops at once."""
 
@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.batch import BatchOptions, Job, ResultsLocked, results_lock, run_batch
+from adequacy.batch.pool import BatchOptions, Job, results_lock, run_batch
+from adequacy.errors import ResultsLocked
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOLD = "pre: x >= 0\npost: result == x + 1\n"
@@ -126,7 +127,7 @@ def test_table_summary_and_footer_agree(tmp_path: Path, installed_toy: Path) -> 
 _HOLDER = """
 import sys
 from pathlib import Path
-from adequacy.results_lock import results_lock
+from adequacy.records.lock import results_lock
 with results_lock(Path(sys.argv[1])):
     print("locked", flush=True)
     sys.stdin.read()  # hold until killed

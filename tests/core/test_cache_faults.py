@@ -1,4 +1,4 @@
-"""Issue 10 section 3: a cache fault never breaks scoring; `cache clear` always works;
+"""a cache fault never breaks scoring; `cache clear` always works;
 concurrent writers are safe."""
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from adequacy import cache as cache_mod
-from adequacy.cache import VerdictCache
 from adequacy.cli import app
-from adequacy.verdicts import Truth
+from adequacy.examples import bundled_folder
+from adequacy.model.verdicts import Truth
+from adequacy.scoring import cache as cache_mod
+from adequacy.scoring.cache import VerdictCache
 
 ROOT = Path(__file__).resolve().parents[2]
-EUCLID = ROOT / "examples" / "verus" / "euclid_mod"
+EUCLID = bundled_folder("verus") / "euclid_mod"
 GOLD = EUCLID / "specs" / "gold.rs"
 runner = CliRunner()
 
@@ -51,7 +52,7 @@ def test_garbage_cache_warns_once_and_scores(tmp_path: Path) -> None:
     code, out, err = score(c)
     assert code == 0 and err == ""
     with sqlite3.connect(c) as conn:
-        assert conn.execute("SELECT count(*) FROM verdicts").fetchone()[0] == 34
+        assert conn.execute("SELECT count(*) FROM sealed_verdicts").fetchone()[0] == 34
 
 
 def test_truncated_cache(tmp_path: Path) -> None:
@@ -134,4 +135,4 @@ def test_two_processes_write_at_once(tmp_path: Path) -> None:
     assert [p.exitcode for p in ps] == [0, 0]
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("SELECT count(*) FROM verdicts").fetchone()[0] == 600
+        assert conn.execute("SELECT count(*) FROM sealed_verdicts").fetchone()[0] == 600

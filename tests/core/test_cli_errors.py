@@ -1,4 +1,4 @@
-"""Issue 10 section 2: bad input gets one line naming the file (and line) and exit 2, never a
+"""bad input gets one line naming the file (and line) and exit 2, never a
 traceback and never exit 1 (which means "the spec failed"). Each case runs the real CLI."""
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from adequacy.cli import app
+from adequacy.examples import bundled_folder
 
 ROOT = Path(__file__).resolve().parents[2]
-EUCLID = ROOT / "examples" / "verus" / "euclid_mod"
+EUCLID = bundled_folder("verus") / "euclid_mod"
 runner = CliRunner()
 
 
@@ -119,7 +120,7 @@ def test_run_missing_jobs_file(tmp_path: Path) -> None:
 def test_import_into_a_file(tmp_path: Path) -> None:
     dest = tmp_path / "dest"
     dest.write_text("not a folder")
-    line = one_line_error(*cli("import", "verina", ROOT / "examples" / "verina-gold", dest))
+    line = one_line_error(*cli("import", "verina", bundled_folder("verina-gold"), dest))
     assert str(dest) in line and "is a file" in line
 
 
@@ -175,7 +176,7 @@ def test_entry_point_bad_spec_one_line(task: Path, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_main_last_resort_is_one_line(tmp_path: Path) -> None:
-    code = ("import sys, adequacy.cli as c, adequacy.plugins as plugins\n"
+    code = ("import sys, adequacy.cli as c, adequacy.extensions.registry as plugins\n"
             "def boom(): raise RuntimeError('boom\\nsecond line')\n"
             "plugins.backends = boom\n"
             "sys.argv = ['adequacy', 'backends']\n"
@@ -234,8 +235,9 @@ def test_batch_spec_cap_and_dev_zero(task: Path, gold: Path, tmp_path: Path,
 
 
 def test_run_on_a_folder(tmp_path: Path) -> None:
+    # a folder is taken as task folders (as `run --tasks`); one holding no task says so
     line = one_line_error(*cli("run", tmp_path, "-o", tmp_path / "r.jsonl"))
-    assert "is a folder, expected a jobs file" in line
+    assert str(tmp_path) in line and "not a task folder or a folder of tasks" in line
 
 
 def test_jobs_file_nested_100000_deep(tmp_path: Path) -> None:

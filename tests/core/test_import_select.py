@@ -12,7 +12,9 @@ from typer.testing import CliRunner
 
 from adequacy.cli import app
 from adequacy.errors import InputError
-from adequacy.importing import importers, select_tasks
+from adequacy.examples import bundled_folder
+from adequacy.extensions.importer import select_tasks
+from adequacy.extensions.registry import importers
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -123,7 +125,7 @@ def test_verina_selects_by_folder_name(tmp_path: Path) -> None:
 
 def test_package_selects_by_package_folder(tmp_path: Path) -> None:
     pkgs = tmp_path / "pkgs"
-    shutil.copytree(ROOT / "examples" / "packages", pkgs)
+    shutil.copytree(bundled_folder("packages"), pkgs)
     names = sorted(p.name for p in pkgs.iterdir() if (p / "problem.xml").is_file())
     assert len(names) >= 2
     imp = importers()["package"]

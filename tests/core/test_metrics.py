@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.metrics import (
+from adequacy.model.metrics import (
     BucketStats,
     bucket_stats,
     harness_metrics,
@@ -14,7 +14,7 @@ from adequacy.metrics import (
     summarize,
     untested_buckets,
 )
-from adequacy.verdicts import Bucket, Truth, Verdict
+from adequacy.model.verdicts import Bucket, Truth, Verdict
 
 
 def v(bucket: Bucket, value: Truth, i: int = 0) -> Verdict:
@@ -78,7 +78,7 @@ def test_passed_all_with_unknown() -> None:
 
 
 def test_passed_all_needs_every_bucket_tested() -> None:
-    # issue 10 section 6: an imported task without sound cases must not let a spec pass
+    # an imported task without sound cases must not let a spec pass
     only_complete = bucket_stats([v(Bucket.pre_complete, Truth.true, 0),
                                   v(Bucket.post_complete, Truth.true, 1)])
     assert passed_all(only_complete, strict=True) is False
@@ -128,8 +128,8 @@ def test_summarize_over_tasks() -> None:
 
 
 def test_a_bucket_empty_by_design_does_not_block_a_pass() -> None:
-    from adequacy.metrics import BucketStats, passed_all, untested_buckets
-    from adequacy.verdicts import Bucket
+    from adequacy.model.metrics import BucketStats, passed_all, untested_buckets
+    from adequacy.model.verdicts import Bucket
 
     stats = {b: BucketStats(total=2, passed=2) for b in Bucket}
     stats[Bucket.pre_sound] = BucketStats()

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy import progress
+from adequacy.console import progress
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -224,8 +224,8 @@ def test_import_reports_progress_on_a_piped_stderr(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_import_generation_reports_each_task_on_a_pipe(tmp_path: Path) -> None:
-    from adequacy.backends.openjml.engines.rac.worker import jdk_problem
-    from adequacy.toolchain import find_java
+    from adequacy_openjml.engines.rac.worker import jdk_problem
+    from adequacy_openjml.jdk import find_java
 
     why = jdk_problem(find_java())
     if why:

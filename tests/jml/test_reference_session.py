@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 from jml_support import write_task
 
-from adequacy import lanes
-from adequacy.backend import Limits
-from adequacy.backends.openjml.engines.rac import reference as ref
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.mutators import fill_task, generate_task, mutate_task
-from adequacy.mutators._generate import generate_loaded
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
+from adequacy.sandbox import lanes
+from adequacy.taskdirs.load import load_task
+from adequacy_mutators import fill_task, generate_task, mutate_task
+from adequacy_mutators._generate import generate_loaded
+from adequacy_openjml.engines.rac import reference as ref
+from adequacy_openjml.plugin import OpenJmlBackend
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
@@ -80,7 +81,7 @@ def test_idle_lanes_share_a_stateless_batch_with_the_same_outcomes(
 def test_fill_task_writes_what_generate_then_mutate_write(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     for d in (a, b):
-        shutil.copytree(ROOT / "examples" / "jml" / "abs_value", d,
+        shutil.copytree(bundled_folder("jml") / "abs_value", d,
                         ignore=shutil.ignore_patterns("specs"))
     generate_task(a, valid=20, seed=3)
     mutate_task(a, per_case=2, seed=3)
@@ -98,7 +99,7 @@ def test_fill_task_writes_what_generate_then_mutate_write(tmp_path: Path) -> Non
 
 def test_generate_hands_on_the_task_as_it_reads_back(tmp_path: Path) -> None:
     root = tmp_path / "t"
-    shutil.copytree(ROOT / "examples" / "jml" / "abs_value", root,
+    shutil.copytree(bundled_folder("jml") / "abs_value", root,
                     ignore=shutil.ignore_patterns("specs"))
     rep, after = generate_loaded(load_task(root), root, valid=10, seed=1)
     assert rep.written

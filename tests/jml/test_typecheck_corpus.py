@@ -1,6 +1,6 @@
 """Ill-typed JML specs, each one edit from a gold spec, must be invalid at the edited line.
 
-Each mutant is an edit of a kind models make (issue 20): a misspelt name, a member the type
+Each mutant is an edit of a kind models make: a misspelt name, a member the type
 lacks, wrong arity or argument types, an int where a boolean is expected, ``.length`` vs
 ``.length()``, ``\\result`` in a void method, comparing an array with an int. The rule each
 breaks is cited (JLS = Java Language Specification SE 17; JML RM = JML Reference Manual);
@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.jml.load import load
 from adequacy.errors import SpecInvalid
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder, gym_examples
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
 
 REPO = Path(__file__).resolve().parents[2]
-TASKS = {p.name: p for p in [*(REPO / "examples" / "jml").iterdir(),
-                             *(REPO / "adequacy" / "gym" / "examples" / "jml").iterdir()]
+TASKS = {p.name: p for p in [*(bundled_folder("jml")).iterdir(),
+                             *gym_examples("jml").iterdir()]
          if (p / "task.toml").exists()}
 
 # (task, text in gold.java, replacement, rule broken, words the message must contain)

@@ -1,4 +1,4 @@
-"""Java reads unicode escapes before it lexes (JLS 3.3); so must the JML front end (issue 18.4).
+"""Java reads unicode escapes before it lexes (JLS 3.3); so must the JML front end.
 
 The attack: ``// note \\u000a if (true) return 42;`` was a comment to the front end and a
 statement to KeY, so ``adequacy verify`` proved ``ensures \\result == 42`` on abs_value, and
@@ -7,23 +7,25 @@ KeY's verdicts for that poison filled the shared cache under the key of an hones
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.engines.key.stubs import render_key_stubs
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.jml.reader import read_source
-from adequacy.backends.openjml.jml.unicode import java_input
-from adequacy.backends.openjml.stubs import render_stubs
 from adequacy.errors import SpecInvalid
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.examples import bundled_folder
+from adequacy.model.verdicts import Truth
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.key.stubs import render_key_stubs
+from adequacy_openjml.jml.load import load
+from adequacy_openjml.jml.reader import read_source
+from adequacy_openjml.jml.unicode import java_input
+from adequacy_openjml.stubs import render_stubs
 
-ABS = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
+ABS = bundled_folder("jml") / "abs_value"
 
 BODY = """    public static int solve(int x) {
         if (x < 0)
@@ -59,11 +61,13 @@ def test_carriage_return_ends_a_line_comment() -> None:
 
 def test_verify_refuses_the_poison_before_key_starts(tmp_path: Path) -> None:
     """On main, KeY read the hidden statement and said "verified"; now the front end refuses
-    the spec (exit 3), so no engine ever reads it."""
+    the spec (exit 3), so no engine ever reads it. An empty cache (no `adequacy setup`, so no
+    KeY worker): the spec's fault is found before any prover is looked for."""
     p = tmp_path / "poison.java"
     p.write_text(POISON)
+    env = dict(os.environ, ADEQUACY_CACHE=str(tmp_path / "empty-cache"))
     r = subprocess.run([sys.executable, "-m", "adequacy", "verify", str(ABS), str(p)],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 3, r.stdout + r.stderr
     assert "code altered" in r.stdout + r.stderr
     assert "Traceback" not in r.stderr
@@ -142,7 +146,7 @@ def test_poison_leaves_nothing_in_a_shared_cache(tmp_path: Path) -> None:
     """On main the poison was scored (its hidden statement read by KeY) and its verdicts went
     into the cache under the key of the honest spec with the same comment-free tokens; now
     the poison is invalid, and the victim computes its own verdicts."""
-    from adequacy.cache import VerdictCache
+    from adequacy.scoring.cache import VerdictCache
 
     task = load_task(ABS)
     cache = VerdictCache(tmp_path / "verdicts.sqlite")

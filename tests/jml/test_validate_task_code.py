@@ -1,4 +1,4 @@
-"""``task validate`` runs the checks ``score`` runs on the task's own code (issue 25): before,
+"""``task validate`` runs the checks ``score`` runs on the task's own code: before,
 a Solution.java whose JML does not read made ``score`` exit 2 while ``validate`` said ok."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from adequacy.cli import app
+from adequacy.examples import bundled_folder
 
-ABS = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
+ABS = bundled_folder("jml") / "abs_value"
 
 
 def _cli(*args: str | Path) -> tuple[int, str, str]:

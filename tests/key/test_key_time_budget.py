@@ -1,4 +1,4 @@
-"""The key engine gives up a predicate whose proofs keep timing out (issue 10 section 5).
+"""The key engine gives up a predicate whose proofs keep timing out.
 
 The prover is replaced by a recorded reply per stub (every post stub times out, every pre stub
 closes): this tests the engine's request plan and verdicts, not KeY. The real KeY worker
@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from key_support import EXAMPLES
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml.engines.key import engine
-from adequacy.backends.openjml.jml.load import load
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.key import engine
+from adequacy_openjml.jml.load import load
 
 
 def many_cases(tmp_path: Path, n: int = 20) -> Path:

@@ -1,12 +1,12 @@
-"""Output mutants respect what the language makes impossible (issue 25): the post-state of an
+"""Output mutants respect what the language makes impossible: the post-state of an
 in-place array parameter keeps its length and stays non-null (JLS 10.7: "once an array object
 is created, its length never changes"; the parameter still refers to the same object)."""
 
 from __future__ import annotations
 
-from adequacy.mutators import output_mutants
-from adequacy.tasks import Param
-from adequacy.types import parse_type
+from adequacy.model.task import Param
+from adequacy.model.types import parse_type
+from adequacy_mutators import output_mutants
 
 
 def _p(name: str, ty: str) -> Param:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from adequacy.examples import bundled_folder
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -22,7 +24,7 @@ def adequacy(*args: str | Path, cwd: Path | None = None) -> subprocess.Completed
 def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every bundled Verus spec scored by interp: golds pass, each flawed spec fails its bucket."""
     out = tmp_path_factory.mktemp("batch") / "results.jsonl"
-    proc = adequacy("run", "--tasks", REPO / "examples" / "verus", "--spec-glob", "specs/*.rs",
+    proc = adequacy("run", "--tasks", bundled_folder("verus"), "--spec-glob", "specs/*.rs",
                     "--engine", "interp", "-o", out, "--no-progress", "--no-cache", "--quiet")
     assert out.exists(), proc.stderr
     return out
@@ -37,7 +39,9 @@ def test_html_is_self_contained_and_drills_down(batch: Path, tmp_path: Path) -> 
     # nothing fetched at view time: no external script, style, font or image
     assert not re.search(r"<(script|link|img)[^>]+(src|href)=", html)
     assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", html)
-    assert html.count('<svg class="chart"') >= 5
+    assert html.count('<svg class="chart"') >= 4
+    # one spec per task file, no writer's samples: no pass@k axes, a note saying why
+    assert 'id="chart-passk"><figcaption class="note">No pass@k curve' in html
     # the too-weak first-occurrence spec fails post_sound; its page lists a failing case
     row = re.search(r'<a href="#(spec-\d+)">flawed_post_too_weak\.rs</a>', html)
     assert row is not None
@@ -55,7 +59,7 @@ def test_markdown_and_json(batch: Path) -> None:
     js = adequacy("report", batch, "--format", "json")
     study = json.loads(js.stdout)
     rows = study["rows"]
-    assert len(rows) == sum(1 for _ in (REPO / "examples" / "verus").glob("*/specs/*.rs"))
+    assert len(rows) == sum(1 for _ in (bundled_folder("verus")).glob("*/specs/*.rs"))
     by_spec = {(r["task_id"], r["spec"]): r["outcome"] for r in rows}
     assert by_spec[("binary_search_first", "flawed_pre_too_strong.rs")] == "failed on completeness"
     assert by_spec[("binary_search_first", "flawed_pre_too_weak.rs")] == "failed on soundness"

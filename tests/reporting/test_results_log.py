@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from adequacy.reporting import ResultsError, build_study, read_records
-from adequacy.results import SCHEMA, Producer, append_record, read_results
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.records.html import ResultsError, build_study, read_records
+from adequacy.records.log import SCHEMA, Producer, append_record, read_results
 
 from .conftest import full, spec_report, write
 
@@ -227,8 +227,9 @@ def test_append_record_round_trips_and_keeps_subclass_fields_in_extra(tmp_path: 
                                    model="m1"), extra={"verified": True})
     (logged,) = read_results(p)
     raw = json.loads(p.read_text())
-    assert raw["schema"] == SCHEMA and set(raw) == {"schema", "created", "producer", "report",
-                                                    "extra"}
+    assert raw["schema"] == SCHEMA and set(raw) == {"seal", "schema", "created", "producer",
+                                                    "report", "extra"}
+    assert logged.sealed
     assert "submission" not in raw["report"] and raw["extra"]["submission"] == 2
     rec = logged.record
     assert rec.producer.model == "m1" and rec.created is not None
@@ -238,21 +239,33 @@ def test_append_record_round_trips_and_keeps_subclass_fields_in_extra(tmp_path: 
 def test_the_record_shape_is_pinned_to_its_schema_number() -> None:
     # Readers refuse unknown fields, so a field added to the record (or to SpecReport inside
     # it) makes files that this schema's readers refuse as invalid rather than as newer. When
-    # this fails: bump adequacy.results.SCHEMA, add a migration to _MIGRATIONS, keep a fixture
+    # this fails: bump adequacy.records.log.SCHEMA, add a migration to _MIGRATIONS, keep a fixture
     # of the old shape, then update the pin below.
     import hashlib
 
-    from adequacy.results import ResultRecord
+    from adequacy.records.log import ResultRecord
 
-    def bare(v: Any) -> Any:  # names and types only: a reworded docstring is no new shape
+    def bare(v: Any) -> Any:  # names and types only: a reworded docstring is no new shape,
+        # nor is how the command line spells a field (its flag, variable, metavar)
         if isinstance(v, dict):
-            return {k: bare(x) for k, x in v.items() if k not in ("description", "title")}
+            return {k: bare(x) for k, x in v.items()
+                    if k not in ("description", "title", "cli", "env", "metavar")}
         return [bare(x) for x in v] if isinstance(v, list) else v
 
     shape = json.dumps(bare(ResultRecord.model_json_schema(by_alias=True)), sort_keys=True)
     pins = {2: "24c501b17d83d1907b30876327695085908f2ff4e0e9d9fd2f970a33e799e65b",
-            3: "347c6458d56c5e8a4b168d4aa522f4da2d947c34e73a124e25f7d0d6eb4ad36d"}
+            3: "347c6458d56c5e8a4b168d4aa522f4da2d947c34e73a124e25f7d0d6eb4ad36d",
+            4: "c6f09f3876bcd4321503f38cda0cf4bcd586da15db4a6f821bc0f88b6076d48e"}
     assert hashlib.sha256(shape.encode()).hexdigest() == pins[SCHEMA]
+
+
+def test_schema_3_records_read_as_not_sealed() -> None:
+    """Real output of main before the seal (tests/fixtures/results_v3): read, and never taken
+    for a record this installation's grader sealed."""
+    v3 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v3" / "run_verus.jsonl"
+    logged = read_results(v3)
+    assert len(logged) == 2 and not any(r.sealed for r in logged)
+    assert {r.record.report.status for r in logged} == {"scored"}
 
 
 def test_schema_2_records_read_with_empty_origins() -> None:
@@ -262,3 +275,12 @@ def test_schema_2_records_read_with_empty_origins() -> None:
     recs = read_records([v2])
     assert len(recs) == 3 and all(r.report.origins == {} for r in recs)
     assert any(r.report.status == "scored" for r in recs)
+
+
+def test_schema_3_records_read_as_no_sample() -> None:
+    """Real output of main before ``producer.sample`` (tests/fixtures/results_v3): read, and
+    not taken for a writer's sample (pass@k counts none of them)."""
+    v3 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v3" / "synthesize_run.jsonl"
+    recs = read_records([v3])
+    assert len(recs) == 1 and recs[0].producer.writer == "templates"
+    assert recs[0].producer.sample is None

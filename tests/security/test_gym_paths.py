@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 
 from adequacy.errors import TaskError
+from adequacy.examples import bundled_folder
 from adequacy.gym import GymTools, make_gym, read_manifest
 from adequacy.gym.make import folder_in
 from adequacy.gym.manifest import MANIFEST
 
 REPO = Path(__file__).resolve().parents[2]
-JML = REPO / "examples" / "jml"
-VERUS = REPO / "examples" / "verus"
+JML = bundled_folder("jml")
+VERUS = bundled_folder("verus")
 EXE = [sys.executable, "-m", "adequacy"]
 
 
@@ -223,7 +224,7 @@ def test_manifest_spec_file_out_of_the_folder_is_refused(tmp_path: Path) -> None
     m["spec_file"] = "../../secret.java"
     (d / MANIFEST).write_text(json.dumps(m))
     text = GymTools(out).check("jml_abs_value")
-    assert text.startswith("error") and "outside the folder" in text
+    assert text.startswith("error") and "outside the task's folder" in text
 
 
 def test_force_never_deletes_the_source_task(tmp_path: Path) -> None:

@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 from containment_support import procs_with, wait_until
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.plugin import OpenJmlBackend
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
 REPO = Path(__file__).resolve().parents[2]
-TASK = REPO / "examples" / "jml" / "swap_case"
+TASK = bundled_folder("jml") / "swap_case"
 TOKEN = f"adequacy-jml-{uuid.uuid4().hex}"
 
 HELPERS = {
@@ -48,7 +49,7 @@ def test_hostile_helper_makes_the_case_unknown_and_leaves_nothing(name: str) -> 
         "    public static String solve")
     b = OpenJmlBackend()
     loaded = b.load_spec(task, spec, f"{name}.java")
-    # the front end cannot vouch for such a helper (issue 18.3: its cases are unknown); the
+    # the front end cannot vouch for such a helper (its cases are unknown); the
     # sandbox underneath must contain it all the same, so this test runs rac without the gap
     assert loaded.data.gap and "pure method evil" in loaded.data.gap
     loaded.data.gap = None

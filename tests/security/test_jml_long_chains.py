@@ -1,4 +1,4 @@
-"""Small valid JML specs must not become "error" records (issue 18.9, JML half).
+"""Small valid JML specs must not become "error" records.
 
 On main a flat ``&&`` chain of 990 terms raised RecursionError (status ``error``, retried on
 every rerun), deep nesting was refused without a line, and a 15,000-helper spec spent minutes
@@ -8,17 +8,17 @@ in the code check.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.jml.parser import parse_expression, tree_depth
 from adequacy.errors import SpecInvalid
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
+from adequacy_openjml.jml.parser import parse_expression, tree_depth
 
-ABS = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
+ABS = bundled_folder("jml") / "abs_value"
 R = "\\result"
 CORE = f"{R} >= 0 && ({R} == x || {R} == -x)"
 

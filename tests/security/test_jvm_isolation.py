@@ -1,4 +1,4 @@
-"""No state crosses specs in the rac engine (issue 18, points 1 and 2).
+"""No state crosses specs in the rac engine.
 
 Each attack is one spec that leaves something behind in the JVM that evaluated it (loggers,
 interned strings, a finalizer chain, a full heap) and a later, different spec that reads it or
@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml.engines.rac import engine as rac
-from adequacy.backends.openjml.engines.rac.build import SIGNATURE, Unit
-from adequacy.tasks import Case, Task, load_task
-from adequacy.toolchain import find_java
-from adequacy.verdicts import Bucket, Truth, Verdict
+from adequacy.extensions.backend import Limits
+from adequacy.model.task import Case, Task
+from adequacy.model.verdicts import Bucket, Truth, Verdict
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.rac import engine as rac
+from adequacy_openjml.engines.rac.build import SIGNATURE, Unit
+from adequacy_openjml.jdk import find_java
 
 _JDK = find_java()
 pytestmark = [pytest.mark.slow,
@@ -58,7 +59,7 @@ def run(task: Task, u: Unit, cs: list[Case], limits: Limits | None = None) -> li
 
 
 def test_loggers_named_after_cases_do_not_reach_a_later_spec(task: Task) -> None:
-    """Issue 18.1: loggers named after the hidden cases, listed by the next spec."""
+    """loggers named after the hidden cases, listed by the next spec."""
     spy = unit("static boolean note(int x, int y) { java.util.logging.Logger.getLogger("
                "\"adq.seen.\" + x + \".\" + y); return true; }", "note(x, y)")
     assert all(v.value is Truth.true for v in run(task, spy, cases(5, base=4200)))
@@ -103,7 +104,7 @@ FINALIZER = """
 
 
 def test_a_finalizer_chain_does_not_change_later_verdicts(task: Task) -> None:
-    """Issue 18.2: a finalizer that recreates itself and reads a system property ran on the
+    """a finalizer that recreates itself and reads a system property ran on the
     Finalizer thread during later specs and made their cases ``forbidden``."""
     run(task, unit(FINALIZER, "plant()"), cases(2, base=1))
     gold = unit("", "x >= 0")
@@ -114,7 +115,7 @@ def test_a_finalizer_chain_does_not_change_later_verdicts(task: Task) -> None:
 
 
 def test_a_heap_filled_by_a_static_is_not_the_next_specs_heap(task: Task) -> None:
-    """Issue 18.2: a helper that fills the heap into a static field left the worker with no
+    """a helper that fills the heap into a static field left the worker with no
     memory for later specs, whose cases then ran out of memory."""
     limits = Limits(case_seconds=20, memory_mb=512)  # a 256 MB worker heap
     hog = unit("static java.util.List<long[]> hog = new java.util.ArrayList<>();\n"
@@ -175,7 +176,7 @@ def test_what_one_unit_declared_is_not_visible_to_the_next_compile(first: str,
     key each time, so neither is served from the compile cache)."""
     import uuid
 
-    from adequacy.backends.openjml.engines.rac.worker import COMPILER
+    from adequacy_openjml.engines.rac.worker import COMPILER
 
     tag = uuid.uuid4().hex
     COMPILER.compile(f"leak-a-{tag}", {"class": "Solution", "source": first})
@@ -189,7 +190,7 @@ def test_the_compile_jvm_reuses_its_javac_context() -> None:
     a small spec cost 40-70 ms instead of about 5-15 (benchmarks/optimize_metric.py)."""
     import uuid
 
-    from adequacy.backends.openjml.engines.rac.worker import COMPILER, WARM_UP
+    from adequacy_openjml.engines.rac.worker import COMPILER, WARM_UP
 
     for _ in range(3):
         src = WARM_UP.replace("return x + y;", f"return x + y; /* {uuid.uuid4().hex} */")
@@ -218,7 +219,7 @@ def test_an_odd_unit_does_not_change_how_the_next_one_compiles(odd: str) -> None
     "rac cannot compile" because of another spec)."""
     import uuid
 
-    from adequacy.backends.openjml.engines.rac.worker import COMPILER
+    from adequacy_openjml.engines.rac.worker import COMPILER
 
     tag = uuid.uuid4().hex
     COMPILER.compile(f"odd-{tag}", {"class": "Solution", "source": odd})

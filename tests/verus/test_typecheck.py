@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.verus.interp.compiler import Program
-from adequacy.backends.verus.syntax.parser import parse_module
-from adequacy.backends.verus.typecheck import check_module
 from adequacy.errors import SpecInvalid
+from adequacy_verus.interp.compiler import Program
+from adequacy_verus.syntax.parser import parse_module
+from adequacy_verus.typecheck import check_module
 
 PRELUDE = """use vstd::prelude::*;
 verus! {
@@ -136,7 +136,7 @@ def test_long_chains_are_no_recursion() -> None:
 
 
 def test_interp_views_a_slice_as_its_seq() -> None:
-    """Issue 25: `x@` on `x: &[u8]` is refused by interp ("Seq has no View"); vstd's slice.rs
+    """`x@` on `x: &[u8]` is refused by interp ("Seq has no View"); vstd's slice.rs
     gives `[T]` the view `Seq<T>`, so `x@.len()` is the slice's length."""
     mod = parse_module("verus! { fn f(x: &[u8]) -> (r: bool) ensures r == (x@.len() == 2), "
                        "x@[1] == 7 { true } }", "t.rs")

@@ -3,8 +3,9 @@
 Generation asks the reference about drawn inputs and invalid candidates, mutation about every
 valid input whose mutants need the right output. Through one ``Backend.reference_session``
 the batches share one start-up (a JVM: its start and the reference's compile cost more than
-most batches), and an input whose outcome is already known is not run again: a ``returned``
-or ``threw`` outcome is what the reference says about that input whichever batch asks, so
+most batches). For a reference its backend calls ``stateless`` (nothing kept from one input to
+the next), an input whose outcome is already known is not run again: a ``returned`` or
+``threw`` outcome is then what the reference says about that input whichever batch asks, so
 mutation reuses what generation found. Outcomes that prove nothing (``timeout``, ``failed``)
 are not kept: a later batch, with its own time limit, runs that input afresh.
 """
@@ -61,8 +62,13 @@ class SharedReference:
 
     def outcomes(self, inputs: list[dict[str, Any]], limits: Limits
                  ) -> list[ReferenceOutcome]:
-        """One outcome per input, in order; the unknown ones run in one batch."""
+        """One outcome per input, in order; the unknown ones run in one batch. Outcomes of
+        earlier batches are reused only for a ``stateless`` reference: one that keeps state
+        between inputs answers each batch afresh (as it did with a JVM per batch), so that
+        mutation's oracle still checks generation's outputs against a run of its own."""
         keys = [params_key(i, self.task.inputs) for i in inputs]
+        if self.known and not self.stateless:
+            self.known.clear()
         todo: dict[str, dict[str, Any]] = {}
         for k, i in zip(keys, inputs, strict=True):
             if k not in self.known and k not in todo:

@@ -97,6 +97,21 @@ def test_fill_task_writes_what_generate_then_mutate_write(tmp_path: Path) -> Non
         load_task(b).cases["post_complete"])
 
 
+def test_a_stateful_reference_is_asked_again_by_mutation(tmp_path: Path) -> None:
+    # a static field: mutation's oracle runs every valid input itself, as with a JVM per call
+    root = _mod_task(tmp_path / "t")
+    (root / "Solution.java").write_text(MOD.replace(
+        "public static int solve", "static int seen;\n    public static int solve"))
+    rep = fill_task(root, valid=10, per_case=2, seed=0)
+    assert rep.generate is not None and rep.mutate is not None
+    valid_inputs = len(load_task(root).cases["post_complete"])
+    assert rep.reference_runs == rep.generate.reference_runs + valid_inputs
+    # the stateless one reuses generation's outcomes
+    again = _mod_task(tmp_path / "u")
+    rep2 = fill_task(again, valid=10, per_case=2, seed=0)
+    assert rep2.reference_runs < rep2.generate.reference_runs + valid_inputs
+
+
 def test_generate_hands_on_the_task_as_it_reads_back(tmp_path: Path) -> None:
     root = tmp_path / "t"
     shutil.copytree(bundled_folder("jml") / "abs_value", root,

@@ -75,17 +75,20 @@ def fill_task(task_dir: str | Path, *, generate: bool = True, mutate: bool = Tru
 
 
 def _in_process(task_dir: Path) -> bool:
-    """The task's reference is Python run in this process, under a timer that works only in
-    the main thread (``_generate._time_limit``)."""
-    return (task_dir / "reference" / "reference.py").is_file()
+    """The task runs Python of its own in this process (``reference/*.py``: a reference under
+    a timer that works only in the main thread, ``_generate._time_limit``; a validator or a
+    checker): such tasks run one at a time in the calling thread, never beside another
+    task's code."""
+    ref = task_dir / "reference"
+    return ref.is_dir() and any(ref.glob("*.py"))
 
 
 def fill_tasks(task_dirs: Sequence[str | Path], *, jobs: int = 1,
                on_done: Callable[[Path, FillReport | None, str | None], None] | None = None,
                **options: Any) -> list[FillReport | None]:
     """``fill_task`` on each folder, ``jobs`` at a time (threads: the work is mostly waiting
-    for the backend's reference process, one per task). A task whose reference is Python
-    runs in the calling (main) thread, where its time limit works. ``on_done(dir, report,
+    for the backend's reference process, one per task). A task with Python of its own
+    (``reference/*.py``) runs in the calling (main) thread. ``on_done(dir, report,
     error)`` is called in the calling thread as each task ends (``error``: why the task did
     not load). Returns the reports in the folders' order (None where the task did not load).
     """

@@ -16,7 +16,6 @@ from adequacy.examples import bundled_folder
 from adequacy.extensions.importer import select_tasks
 from adequacy.extensions.registry import importers
 
-ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 
 ABS = ("public class Solution {\n    public static int solve(int num) {\n"

@@ -21,7 +21,6 @@ from adequacy_openjml.plugin import OpenJmlBackend
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
-ROOT = Path(__file__).resolve().parents[2]
 
 COUNTER = """public class Solution {
     static int calls;
@@ -158,3 +157,24 @@ def test_lazy_generation_writes_what_running_every_draw_writes(
         assert (lazy / f).read_text() == (eager / f).read_text(), f
     # the reason counts more inputs than the pairs made: the unrun draws did run
     assert int(rep.every_input_valid_reason.split("total on ")[1].split()[0]) > 10 + 6
+
+
+def test_tasks_at_once_make_what_one_at_a_time_makes(tmp_path: Path) -> None:
+    from adequacy_mutators import fill_tasks
+
+    def tasks(root: Path) -> list[Path]:
+        out = []
+        for name in ("abs_value", "array_max", "is_prime"):
+            shutil.copytree(bundled_folder("jml") / name, root / name,
+                            ignore=shutil.ignore_patterns("specs"))
+            out.append(root / name)
+        return out
+
+    one = fill_tasks(tasks(tmp_path / "one"), jobs=1, valid=15, per_case=2, seed=5)
+    many = fill_tasks(tasks(tmp_path / "many"), jobs=3, valid=15, per_case=2, seed=5)
+    assert all(r is not None and r.mutate is not None for r in one + many)
+    a, b = tmp_path / "one", tmp_path / "many"
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    for f in files:
+        assert (a / f).read_bytes() == (b / f).read_bytes(), f

@@ -41,23 +41,44 @@ from adequacy_mutators import FillReport, fill_tasks  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 GOAL_SECONDS = 120.0
 
-#: Runs an old checkout's CLI under this venv: its four roots mapped as setup.py maps them.
+#: Runs an old checkout's CLI under this venv, its packages found where its layout keeps them:
+#: top-level folders as source roots (``backends/adequacy_openjml``), or, before that layout,
+#: four folders mapped under ``adequacy`` as its setup.py did (the dotted names are built, so
+#: that a rewrite of module paths leaves them alone).
 _SHIM = r"""
-import importlib.util, sys
-from importlib.machinery import ModuleSpec
+import importlib.util, os, sys
 root, argv = sys.argv[1], sys.argv[2:]
-ROOTS = {"adequacy": "adequacy", "adequacy.backends": "backends",
-         "adequacy_mutators": "mutators", "adequacy_optimizers": "optimizers"}
+OLD = {"adequacy": "adequacy"}
+OLD.update({"adequacy" + "." + d: d for d in ("backends", "mutators", "optimizers")})
 class Old:
     def find_spec(self, name, path=None, target=None):
-        if name in ROOTS:
-            d = f"{root}/{ROOTS[name]}"
+        if name in OLD:
+            d = f"{root}/{OLD[name]}"
             return importlib.util.spec_from_file_location(
                 name, f"{d}/__init__.py", submodule_search_locations=[d])
         return None
 sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
-sys.meta_path.insert(0, Old())
-for m in [m for m in sys.modules if m == "adequacy" or m.startswith("adequacy.")]:
+if os.path.isdir(f"{root}/backends/adequacy_openjml"):
+    sys.path[:0] = [root] + [f"{root}/{d}" for d in ("backends", "mutators", "optimizers")]
+else:
+    sys.meta_path.insert(0, Old())
+# its plugins are the entry points its own pyproject.toml declares, not this installation's
+import importlib.metadata as md, pathlib, tempfile, tomllib
+with open(f"{root}/pyproject.toml", "rb") as f:
+    groups = tomllib.load(f)["project"].get("entry-points", {})
+info = pathlib.Path(tempfile.mkdtemp()) / "spec_adequacy_old-0.dist-info"
+info.mkdir()
+(info / "METADATA").write_text("Metadata-Version: 2.1\nName: spec-adequacy-old\nVersion: 0\n")
+(info / "entry_points.txt").write_text("".join(
+    f"[{g}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) for g, eps in groups.items()))
+mine = md.distributions
+def distributions(**kw):
+    for d in mine(**kw):
+        if (d.metadata["Name"] or "").lower().replace("_", "-") != "spec-adequacy":
+            yield d
+    yield md.PathDistribution(info)
+md.distributions = distributions
+for m in [m for m in sys.modules if m.split(".")[0].startswith("adequacy")]:
     del sys.modules[m]
 sys.argv = ["adequacy", *argv]
 from adequacy.cli import main

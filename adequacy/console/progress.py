@@ -49,6 +49,7 @@ def _current() -> Any:
     # display: its work is the parent's to report
     return d if d is not None and d.pid == os.getpid() else None
 
+
 #: seconds between two lines of one step in a pipe (and before a quiet step's heartbeat).
 DEFAULT_EVERY = 5.0
 

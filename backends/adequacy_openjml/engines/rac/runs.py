@@ -7,11 +7,13 @@ import hashlib
 import json
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-from adequacy.plugin import BackendError, Limits, SpecInvalid, Task
+from adequacy.plugin import BackendError, Limits, SpecInvalid, Task, renew_after_fork
 
 from ...jml import load as jml_load
+from . import jvms
 from .build import Unit, compile_errors
 from .jvms import JVMS
 from .worker import COMPILER, Worker
@@ -78,6 +80,9 @@ class CompileGap(Exception):
 
 
 _ACQUIRER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rac-acquire")
+# A forked child must not inherit a pool whose threads stayed in the parent: a job submitted
+# to it would never run (the hang of a study whose writers ran rac before the pool forked).
+renew_after_fork(_ACQUIRER, max_workers=4, thread_name_prefix="rac-acquire")
 
 
 def start_run(unit: Unit, key: str, file: str | None, limits: Limits) -> Run:
@@ -91,7 +96,13 @@ def start_run(unit: Unit, key: str, file: str | None, limits: Limits) -> Run:
     except BaseException:
         pending.add_done_callback(_give_back)
         raise
-    return Run(unit, key, classes, pending.result())
+    try:  # bounded: JVMS.acquire gives up after its own wait, this one after the spec's
+        worker = pending.result(timeout=jvms.WAIT_SECONDS + limits.spec_seconds)
+    except FutureTimeout as e:
+        pending.add_done_callback(_give_back)
+        raise BackendError("rac: no eval JVM was handed out within "
+                           f"{jvms.WAIT_SECONDS + limits.spec_seconds:.0f}s") from e
+    return Run(unit, key, classes, worker)
 
 
 def _give_back(f: Future[Worker]) -> None:

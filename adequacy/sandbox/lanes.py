@@ -5,7 +5,8 @@ running its reference in a JVM) keeps N lanes busy. Near its end fewer tasks rem
 lanes: a task whose batch of reference inputs is long may then take the idle lanes for
 helpers (more JVMs on the same batch) instead of leaving cores unused while it finishes
 alone. ``held`` marks a lane busy for the duration of a task; ``try_take`` / ``give_back``
-add and end a helper. Without ``configure`` the limit is one lane, so library callers never
+add and end a helper (a batch that has run long may take one lane more than the limit: it
+is what the command waits for). Without ``configure`` the limit is one lane, so library callers never
 get helpers they did not ask for.
 """
 
@@ -46,11 +47,12 @@ def held() -> Iterator[None]:
             _busy -= 1
 
 
-def try_take() -> bool:
-    """Take an idle lane for a helper; False when every lane is busy."""
+def try_take(extra: int = 0) -> bool:
+    """Take an idle lane for a helper; False when every lane is busy. ``extra``: lanes it
+    may take beyond the limit (a batch on the critical path: the one that has run long)."""
     global _busy
     with _lock:
-        if _busy >= _limit:
+        if _busy >= _limit + extra:
             return False
         _busy += 1
         return True

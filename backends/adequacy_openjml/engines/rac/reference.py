@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 from typing import Any
 
 from adequacy.plugin import (
@@ -92,6 +93,9 @@ CHUNK = 4
 HELP_AFTER = 1.0
 #: most lanes (JVMs) one batch uses.
 MAX_LANES = 4
+#: seconds after which a batch may take one lane beyond the command's limit: a task that long
+#: is likely what the whole command ends up waiting for (SGB_IntCube in an import).
+LONG_BATCH = 20.0
 
 
 def stateless(src: SpecFile) -> bool:
@@ -268,11 +272,15 @@ class ReferenceSession:
         helpers: list[threading.Thread] = []
         failed: list[str] = []
 
+        started = time.monotonic()
+
         def watch() -> None:
             while not stop.wait(HELP_AFTER if not helpers else 0.5):
                 with lock:
                     left = len(chunks) - nxt[0]
-                if left < 2 or len(helpers) + 1 >= MAX_LANES or not lanes.try_take():
+                long = time.monotonic() - started >= LONG_BATCH
+                if left < 2 or len(helpers) + 1 >= MAX_LANES or not lanes.try_take(
+                        extra=1 if long else 0):
                     if left < 2:
                         return
                     continue

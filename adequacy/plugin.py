@@ -44,6 +44,7 @@ from adequacy.extensions.backend import (
     Limits,
     LoadedSpec,
     ReferenceOutcome,
+    ReferenceSession,
     Verifier,
 )
 from adequacy.extensions.engine_version import engine_version
@@ -94,7 +95,7 @@ from adequacy.model.types import (
 )
 from adequacy.model.values import canonical, content_hash, encode, validate
 from adequacy.model.verdicts import BUCKETS, Bucket, Truth, Verdict
-from adequacy.sandbox import views
+from adequacy.sandbox import lanes, views
 from adequacy.sandbox.mounts import View
 from adequacy.sandbox.run import (
     RunResult,
@@ -116,7 +117,7 @@ __all__ = [
     # the contract
     "Backend", "CAPABILITIES", "ContainerRecipe", "Engine", "EngineInfo", "EngineRow", "FAILURE_KINDS", "FORBIDDEN",
     "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "OVERFLOW_REASON",
-    "ReferenceOutcome", "STACK_OVERFLOW", "TIMEOUT", "Verifier", "WORKER_DIED", "engine_version",
+    "ReferenceOutcome", "ReferenceSession", "STACK_OVERFLOW", "TIMEOUT", "Verifier", "WORKER_DIED", "engine_version",
     "hookimpl", "load_engines",
     # what writers and agents are told, and reading their answers
     "ExtractionError", "GymTexts", "WriterTexts", "code_blocks", "matching_brace", "pick_block",
@@ -138,6 +139,6 @@ __all__ = [
     "JsonLineWorker", "Launch", "RunResult", "SandboxLimits", "View", "WorkerDied", "cache_dir",
     "clean_env", "make_workdir", "popen_limited", "remove_tree", "renew_after_fork",
     "run_limited", "source_version", "tool_version", "views",
-    # progress of long work on stderr
-    "progress",
+    # progress of long work on stderr; how many CPU-bound lanes a command keeps busy
+    "lanes", "progress",
 ]

@@ -23,11 +23,12 @@ The pieces it drives live beside it: the jobs (``adequacy.batch.jobs``), their k
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -349,38 +350,27 @@ def _died(job: Job, key: str) -> SpecReport:
 
 
 class _progress:
-    """A rich progress bar on stderr, only when asked and when stderr is a terminal."""
+    """The batch's progress on stderr (``adequacy.console.progress``: a bar on a terminal, lines in a
+    pipe), when asked; ``advance`` per scored pair."""
 
     def __init__(self, enabled: bool, total: int, skipped: int) -> None:
-        self.enabled = enabled and total > 0 and sys.stderr.isatty()
+        self.enabled = enabled and total > 0
         self.total = total
         self.skipped = skipped
-        self._p: Any = None
-        self._t: Any = None
+        self._stack = contextlib.ExitStack()
 
     def __enter__(self) -> Callable[[], None]:
         if not self.enabled:
             return lambda: None
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-        self._p = Progress(TextColumn("scoring"), BarColumn(), MofNCompleteColumn(),
-                           TimeElapsedColumn(), TimeRemainingColumn(),
-                           console=Console(file=sys.stderr))
-        self._p.start()
+        from adequacy.console import progress
+
         desc = "scoring" + (f" ({self.skipped} already done)" if self.skipped else "")
-        self._t = self._p.add_task(desc, total=self.total)
-        return lambda: self._p.advance(self._t)
+        self._stack.enter_context(progress.terminal())
+        bar = self._stack.enter_context(progress.steps(desc, self.total, "pairs"))
+        return lambda: bar.advance()
 
     def __exit__(self, *exc: object) -> None:
-        if self._p is not None:
-            self._p.stop()
+        self._stack.close()
 
 
 __all__ = ["BatchOptions", "BatchSummary", "Job",

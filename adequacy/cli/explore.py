@@ -110,6 +110,7 @@ def explore(
 
     Exit 0 when none is found, 1 when one is, 2 on an input error, 3 when SPEC is invalid.
     """
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError, SpecInvalid
     from adequacy.search.explore import as_cases, compare
     from adequacy.search.oracles import OracleJudge
@@ -137,7 +138,9 @@ def explore(
             except SpecInvalid as e:
                 raise fail(f"{e.file or path}:{e.line or ''}: the oracle spec is invalid: "
                            f"{e.message}") from None
-        rep = compare(t, left, right, seed=seed, budget=budget, per_bucket=per_bucket)
+        with progress.terminal(), progress.phase(
+                f"explore {t.id}: searching, then shrinking (budget {budget:g} s)"):
+            rep = compare(t, left, right, seed=seed, budget=budget, per_bucket=per_bucket)
     except SpecInvalid as e:
         raise fail(f"{e.file or spec}:{e.line or ''}: invalid spec: {e.message}", 3) from None
     except AdequacyError as e:
@@ -193,6 +196,7 @@ def diff(
 
     Exit 0 when no disagreement is found (not a proof of equivalence), 1 when one is.
     """
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError, SpecInvalid
     from adequacy.search.explore import compare
     from adequacy.taskdirs.load import load_task
@@ -202,7 +206,10 @@ def diff(
         ja, jb = _spec_judge(t, a, opts, name="A"), _spec_judge(t, b, opts, name="B")
         for j in (ja, jb):
             _check_loads(j, "spec")
-        rep = compare(t, ja, jb, seed=seed, budget=budget, gate="both", per_bucket=per_bucket)
+        with progress.terminal(), progress.phase(
+                f"diff {t.id}: searching, then shrinking (budget {budget:g} s)"):
+            rep = compare(t, ja, jb, seed=seed, budget=budget, gate="both",
+                          per_bucket=per_bucket)
     except SpecInvalid as e:
         raise fail(f"{e.file}:{e.line or ''}: invalid spec: {e.message}", 3) from None
     except AdequacyError as e:
@@ -249,6 +256,7 @@ def task_audit(
     Exit 0 when nothing contradicts a case, 1 when something does, 2 on an input error.
     """
     from adequacy.cli.common import open_cache
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError
     from adequacy.search.audit import audit_task, gold_specs, summary
     from adequacy.taskdirs.discovery import discover_tasks
@@ -266,27 +274,21 @@ def task_audit(
     reports = []
     with_gold = 0
     from_dirs: dict[Path, int] = {d: 0 for d in gold or []}
-    for f in folders:
-        try:
-            t = load_task(f)
-        except AdequacyError as e:
-            raise fail(str(e)) from None
-        golds = gold_specs(t, list(gold or []))
-        with_gold += bool(golds)
-        for d in from_dirs:
-            from_dirs[d] += any(g.parent == d for g in golds)
-        r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
-        reports.append(r)
-        if as_json:
-            print(r.model_dump_json(), flush=True)
-            continue
-        if r.error:
-            _say(f"{t.id}: error: {r.error}")
-        for n, x in enumerate(r.findings):
-            if limit and n >= limit:
-                _say(f"{t.id}: ... {len(r.findings) - limit} more")
-                break
-            _say(f"{t.id}: {x.kind}: {x.case}: {x.detail}")
+    with progress.terminal(), progress.steps("task audit", len(folders), "tasks") as bar:
+        for f in folders:
+            try:
+                t = load_task(f)
+            except AdequacyError as e:
+                raise fail(str(e)) from None
+            golds = gold_specs(t, list(gold or []))
+            with_gold += bool(golds)
+            for d in from_dirs:
+                from_dirs[d] += any(g.parent == d for g in golds)
+            bar.note(f"now: {t.id}")
+            r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
+            bar.advance()
+            reports.append(r)
+            _show_audit(r, t.id, as_json, limit)
     s = summary(reports)
     if not as_json:
         _say(f"audited {s['tasks']} task(s): {s['with_findings']} with findings, "
@@ -303,6 +305,19 @@ def task_audit(
         for k, v in s["kinds"].items():
             _say(f"  {k}: {v['findings']} in {v['tasks']} task(s)")
     raise typer.Exit(2 if s["errors"] else 1 if s["with_findings"] else 0)
+
+
+def _show_audit(r: Any, tid: str, as_json: bool, limit: int) -> None:
+    if as_json:
+        print(r.model_dump_json(), flush=True)
+        return
+    if r.error:
+        _say(f"{tid}: error: {r.error}")
+    for n, x in enumerate(r.findings):
+        if limit and n >= limit:
+            _say(f"{tid}: ... {len(r.findings) - limit} more")
+            break
+        _say(f"{tid}: {x.kind}: {x.case}: {x.detail}")
 
 
 def _gold_name(folder: Path) -> str:

@@ -152,6 +152,7 @@ def synthesize(
         raise _fail(f"--samples must be at least 1, got {samples}")
     if writer == "dspy":
         need_dspy()
+    from adequacy.console import progress
     from adequacy_optimizers.lm_errors import LmUnavailable
     from adequacy_optimizers.registry import make_writer
     from adequacy_optimizers.synthesize import synthesize as run
@@ -160,8 +161,9 @@ def synthesize(
         w = make_writer(writer, family=family, lm=_lm(lm, api_base, temperature, no_cache,
                                                       tries, retry_wait, api_key=api_key),
                         pool=pool, program_path=program)
-        summary = run(tasks, output, w, samples=samples,
-                      provenance=_provenance(writer, family, program))
+        with progress.terminal():
+            summary = run(tasks, output, w, samples=samples,
+                          provenance=_provenance(writer, family, program))
     except LmUnavailable as e:
         raise _lm_stopped(e) from None
     except AdequacyError as e:

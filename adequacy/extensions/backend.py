@@ -131,6 +131,33 @@ class ReferenceOutcome(BaseModel):
         return self.kind == "threw" and self.reason.startswith(OVERFLOW_REASON)
 
 
+class ReferenceSession:
+    """``Backend.reference_session``'s default: each batch through ``reference_outcomes``."""
+
+    stateless: bool = False
+    """The backend knows that the reference keeps nothing from one input to the next, so an
+    input's outcome does not depend on the batch it runs in or on what ran before: a caller
+    may split, order and defer its inputs as it likes. False when not known."""
+
+    def __init__(self, backend: Backend, task: Task, limits: Limits | None = None) -> None:
+        self.backend, self.task, self.limits = backend, task, limits
+
+    def outcomes(self, inputs: list[dict[str, Any]], limits: Limits | None = None
+                 ) -> list[ReferenceOutcome] | None:
+        """What the reference did on each input (None: the backend runs no reference);
+        ``limits`` overrides the session's for this batch (``case_seconds``)."""
+        return self.backend.reference_outcomes(self.task, inputs, limits or self.limits)
+
+    def close(self) -> None:
+        return None
+
+    def __enter__(self) -> ReferenceSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 TIMEOUT = "timeout"
 OUT_OF_MEMORY = "out of memory"
 STACK_OVERFLOW = "stack overflow"
@@ -337,6 +364,14 @@ class Backend:
                 else ReferenceOutcome(kind="failed", reason="the reference gave no output")
                 for o in outs]
 
+    def reference_session(self, task: Task, limits: Limits | None = None) -> ReferenceSession:
+        """A runner of the task's reference for several batches of inputs, each batch answered
+        as ``reference_outcomes`` answers it (the reference's own state fresh at each batch);
+        close it (or use it as a context manager) when done. A backend whose references need
+        a start-up (a compile, a JVM) pays it once per session. Default: one
+        ``reference_outcomes`` call per batch."""
+        return ReferenceSession(self, task, limits)
+
     def implicit_invalid(self, task: Task, inp: dict[str, Any]) -> str | None:
         """Why ``inp`` breaks a precondition that every spec of the language states without
         writing it (a default of the language), or None. Generated invalid inputs use it as an
@@ -436,6 +471,7 @@ def verifiers_of(backend: Backend) -> list[Verifier]:
 
 
 __all__ = ["Backend", "CAPABILITIES", "Engine", "EngineInfo", "FAILURE_KINDS", "FORBIDDEN",
-           "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "ReferenceOutcome", "STACK_OVERFLOW",
+           "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "ReferenceOutcome",
+           "ReferenceSession", "STACK_OVERFLOW",
            "TIMEOUT", "Verifier", "WORKER_DIED", "engine_named", "verifiers_of"]
 

@@ -175,6 +175,13 @@ class OpenJmlBackend(Backend):
         return rac.reference_outcomes(rac.reference_unit(task), task, inputs,
                                       limits or Limits())
 
+    def reference_session(self, task: Task, limits: Limits | None = None) -> Any:
+        """One compile and one sandboxed JVM for every batch (``rac.ReferenceSession``: the
+        reference's classes reloaded per batch, so each batch starts from fresh statics)."""
+        from .engines.rac.reference import ReferenceSession
+
+        return ReferenceSession(task, limits or Limits())
+
     def implicit_invalid(self, task: Task, inp: dict[str, Any]) -> str | None:
         """JML's non-null default (JML RM 2.8): a null String or array argument breaks every
         spec case's implicit ``p != null``, unless the task's code says ``nullable`` anywhere

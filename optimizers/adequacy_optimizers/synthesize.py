@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from adequacy.console import progress
 from adequacy.scoring.spec_report import Provenance
 from adequacy.taskdirs.discovery import discover_tasks
 from adequacy.taskdirs.load import load_task
@@ -78,8 +79,10 @@ def synthesize(
     for p in final.values():
         p.unlink(missing_ok=True)
     with partial["jobs.jsonl"].open("w", encoding="utf-8") as jobs, \
-            partial["writes.jsonl"].open("w", encoding="utf-8") as log:
+            partial["writes.jsonl"].open("w", encoding="utf-8") as log, \
+            progress.steps(f"writing specs ({stem})", len(loaded), "tasks") as bar:
         for d, task in loaded:
+            bar.note(f"now: {task.id}")
             folder = out / _safe(task.id)
             folder.mkdir(exist_ok=True)
             for i, w in enumerate(writer.write(task, samples)):
@@ -104,6 +107,7 @@ def synthesize(
                 cost += w.usage.cost
                 if on_spec:
                     on_spec(w)
+            bar.advance()
     for name, p in partial.items():
         p.replace(final[name])
     return SynthesisSummary(tasks=len(loaded), specs=n_specs, failed=failed,

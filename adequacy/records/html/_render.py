@@ -32,11 +32,12 @@ def _pm(a: ApproachStats, figure: str, v: float | None) -> str:
 
 
 def _trust_cells(a: ApproachStats) -> dict[str, str]:
-    """Whether the approach's records are this grader's own, and how they were scored."""
+    """Whether the approach's records are this grader's own, and how they were scored (one
+    cell: a summary row must fit the page beside the figures)."""
     n = a.summary.specs
-    return {"verified": f"{n - a.unverified} of {n}",
-            "scoring": ("strict" if not a.lenient else "LENIENT" if a.lenient == n
-                        else f"{a.lenient} of {n} LENIENT")}
+    scoring = ("strict" if not a.lenient else "LENIENT" if a.lenient == n
+               else f"{a.lenient} of {n} LENIENT")
+    return {"records": f"{n - a.unverified} of {n} (verified; {scoring})"}
 
 
 def _k_cells(a: ApproachStats) -> dict[str, str]:
@@ -55,13 +56,13 @@ def summary_rows(study: Study) -> list[dict[str, str]]:
     rows = []
     for a in study.approaches:
         s = a.summary
-        row = {"approach": a.name, "specs": str(s.specs), "tasks": str(s.tasks),
+        row = {"approach": a.name, "specs (tasks)": f"{s.specs} ({s.tasks})",
                "Pass@1": _pm(a, "Pass@1", s.pass_at_1), **_k_cells(a)}
         for b in BUCKETS:
             row[b.harness_name] = _pm(a, b.value, s.bucket_means.get(b.value))
         row[f"Harness@{key}"] = _pm(a, f"Harness@{key}", a.harness_at.get(key))
         row[f"PostHarness@{key}"] = _pm(a, f"PostHarness@{key}", a.post_harness_at.get(key))
-        row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} of {a.vr_measured}"
+        row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} (of {a.vr_measured})"
         row["invalid"] = str(s.invalid)
         row.update(_trust_cells(a))
         rows.append(row)

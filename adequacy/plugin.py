@@ -89,7 +89,10 @@ from adequacy.model.types import (
     StructType,
     TupleType,
     Type,
+    TypeVisitor,
     parse_type,
+    parts,
+    visit,
 )
 from adequacy.model.values import canonical, content_hash, encode, validate
 from adequacy.model.verdicts import BUCKETS, Bucket, Truth, Verdict
@@ -126,8 +129,8 @@ __all__ = [
     "BUCKETS", "Bucket", "BoolType", "CHAR_POOL", "Case", "CharType", "FloatType", "INT_WIDTHS",
     "IntType", "MapType", "MultisetType", "NullableType", "OptionType", "Param", "SeqType",
     "SetType", "StringType", "StructType", "Task", "TaskFiles", "Truth", "TupleType", "Type",
-    "Verdict", "canonical", "content_hash", "encode", "parse_type", "random_value", "types",
-    "validate",
+    "TypeVisitor", "Verdict", "canonical", "content_hash", "encode", "parse_type", "parts",
+    "random_value", "types", "validate", "visit",
     "AllElems", "AllIn", "Atom", "Clause", "Cmp", "Const", "Iff", "IndexIn", "Len", "Member",
     "NonNull", "Pointwise", "Sorted", "Term", "Var", "atom_vars",
     "ContractResult", "OpenGoal", "ProofOutcome", "VerifyResult",

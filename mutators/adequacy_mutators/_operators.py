@@ -33,6 +33,8 @@ from adequacy.model.types import (
     StructType,
     TupleType,
     Type,
+    TypeVisitor,
+    visit,
 )
 from adequacy.model.values import as_float
 
@@ -442,37 +444,57 @@ def _unwrap(op: Operator) -> Operator:
     return Operator(op.name, run)
 
 
-def operators_for(ty: Type) -> list[Operator]:
-    """Every operator that may apply to values of ``ty``."""
-    if isinstance(ty, NullableType):
+class _OperatorsFor(TypeVisitor[[], list[Operator]]):
+    """Every operator that may apply to values of a type."""
+
+    def visit_nullable(self, ty: NullableType) -> list[Operator]:
         # a nullable array is already nullable: keep one pair of null operators
         inner = [_unwrap(op) for op in operators_for(ty.elem) if not op.name.startswith("array.")]
         return NULLABLE_OPS + inner
-    if isinstance(ty, BoolType):
+
+    def visit_bool(self, ty: BoolType) -> list[Operator]:
         return BOOL_OPS
-    if isinstance(ty, IntType):
+
+    def visit_int(self, ty: IntType) -> list[Operator]:
         return INT_OPS
-    if isinstance(ty, FloatType):
+
+    def visit_float(self, ty: FloatType) -> list[Operator]:
         return FLOAT_OPS
-    if isinstance(ty, CharType):
+
+    def visit_char(self, ty: CharType) -> list[Operator]:
         return CHAR_OPS
-    if isinstance(ty, StringType):
+
+    def visit_string(self, ty: StringType) -> list[Operator]:
         return STRING_OPS
-    if isinstance(ty, SeqType):
+
+    def visit_seq(self, ty: SeqType) -> list[Operator]:
         return SEQ_OPS + (ARRAY_NULL_OPS if ty.kind == "array" else [])
-    if isinstance(ty, SetType):
+
+    def visit_set(self, ty: SetType) -> list[Operator]:
         return SET_OPS
-    if isinstance(ty, MultisetType):
+
+    def visit_multiset(self, ty: MultisetType) -> list[Operator]:
         return MULTISET_OPS
-    if isinstance(ty, MapType):
+
+    def visit_map(self, ty: MapType) -> list[Operator]:
         return MAP_OPS
-    if isinstance(ty, OptionType):
+
+    def visit_option(self, ty: OptionType) -> list[Operator]:
         return OPTION_OPS
-    if isinstance(ty, TupleType):
+
+    def visit_tuple(self, ty: TupleType) -> list[Operator]:
         return TUPLE_OPS
-    if isinstance(ty, StructType):
+
+    def visit_struct(self, ty: StructType) -> list[Operator]:
         return STRUCT_OPS
-    raise TypeError(f"no mutation operators for type {ty}")  # pragma: no cover
+
+
+_OPERATORS_FOR = _OperatorsFor()
+
+
+def operators_for(ty: Type) -> list[Operator]:
+    """Every operator that may apply to values of ``ty``."""
+    return visit(ty, _OPERATORS_FOR)
 
 
 def all_operator_names() -> list[str]:

@@ -23,7 +23,7 @@ from adequacy.model.identity import params_key, strictly_valid, value_key
 from ._constraints import Constraint, Constraints, parse_constraints
 from ._generate import GenerateReport, generate_task
 from ._inputs import InputCandidate, invalid_candidates
-from ._operators import Operator, all_operator_names, mutate_once, operators_for
+from ._operators import all_operator_names, mutate_once, operators_for
 from ._oracles import (
     CheckerOracle,
     ConstraintOracle,
@@ -43,7 +43,7 @@ from ._task import MutateReport, mutate_task
 __all__ = [
     "CheckerOracle", "Constraint", "ConstraintOracle", "Constraints", "GenerateReport",
     "InputCandidate",
-    "InputOracle", "Judgement", "MutateReport", "Mutant", "Operator", "OutputOracle",
+    "InputOracle", "Judgement", "MutateReport", "Mutant", "OutputOracle",
     "RecordedOracle", "ReferenceOracle", "ValidatorOracle", "all_operator_names", "combine",
     "generate_task",
     "invalid_candidates", "mutants", "mutate_once", "mutate_task", "operators_for",

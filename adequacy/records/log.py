@@ -192,7 +192,9 @@ def read_results(path: Path) -> list[LoggedRecord]:
         text = path.read_bytes().decode("utf-8", errors="replace")
     except OSError as e:
         raise ResultsError(f"{path}: cannot read results file: {e.strerror or e}") from None
-    lines = text.splitlines()
+    # records end at "\n" only: ``splitlines`` would also cut at U+2028, U+0085 and the other
+    # line breaks a JSON string may hold raw (a model's name, a case's text, a spec's path)
+    lines = text.split("\n")
     last = max((i for i, ln in enumerate(lines) if ln.strip()), default=-1)
     out: list[LoggedRecord] = []
     for i, line in enumerate(lines):

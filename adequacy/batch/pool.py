@@ -35,7 +35,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Literal, TextIO
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from adequacy.batch.jobs import Job, jobs_from_file, jobs_from_glob
 from adequacy.errors import (
@@ -70,8 +70,6 @@ from adequacy.scoring.runner import score_spec
 from adequacy.scoring.spec_report import SpecReport, totals
 from adequacy.taskdirs.load import load_task
 
-_SCORE_FIELDS = frozenset(ScoreOptions.model_fields)
-
 
 class BatchOptions(BaseModel):
     """How a batch runs: the scoring options every pair shares (part of each job's key), and
@@ -93,20 +91,6 @@ class BatchOptions(BaseModel):
     """SHA-256 of the study file of ``adequacy experiment run``: recorded in every record's
     producer, not part of the key (editing a study's comments rescores nothing)."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _flat_score_fields(cls, data: Any) -> Any:
-        """``BatchOptions(engines=[...], strict=False)``: the flat spelling of the options
-        before ``score`` existed, still accepted (and validated by ``ScoreOptions``)."""
-        if isinstance(data, dict) and _SCORE_FIELDS & set(data):
-            flat = {k: data[k] for k in _SCORE_FIELDS & set(data)}
-            rest = {k: v for k, v in data.items() if k not in _SCORE_FIELDS}
-            base = rest.get("score") or ScoreOptions()
-            if isinstance(base, dict):
-                base = ScoreOptions.model_validate(base)
-            rest["score"] = base.with_(**flat)
-            return rest
-        return data
 
 
 class BatchSummary(BaseModel):

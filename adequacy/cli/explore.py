@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from adequacy.cli.checks import at_least, positive
-from adequacy.cli.common import fail, out
+from adequacy.cli.common import err, fail, out
 from adequacy.cli.tasks import task_app
 
 if TYPE_CHECKING:
@@ -253,7 +253,7 @@ def task_audit(
     """
     from adequacy.cli.common import open_cache
     from adequacy.errors import AdequacyError
-    from adequacy.search.audit import audit_task, summary
+    from adequacy.search.audit import audit_task, gold_specs, summary
     from adequacy.taskdirs.discovery import discover_tasks
     from adequacy.taskdirs.load import load_task
     for d in gold or []:
@@ -267,11 +267,17 @@ def task_audit(
     cache, _ = open_cache(default_cache(no_cache, None))
     opts = _options(engine, case_timeout)
     reports = []
+    with_gold = 0
+    from_dirs: dict[Path, int] = {d: 0 for d in gold or []}
     for f in folders:
         try:
             t = load_task(f)
         except AdequacyError as e:
             raise fail(str(e)) from None
+        golds = gold_specs(t, list(gold or []))
+        with_gold += bool(golds)
+        for d in from_dirs:
+            from_dirs[d] += any(g.parent == d for g in golds)
         r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
         reports.append(r)
         if as_json:
@@ -288,9 +294,31 @@ def task_audit(
     if not as_json:
         _say(f"audited {s['tasks']} task(s): {s['with_findings']} with findings, "
                   f"{s['errors']} error(s)")
+        # a gold folder that matched no task audits nothing more, and must not look like one
+        # that did: name files as the audit looks for them
+        _say(f"gold specs found for {with_gold} of {len(folders)} task(s)"
+             + "".join(f"; {n} from {d}" for d, n in from_dirs.items()))
+        for d, n in from_dirs.items():
+            if not n:
+                err.print(f"warning: --gold {d}: no file named <task id>.<ext> for any of the "
+                          f"{len(folders)} task(s) (e.g. {_gold_name(folders[0])})",
+                          highlight=False, markup=False, soft_wrap=True)
         for k, v in s["kinds"].items():
             _say(f"  {k}: {v['findings']} in {v['tasks']} task(s)")
     raise typer.Exit(2 if s["errors"] else 1 if s["with_findings"] else 0)
+
+
+def _gold_name(folder: Path) -> str:
+    """The file name a gold folder holds for the task in ``folder`` (``euclid_mod.rs``)."""
+    from adequacy.errors import AdequacyError
+    from adequacy.extensions.registry import backend_for
+    from adequacy.taskdirs.load import load_task
+
+    try:
+        t = load_task(folder)
+        return f"{t.id}.{backend_for(t.language).writer_texts().spec_ext}"
+    except AdequacyError:
+        return "<task id>.<ext>"
 
 
 def register(app: typer.Typer) -> None:

@@ -58,27 +58,48 @@ class EngineInfo(BaseModel):
     prints it; the engine's docs page has the full list)."""
 
 
-class Limits(BaseModel):
-    """Resource limits handed down to engines."""
+class ContainerRecipe(BaseModel):
+    """What a container image needs to score a language's specs on its own (an exported
+    Harbor task's image): system packages, whether ``adequacy setup`` must prepare the
+    backend, and the engines a grader there names, in chain order, so a grade does not depend
+    on what happens to be installed."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    case_seconds: float = 10.0
+    apt: tuple[str, ...] = ()
+    """Debian packages to install (``apt-get install``), e.g. a JDK."""
+    prepare: bool = False
+    """Run ``adequacy setup --backend NAME`` in the image (build workers ahead of grading)."""
+    engines: tuple[str, ...]
+    """The engine chain the grader runs: engines that work with only the packages above."""
+
+
+class Limits(BaseModel):
+    """Resource limits handed down to engines."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    case_seconds: float = Field(default=10.0, gt=0, allow_inf_nan=False,
+                                json_schema_extra={"cli": "--case-timeout"})
     """Wall-clock limit for one case; exceeding it makes that case unknown."""
-    spec_seconds: float = 600.0
+    spec_seconds: float = Field(default=600.0, gt=0, allow_inf_nan=False,
+                                json_schema_extra={"cli": "--spec-timeout"})
     """Wall-clock limit for one spec on one engine (compile included)."""
     memory_mb: int = Field(default=2048, ge=16)
-    """Memory of one spec's evaluation: the address space of engines' child processes, half
-    of it (128 to 1024 MiB) as a JVM worker's heap, and the growth of interp's own process
-    during a case (past it the case is unknown, "out of memory")."""
-    steps: int = 2_000_000
+    """Memory of one spec's evaluation in MiB; past it a case is unknown (out of memory).
+
+    The address space of engines' child processes, half of it (128 to 1024 MiB) as a JVM
+    worker's heap, and the growth of interp's own process during a case."""
+    steps: int = Field(default=2_000_000, gt=0)
     """Evaluation step limit for embedded interpreters (per case)."""
     timeout_streak: int = Field(default=3, ge=0)
-    """After this many consecutive cases of one predicate (pre or post) that failed to give a
-    verdict for want of resources or rights (``FAILURE_KINDS``: a timeout, out of memory, a
-    stack overflow, a worker that died, a forbidden action), an engine stops evaluating that
-    predicate: its remaining cases are unknown (0: never stop). Once one predicate is given
-    up, one such failure is enough for the other."""
+    """Give up a predicate after this many failed cases in a row (its other cases unknown;
+    0: never).
+
+    Failed means no verdict for want of resources or rights (``FAILURE_KINDS``: a timeout, out
+    of memory, a stack overflow, a worker that died, a forbidden action); the engine stops
+    evaluating that predicate. Once one predicate is given up, one such failure is enough for
+    the other."""
 
 
 OVERFLOW_REASON = "arithmetic overflow"
@@ -287,6 +308,11 @@ class Backend:
     def prepare(self) -> str | None:
         """Build or fetch what the engines need ahead of time (``adequacy setup``); a one-line
         summary, None when there is nothing to prepare; BackendError saying what to install."""
+        return None
+
+    def container_recipe(self) -> ContainerRecipe | None:
+        """What an image needs to grade this language's specs (``adequacy export harbor``);
+        None: the language's tasks cannot be exported to a container."""
         return None
 
     def run_reference(self, task: Task, inputs: list[dict[str, Any]],

@@ -65,18 +65,20 @@ def engine_fingerprint(language: str) -> str:
 
 def job_key(task: Task, spec_text: str, options: ScoreOptions) -> str:
     """Identity of a scoring job, for resuming batches: the task's full content (cases,
-    signature, settings), the spec, every scoring option, and the engines' versions."""
-    return content_hash(task_fingerprint(task), spec_text, ",".join(options.engines),
-                        str(options.cross_check), str(options.strict), options.backend or "",
-                        options.limits.model_dump_json(), engine_fingerprint(task.language))
+    signature, settings), the spec, every scoring option (the whole model, so a field added to
+    ``ScoreOptions`` or ``Limits`` is in the key without an edit here), and the engines'
+    versions."""
+    return content_hash(task_fingerprint(task), spec_text,
+                        json.dumps(options.model_dump(mode="json"), sort_keys=True),
+                        engine_fingerprint(task.language))
 
 
-_JOINS_WHEN_SET = ("made_by",)
+_JOINS_WHEN_SET = ("sample", "made_by")
 
 
 def with_provenance(key: str, provenance: Provenance | None) -> str:
     """A job's key: the scoring key, and who wrote the spec when the jobs file says so (the
-    same text written by two models is two records)."""
+    same text written by two models, or twice by one model as two samples, is two records)."""
     if provenance is None or key.startswith("error:"):
         return key
     # fields added to Provenance later join the key only when set: keys of jobs that carry

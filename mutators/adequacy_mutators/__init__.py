@@ -13,7 +13,7 @@ Public API (see docs/mutators.md):
 - ``generate_task(task_dir, valid, seed) -> GenerateReport``: valid pairs from the reference,
   oracle-labelled invalid inputs, and the ``every_input_valid`` inference (docs/cases.md);
 - ``pre_reason(task, report)`` / ``valid_reason(task, report)``: why a task falls short of
-  issue 21's case goals, in a few words (None when it meets them).
+  the case goals (docs/cases.md), in a few words (None when it meets them).
 
 ``value_key`` is the identity used everywhere ("equal to the original" means equal keys).
 """

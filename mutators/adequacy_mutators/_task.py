@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,13 @@ def input_oracles(task: Task, cons: Constraints, notes: list[str]) -> list[Input
     return oracles
 
 
+def _op_id(kind: str, operator: str) -> str:
+    """``m-int.plus_two``: the id's prefix says which operator made the case, so a failing
+    case in a table reads as what it is ("off by two") without opening the file."""
+    slug = re.sub(r"[^A-Za-z0-9_.]+", ".", operator).strip(".") or "op"
+    return f"{kind}-{slug}"
+
+
 def _new_id(prefix: str, taken: set[str], *parts: str) -> str:
     h = content_hash(*parts)
     for n in range(8, len(h) + 1):
@@ -143,7 +151,8 @@ def mutate_task(
     output mutants, each distinct valid input (pre_complete and post_complete) up to
     ``per_case`` invalid-input candidates. Existing cases are kept; a candidate equal to an
     existing case (or to a known right output / valid input) is dropped as a duplicate. New ids
-    are ``m-<hash8>`` (mutants) and ``g-<hash8>`` (generated inputs), stable for the content.
+    are ``m-<operator>-<hash8>`` (mutants, e.g. ``m-int.plus_two-8b95476c``) and
+    ``g-<operator>-<hash8>`` (generated inputs), stable for the content.
     ``write=False`` computes the report without touching files.
     """
     task = load_task(task_dir)
@@ -200,7 +209,7 @@ def mutate_task(
                 dropped["post: " + _reason_key(why)] += 1
                 continue
             taken.add(key)
-            cid = _new_id("m", ids_post, "post_sound", *key)
+            cid = _new_id(_op_id("m", op), ids_post, "post_sound", *key)
             new_post.append(Case(id=cid, bucket=Bucket.post_sound, input=inp, output=outp,
                                  origin="mutant", visible=False))
             post_ops[op] += 1
@@ -238,7 +247,7 @@ def mutate_task(
                 dropped["pre: " + _reason_key(why)] += 1
                 continue
             taken_in.add(ikey2)
-            cid = _new_id("g", ids_pre, "pre_sound", ikey2)
+            cid = _new_id(_op_id("g", cand.operator), ids_pre, "pre_sound", ikey2)
             new_pre.append(Case(id=cid, bucket=Bucket.pre_sound, input=cand.input,
                                 origin="generated", visible=False))
             pre_ops[cand.operator] += 1

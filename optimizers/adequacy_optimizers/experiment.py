@@ -30,7 +30,7 @@ from pydantic import (
 
 from adequacy.batch.jobs import Job, jobs_from_file, jobs_from_glob
 from adequacy.batch.pool import BatchOptions, BatchSummary, run_batch
-from adequacy.errors import AdequacyError, TaskError, validation_message
+from adequacy.errors import AdequacyError, MissingExtra, TaskError, validation_message
 from adequacy.model.toml_lines import line_of
 from adequacy.scoring.options import ScoreOptions
 from adequacy.scoring.spec_report import Provenance
@@ -234,6 +234,34 @@ def _own_jobs(jobs: list[Job], src: SpecSource, tasks: list[Path], folder: Path)
     return True
 
 
+def _numbered(jobs: list[Job]) -> list[Job]:
+    """Jobs written before samples carried their index get it back: ``synthesize`` writes a
+    task's samples in order, so the n-th job of a task is its sample n."""
+    seen: dict[str, int] = {}
+    out = []
+    for j in jobs:
+        n = seen[j.task] = seen.get(j.task, -1) + 1
+        if j.provenance is not None and j.provenance.sample is None:
+            j = j.model_copy(update={"provenance": j.provenance.model_copy(
+                update={"sample": n})})
+        out.append(j)
+    return out
+
+
+def _source_lm(src: SpecSource) -> Any:
+    """The model of a source that names one; DSPy (the optimize extra) is imported only
+    then, so template and Houdini sources run on the core install."""
+    if not src.model:
+        return None
+    try:
+        from adequacy_optimizers.lm import LmSettings, make_lm
+    except ImportError as e:
+        raise MissingExtra("optimize", f"source {src.name!r} (writer {src.writer})",
+                           e) from None
+    return make_lm(LmSettings(model=src.model, api_base=src.api_base,
+                              temperature=src.temperature))
+
+
 def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
                  say: Callable[[str], None]) -> tuple[list[Job], bool]:
     """The jobs of a writer source: reused when the folder holds a complete write for the
@@ -248,18 +276,16 @@ def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
             reused = jobs_from_file(jobs_file)
             if _own_jobs(reused, src, tasks, folder):
                 say(f"{src.name}: specs already written in {folder}")
-                return reused, False
+                return _numbered(reused), False
             say(f"{src.name}: {jobs_file} holds jobs synthesize did not write; writing again")
     except (OSError, ValueError):
         pass
     from adequacy.extensions.writers import WriterOptions
     from adequacy.taskdirs.load import load_task
-    from adequacy_optimizers.lm import LmSettings, make_lm
     from adequacy_optimizers.registry import make_writer, writer_provenance
     from adequacy_optimizers.synthesize import synthesize
 
-    lm = (make_lm(LmSettings(model=src.model, api_base=src.api_base,
-                             temperature=src.temperature)) if src.model else None)
+    lm = _source_lm(src)
     pool = [load_task(d) for d in discover_tasks([loaded.resolve(p) for p in src.demo_tasks])]
     opts = WriterOptions(lm=lm, model=src.model, temperature=src.temperature,
                          family=src.family, program=program, demo_tasks=pool)

@@ -21,6 +21,7 @@ from adequacy.extensions.backend import Limits
 from adequacy.extensions.objectives import Evaluation, Objective
 from adequacy.extensions.registry import registry
 from adequacy.model.task import Task
+from adequacy.model.thresholds import HARNESS_T
 from adequacy.scoring.cache import VerdictCache
 
 from .extract import ExtractionError, spec_from_answer
@@ -40,7 +41,8 @@ class SpecMetric:
     """Callable GEPA metric over a fixed set of training tasks."""
 
     def __init__(self, tasks: Iterable[Task], kind: str = "adequacy", option: Option = "mean",
-                 harness_t: float = 1.0, max_cases: int = 3, engines: Sequence[str] | None = None,
+                 harness_t: float = HARNESS_T, max_cases: int = 3,
+                 engines: Sequence[str] | None = None,
                  cache: VerdictCache | None = None, limits: Limits | None = None,
                  language: str | None = None, strict: bool = True,
                  allow_lenient: bool = False) -> None:

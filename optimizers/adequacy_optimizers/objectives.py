@@ -26,6 +26,7 @@ from adequacy.extensions.backend import Limits
 from adequacy.extensions.objectives import Evaluation, Objective
 from adequacy.extensions.registry import registry
 from adequacy.model.task import Task
+from adequacy.model.thresholds import HARNESS_T
 from adequacy.model.verdicts import Truth
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.runner import score_spec
@@ -42,7 +43,7 @@ class ObjectiveSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
 
     option: Option = "mean"
-    harness_t: float = 1.0
+    harness_t: float = HARNESS_T
     max_cases: int = 3
     """Failing cases named in feedback."""
     engines: Sequence[str] | None = None
@@ -64,7 +65,7 @@ def _short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def adequacy_score(rep: SpecReport, option: Option = "mean", harness_t: float = 1.0,
+def adequacy_score(rep: SpecReport, option: Option = "mean", harness_t: float = HARNESS_T,
                    allow_lenient: bool = False) -> float:
     """The number a report is worth under one option (0.0 unless scored). A report scored
     leniently is refused (``LenientReward``) unless ``allow_lenient``."""

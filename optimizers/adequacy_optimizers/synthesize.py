@@ -2,7 +2,8 @@
 
 Layout: ``DIR/<task_id>/<writer>-<n>.<ext>``, ``DIR/jobs.jsonl`` (the ``{"task", "spec",
 "provenance"}`` lines ``adequacy run`` reads, paths relative to DIR; provenance says which
-writer, model, prompt family and program wrote the spec, and ``run`` records it) and
+writer, model, prompt family and program wrote the spec and which of the task's samples it is,
+and ``run`` records it) and
 ``DIR/writes.jsonl`` (one ``WrittenSpec`` per spec: writer, model, tokens, cost, notes, error).
 A writer that produced no spec (the model's answer held none) gets a job line with
 ``writer_failed`` (the reason) and a ``<writer>-<n>.writer-failed.txt`` file with the raw
@@ -91,7 +92,8 @@ def synthesize(
                     (out / rel).write_text(_failed_text(w), encoding="utf-8")
                     job["writer_failed"] = failure_reason(w)
                 job["spec"] = rel
-                prov = written_by.model_copy(update={"model": w.model or written_by.model})
+                prov = written_by.model_copy(update={"model": w.model or written_by.model,
+                                                     "sample": i})
                 job["provenance"] = prov.model_dump()
                 jobs.write(json.dumps(job) + "\n")
                 log.write(w.model_copy(update={"sample": i}).model_dump_json() + "\n")

@@ -155,13 +155,6 @@ def body_tokens(src: SpecFile, m: JavaMethod, file: str | None) -> list[Token]:
     return []
 
 
-def local_names(m: JavaMethod, toks: list[Token], cls: JavaClass, file: str | None) -> set[str]:
-    """The names a method's body declares (locals, lambda and catch parameters): what the
-    body type checker (``jml.bodies``) must not read as fields."""
-    # the class's name maps are built once per class (one call per helper body)
-    return _Method(m, toks, cls, file, cls.methods_by_name, cls.fields_by_name).locals
-
-
 class _Method:
     def __init__(self, m: JavaMethod, toks: list[Token], cls: JavaClass, file: str | None,
                  own: dict[str, list[JavaMethod]], fields: dict[str, JavaField]) -> None:

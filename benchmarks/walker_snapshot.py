@@ -8,7 +8,8 @@ test), then records what each walker gives on them: validation messages, canonic
 keys, strict validity, random values, shrink candidates, mutation operators and mutants, input
 profiles and their draws, schema candidates, Hypothesis values (derandomized), the Verus token
 stream, decoder, spec expressions, types and interpreter values, the JML ``toString`` printer,
-its parser and the harness codecs. Run it under two checkouts (``PYTHONPATH`` pointing at each
+its parser and the harness codecs, the Python language's type trees, annotations and drawn
+values. Run it under two checkouts (``PYTHONPATH`` pointing at each
 tree's source roots) and compare the files: a refactoring of the walkers must leave them equal.
 """
 
@@ -180,6 +181,7 @@ def _one(ty: Type, text: str, salt: str) -> dict[str, Any]:
     rec["hypothesis"] = _safe(_hypothesis_values, ty)
     rec["verus"] = _verus(ty, good)
     rec["jml"] = _jml(ty, good)
+    rec["python"] = _python(ty)
     return rec
 
 
@@ -255,6 +257,16 @@ def _jml(ty: Type, good: list[Any]) -> dict[str, Any]:
     rec["to_json"] = [_safe(harness.to_json, v, ty) for v in good]
     rec["from_json"] = [_safe(harness._from_json, v, ty) for v in good]
     return rec
+
+
+def _python(ty: Type) -> dict[str, Any]:
+    try:
+        from adequacy_python import draw, pytypes
+    except ImportError:  # a tree without the Python language
+        return {}
+    return {"tree": _safe(pytypes.type_tree, ty), "annotation": _safe(pytypes.annotation, ty),
+            "problem": _safe(pytypes.problem, ty),
+            "draws": [_safe(draw.value, ty, random.Random(s)) for s in range(3)]}
 
 
 def main() -> None:

@@ -30,7 +30,7 @@ from adequacy.model.types import (
     TypeVisitor,
     visit,
 )
-from adequacy.model.values import as_float, encode, validate
+from adequacy.model.values import as_float, each_present, encode, validate
 
 __all__ = ["float_value", "params_key", "strictly_valid", "to_f32", "value_key"]
 
@@ -76,7 +76,7 @@ class _Norm(TypeVisitor[[Any], Any]):
         return float_value(f, t)
 
     def _elements(self, t: SeqType | SetType | MultisetType, v: Any) -> Any:
-        return [_norm(e, t.elem) for e in v]
+        return each_present(self, t.elem, v)
 
     visit_seq = visit_set = visit_multiset = _elements
 

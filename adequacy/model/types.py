@@ -15,7 +15,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Generic, ParamSpec, TypeVar
+from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar
 
 from adequacy.errors import TypeSyntaxError
 
@@ -37,6 +37,12 @@ class Type:
     constructor: ClassVar[str]
     """The constructor's name (``CONSTRUCTORS``); ``visit`` calls the visitor's ``visit_`` +
     this."""
+    _method: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "constructor" in cls.__dict__:
+            cls._method = f"visit_{cls.constructor}"
 
 
 @dataclass(frozen=True)
@@ -242,17 +248,24 @@ class TypeVisitor(ABC, Generic[P, R]):
 def visit(ty: Type, visitor: TypeVisitor[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
     """``visitor``'s method for the constructor of ``ty``, called with ``ty`` and the rest.
 
-    One attribute lookup by name: walkers recurse through this on every element of a value,
-    and a method per type class (``ty.accept(visitor)``) costs a second Python frame."""
-    method: Callable[..., R] = getattr(visitor, _METHODS[ty.constructor])
+    One attribute lookup by name: a method per type class (``ty.accept(visitor)``) would cost a
+    second Python frame on every element of every value walked."""
+    method: Callable[..., R] = getattr(visitor, ty._method)
     return method(ty, *args, **kwargs)
+
+
+def method_for(ty: Type, visitor: TypeVisitor[P, R]) -> Callable[Concatenate[Any, P], R]:
+    """The method ``visit(ty, visitor, ...)`` calls, to call on many values of one type: a
+    walker over a sequence's elements looks it up once, not once per element (for a scalar
+    element the lookup and the extra frame cost more than the element's own work)."""
+    found: Callable[Concatenate[Any, P], R] = getattr(visitor, ty._method)
+    return found
 
 
 #: the name of each constructor, as the text form spells it (``seq`` for every sequence kind)
 #: and as registries key what they hold per constructor (mutation operators).
 CONSTRUCTORS: tuple[str, ...] = ("bool", "char", "string", "int", "float", "seq", "set",
                                  "multiset", "map", "option", "tuple", "struct", "nullable")
-_METHODS = {c: f"visit_{c}" for c in CONSTRUCTORS}
 
 
 class _Parts(TypeVisitor[[], tuple[Type, ...]]):

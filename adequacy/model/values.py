@@ -33,6 +33,7 @@ from adequacy.model.types import (
     TupleType,
     Type,
     TypeVisitor,
+    method_for,
     visit,
 )
 
@@ -99,8 +100,9 @@ class _Validate(TypeVisitor[[Any, str], None]):
             return
         if not isinstance(v, list):
             _fail(f"expected {t} (a JSON array), got {_describe(v)}", where)
+        check, et = method_for(t.elem, self), t.elem
         for i, e in enumerate(v):
-            visit(t.elem, self, e, f"{where}[{i}]")
+            check(et, e, f"{where}[{i}]")
 
     def visit_set(self, t: SetType, v: Any, where: str) -> None:
         self._elements(t, v, where, distinct=True)
@@ -112,8 +114,9 @@ class _Validate(TypeVisitor[[Any, str], None]):
         if not isinstance(v, list):
             _fail(f"expected {t} (a JSON array), got {_describe(v)}", where)
         seen: set[str] = set()
+        check, et = method_for(t.elem, self), t.elem
         for i, e in enumerate(v):
-            visit(t.elem, self, e, f"{where}[{i}]")
+            check(et, e, f"{where}[{i}]")
             if distinct:
                 key = encode(e, t.elem)
                 if key in seen:
@@ -124,11 +127,12 @@ class _Validate(TypeVisitor[[Any, str], None]):
         if not isinstance(v, list):
             _fail(f"expected {t} (an array of [key, value] pairs), got {_describe(v)}", where)
         keys: set[str] = set()
+        check_key, check_value = method_for(t.key, self), method_for(t.value, self)
         for i, pair in enumerate(v):
             if not isinstance(pair, list) or len(pair) != 2:
                 _fail(f"expected a [key, value] pair, got {_describe(pair)}", f"{where}[{i}]")
-            visit(t.key, self, pair[0], f"{where}[{i}][0]")
-            visit(t.value, self, pair[1], f"{where}[{i}][1]")
+            check_key(t.key, pair[0], f"{where}[{i}][0]")
+            check_value(t.value, pair[1], f"{where}[{i}][1]")
             key = encode(pair[0], t.key)
             if key in keys:
                 _fail(f"map key {_describe(pair[0])} appears twice", f"{where}[{i}][0]")
@@ -190,16 +194,17 @@ class _Canonical(TypeVisitor[[Any], Any]):
         return f
 
     def visit_seq(self, ty: SeqType, value: Any) -> Any:
-        return [canonical(e, ty.elem) for e in value]
+        return each_present(self, ty.elem, value)
 
     def _bag(self, ty: SetType | MultisetType, value: Any) -> Any:
-        items = [canonical(e, ty.elem) for e in value]
-        return sorted(items, key=_sort_key)
+        return sorted(each_present(self, ty.elem, value), key=_sort_key)
 
     visit_set = visit_multiset = _bag
 
     def visit_map(self, ty: MapType, value: Any) -> Any:
-        pairs = [[canonical(k, ty.key), canonical(v, ty.value)] for k, v in value]
+        ck, cv = method_for(ty.key, self), method_for(ty.value, self)
+        pairs = [[None if k is None else ck(ty.key, k), None if v is None else cv(ty.value, v)]
+                 for k, v in value]
         return sorted(pairs, key=lambda p: _sort_key(p[0]))
 
     def visit_option(self, ty: OptionType, value: Any) -> Any:
@@ -213,6 +218,13 @@ class _Canonical(TypeVisitor[[Any], Any]):
 
 
 _CANONICAL = _Canonical()
+
+
+def each_present(visitor: TypeVisitor[[Any], Any], ty: Type, items: list[Any]) -> list[Any]:
+    """The visitor's result for each non-null item of type ``ty`` (None stays None), the
+    method looked up once for the lot."""
+    m = method_for(ty, visitor)
+    return [None if e is None else m(ty, e) for e in items]
 
 
 def canonical(value: Any, ty: Type) -> Any:

@@ -32,6 +32,7 @@ from adequacy.plugin import (
     TupleType,
     Type,
     TypeVisitor,
+    method_for,
     visit,
 )
 
@@ -69,16 +70,18 @@ class _Tokens(TypeVisitor[[Any, list[str]], None]):
                   ) -> None:
         items = value or []
         out.append(str(len(items)))
+        put, et = method_for(ty.elem, self), ty.elem
         for e in items:
-            visit(ty.elem, self, e, out)
+            put(et, e, out)
 
     visit_seq = visit_set = visit_multiset = _elements
 
     def visit_map(self, ty: MapType, value: Any, out: list[str]) -> None:
         out.append(str(len(value)))
+        put_key, put_value = method_for(ty.key, self), method_for(ty.value, self)
         for k, v in value:
-            visit(ty.key, self, k, out)
-            visit(ty.value, self, v, out)
+            put_key(ty.key, k, out)
+            put_value(ty.value, v, out)
 
     def visit_option(self, ty: OptionType, value: Any, out: list[str]) -> None:
         if value is None:
@@ -130,7 +133,8 @@ class _Decode(TypeVisitor[[Iterator[str]], Any]):
 
     def _elements(self, ty: SeqType | SetType | MultisetType, tokens: Iterator[str]) -> Any:
         n = int(next(tokens))
-        return [visit(ty.elem, self, tokens) for _ in range(n)]
+        get, et = method_for(ty.elem, self), ty.elem
+        return [get(et, tokens) for _ in range(n)]
 
     visit_seq = visit_set = visit_multiset = _elements
 

@@ -266,16 +266,20 @@ class _FromJson(T.TypeVisitor[[Any], Any]):
         if isinstance(ty.elem, T.IntType) and type(v) is list and _all_ints(v):
             # what the per-element path gives, at C speed
             return note_int_seq(tuple(v))
-        return tuple(from_json(x, ty.elem) for x in v)
+        conv, et = T.method_for(ty.elem, self), ty.elem
+        return tuple([conv(et, x) for x in v])
 
     def visit_set(self, ty: T.SetType, v: Any) -> Any:
-        return frozenset(from_json(x, ty.elem) for x in v)
+        conv, et = T.method_for(ty.elem, self), ty.elem
+        return frozenset([conv(et, x) for x in v])
 
     def visit_multiset(self, ty: T.MultisetType, v: Any) -> Any:
-        return MSet.of(from_json(x, ty.elem) for x in v)
+        conv, et = T.method_for(ty.elem, self), ty.elem
+        return MSet.of([conv(et, x) for x in v])
 
     def visit_map(self, ty: T.MapType, v: Any) -> Any:
-        return FMap((from_json(k, ty.key), from_json(x, ty.value)) for k, x in v)
+        ck, cv = T.method_for(ty.key, self), T.method_for(ty.value, self)
+        return FMap([(ck(ty.key, k), cv(ty.value, x)) for k, x in v])
 
     def visit_option(self, ty: T.OptionType, v: Any) -> Any:
         return NONE if v is None else some(from_json(v["some"], ty.elem))

@@ -21,6 +21,7 @@ from adequacy.extensions.backend import Backend, Engine, EngineInfo, Limits, Loa
 from adequacy.extensions.registry import engine_infos
 from adequacy.model.task import Case, Task
 from adequacy.model.verdicts import Bucket, InvalidSpec, Truth, Verdict
+from adequacy.scoring import activity
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.keys import engine_fingerprint, job_key, spec_hash, verdict_key
 from adequacy.scoring.options import ScoreOptions, score_options
@@ -105,6 +106,7 @@ def _run_engine(
                                    engine=ref.info.name, reason=f"{ref.info.name} does not "
                                    f"evaluate {c.bucket.predicate}conditions")
     if able:
+        activity.note(ref.info.name)
         with progress.engine_task(ref.info.name, len(able)):
             got = ref.engine.check(spec, task, able, limits)
         if len(got) != len(able):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +34,7 @@ from adequacy.batch.pool import BatchOptions, BatchSummary, run_batch
 from adequacy.errors import AdequacyError, MissingExtra, TaskError, validation_message
 from adequacy.model.toml_lines import line_of
 from adequacy.scoring.options import ScoreOptions
-from adequacy.scoring.spec_report import Provenance
+from adequacy.scoring.spec_report import Provenance, SpecReport
 from adequacy.taskdirs.discovery import default_spec_glob, discover_tasks
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -299,6 +300,25 @@ def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
     return jobs_from_file(jobs_file), True
 
 
+def _pair_lines(total: int, say: Callable[[str], None], enabled: bool
+                ) -> Callable[[SpecReport], None] | None:
+    """One line per pair scored now, where no progress bar is drawn (a pipe, a log file):
+    a study can run for hours, and a silent one cannot be told from a hung one."""
+    if not enabled or sys.stderr.isatty():
+        return None
+    done = 0
+
+    def line(rep: SpecReport) -> None:
+        nonlocal done
+        done += 1
+        outcome: str = ("PASSED ALL" if rep.passed_all else rep.status
+                        if rep.status != "scored" else "failed")
+        if rep.error:
+            outcome += f": {' '.join(rep.error.split())[:160]}"
+        say(f"[{done}/{total}] {rep.task_id} {Path(rep.spec_path or '?').name}: {outcome}")
+    return line
+
+
 def run_study(loaded: LoadedStudy, *, workers: int | None = None, progress: bool = True,
               cache_path: str | None = None, say: Callable[[str], None] = lambda _: None,
               ) -> StudySummary:
@@ -322,7 +342,7 @@ def run_study(loaded: LoadedStudy, *, workers: int | None = None, progress: bool
     results = loaded.resolve(study.results)
     opts = BatchOptions(score=study.scoring, cache_path=cache_path, experiment=loaded.sha256)
     summary = run_batch(jobs, results, opts, workers=workers or study.workers,
-                        progress=progress)
+                        progress=progress, on_report=_pair_lines(len(jobs), say, progress))
     sources = []
     for src, lo, hi, fresh in per_source:
         reps = summary.reports[lo:hi]

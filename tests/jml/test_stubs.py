@@ -19,7 +19,9 @@ from adequacy_openjml.stubs import java_literal, render_stubs
 def test_java_literals() -> None:
     assert java_literal([1, -2], "int[]") == "new int[]{1, (-2)}"
     assert java_literal("a\"b", "String") == '"a\\"b"'
-    assert java_literal("x", "char") == "'\\u0078'"
+    assert java_literal("x", "char") == "'x'"
+    # not '\\u0027': Java replaces unicode escapes before lexing, so that is '''
+    assert java_literal("'", "char") == "'\\''"
     assert java_literal(None, "int[]") == "null"
     assert java_literal(5, "long") == "5L"
     assert java_literal("NaN", "double") == "Double.NaN"

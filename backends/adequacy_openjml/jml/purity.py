@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from adequacy.plugin import SpecInvalid
 
+from .freshness import creates_builder, is_fresh
+from .identity_scan import Scan
 from .lexer import Token, tokenize
 from .members import JavaClass, JavaField, JavaMethod, SpecFile
 from .scopes import Scopes
@@ -235,8 +237,8 @@ class _Method:
     def _holds(self, name: str, k: int, spoiled: set[str]) -> None:
         """Classify the value given to the local ``name`` by the expression at ``k``."""
         rhs = self._until_end(k)
-        if self._fresh(rhs):
-            if len(rhs) > 1 and rhs[1].text in ("StringBuilder", "StringBuffer"):
+        if is_fresh(rhs):
+            if creates_builder(rhs):
                 self.builders.add(name)
             if _full_dims(rhs):
                 self.grids.add(name)
@@ -310,18 +312,6 @@ class _Method:
             k += 1
         return out
 
-    @staticmethod
-    def _fresh(rhs: list[Token]) -> bool:
-        if not rhs:
-            return False
-        if rhs[0].is_op("{") or rhs[0].is_ident("new"):
-            return True
-        texts = [x.text for x in rhs]
-        while len(texts) > 2 and texts[0][:1].islower() and texts[1] == ".":
-            texts = texts[2:]  # a package prefix: java.util.Arrays.copyOf
-        return texts[-3:] == ["clone", "(", ")"] or texts[:4] in (
-            ["Arrays", ".", "copyOf", "("], ["Arrays", ".", "copyOfRange", "("])
-
     def allocated(self, name: str, at: int | Token | None = None) -> bool:
         if name == NEW:
             return True
@@ -365,7 +355,32 @@ class _Method:
             elif x.kind == "ident" and x.text in ("synchronized", "Thread", "System", "Runtime",
                                                   "ClassLoader", "Class"):
                 self.note(f"uses {x.text}")
+        if self.gap is None:
+            found = Scan(t, self._declared_type, self._own_return, self._is_builder).run()
+            if found is not None:
+                self.gap = (f"pure method {self.m.name} {found[0]} (line {found[1]}): its "
+                            "value may differ from one run to the next")
         return self.gap
+
+    def _declared_type(self, name: str, k: int) -> str | None:
+        """The declared type of a local (in scope at ``k``), parameter or field."""
+        local = self.scopes.lookup(name, k)
+        if local is not None:
+            return local
+        if name in self.locals:
+            return ""  # declared where the scope reader does not model the type
+        for ty, n in self.m.params:
+            if n == name:
+                return ty
+        f = self.fields.get(name)
+        return f.type if f is not None else None
+
+    def _own_return(self, name: str) -> str | None:
+        m = self._own_method(name)
+        return m.return_type if m is not None else None
+
+    def _is_builder(self, name: str, k: int) -> bool:
+        return name in self.builders
 
     def _reference(self, k: int) -> None:
         """``recv::m``: the call happens later, through an interface method (``apply``...),
@@ -569,8 +584,18 @@ class _Method:
 
     def _root(self, k: int) -> Token | None:
         """The name a receiver expression ending at ``k`` starts from (``a`` in ``a.b[i]``),
-        or None when it starts with a call or a parenthesis."""
+        or None when it starts with a call or a parenthesis. A chain through calls that return
+        their receiver (``sb.append(x).reverse()``) counts only on a string builder: on a map,
+        ``replace`` returns a stored value, not the map."""
+        root, through = self._root_of(k)
+        if root is not None and through and not (
+                root.text in self.builders or root.text == NEW and self._built_as_builder(k)):
+            return None
+        return root
+
+    def _root_of(self, k: int) -> tuple[Token | None, bool]:
         j = k
+        through = False
         while j >= 0:
             x = self.t[j]
             if x.is_op("]", ")"):
@@ -590,18 +615,20 @@ class _Method:
                     while self.tok(q - 1).is_op(".") and self.tok(q - 2).kind == "ident":
                         q -= 2
                     if callee.kind == "ident" and self.tok(q - 1).is_ident("new"):
-                        return Token("ident", NEW, callee.line)  # new T(...): allocated here
+                        # new T(...): allocated here
+                        return Token("ident", NEW, callee.line), through
                     if callee.text in SELF_RETURNING and self.tok(j - 2).is_op("."):
                         j -= 3  # sb.append(x).reverse(): the receiver is sb again
+                        through = True
                         continue
-                    return None
+                    return None, through
                 j -= 1
                 continue
             if x.kind == "ident" and self.tok(j - 1).is_op("."):
                 j -= 2
                 continue
-            return x if x.kind == "ident" else None
-        return None
+            return (x if x.kind == "ident" else None), through
+        return None, through
 
     def _static_call(self, cls: Token, name: Token, k: int) -> None:
         qual = f"{cls.text}.{name.text}"

@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from adequacy.plugin import INT_WIDTHS
 
+from ..attributes import uninterpreted
 from ..syntax import ast as A
 from . import builtins as B
 from .quant import compile_quant
@@ -133,12 +134,14 @@ class Program:
             counter = [0]
             scope = Scope(counter)
             fc.param_slots = [scope.bind(p.name, p.ty) for p in fc.item.params]
-            if fc.item.body is None:
+            if uninterpreted(fc.item):
                 line = fc.item.line
                 name = fc.item.name
+                why = ("#[verifier::external_body]: Verus ignores its body"
+                       if fc.item.body is not None else "it has no body")
 
                 def nobody(fr: list[Any]) -> Any:
-                    raise Undef(f"spec fn {name} has no body (uninterpreted)", line)
+                    raise Undef(f"spec fn {name} is uninterpreted ({why})", line)
                 fc.body = nobody
             else:
                 # destructuring parameters
@@ -146,6 +149,7 @@ class Program:
                 for p, slot in zip(fc.item.params, fc.param_slots, strict=True):
                     if p.pat is not None:
                         pre.append((self.pattern(p.pat, scope), slot))
+                assert fc.item.body is not None  # uninterpreted() said it has one
                 body = self.expr(fc.item.body, scope)
                 if pre:
                     inner = body
@@ -371,30 +375,40 @@ class Program:
         three-valued meaning: one false operand makes it false even when another is
         undefined; otherwise an undefined operand makes it undefined. ``||`` dually."""
         op = e.op
-        leaves: list[tuple[A.Expr, Scope]] = []
-        stack: list[tuple[A.Expr, Scope]] = [(e, sc)]
+        flat: list[A.Expr] = []
+        stack: list[A.Expr] = [e]
         while stack:
-            x, s = stack.pop()
+            x = stack.pop()
             if isinstance(x, A.Binary) and x.op == op:
-                # `x matches P(v) && f(v)`: the pattern's names are in scope on the right
-                s2 = s.child() if op == "&&" and isinstance(x.l, A.Matches) else s
-                stack.append((x.r, s2))
-                stack.append((x.l, s2))
+                stack.append(x.r)
+                stack.append(x.l)
             else:
-                leaves.append((x, s))
-        if len(leaves) == 2:
+                flat.append(x)
+        if len(flat) == 2:
             return self.logic(op, e.l, e.r, sc, e.line)
-        codes = [(self.expr(x, s), x.line) for x, s in leaves]
+        # `a && x matches P(v) && f(v) && g(v)`: Verus parses the rest of the && chain as the
+        # matches' right-hand side (guide: reference-matches.md; syn_verus parse_matches), so
+        # the pattern's names are in scope in every operand after it
+        leaves: list[tuple[A.Expr, Scope]] = []
+        cur = sc
+        for x in flat:
+            if op == "&&" and isinstance(x, A.Matches) and x.binds:
+                cur = cur.child()
+            leaves.append((x, cur))
+        codes = [(self.expr(x, s), x.line, isinstance(x, A.Matches) and x.binds)
+                 for x, s in leaves]
         decisive = op == "||"
 
         def junction(fr: list[Any]) -> Any:
             pending: Undef | None = None
-            for c, ln in codes:
+            for c, ln, binds in codes:
                 try:
                     v = c(fr)
                     if v is not True and v is not False:
                         _truth(v, ln)
                 except Undef as u:
+                    if binds:  # the operands after it read names it did not bind
+                        raise u from None
                     pending = u
                     continue
                 if v is decisive:
@@ -424,20 +438,23 @@ class Program:
         if len(premises) == 1:
             return self.logic("==>", premises[0], concl, sc, e.line)
         s = sc
-        prem: list[tuple[Code, int]] = []
+        prem: list[tuple[Code, int, bool]] = []
         for p in premises:
-            if isinstance(p, A.Matches):
+            binds = isinstance(p, A.Matches) and p.binds
+            if binds:
                 s = s.child()
-            prem.append((self.expr(p, s), p.line))
+            prem.append((self.expr(p, s), p.line, binds))
         cc = self.expr(concl, s)
         line = e.line
 
         def implies_chain(fr: list[Any]) -> Any:
             pending: Undef | None = None
-            for c, ln in prem:
+            for c, ln, binds in prem:
                 try:
                     a = c(fr)
                 except Undef as u:
+                    if binds:  # what follows reads names it did not bind
+                        raise u from None
                     pending = u
                     continue
                 if a is False:
@@ -474,16 +491,17 @@ class Program:
 
     def logic(self, op: str, l_: A.Expr, r_: A.Expr, sc: Scope, line: int) -> Code:
         rsc = sc
-        if isinstance(l_, A.Matches) and op in ("&&", "==>"):
+        if isinstance(l_, A.Matches) and l_.binds and op in ("&&", "==>"):
             rsc = sc.child()
         lc = self.expr(l_, rsc) if rsc is not sc else self.expr(l_, sc)
         rc = self.expr(r_, rsc)
+        binds = rsc is not sc  # the right side reads names the left side binds
         if op == "&&":
             def and_(fr: list[Any]) -> Any:
                 try:
                     a = lc(fr)
                 except Undef as u:
-                    if rc(fr) is False:
+                    if not binds and rc(fr) is False:
                         return False
                     raise u
                 if a is False:
@@ -517,7 +535,7 @@ class Program:
                 try:
                     a = lc(fr)
                 except Undef as u:
-                    if rc(fr) is True:
+                    if not binds and rc(fr) is True:
                         return True
                     raise u
                 if a is False:

@@ -13,6 +13,7 @@ import json
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any
 
@@ -35,11 +36,13 @@ from adequacy.plugin import (
     Verdict,
     engine_version,
     progress,
+    renew_after_fork,
 )
 from adequacy_openjml.jdk import Java, find_java
 
 from ...jml import load as jml_load
 from ...jml.load import JmlSpec, find_target, original_source, spec_data
+from . import jvms
 from .build import Unit, build_unit, compile_errors
 from .jvms import JVMS
 from .worker import COMPILER, Worker, WorkerDied, jdk_problem
@@ -169,6 +172,9 @@ class CompileGap(Exception):
 
 
 _ACQUIRER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rac-acquire")
+# A forked child must not inherit a pool whose threads stayed in the parent: a job submitted
+# to it would never run (the hang of a study whose writers ran rac before the pool forked).
+renew_after_fork(_ACQUIRER, max_workers=4, thread_name_prefix="rac-acquire")
 
 
 def start_run(unit: Unit, key: str, file: str | None, limits: Limits) -> Run:
@@ -182,7 +188,13 @@ def start_run(unit: Unit, key: str, file: str | None, limits: Limits) -> Run:
     except BaseException:
         pending.add_done_callback(_give_back)
         raise
-    return Run(unit, key, classes, pending.result())
+    try:  # bounded: JVMS.acquire gives up after its own wait, this one after the spec's
+        worker = pending.result(timeout=jvms.WAIT_SECONDS + limits.spec_seconds)
+    except FutureTimeout as e:
+        pending.add_done_callback(_give_back)
+        raise BackendError("rac: no eval JVM was handed out within "
+                           f"{jvms.WAIT_SECONDS + limits.spec_seconds:.0f}s") from e
+    return Run(unit, key, classes, worker)
 
 
 def _give_back(f: Future[Worker]) -> None:

@@ -268,3 +268,8 @@ def test_records_name_the_writer_its_parameters_and_every_plugin(installed_toy: 
     plugins = {p.name: (p.distribution, p.version) for p in prod.plugins}
     assert plugins["toy"] == ("adequacy-toy-backend", "0.0.1")
     assert plugins["mutators"][0] == "spec-adequacy" and plugins["verus"][0] == "spec-adequacy"
+    # a table row (CSV, data frame) carries them too
+    from adequacy.ecosystem.tables import spec_rows
+    (row,) = spec_rows([res])
+    assert row["made_by.name"] == "toy-bounds" and row["made_by.params.samples"] == 2
+    assert "toy=adequacy-toy-backend 0.0.1" in row["plugins"]

@@ -3,8 +3,9 @@
 Usage: python benchmarks/cases_snapshot.py TREE OUT.json [--engine E ...]
 
 Copies each bundled task folder (every backend's examples) into a
-temporary folder and runs, with the source roots of TREE on ``PYTHONPATH`` (so two checkouts
-can be compared with one interpreter): ``cases generate --seed 1 --valid 10``, then ``mutate
+temporary folder and runs, with the source roots and the entry points of TREE on
+``PYTHONPATH`` (so two checkouts can be compared with one interpreter, each with its own
+plugins; ``compare_trees.tree_env``): ``cases generate --seed 1 --valid 10``, then ``mutate
 --seed 1 --per-case 4``, then ``run`` over every spec of every task (``--no-cache``, one worker,
 the default engines or those given). It records the reports, every case file line, and every
 results record without what differs from run to run (times, dates, seals, temporary paths).
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -24,8 +24,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from compare_trees import tree_env  # noqa: E402 - a sibling script
+
 _TIMED = re.compile(r"\d(\.\d+)? ?(s|ms|/s)\b")
-ROOTS = ("", "backends", "mutators", "optimizers")
 VOLATILE = {"seconds", "created", "seal", "task_path", "spec_path", "elapsed", "duration",
             "wall_seconds", "cpu_seconds", "key"}
 """Fields that differ between runs, or between trees whose code differs (a job's key hashes
@@ -60,10 +61,9 @@ def main() -> None:
     ap.add_argument("--engine", action="append", default=[])
     a = ap.parse_args()
     tree = a.tree.resolve()
-    env = {**os.environ, "PYTHONHASHSEED": "0",
-           "PYTHONPATH": os.pathsep.join(str(tree / r) for r in ROOTS)}
     snap: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="cases-snapshot-") as tmp:
+        env = tree_env(tree, Path(tmp) / "dist")
         work = Path(tmp) / "tasks"
         work.mkdir()
         for src in tasks_of(tree):

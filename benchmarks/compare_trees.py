@@ -93,10 +93,15 @@ def _dist(tree: Path, into: Path) -> Path:
     return into
 
 
-def _env(tree: Path, dist: Path, cache: Path) -> dict[str, str]:
-    path = [str(dist), *(str(tree / r) for r in ROOTS)]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(path), "PYTHONHASHSEED": "0",
-            "ADEQUACY_CACHE": str(cache)}
+def tree_env(tree: Path, scratch: Path, cache: Path | None = None) -> dict[str, str]:
+    """The environment of a child that runs ``tree``: its source roots and its own entry
+    points first on ``PYTHONPATH`` (a distribution record written under ``scratch``), fixed
+    hash seeds, and ``cache`` as its cache folder when given."""
+    path = [str(_dist(tree, scratch)), *(str(tree / r) for r in ROOTS)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "PYTHONHASHSEED": "0"}
+    if cache is not None:
+        env["ADEQUACY_CACHE"] = str(cache)
+    return env
 
 
 def _run(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, str]:
@@ -118,7 +123,7 @@ def main() -> None:
     py = sys.executable
     with tempfile.TemporaryDirectory(prefix="compare-trees-") as tmp:
         base = Path(tmp)
-        envs = {k: _env(t, _dist(t, base / f"dist-{k}"), base / f"cache-{k}")
+        envs = {k: tree_env(t, base / f"dist-{k}", base / f"cache-{k}")
                 for k, t in trees.items()}
         task = {k: next(t.glob("backends/adequacy_verus/examples/verus/binary_search_first"))
                 for k, t in trees.items()}

@@ -47,11 +47,23 @@ from adequacy.extensions.backend import (
     ReferenceSession,
     Verifier,
 )
+from adequacy.extensions.component import Component
 from adequacy.extensions.engine_version import engine_version
 from adequacy.extensions.hookspecs import hookimpl
 from adequacy.extensions.importer import Importer, ImportReport, Problem, TaskOutcome, reason_kind
+from adequacy.extensions.judges import Judge, JudgeCapabilities, JudgeKind, Pair, Word
 from adequacy.extensions.lazy_engines import EngineRow, load_engines
+from adequacy.extensions.objectives import Objective
+from adequacy.extensions.operators import SKIP, MutationOperator, OperatorFn
 from adequacy.extensions.texts import GymTexts, WriterTexts
+from adequacy.extensions.writers import (
+    Usage,
+    Writer,
+    WriterKind,
+    WriterOptions,
+    WrittenSpec,
+    visible_cases,
+)
 from adequacy.model import types
 from adequacy.model.clauses import (
     AllElems,
@@ -71,6 +83,7 @@ from adequacy.model.clauses import (
     Var,
     atom_vars,
 )
+from adequacy.model.metrics import BucketStats, Metric
 from adequacy.model.proofs import ContractResult, OpenGoal, ProofOutcome, VerifyResult
 from adequacy.model.random_values import CHAR_POOL, random_value
 from adequacy.model.task import Case, Param, Task, TaskFiles
@@ -91,7 +104,11 @@ from adequacy.model.types import (
     StructType,
     TupleType,
     Type,
+    TypeVisitor,
+    method_for,
     parse_type,
+    parts,
+    visit,
 )
 from adequacy.model.values import canonical, content_hash, encode, validate
 from adequacy.model.verdicts import BUCKETS, Bucket, Truth, Verdict
@@ -124,12 +141,17 @@ __all__ = [
     "whole_file",
     # importers
     "ImportReport", "Importer", "Problem", "TaskOutcome", "reason_kind",
+    # the other extension kinds: writers, metrics, objectives, mutation operators, judges
+    "Component", "Judge", "JudgeCapabilities", "JudgeKind", "Metric", "BucketStats",
+    "MutationOperator", "Objective", "OperatorFn", "Pair", "SKIP", "Usage", "Word", "Writer",
+    "WriterKind", "WriterOptions", "WrittenSpec", "visible_cases",
     # the data: types, values, tasks, verdicts, template clauses, proofs
     "BUCKETS", "Bucket", "BoolType", "CHAR_POOL", "Case", "CharType", "FloatType", "INT_WIDTHS",
     "IntType", "MapType", "MultisetType", "NullableType", "OptionType", "Param", "SeqType",
     "SetType", "StringType", "StructType", "Task", "TaskFiles", "Truth", "TupleType", "Type",
-    "Verdict", "canonical", "content_hash", "encode", "parse_type", "random_value", "types",
-    "validate",
+    "TypeVisitor", "Verdict", "canonical", "content_hash", "encode", "method_for",
+    "parse_type", "parts",
+    "random_value", "types", "validate", "visit",
     "AllElems", "AllIn", "Atom", "Clause", "Cmp", "Const", "Iff", "IndexIn", "Len", "Member",
     "NonNull", "Pointwise", "Sorted", "Term", "Var", "atom_vars",
     "ContractResult", "OpenGoal", "ProofOutcome", "VerifyResult",

@@ -92,9 +92,10 @@ def _honest(rep: SearchReport, what: str) -> str:
 def explore(
     task: Annotated[Path, typer.Argument(help="Task folder.")],
     spec: Annotated[Path, typer.Argument(help="Spec file to search counterexamples for.")],
-    oracle: Annotated[str, typer.Option(help="reference (the task's validator, constraints, "
-                      "reference, checker and recorded outputs), gold (the task's gold spec) "
-                      "or a spec file used as the oracle for pre and post.")] = "reference",
+    oracle: Annotated[str, typer.Option(help="A registered judge: reference (the task's "
+                      "validator, constraints, reference, checker and recorded outputs) or a "
+                      "plugin's (adequacy plugins lists them); gold (the task's gold spec); or "
+                      "a spec file used as the oracle for pre and post.")] = "reference",
     budget: Annotated[float, typer.Option(callback=positive,
                       help="Wall-clock seconds for search and shrinking.")] = 10.0,
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same search).")] = 0,
@@ -112,8 +113,8 @@ def explore(
     """
     from adequacy.console import progress
     from adequacy.errors import AdequacyError, SpecInvalid
+    from adequacy.extensions.registry import registry
     from adequacy.search.explore import as_cases, compare
-    from adequacy.search.oracles import OracleJudge
     from adequacy.taskdirs.load import load_task, write_cases
     try:
         t = load_task(task)
@@ -125,8 +126,9 @@ def explore(
             raise fail(f"{e.file or spec}:{e.line or ''}: invalid spec: {e.message}", 3
                        ) from None
         right: Any
-        if oracle == "reference":
-            right = OracleJudge(t)
+        judged = oracle in registry().judges
+        if judged:
+            right = registry().judges[oracle].make(t)
             if right.describe == "no oracle":
                 raise fail(f"{task}: the task has no validator, constraints, reference, "
                            "checker or recorded outputs to judge by; use --oracle SPEC")
@@ -152,9 +154,10 @@ def explore(
     if as_json:
         print(rep.model_dump_json(indent=2))
     else:
-        oname = "oracle" if oracle == "reference" else right.name
-        against = (f"the task's oracles ({right.describe})" if oracle == "reference"
-                   else str(right.path))
+        oname = "oracle" if judged else right.name
+        against = ((f"the task's oracles ({right.describe})" if oracle == "reference"
+                    else f"judge {oracle}" + (f" ({right.describe})" if right.describe else ""))
+                   if judged else str(right.path))
         _say(f"explore {t.id}: {spec} against {against}, seed {seed}, budget {budget:g} s")
         for d in rep.disagreements:
             _print_found(d, "spec", oname, _WORDS[(d.predicate, d.left, d.right)])

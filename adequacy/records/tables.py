@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adequacy.console.tables import key_columns
+from adequacy.extensions.registry import registry
 from adequacy.model.metrics import HARNESS_T, KS, passed_all, summarize, untested_buckets
 from adequacy.model.task import Task
 from adequacy.model.verdicts import BUCKETS, Bucket
@@ -48,7 +49,8 @@ def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int 
         must = "accept" if b.expects else "reject"
         frac = s.fraction(rep.strict)
         style = "green" if s.total and s.passed == s.total else ("red" if s.failed else "yellow")
-        t.add_row(b.value, f"{b.specgym_name.removeprefix('tau ')} / {b.harness_name}", must,
+        names = registry().metric_of(b)
+        t.add_row(b.value, f"{names.specgym_name.removeprefix('tau ')} / {names.label}", must,
                   str(s.passed),
                   str(s.failed), str(s.unknown), str(s.total), Text(_pct(frac), style=style if s.total else ""))
     parts.append(t)
@@ -56,9 +58,9 @@ def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int 
     if m is not None:
         h = m.harness_at(harness_t)
         ph = m.post_harness_at(harness_t)
-        line = (f"PostCorr {_pct(m.post_corr)}  PostComp {_pct(m.post_comp)}  "
-                f"PreCorr {_pct(m.pre_corr)}  PreComp {_pct(m.pre_comp)}  "
-                f"Harness@{harness_t:g} {'N/A' if h is None else h}  "
+        line = ("".join(f"{x.label} {_pct(x.value(rep.buckets, rep.strict))}  "
+                        for x in registry().metrics.values())
+                + f"Harness@{harness_t:g} {'N/A' if h is None else h}  "
                 f"PostHarness@{harness_t:g} {'N/A' if ph is None else ph}  "
                 f"scoring {'strict (unknown = failed)' if rep.strict else 'lenient (unknown left out)'}")
         parts.append(Text(line))

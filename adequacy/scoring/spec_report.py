@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from adequacy.extensions.component import Component
 from adequacy.model.metrics import (
     BucketStats,
     HarnessMetrics,
@@ -198,7 +199,8 @@ def totals(reports: Sequence[SpecReport]) -> BatchTotals:
 
 class Provenance(BaseModel):
     """Who wrote the spec: carried from ``synthesize``'s jobs file into every record ``run``
-    writes, so ``report --by model`` can tell two models' specs apart."""
+    writes, so ``report --by model`` can tell two models' specs apart. The flat fields are
+    what reports group by; ``made_by`` is the whole of it."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -214,3 +216,7 @@ class Provenance(BaseModel):
     """Which of the writer's samples for the task this spec is (0, 1, ...): what pass@k and
     pass^k group, and part of the job's key, so two samples with the same text are two
     records. None: not a sample (a hand-written spec, a file of a folder)."""
+    made_by: Component | None = None
+    """The writer (or agent) as the registry knows it: kind, name, the parameters that shaped
+    the spec (family, model, temperature, samples, program...) and its distribution's version;
+    None where no registered extension wrote the spec (a file of a folder, a person)."""

@@ -85,14 +85,14 @@ class SearchReport(BaseModel):
     """The search stopped because the budget ran out (not because every bucket was found)."""
 
 
-def _reference_source(task: Task) -> OracleJudge | None:
+def _reference_source(task: Task) -> Judge | None:
     """The task's reference as a source of likely-right outputs (never as a judge here)."""
     from adequacy.errors import AdequacyError
     try:
         o = OracleJudge(task)
     except AdequacyError:
         return None
-    return o if o.has_reference else None
+    return o if o.capabilities.reference_outputs else None
 
 
 def _decided(a: Word, b: Word) -> bool:
@@ -107,11 +107,12 @@ class _Search:
         self.start = time.monotonic()
         self.deadline = self.start + budget
         for j in (left, right):
-            if hasattr(j, "deadline"):
-                j.deadline = self.deadline
-        self.oracle = right if isinstance(right, OracleJudge) else _reference_source(task)
+            if j.capabilities.deadline:
+                j.set_deadline(self.deadline)
+        self.oracle: Judge | None = (right if right.capabilities.reference_outputs
+                                     else _reference_source(task))
         self.report = SearchReport(task=task.id, left=left.name, right=right.name, seed=seed,
-                                   budget=budget, right_oracles=getattr(right, "describe", ""))
+                                   budget=budget, right_oracles=right.describe)
         self.found: dict[tuple[str, bool, bool], list[Disagreement]] = {}
         self.pool = [c.output for c in task.all_cases() if c.output is not None]
         self.existing = {self._case_key(c.bucket, c.input, c.output): c.key
@@ -244,8 +245,7 @@ class _Search:
                 cands.append((i2, cur_o))
                 if len(cands) >= SHRINK_BATCH // 2:
                     break
-            if d.predicate == "post" and self.oracle is not None and self.oracle.has_reference \
-                    and d.right:
+            if d.predicate == "post" and self.oracle is not None and d.right:
                 refs = self.oracle.reference([i for i, _ in cands])
                 cands += [(i, r) for (i, _), r in zip(list(cands), refs, strict=True)
                           if isinstance(r, dict)]

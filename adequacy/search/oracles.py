@@ -15,10 +15,11 @@ import copy
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from adequacy.errors import AdequacyError, SpecInvalid
 from adequacy.extensions.backend import Limits
+from adequacy.extensions.judges import Judge, JudgeCapabilities, Pair, Word
 from adequacy.model.task import Case, Task
 from adequacy.model.verdicts import Bucket, Truth
 from adequacy.scoring.cache import VerdictCache
@@ -34,28 +35,10 @@ from adequacy_mutators import (
 )
 from adequacy_mutators._oracles import load_module_function
 
-__all__ = ["Judge", "OracleJudge", "SpecJudge", "Word"]
-
-Pair = tuple[dict[str, Any], dict[str, Any]]
+__all__ = ["Judge", "OracleJudge", "Pair", "SpecJudge", "Word"]
 
 
-@dataclass(frozen=True)
-class Word:
-    """A judge's word on one input (valid?) or one (input, output) pair (right?)."""
-
-    value: bool | None
-    reason: str = ""
-
-
-class Judge(Protocol):
-    name: str
-
-    def inputs(self, inputs: Sequence[dict[str, Any]]) -> list[Word]: ...
-
-    def outputs(self, pairs: Sequence[Pair]) -> list[Word]: ...
-
-
-class SpecJudge:
+class SpecJudge(Judge):
     """A spec's precondition on inputs and postcondition on pairs, scored in batches.
 
     Each call is one ``score_spec`` over the batch (one engine run: a JVM engine pays its start
@@ -63,6 +46,8 @@ class SpecJudge:
     ``deadline`` so a budget holds even when an engine is slow. The verdict cache is not used
     by default: made-up cases would fill it with entries no later run asks for.
     """
+
+    capabilities = JudgeCapabilities(deadline=True)
 
     def __init__(self, task: Task, text: str, path: str | None, options: ScoreOptions,
                  cache: VerdictCache | None = None, name: str | None = None) -> None:
@@ -74,6 +59,9 @@ class SpecJudge:
         self.cache = cache
         self.deadline: float | None = None
         self.calls = 0
+
+    def set_deadline(self, deadline: float) -> None:
+        self.deadline = deadline
 
     def _limits(self) -> Limits:
         lim = self.options.limits
@@ -121,7 +109,7 @@ THREW = "reference threw"
 reference answer that makes an input invalid."""
 
 
-class OracleJudge:
+class OracleJudge(Judge):
     """The task's own oracles, with one rule for inputs and one for outputs.
 
     Inputs: a validator decides (unless a broken ``[constraints]`` entry contradicts it: then
@@ -172,6 +160,7 @@ class OracleJudge:
                                 ("reference", self.has_reference), ("checker", self.checker),
                                 ("recorded outputs", self.recorded)) if x]
         self.describe = ", ".join(names) or "no oracle"
+        self.capabilities = JudgeCapabilities(reference_outputs=self.has_reference)
 
     @property
     def has_reference(self) -> bool:
@@ -285,3 +274,4 @@ class OracleJudge:
 class _J:
     wrong: bool | None
     reason: str
+

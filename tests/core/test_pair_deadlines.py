@@ -51,7 +51,11 @@ def test_a_pair_stuck_in_an_engine_is_an_error_naming_it(tmp_path: Path, toy: No
 def test_workers_start_clean_by_default(toy: None) -> None:
     method, recipe = start_method()
     assert method == "spawn" and recipe is not None
-    assert [m for m, _ in recipe.modules] == ["adequacy_toy.plugin"]
+    mods = [m for m, _ in recipe.modules]
+    # the toy language, beside spec-adequacy's own extensions that add no language
+    assert mods[-1] == "adequacy_toy.plugin" and "adequacy_mutators.plugin" in mods
+    assert not any(m.startswith(("adequacy_verus", "adequacy_openjml", "adequacy_python"))
+                   for m in mods)
 
 
 def test_phase_budgets() -> None:

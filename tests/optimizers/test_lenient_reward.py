@@ -35,7 +35,8 @@ def test_the_gepa_metric_refuses_lenient_scoring() -> None:
     import dspy
 
     from adequacy.errors import LenientReward
-    from adequacy_optimizers.metrics import SpecMetric, adequacy_score
+    from adequacy_optimizers.metrics import SpecMetric
+    from adequacy_optimizers.objectives import adequacy_score
 
     assert gold("verus", "euclid_mod") != UNDECIDED
     task = example("verus", "euclid_mod")

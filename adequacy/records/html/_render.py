@@ -9,6 +9,7 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup
 
+from adequacy.extensions.registry import registry
 from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html._aggregate import ApproachStats
 from adequacy.records.html._charts import charts
@@ -59,7 +60,7 @@ def summary_rows(study: Study) -> list[dict[str, str]]:
         row = {"approach": a.name, "specs (tasks)": f"{s.specs} ({s.tasks})",
                "Pass@1": _pm(a, "Pass@1", s.pass_at_1), **_k_cells(a)}
         for b in BUCKETS:
-            row[b.harness_name] = _pm(a, b.value, s.bucket_means.get(b.value))
+            row[registry().metric_of(b).label] = _pm(a, b.value, s.bucket_means.get(b.value))
         row[f"Harness@{key}"] = _pm(a, f"Harness@{key}", a.harness_at.get(key))
         row[f"PostHarness@{key}"] = _pm(a, f"PostHarness@{key}", a.post_harness_at.get(key))
         row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} (of {a.vr_measured})"
@@ -81,7 +82,7 @@ def leaderboard_rows(study: Study) -> list[dict[str, str]]:
                "model": a.model or "-", "family": a.family or "-",
                "Pass@1": _pm(a, "Pass@1", s.pass_at_1), "pass@k": _k_cells(a)["pass@k"]}
         for b in BUCKETS:
-            row[b.harness_name] = _pm(a, b.value, s.bucket_means.get(b.value))
+            row[registry().metric_of(b).label] = _pm(a, b.value, s.bucket_means.get(b.value))
         if any(x.vr is not None for x in ranked):  # measured by some approach
             row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} of {a.vr_measured}"
         row["cost"] = ("n/a" if a.cost is None else
@@ -134,11 +135,21 @@ def _scoring(study: Study) -> str:
     return f"LENIENT{some} (unknown cases left out)"
 
 
+def metric_legend() -> str:
+    """``PreCorr/PreComp/PostCorr/PostComp are the Spec-Harness names of the buckets
+    pre_complete, pre_sound, post_complete and post_sound``, from the registered metrics."""
+    ms = [registry().metric_of(b) for b in BUCKETS]
+    names = [b.value for b in BUCKETS]
+    return (f"{'/'.join(m.label for m in ms)} are the Spec-Harness names of the buckets "
+            f"{', '.join(names[:-1])} and {names[-1]}")
+
+
 def render_html(study: Study, title: str = "spec-adequacy report") -> str:
     return _env().get_template("report.html.j2").render(
         title=title, study=study, summary=summary_rows(study), charts=charts(study),
         leaderboard=leaderboard_rows(study), source_css=css(), cell_legend=CELL_LEGEND,
-        buckets=[b.value for b in BUCKETS], outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
+        buckets=[b.value for b in BUCKETS], metric_names=metric_legend(),
+        outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
         generated=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         scoring=_scoring(study), notes=trust_notes(study))
 

@@ -41,7 +41,8 @@ runner = CliRunner()
 def test_no_metric_door_takes_a_lenient_score() -> None:
     pytest.importorskip("dspy", reason="needs the optimize extra")
     from adequacy.errors import LenientReward
-    from adequacy_optimizers.metrics import SpecMetric, adequacy_score
+    from adequacy_optimizers.metrics import SpecMetric
+    from adequacy_optimizers.objectives import adequacy_score
 
     task = load_task(EUCLID)
     lenient = score_spec(task, UNDECIDED, strict=False)

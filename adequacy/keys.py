@@ -125,3 +125,10 @@ def writer_failed_key(task_path: str, spec_path: str, reason: str) -> str:
     rewritten spec at the same path is a new job."""
     sha = hashlib.sha256(f"{task_path}\0{spec_path}\0{reason}".encode()).hexdigest()
     return f"writer-failed:{sha}"
+
+
+def solver_query_key(solver: str, smt2: str, leaves: list[str]) -> str:
+    """A symbolic question: the solver's version, the whole formula as SMT-LIB text (every
+    declaration and assertion, so any change to a spec, a task's types or the encoding misses)
+    and the constants whose model values are read back."""
+    return content_hash("smt", solver, smt2, "\x1f".join(leaves))

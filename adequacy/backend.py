@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from adequacy.clauses import Clause
+    from adequacy.symbolic.model import SmtEncoder, Symbolic
     from adequacy.gym.texts import GymTexts
     from adequacy.task_model import Case, Task, TaskFiles
     from adequacy.types import Type
@@ -357,6 +358,22 @@ class Backend:
         fragment, e.g. one the compiled engine cannot take as a field); None: fine. Default:
         None."""
         return None
+
+    def smt_encoder(self) -> SmtEncoder | None:
+        """The language's specs as Z3 terms (``adequacy.symbolic.model.SmtEncoder``), for
+        symbolic questions answered by core's Z3 driver; None: the backend has no encoding."""
+        return None
+
+    def symbolic(self) -> Symbolic | None:
+        """Answers to symbolic questions (``adequacy.symbolic.model.Symbolic``: an input where
+        two specs differ, an output a postcondition admits, a case decided): by default core's
+        Z3 driver over ``smt_encoder()``; a backend may answer its own way (another solver, a
+        symbolic executor). None: no symbolic answers."""
+        enc = self.smt_encoder()
+        if enc is None:
+            return None
+        from adequacy.symbolic.z3symbolic import Z3Symbolic
+        return Z3Symbolic(enc)
 
     def gym_texts(self) -> GymTexts | None:
         """An agent's instructions and language notes for gym folders; None: generic ones."""

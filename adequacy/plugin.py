@@ -50,18 +50,28 @@ from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid, TaskEr
 from adequacy.gym.texts import GymTexts
 from adequacy.hookspecs import hookimpl
 from adequacy.importer import Importer, ImportReport
+from adequacy.symbolic.model import (
+    Answer,
+    Decision,
+    Pred,
+    Question,
+    SmtEncoder,
+    SolverLimits,
+    SpecTerms,
+    Symbolic,
+)
 from adequacy.task_model import Case, Task, TaskFiles
 from adequacy.types import BoolType, IntType, SeqType, StringType, Type
 from adequacy.verdicts import Bucket, Truth, Verdict
 from adequacy.verify_result import VerifyResult
 
 __all__ = [
-    "AllElems", "AllIn", "Atom", "Backend", "BackendError", "BoolType", "Bucket", "CAPABILITIES",
-    "Case", "Clause", "Cmp", "Const", "Engine", "EngineInfo", "EngineUnavailable",
+    "AllElems", "AllIn", "Answer", "Atom", "Backend", "BackendError", "BoolType", "Bucket", "CAPABILITIES",
+    "Case", "Clause", "Cmp", "Const", "Decision", "Engine", "EngineInfo", "EngineUnavailable",
     "ExtractionError", "FAILURE_KINDS", "FORBIDDEN", "FailureStreak", "GymTexts", "Iff",
     "ImportReport", "Importer", "IndexIn", "IntType", "Len", "Limits", "LoadedSpec", "Member",
-    "NonNull", "OUT_OF_MEMORY", "Pointwise", "ReferenceOutcome", "STACK_OVERFLOW", "SeqType", "Sorted",
-    "SpecInvalid", "StringType", "TIMEOUT", "Task", "TaskError", "TaskFiles", "Term", "Truth",
+    "NonNull", "OUT_OF_MEMORY", "Pointwise", "Pred", "Question", "ReferenceOutcome", "STACK_OVERFLOW", "SeqType", "SmtEncoder", "SolverLimits", "Sorted", "SpecTerms",
+    "SpecInvalid", "StringType", "Symbolic", "TIMEOUT", "Task", "TaskError", "TaskFiles", "Term", "Truth",
     "Type", "Var", "Verdict", "Verifier", "VerifyResult", "WORKER_DIED", "WriterTexts",
     "atom_vars", "code_blocks", "engine_version", "hookimpl", "matching_brace", "pick_block",
     "whole_file",

@@ -274,3 +274,36 @@ def seq_literal(elem_sort: Any, items: list[Any]) -> Any:
         return z3.Empty(z3.SeqSort(elem_sort))
     units = [z3.Unit(x) for x in items]
     return units[0] if len(units) == 1 else z3.Concat(*units)
+
+
+def small(s: Sym, magnitude: int = 16, length: int = 3) -> list[Any]:
+    """Constraints to a small corner of the values (integers and elements within
+    ``magnitude``, collections at most ``length`` long): where a first, cheap search looks.
+    A model there is a model; "none there" proves nothing."""
+    out: list[Any] = []
+
+    def num(t: Type, x: Any) -> Any | None:
+        if isinstance(t, IntType):
+            return z3.And(x >= -magnitude, x <= magnitude)
+        if isinstance(t, CharType):
+            return z3.And(x >= 32, x <= 126)
+        return None
+
+    if isinstance(s, Scalar):
+        c = num(s.ty, s.term)
+        if c is not None:
+            out.append(c)
+        if isinstance(s.ty, (SeqType, StringType)):
+            et = s.ty.elem if isinstance(s.ty, SeqType) else CharType()
+            out.append(z3.Length(s.term) <= length)
+            i = z3.FreshInt("i")
+            body = num(et, s.term[i])
+            if body is not None:
+                out.append(z3.ForAll([i], z3.Implies(z3.And(i >= 0, i < z3.Length(s.term)),
+                                                     body)))
+    elif isinstance(s, (Opt, Null)):
+        out += small(s.val, magnitude, length)
+    elif isinstance(s, Rec):
+        for v in s.fields.values():
+            out += small(v, magnitude, length)
+    return out

@@ -1,0 +1,81 @@
+"""The per-case ``smt`` engine any backend with a ``symbolic()`` capability can list.
+
+For each case it asks the solver to prove the case's predicate and, separately, its negation
+(``Symbolic.decide``): whichever is proved decides, neither is ``unknown``. It sits in a default
+chain after the concrete engines, so it sees only what they left unknown (unbounded
+quantifiers, a `choose` with one witness, values too large to enumerate), and ``--cross-check``
+compares it with them on every case both decide.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from adequacy.backend import EngineInfo, Limits, LoadedSpec
+from adequacy.symbolic.model import Question, SolverLimits
+from adequacy.symbolic.solver import solver_version
+from adequacy.verdicts import Truth, Verdict
+
+if TYPE_CHECKING:
+    from adequacy.backend import Backend
+    from adequacy.task_model import Case, Task
+
+__all__ = ["DECIDES", "SmtEngine"]
+
+DECIDES = ("a case whose predicate or its negation Z3 proves from the spec's encoding (the "
+           "solver in its own limited process); unknown where neither is proved or the spec "
+           "uses a construct outside the encoding")
+
+
+class SmtEngine:
+    """Subclass with ``backend()`` returning the backend whose ``symbolic()`` answers."""
+
+    name = "smt"
+    sources: tuple[str, ...] = ()
+    """Files or folders of the backend's encoder (their hash is part of the version)."""
+
+    def backend(self) -> Backend:
+        raise NotImplementedError
+
+    def info(self) -> EngineInfo:
+        import importlib.util
+
+        from adequacy.engine_version import engine_version
+        ok = importlib.util.find_spec("z3") is not None
+        return EngineInfo(name=self.name, available=ok,
+                          version=engine_version(solver_version(), __file__, *self.sources),
+                          reason=("Z3 proves the predicate or its negation" if ok
+                                  else "needs z3-solver (pip install z3-solver)"),
+                          decides=DECIDES)
+
+    def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
+              ) -> list[Verdict]:
+        sym = self.backend().symbolic()
+        out: list[Verdict] = []
+        start = time.monotonic()
+        deadline = start + limits.spec_seconds
+        for c in cases:
+            if sym is None:
+                out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                                   engine=self.name, reason="the backend has no encoding"))
+                continue
+            if time.monotonic() >= deadline:
+                out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                                   engine=self.name, reason="spec time budget spent"))
+                continue
+            lim = SolverLimits(query_seconds=max(0.1, min(limits.case_seconds / 2,
+                                                          deadline - time.monotonic())),
+                               memory_mb=max(256, min(limits.memory_mb, 4096)),
+                               deadline=deadline)
+            q = Question(kind="decide", a=spec, predicate=c.bucket.predicate,
+                         input=c.input, output=c.output)
+            t0 = time.monotonic()
+            d = sym.decide(task, q, lim)
+            value = Truth.unknown if d.value is None else (Truth.true if d.value
+                                                            else Truth.false)
+            out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=self.name,
+                               reason=("smt: " + d.reason) if d.reason else "smt",
+                               seconds=time.monotonic() - t0))
+        return out

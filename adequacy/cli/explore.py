@@ -220,6 +220,8 @@ def _print_symbolic(rep: Any, lname: str, rname: str, role: str) -> None:
                  f"{a.seconds:.2f} s)")
         elif a.status == "unknown":
             _say(f"{r.predicate}: unknown: {a.reason}")
+            if a.input is not None:
+                _say(f"  input   {_dump(a.input)}")
     for f in rep.findings:
         if f.status == "counterexample" and f.disagreement is not None:
             d = f.disagreement

@@ -36,6 +36,7 @@ from adequacy.types import SeqType, StringType, Type
 #: asked for, one at a time, so a broken one is listed unavailable and the others still run.
 ENGINES: tuple[EngineRow, ...] = (
     ("rac", ".engines.rac.engine", "RacEngine", True, 20),
+    ("smt", ".smt.engine", "JmlSmtEngine", True, 15),
     ("openjml", ".engines.openjml.driver", "OpenJmlEngine", False, 30),
     ("key", ".engines.key.engine", "KeyEngine", False, 10))
 
@@ -43,6 +44,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 """The repository's bundled example tasks and imported datasets' gold specs."""
 
 if TYPE_CHECKING:
+    from adequacy.symbolic.model import SmtEncoder
     from adequacy.gym.texts import GymTexts
 
 JML_FILES = TaskFiles(skeleton="Solution.java",
@@ -57,6 +59,12 @@ class OpenJmlBackend(Backend):
     task_files = JML_FILES
     example_dir = EXAMPLES / "jml"
     gold_dir = EXAMPLES / "sgb-gold"
+
+    def smt_encoder(self) -> SmtEncoder:
+        """JML specs as Z3 terms (``smt/``): the symbolic questions and the ``smt`` engine."""
+        from .smt import JmlSmtEncoder
+
+        return JmlSmtEncoder()
 
     def engines(self) -> list[Engine]:
         """Default-chain order (``ENGINES``)."""

@@ -6,6 +6,8 @@ so both build the same ``ScoreOptions`` from the same flags.
 
 from __future__ import annotations
 
+import json
+
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -41,6 +43,11 @@ def score(
     cache_path: str | None,
     max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
+    symbolic: Annotated[bool, typer.Option("--symbolic", help="Also ask the solver, on each "
+                        "valid input of a unique-output task, whether the postcondition admits "
+                        "another output (docs/symbolic.md).")] = False,
+    symbolic_budget: Annotated[float, typer.Option(min=0.1, help="--symbolic: wall-clock "
+                               "seconds for the output check.")] = 60.0,
 ) -> None:
     """Score one spec against its task's four buckets."""
     from adequacy import progress
@@ -58,13 +65,33 @@ def score(
     with progress.terminal():
         rep = score_spec(t, text, str(spec), options, cache=vc, cases=cases)
     fmt = resolve(fmt, as_json)
-    if fmt is OutputFormat.json:
+    pins = None
+    if symbolic and rep.status == "scored":
+        from adequacy.symbolic.pinning import check_pinned
+        try:
+            pins = check_pinned(t, text, str(spec), options, budget=symbolic_budget)
+        except AdequacyError as e:
+            raise fail(str(e)) from None
+    if fmt is OutputFormat.json and pins is not None:
+        print(json.dumps({"report": json.loads(rep.model_dump_json()),
+                          "output_check": json.loads(pins.model_dump_json())}, indent=2))
+    elif fmt is OutputFormat.json:
         print(rep.model_dump_json(indent=2))
     elif rep.status == "error":
         # one line on stderr only (the table would say it a second time on stdout)
         raise fail(f"{spec}: {rep.error.splitlines()[0] if rep.error else 'scoring failed'}")
     else:
         show(out, spec_table(rep, harness_t=harness_t, task=t), fmt)
+        if pins is not None:
+            out.print(pins.figure(), highlight=False, markup=False, soft_wrap=True)
+            for r in pins.results:
+                if r.status in ("second_output", "encoding_fault", "unconfirmed"):
+                    what = {"second_output": "accepts a second output",
+                            "encoding_fault": "ENCODING FAULT",
+                            "unconfirmed": "unconfirmed second output"}[r.status]
+                    out.print(f"  {what}: input {json.dumps(r.input)} right "
+                              f"{json.dumps(r.output)} other {json.dumps(r.other)} "
+                              f"({r.reason})", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(rep.exit_code)
 
 

@@ -365,15 +365,12 @@ class Backend:
         return None
 
     def symbolic(self) -> Symbolic | None:
-        """Answers to symbolic questions (``adequacy.symbolic.model.Symbolic``: an input where
-        two specs differ, an output a postcondition admits, a case decided): by default core's
-        Z3 driver over ``smt_encoder()``; a backend may answer its own way (another solver, a
-        symbolic executor). None: no symbolic answers."""
-        enc = self.smt_encoder()
-        if enc is None:
-            return None
-        from adequacy.symbolic.z3symbolic import Z3Symbolic
-        return Z3Symbolic(enc)
+        """Answers to symbolic questions in the backend's own way
+        (``adequacy.symbolic.model.Symbolic``: an input where two specs differ, an output a
+        postcondition admits, a case decided), e.g. with another solver or a symbolic
+        executor. None (the default): core answers them with its Z3 driver over
+        ``smt_encoder()`` when there is one (``adequacy.symbolic.capability.symbolic_of``)."""
+        return None
 
     def gym_texts(self) -> GymTexts | None:
         """An agent's instructions and language notes for gym folders; None: generic ones."""

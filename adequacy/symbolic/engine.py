@@ -52,7 +52,8 @@ class SmtEngine:
 
     def check(self, spec: LoadedSpec, task: Task, cases: Sequence[Case], limits: Limits
               ) -> list[Verdict]:
-        sym = self.backend().symbolic()
+        from adequacy.symbolic.capability import symbolic_of
+        sym = symbolic_of(self.backend())
         out: list[Verdict] = []
         start = time.monotonic()
         deadline = start + limits.spec_seconds

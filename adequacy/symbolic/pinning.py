@@ -68,7 +68,8 @@ def check_pinned(task: Task, text: str, path: str | None, options: ScoreOptions,
         raise TaskError(f"{task.id}: the output is not unique (no unique_output and no "
                         "reference), so a second output proves nothing")
     backend = backend_for(task.language)
-    sym = backend.symbolic()
+    from adequacy.symbolic.capability import symbolic_of
+    sym = symbolic_of(backend)
     if sym is None:
         raise BackendError(f"the {backend.name} backend answers no symbolic questions")
     loaded = backend.load_spec(task, text, path)

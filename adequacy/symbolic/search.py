@@ -203,7 +203,8 @@ def compare_symbolic(task: Task, left: SpecJudge, right: SpecJudge, *, budget: f
     precondition accepts. The judges must use the concrete engines (``concrete_options``)."""
     from adequacy.plugins import backend_for
     backend = backend_for(task.language)
-    sym = backend.symbolic()
+    from adequacy.symbolic.capability import symbolic_of
+    sym = symbolic_of(backend)
     if sym is None:
         raise BackendError(f"the {backend.name} backend answers no symbolic questions "
                            "(it has no smt_encoder() or symbolic())")

@@ -11,7 +11,7 @@ the language. A parameter's value is a ``Sym`` tree that mirrors its type (``ade
 | `char` | ``Scalar`` | `Int` (a Unicode scalar value: no surrogates) |
 | `string`, `seq<T>`, `array<T>`, `list<T>` of scalar `T` | ``Scalar`` | `Seq(Int)` / `Seq(Bool)` |
 | `option<T>` | ``Opt`` | a `Bool` (is `Some`) and `T`'s ``Sym`` |
-| `nullable<T>`, `array<T>` (Java references) | ``Null`` | a `Bool` (is null) and `T`'s ``Sym`` |
+| `nullable<T>`, `array<T>` (references that may be null) | ``Null`` | a `Bool` (is null) and `T`'s ``Sym`` |
 | tuples, structs | ``Rec`` | one ``Sym`` per field |
 
 Anything else (floats, sets, maps, sequences of compound values) raises ``Unsupported``: the

@@ -7,7 +7,6 @@ so both build the same ``ScoreOptions`` from the same flags.
 from __future__ import annotations
 
 import json
-
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -153,9 +153,7 @@ def invariant(s: Sym, max_len: int | None = None) -> list[Any]:
             out.append(z3.Length(s.term) <= max_len)
             if isinstance(s.ty, SeqType) and isinstance(s.ty.elem, (SeqType, StringType)):
                 raise Unsupported("a bounded sequence of sequences")
-    elif isinstance(s, Opt):
-        out += invariant(s.val, max_len)
-    elif isinstance(s, Null):
+    elif isinstance(s, Opt) or isinstance(s, Null):
         out += invariant(s.val, max_len)
     elif isinstance(s, Rec):
         for v in s.fields.values():

@@ -24,8 +24,8 @@ from adequacy.symbolic.solver import SolverAnswer, ask, solver_version
 from adequacy.symbolic.terms import (
     Sym,
     Unsupported,
-    decode,
     declare_params,
+    decode,
     has_collection,
     invariant,
     leaf_names,

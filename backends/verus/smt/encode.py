@@ -349,13 +349,13 @@ class Encoder:
             if n == "subrange" and len(args) == 2:
                 lo, hi = _i(args[0].v), _i(args[1].v)
                 return E(sc(z3.Extract(q, lo, hi - lo)),
-                         z3.And(d, 0 <= lo, lo <= hi, hi <= ln))
+                         z3.And(d, lo >= 0, lo <= hi, hi <= ln))
             if n == "take" and len(args) == 1:
                 k = _i(args[0].v)
-                return E(sc(z3.Extract(q, 0, k)), z3.And(d, 0 <= k, k <= ln))
+                return E(sc(z3.Extract(q, 0, k)), z3.And(d, k >= 0, k <= ln))
             if n == "skip" and len(args) == 1:
                 k = _i(args[0].v)
-                return E(sc(z3.Extract(q, k, ln - k)), z3.And(d, 0 <= k, k <= ln))
+                return E(sc(z3.Extract(q, k, ln - k)), z3.And(d, k >= 0, k <= ln))
             if n in ("push",) and len(args) == 1:
                 x = args[0].v
                 if not isinstance(x, Scalar):
@@ -382,11 +382,11 @@ class Encoder:
                     raise Unsupported("a sequence of compound values")
                 return E(sc(z3.Concat(z3.Extract(q, 0, k), z3.Unit(x.term),
                                       z3.Extract(q, k + 1, ln - k - 1))),
-                         z3.And(d, 0 <= k, k < ln))
+                         z3.And(d, k >= 0, k < ln))
             if n == "remove" and len(args) == 1:
                 k = _i(args[0].v)
                 return E(sc(z3.Concat(z3.Extract(q, 0, k), z3.Extract(q, k + 1, ln - k - 1))),
-                         z3.And(d, 0 <= k, k < ln))
+                         z3.And(d, k >= 0, k < ln))
             if n in ("is_prefix_of",) and len(args) == 1:
                 return E(sc(z3.PrefixOf(q, _s(args[0].v))), d)
             if n in ("is_suffix_of",) and len(args) == 1:

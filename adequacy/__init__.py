@@ -11,33 +11,33 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from adequacy.version import __version__ as __version__
 
 _WHERE = {
-    "Backend": "adequacy.backend", "EngineInfo": "adequacy.backend",
-    "Limits": "adequacy.backend", "LoadedSpec": "adequacy.backend",
+    "Backend": "adequacy.extensions.backend", "EngineInfo": "adequacy.extensions.backend",
+    "Limits": "adequacy.extensions.backend", "LoadedSpec": "adequacy.extensions.backend",
     "AdequacyError": "adequacy.errors", "BackendError": "adequacy.errors",
     "EngineUnavailable": "adequacy.errors", "SpecInvalid": "adequacy.errors",
     "TaskError": "adequacy.errors", "TypeSyntaxError": "adequacy.errors",
     "ValueTypeError": "adequacy.errors",
-    "hookimpl": "adequacy.hookspecs",
-    "BucketStats": "adequacy.metrics", "HarnessMetrics": "adequacy.metrics",
-    "pass_at_k": "adequacy.metrics", "pass_hat_k": "adequacy.metrics",
-    "Case": "adequacy.tasks", "Task": "adequacy.tasks", "check_task": "adequacy.tasks",
-    "Type": "adequacy.types", "parse_type": "adequacy.types",
-    "canonical": "adequacy.values", "content_hash": "adequacy.values",
-    "encode": "adequacy.values", "validate": "adequacy.values",
-    "BUCKETS": "adequacy.verdicts", "Bucket": "adequacy.verdicts",
-    "InvalidSpec": "adequacy.verdicts", "Truth": "adequacy.verdicts",
-    "Verdict": "adequacy.verdicts",
-    "ScoreOptions": "adequacy.options", "SpecReport": "adequacy.results",
+    "hookimpl": "adequacy.extensions.hookspecs",
+    "BucketStats": "adequacy.model.metrics", "HarnessMetrics": "adequacy.model.metrics",
+    "pass_at_k": "adequacy.model.metrics", "pass_hat_k": "adequacy.model.metrics",
+    "Case": "adequacy.model.task", "Task": "adequacy.model.task",
+    "check_task": "adequacy.taskdirs.load",
+    "Type": "adequacy.model.types", "parse_type": "adequacy.model.types",
+    "canonical": "adequacy.model.values", "content_hash": "adequacy.model.values",
+    "encode": "adequacy.model.values", "validate": "adequacy.model.values",
+    "BUCKETS": "adequacy.model.verdicts", "Bucket": "adequacy.model.verdicts",
+    "InvalidSpec": "adequacy.model.verdicts", "Truth": "adequacy.model.verdicts",
+    "Verdict": "adequacy.model.verdicts",
+    "ScoreOptions": "adequacy.scoring.options", "SpecReport": "adequacy.scoring.spec_report",
     "score": "adequacy.api", "load_task": "adequacy.api", "read_results": "adequacy.api",
     "Results": "adequacy.api",
 }
 
 if TYPE_CHECKING:
     from adequacy.api import Results, load_task, read_results, score
-    from adequacy.backend import Backend, EngineInfo, Limits, LoadedSpec
     from adequacy.errors import (
         AdequacyError,
         BackendError,
@@ -47,14 +47,16 @@ if TYPE_CHECKING:
         TypeSyntaxError,
         ValueTypeError,
     )
-    from adequacy.hookspecs import hookimpl
-    from adequacy.metrics import BucketStats, HarnessMetrics, pass_at_k, pass_hat_k
-    from adequacy.options import ScoreOptions
-    from adequacy.results import SpecReport
-    from adequacy.tasks import Case, Task, check_task
-    from adequacy.types import Type, parse_type
-    from adequacy.values import canonical, content_hash, encode, validate
-    from adequacy.verdicts import BUCKETS, Bucket, InvalidSpec, Truth, Verdict
+    from adequacy.extensions.backend import Backend, EngineInfo, Limits, LoadedSpec
+    from adequacy.extensions.hookspecs import hookimpl
+    from adequacy.model.metrics import BucketStats, HarnessMetrics, pass_at_k, pass_hat_k
+    from adequacy.model.task import Case, Task
+    from adequacy.model.types import Type, parse_type
+    from adequacy.model.values import canonical, content_hash, encode, validate
+    from adequacy.model.verdicts import BUCKETS, Bucket, InvalidSpec, Truth, Verdict
+    from adequacy.scoring.options import ScoreOptions
+    from adequacy.scoring.spec_report import SpecReport
+    from adequacy.taskdirs.load import check_task
 
 
 def __getattr__(name: str) -> Any:

@@ -14,16 +14,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from adequacy.options import ScoreOptions
-    from adequacy.results import LoggedRecord, SpecReport
-    from adequacy.tasks import Task
+    from adequacy.model.task import Task
+    from adequacy.records.log import LoggedRecord
+    from adequacy.scoring.options import ScoreOptions
+    from adequacy.scoring.spec_report import SpecReport
 
 DEFAULT_CACHE: Literal["default"] = "default"
 
 
 def load_task(path: str | Path) -> Task:
     """A task folder, checked (``TaskError`` with file and line on the first problem)."""
-    from adequacy.tasks import load_task as load
+    from adequacy.taskdirs.load import load_task as load
 
     return load(path)
 
@@ -39,8 +40,8 @@ def score(task: Task | str | Path, spec: str | Path | None = None,
     ``strict=False``, ``limits=Limits(...)``). ``cache``: the verdict cache file, the default
     one, or None for no cache. A spec the front end refuses is a report with status
     ``invalid`` (never an exception); a missing task or spec file raises ``AdequacyError``."""
-    from adequacy.runner import score_spec
-    from adequacy.textfiles import read_spec
+    from adequacy.model.textfiles import read_spec
+    from adequacy.scoring.runner import score_spec
 
     t = task if not isinstance(task, str | Path) else load_task(task)
     if (spec is None) == (text is None):
@@ -56,7 +57,7 @@ def score(task: Task | str | Path, spec: str | Path | None = None,
 def _cache(cache: str | Path | None) -> Any:
     if cache is None:
         return None
-    from adequacy.cache import VerdictCache, default_cache_dir
+    from adequacy.scoring.cache import VerdictCache, default_cache_dir
 
     path = default_cache_dir() / "verdicts.sqlite" if cache == DEFAULT_CACHE else Path(cache)
     vc = VerdictCache(str(path))
@@ -107,8 +108,8 @@ def read_results(path: str | Path | Sequence[str | Path]) -> Results:
     """Read one or more results files through the one reader every command uses (older
     schemas migrated; a newer schema or a line that is not a record is a ``ResultsError``
     naming file and line)."""
-    from adequacy.results import latest
-    from adequacy.results import read_results as read
+    from adequacy.records.log import latest
+    from adequacy.records.log import read_results as read
 
     paths = [path] if isinstance(path, str | Path) else list(path)
     records = [r for p in paths for r in read(Path(p))]

@@ -2,18 +2,43 @@
 
 A backend for a new language is one package plus one entry point (group ``adequacy.backends``)
 that imports from here only: subclass ``Backend``, give it ``Engine`` objects, register it with
-``hookimpl``. The names live in the modules that use them (so core imports them from there);
-this module is the one a plugin author reads and the one whose names stay stable.
+``hookimpl``. The built-in Verus and JML backends import nothing else from core either (CI
+checks it), so whatever they can do, a third-party language can. The names live in the rooms
+that use them (core imports them from there); this module is the one a plugin author reads and
+the one whose names stay stable. docs/plugins.md describes each group.
 """
 
 from __future__ import annotations
 
-from adequacy.answers import ExtractionError, code_blocks, matching_brace, pick_block, whole_file
-from adequacy.backend import (
+from typing import TYPE_CHECKING, Any
+
+# -- the contract: a backend, its engines and provers, the limits they run under
+from adequacy.console import progress
+from adequacy.errors import (
+    AdequacyError,
+    BackendError,
+    DatasetError,
+    EngineUnavailable,
+    InputError,
+    Located,
+    SpecInvalid,
+    TaskError,
+    TypeSyntaxError,
+    ValueTypeError,
+)
+from adequacy.extensions.answers import (
+    ExtractionError,
+    code_blocks,
+    matching_brace,
+    pick_block,
+    whole_file,
+)
+from adequacy.extensions.backend import (
     CAPABILITIES,
     FAILURE_KINDS,
     FORBIDDEN,
     OUT_OF_MEMORY,
+    OVERFLOW_REASON,
     STACK_OVERFLOW,
     TIMEOUT,
     WORKER_DIED,
@@ -25,9 +50,30 @@ from adequacy.backend import (
     LoadedSpec,
     ReferenceOutcome,
     Verifier,
-    WriterTexts,
 )
-from adequacy.clauses import (
+from adequacy.extensions.engine_version import engine_version
+from adequacy.extensions.hookspecs import hookimpl
+from adequacy.extensions.importer import Importer, ImportReport, Problem, TaskOutcome, reason_kind
+from adequacy.extensions.lazy_engines import EngineRow, load_engines
+from adequacy.extensions.symbolic import (
+    Answer,
+    Decision,
+    Null,
+    Opt,
+    Pred,
+    Question,
+    Rec,
+    Scalar,
+    SmtEncoder,
+    SolverLimits,
+    SpecTerms,
+    Sym,
+    Symbolic,
+    Unsupported,
+)
+from adequacy.extensions.texts import GymTexts, WriterTexts
+from adequacy.model import types
+from adequacy.model.clauses import (
     AllElems,
     AllIn,
     Atom,
@@ -45,34 +91,92 @@ from adequacy.clauses import (
     Var,
     atom_vars,
 )
-from adequacy.engine_version import engine_version
-from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid, TaskError
-from adequacy.gym.texts import GymTexts
-from adequacy.hookspecs import hookimpl
-from adequacy.importer import Importer, ImportReport
-from adequacy.symbolic.model import (
-    Answer,
-    Decision,
-    Pred,
-    Question,
-    SmtEncoder,
-    SolverLimits,
-    SpecTerms,
-    Symbolic,
+from adequacy.model.proofs import ContractResult, OpenGoal, ProofOutcome, VerifyResult
+from adequacy.model.random_values import CHAR_POOL, random_value
+from adequacy.model.task import Case, Param, Task, TaskFiles
+from adequacy.model.toml_lines import key_line
+from adequacy.model.types import (
+    INT_WIDTHS,
+    BoolType,
+    CharType,
+    FloatType,
+    IntType,
+    MapType,
+    MultisetType,
+    NullableType,
+    OptionType,
+    SeqType,
+    SetType,
+    StringType,
+    StructType,
+    TupleType,
+    Type,
+    parse_type,
 )
-from adequacy.task_model import Case, Task, TaskFiles
-from adequacy.types import BoolType, IntType, SeqType, StringType, Type
-from adequacy.verdicts import Bucket, Truth, Verdict
-from adequacy.verify_result import VerifyResult
+from adequacy.model.values import canonical, content_hash, encode, validate
+from adequacy.model.verdicts import BUCKETS, Bucket, Truth, Verdict
+from adequacy.sandbox import views
+from adequacy.sandbox.mounts import View
+from adequacy.sandbox.run import (
+    RunResult,
+    SandboxLimits,
+    clean_env,
+    make_workdir,
+    popen_limited,
+    remove_tree,
+    run_limited,
+)
+from adequacy.sandbox.toolchain import cache_dir, source_version, tool_version
+from adequacy.sandbox.worker import JsonLineWorker, Launch, WorkerDied, renew_after_fork
+from adequacy.symbolic import SmtEngine, symbolic_of, z3_symbolic
+from adequacy.taskdirs.load import load_task, read_signature, write_cases
+
+if TYPE_CHECKING:
+    from adequacy.symbolic import terms as smt_terms
 
 __all__ = [
-    "AllElems", "AllIn", "Answer", "Atom", "Backend", "BackendError", "BoolType", "Bucket", "CAPABILITIES",
-    "Case", "Clause", "Cmp", "Const", "Decision", "Engine", "EngineInfo", "EngineUnavailable",
-    "ExtractionError", "FAILURE_KINDS", "FORBIDDEN", "FailureStreak", "GymTexts", "Iff",
-    "ImportReport", "Importer", "IndexIn", "IntType", "Len", "Limits", "LoadedSpec", "Member",
-    "NonNull", "OUT_OF_MEMORY", "Pointwise", "Pred", "Question", "ReferenceOutcome", "STACK_OVERFLOW", "SeqType", "SmtEncoder", "SolverLimits", "Sorted", "SpecTerms",
-    "SpecInvalid", "StringType", "Symbolic", "TIMEOUT", "Task", "TaskError", "TaskFiles", "Term", "Truth",
-    "Type", "Var", "Verdict", "Verifier", "VerifyResult", "WORKER_DIED", "WriterTexts",
-    "atom_vars", "code_blocks", "engine_version", "hookimpl", "matching_brace", "pick_block",
+    # errors (every one an AdequacyError: the CLI prints it as one line)
+    "AdequacyError", "BackendError", "DatasetError", "EngineUnavailable", "InputError",
+    "Located", "SpecInvalid", "TaskError", "TypeSyntaxError", "ValueTypeError",
+    # the contract
+    "Backend", "CAPABILITIES", "Engine", "EngineInfo", "EngineRow", "FAILURE_KINDS", "FORBIDDEN",
+    "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "OVERFLOW_REASON",
+    "ReferenceOutcome", "STACK_OVERFLOW", "TIMEOUT", "Verifier", "WORKER_DIED", "engine_version",
+    "hookimpl", "load_engines",
+    # what writers and agents are told, and reading their answers
+    "ExtractionError", "GymTexts", "WriterTexts", "code_blocks", "matching_brace", "pick_block",
     "whole_file",
+    # importers
+    "ImportReport", "Importer", "Problem", "TaskOutcome", "reason_kind",
+    # the data: types, values, tasks, verdicts, template clauses, proofs
+    "BUCKETS", "Bucket", "BoolType", "CHAR_POOL", "Case", "CharType", "FloatType", "INT_WIDTHS",
+    "IntType", "MapType", "MultisetType", "NullableType", "OptionType", "Param", "SeqType",
+    "SetType", "StringType", "StructType", "Task", "TaskFiles", "Truth", "TupleType", "Type",
+    "Verdict", "canonical", "content_hash", "encode", "parse_type", "random_value", "types",
+    "validate",
+    "AllElems", "AllIn", "Atom", "Clause", "Cmp", "Const", "Iff", "IndexIn", "Len", "Member",
+    "NonNull", "Pointwise", "Sorted", "Term", "Var", "atom_vars",
+    "ContractResult", "OpenGoal", "ProofOutcome", "VerifyResult",
+    # symbolic questions: the contract, Z3 terms of a task's values (``smt_terms``, imported
+    # on first use: it loads z3), core's Z3 driver over an encoder, the per-case smt engine
+    "Answer", "Decision", "Null", "Opt", "Pred", "Question", "Rec", "Scalar", "SmtEncoder",
+    "SmtEngine", "SolverLimits", "SpecTerms", "Sym", "Symbolic", "Unsupported", "smt_terms",
+    "symbolic_of", "z3_symbolic",
+    # task folders
+    "key_line", "load_task", "read_signature", "write_cases",
+    # the sandbox, persistent workers, the tool cache
+    "JsonLineWorker", "Launch", "RunResult", "SandboxLimits", "View", "WorkerDied", "cache_dir",
+    "clean_env", "make_workdir", "popen_limited", "remove_tree", "renew_after_fork",
+    "run_limited", "source_version", "tool_version", "views",
+    # progress of long work on stderr
+    "progress",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``smt_terms`` on first use (it imports z3, which a run without symbolic questions never
+    pays for)."""
+    if name == "smt_terms":
+        from adequacy.symbolic import terms
+        return terms
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,17 +28,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from adequacy.importing import ImportReport, importers
-from adequacy.mutators import GenerateReport, generate_task, mutate_task, pre_reason, valid_reason
-from adequacy.mutators._shortfall import PRE_GOAL
-from adequacy.optimizers.templates import TemplateWriter
-from adequacy.optimizers.writer import Writer
-from adequacy.runner import score_spec
-from adequacy.tasks import Task, load_task
-from adequacy.verdicts import Bucket, Truth
+from adequacy.examples import bundled_folder
+from adequacy.extensions.importer import ImportReport
+from adequacy.extensions.registry import importers
+from adequacy.model.task import Task
+from adequacy.model.verdicts import Bucket, Truth
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_mutators import GenerateReport, generate_task, mutate_task, pre_reason, valid_reason
+from adequacy_mutators._shortfall import PRE_GOAL
+from adequacy_optimizers.templates import TemplateWriter
+from adequacy_optimizers.writer import Writer
 
 REPO = Path(__file__).resolve().parents[1]
-GOLD = {"specgenbench": REPO / "examples" / "sgb-gold", "verina": REPO / "examples" / "verina-gold"}
+GOLD = {"specgenbench": bundled_folder("sgb-gold"), "verina": bundled_folder("verina-gold")}
 NAMES = (("post_corr", "PostCorr"), ("post_comp", "PostComp"), ("pre_corr", "PreCorr"),
          ("pre_comp", "PreComp"))
 
@@ -235,7 +238,7 @@ def main(argv: list[str]) -> int:
                 print("|---" * 6 + "|")
                 rows = [("templates before", mb), ("templates after", ma)]
                 if args.houdini:
-                    from adequacy.optimizers.houdini import HoudiniWriter
+                    from adequacy_optimizers.houdini import HoudiniWriter
 
                     ids = random.Random(args.seed).sample(range(len(tb)), min(args.houdini,
                                                                                len(tb)))

@@ -29,8 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from adequacy.examples import bundled_folder
+
 REPO = Path(__file__).resolve().parents[1]
-TASK = REPO / "examples" / "verus" / "binary_search_first"
+TASK = bundled_folder("verus") / "binary_search_first"
 SPEC = TASK / "specs" / "gold.rs"
 
 
@@ -82,13 +84,13 @@ def cli_figures(repeat: int, cache: Path) -> None:
 
 
 def cache_figures(repeat: int, cache_file: Path) -> None:
-    from adequacy import plugins
-    from adequacy.cache import VerdictCache
-    from adequacy.runner import score_spec
-    from adequacy.tasks import load_task
+    from adequacy.extensions import registry
+    from adequacy.scoring.cache import VerdictCache
+    from adequacy.scoring.runner import score_spec
+    from adequacy.taskdirs.load import load_task
 
     task = load_task(TASK)
-    infos = {i.name: i for b in plugins.backends().values() for _, i in plugins.engine_infos(b)}
+    infos = {i.name: i for b in registry.backends().values() for _, i in registry.engine_infos(b)}
     if not infos.get("exec_spec") or not infos["exec_spec"].available:
         why = infos["exec_spec"].reason if "exec_spec" in infos else "not installed"
         print(f"exec_spec miss vs hit: skipped ({why})")
@@ -114,7 +116,7 @@ def cache_figures(repeat: int, cache_file: Path) -> None:
     sys.addaudithook(audit)
     hits = []
     for _ in range(repeat):
-        plugins.registry().refresh()  # what a fresh process knows: nothing but the disk
+        registry.registry().refresh()  # what a fresh process knows: nothing but the disk
         t = time.perf_counter()
         hit = score_spec(task, text, None, engines=["exec_spec"], cache=cache)
         hits.append(time.perf_counter() - t)

@@ -22,15 +22,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.batch import BatchOptions, Job, _score_job, run_batch
-from adequacy.options import ScoreOptions
-from adequacy.ray_executor import shutdown
+from adequacy.batch.pool import BatchOptions, Job, _score_job, run_batch
+from adequacy.batch.ray import shutdown
+from adequacy.examples import bundled_folder
+from adequacy.scoring.options import ScoreOptions
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def jobs(n: int) -> list[Job]:
-    specs = sorted((REPO / "examples" / "verus").glob("*/specs/*.rs"))
+    specs = sorted((bundled_folder("verus")).glob("*/specs/*.rs"))
     out = []
     for i in range(n):
         s = specs[i % len(specs)]

@@ -25,20 +25,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from adequacy.exploring import compare
-from adequacy.judges import OracleJudge, SpecJudge
-from adequacy.optimizers.synthesize import task_dirs
-from adequacy.optimizers.templates import TemplateWriter
-from adequacy.options import ScoreOptions
-from adequacy.plugins import backend_for
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.extensions.registry import backend_for
+from adequacy.scoring.options import ScoreOptions
+from adequacy.scoring.runner import score_spec
+from adequacy.search.explore import compare
+from adequacy.search.oracles import OracleJudge, SpecJudge
+from adequacy.taskdirs.discovery import discover_tasks
+from adequacy.taskdirs.load import load_task
+from adequacy_optimizers.templates import TemplateWriter
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
 def _import(kind: str, src: Path, dest: Path) -> Path:
-    from adequacy.importing import importers
+    from adequacy.extensions.registry import importers
     imp = importers()[kind]
     imp.run(src, dest)
     return dest
@@ -77,17 +77,17 @@ def main() -> int:
         suites["sgb"] = a.sgb or _import("specgenbench", DATA / "specgenbench" / "sgb.jsonl",
                                          tmp / "sgb")
     opts = ScoreOptions()
-    from adequacy.cache import VerdictCache, default_cache_dir
+    from adequacy.scoring.cache import VerdictCache, default_cache_dir
     cache = VerdictCache(str(default_cache_dir() / "verdicts.sqlite"))  # the fixed suite only
     rows: list[dict[str, Any]] = []
     wanted = set(a.suites.split(","))
     writers: list[tuple[str, Any, str]] = [("templates", TemplateWriter(), s) for s in suites
                                            if s in wanted]
     if a.houdini and "sgb" in wanted:
-        from adequacy.optimizers.houdini import HoudiniWriter
+        from adequacy_optimizers.houdini import HoudiniWriter
         writers.append(("houdini", HoudiniWriter(), "sgb"))
     for wname, writer, suite in writers:
-        dirs = task_dirs([suites[suite]])
+        dirs = discover_tasks([suites[suite]])
         if wname == "houdini":
             dirs = sorted(random.Random(a.seed).sample(dirs, min(a.houdini, len(dirs))))
         elif a.limit:

@@ -32,19 +32,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml.jml.load import signature_text
-from adequacy.backends.openjml.jml.members import JavaClass, JavaMethod
-from adequacy.backends.openjml.jml.reader import read_source
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.backends.openjml.signature import JavaSignatureError, java_type_to_schema
-from adequacy.backends.openjml.task_from import _post_fields
 from adequacy.errors import AdequacyError, SpecInvalid
-from adequacy.mutators._random_values import random_value
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.types import parse_type
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits
+from adequacy.model.random_values import random_value
+from adequacy.model.types import parse_type
+from adequacy.model.verdicts import Truth
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import signature_text
+from adequacy_openjml.jml.members import JavaClass, JavaMethod
+from adequacy_openjml.jml.reader import read_source
+from adequacy_openjml.plugin import OpenJmlBackend
+from adequacy_openjml.signature import JavaSignatureError, java_type_to_schema
+from adequacy_openjml.task_from import _post_fields
 
 
 @dataclass

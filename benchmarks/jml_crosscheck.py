@@ -1,7 +1,7 @@
 """JML engines cross-checked on real specs: the runner's ``--cross-check`` plus the case sets.
 
 Why: rac, key (and openjml) implement one semantics (docs/jml.md); wherever two decide a case
-differently, one of them has a bug. The comparison itself is ``adequacy.runner.score_spec(...,
+differently, one of them has a bug. The comparison itself is ``adequacy.scoring.runner.score_spec(...,
 cross_check=True)``, which reports every disagreement; this module only picks the specs and
 cases (bundled examples, SpecGenBench gold with wrong outputs and invalid inputs added) and
 counts what each engine decided. Used by tests/key, benchmarks/semantics_jml.py and key_sgb.py.
@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from adequacy.backend import Limits
-from adequacy.results import SpecReport
-from adequacy.runner import score_spec
-from adequacy.tasks import Case, Task, load_task
-from adequacy.verdicts import Bucket
+from adequacy.extensions.backend import Limits
+from adequacy.model.task import Case, Task
+from adequacy.model.verdicts import Bucket
+from adequacy.scoring.runner import score_spec
+from adequacy.scoring.spec_report import SpecReport
+from adequacy.taskdirs.load import load_task
 
 
 def cross_check(task: Task, spec_path: Path, limits: Limits | None = None,

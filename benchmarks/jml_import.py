@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backends.openjml.importers import import_formalbench, import_specgenbench
+from adequacy_openjml.importers import import_formalbench, import_specgenbench
 
 
 def main() -> int:

@@ -19,21 +19,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.engines.rac import worker as W
-from adequacy.backends.openjml.engines.rac.engine import (
-    _classes,
-    _load,
-    ordered_args,
-    unit_for,
-    unit_key,
-)
-from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
-from adequacy.backends.openjml.jml.load import annotated
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.sandbox import remove_tree
-from adequacy.tasks import Case, Task, load_task
-from adequacy.verdicts import Bucket
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.task import Case, Task
+from adequacy.model.verdicts import Bucket
+from adequacy.sandbox.run import remove_tree
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.rac import worker as W
+from adequacy_openjml.engines.rac.engine import _classes, _load, ordered_args, unit_for, unit_key
+from adequacy_openjml.importers.spec_harness import import_specgenbench
+from adequacy_openjml.jml.load import annotated
+from adequacy_openjml.plugin import OpenJmlBackend
 
 REPO = Path(__file__).resolve().parents[1]
 QUANT = "ensures (\\forall int k; 0 <= k < 3; k >= 0);"
@@ -58,7 +54,7 @@ def sgb_tasks(datasets: Path, out: Path, max_cases: int) -> list[tuple[Task, str
 
 def example_tasks(_out: Path, max_cases: int) -> list[tuple[Task, str, list[Case]]]:
     data = []
-    for d in sorted((REPO / "examples" / "jml").iterdir()):
+    for d in sorted((bundled_folder("jml")).iterdir()):
         if (d / "specs" / "gold.java").exists():
             task = load_task(d)
             data.append((task, (d / "specs" / "gold.java").read_text(),

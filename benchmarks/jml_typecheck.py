@@ -20,9 +20,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "semantics"))
 
-from adequacy.backends.openjml.jml import load as L  # noqa: E402
 from adequacy.errors import SpecInvalid  # noqa: E402
-from adequacy.tasks import Task, load_task  # noqa: E402
+from adequacy.examples import bundled_folder, gym_examples  # noqa: E402
+from adequacy.model.task import Task  # noqa: E402
+from adequacy.taskdirs.load import load_task  # noqa: E402
+from adequacy_openjml.jml import load as L  # noqa: E402
 
 
 def accepted(task: Task, text: str, path: str) -> str | None:
@@ -36,8 +38,8 @@ def accepted(task: Task, text: str, path: str) -> str | None:
 
 def corpora(sgb: Path | None) -> dict[str, list[tuple[Task, str, str]]]:
     out: dict[str, list[tuple[Task, str, str]]] = {}
-    for name, root in (("examples/jml", REPO / "examples" / "jml"),
-                       ("gym examples", REPO / "adequacy" / "gym" / "examples" / "jml")):
+    for name, root in (("examples/jml", bundled_folder("jml")),
+                       ("gym examples", gym_examples("jml"))):
         items = []
         for d in sorted(p for p in root.iterdir() if (p / "task.toml").exists()):
             task = load_task(d)
@@ -48,7 +50,7 @@ def corpora(sgb: Path | None) -> dict[str, list[tuple[Task, str, str]]]:
     out["probes (valid)"] = [(load_task(write_task(tmp / p.id, p.method)), spec_text(p),
                               f"{p.id}.java") for p in PROBES if not p.invalid]
     if sgb is not None:
-        gold = REPO / "examples" / "sgb-gold"
+        gold = bundled_folder("sgb-gold")
         out["sgb-gold"] = [(load_task(sgb / s.stem), s.read_text(), str(s))
                            for s in sorted(gold.glob("*.java"))
                            if (sgb / s.stem / "task.toml").exists()]
@@ -62,7 +64,7 @@ def main() -> int:
     sgb = args.sgb
     data = REPO.parent / "shared" / "datasets" / "specgenbench" / "sgb.jsonl"
     if sgb is None and data.exists():
-        from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
+        from adequacy_openjml.importers.spec_harness import import_specgenbench
         sgb = Path(tempfile.mkdtemp(prefix="sgb-"))
         import_specgenbench(data, sgb)
     real, real_frame = L.check_types, L.check_assignable
@@ -72,11 +74,13 @@ def main() -> int:
         before = after = 0
         for task, text, path in items:
             accepted(task, text, path)  # warm the task's caches before timing either way
-            L.check_types = L.check_assignable = lambda *a, **k: None
+            for name in ("check_types", "check_assignable"):  # the checks off
+                setattr(L, name, lambda *a, **k: None)
             t0 = time.perf_counter()
             b = accepted(task, text, path)
             t_off += time.perf_counter() - t0
-            L.check_types, L.check_assignable = real, real_frame
+            setattr(L, "check_types", real)  # noqa: B010 - the checks back on
+            setattr(L, "check_assignable", real_frame)  # noqa: B010
             t0 = time.perf_counter()
             a = accepted(task, text, path)
             t_on += time.perf_counter() - t0

@@ -31,8 +31,8 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-from adequacy.backends.openjml.engines.rac import worker as W
-from adequacy.sandbox import make_workdir, popen_limited, remove_tree
+from adequacy.sandbox.run import make_workdir, popen_limited, remove_tree
+from adequacy_openjml.engines.rac import worker as W
 
 Cmd = Callable[[list[str]], list[str]]
 
@@ -160,7 +160,7 @@ def _jar(tmp: Path, name: str, flags: list[str], no_sm: bool) -> Path:
 def jdks(rounds: int, jdk25: str) -> None:
     out = W.build_dir()
     spare = "".join(json.dumps({"id": str(i), **r}) + "\n" for i, r in
-                    enumerate([{"op": "ping"}, W.warm_up_request(out)])).encode()
+                    enumerate([{"op": "ping"}, *filter(None, [W.warm_up_request(out)])])).encode()
     dump = "".join(json.dumps({"id": str(i), **r}) + "\n" for i, r in
                    enumerate(W._warm_up_requests("eval", out))).encode()
     common = ["-Xmx512m", "-Xss16m", "-XX:+UseSerialGC", "-XX:CICompilerCount=2",

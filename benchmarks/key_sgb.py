@@ -18,8 +18,9 @@ from pathlib import Path
 
 from jml_crosscheck import cross_check, decided, problem, sgb_gold
 
-from adequacy.backend import Limits, engine_named
-from adequacy.plugins import main_backend
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.extensions.registry import main_backend
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -36,14 +37,14 @@ def main() -> int:
         return 2
     root = args.sgb
     if root is None:
-        from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
+        from adequacy_openjml.importers.spec_harness import import_specgenbench
         root = Path(tempfile.mkdtemp(prefix="sgb-"))
         import_specgenbench(REPO.parent / "shared" / "datasets" / "specgenbench" / "sgb.jsonl",
                             root)
     total = key_dec = rac_dec = 0
     bad = []
     t0 = time.monotonic()
-    for task, spec in sgb_gold(REPO / "examples" / "sgb-gold", root, args.per_bucket):
+    for task, spec in sgb_gold(bundled_folder("sgb-gold"), root, args.per_bucket):
         if args.only and task.id not in args.only:
             continue
         rep = cross_check(task, spec, Limits(case_seconds=20, spec_seconds=900))

@@ -22,20 +22,22 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backends.openjml.engines.key import build, launch
-from adequacy.backends.openjml.engines.key.client import WORKER, KeyWorker
-from adequacy.backends.openjml.engines.key.engine import (
+from adequacy.examples import bundled_folder
+from adequacy.model.task import Case, Task
+from adequacy.model.verdicts import Bucket
+from adequacy.sandbox.run import remove_tree
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.key import build, launch
+from adequacy_openjml.engines.key.client import WORKER, KeyWorker
+from adequacy_openjml.engines.key.engine import (
     INTEGER_SEMANTICS,
     MAX_STEPS,
     prove_file,
     write_unit,
 )
-from adequacy.backends.openjml.engines.key.stubs import KeyStubFile, render_key_stubs
-from adequacy.backends.openjml.jml.load import annotated, load
-from adequacy.sandbox import remove_tree
-from adequacy.tasks import Case, Task, load_task
-from adequacy.toolchain import find_java
-from adequacy.verdicts import Bucket
+from adequacy_openjml.engines.key.stubs import KeyStubFile, render_key_stubs
+from adequacy_openjml.jdk import find_java
+from adequacy_openjml.jml.load import annotated, load
 
 REPO = Path(__file__).resolve().parents[1]
 PROOF_SECONDS = 20.0
@@ -43,14 +45,14 @@ PROOF_SECONDS = 20.0
 
 def workload(sgb: int, only: set[str]) -> list[tuple[Task, str, list[Case]]]:
     data = []
-    for d in sorted((REPO / "examples" / "jml").iterdir()):
+    for d in sorted((bundled_folder("jml")).iterdir()):
         if only and d.name not in only:
             continue
         if (d / "specs" / "gold.java").exists():
             task = load_task(d)
             data.append((task, (d / "specs" / "gold.java").read_text(), task.all_cases()))
     if sgb:
-        from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
+        from adequacy_openjml.importers.spec_harness import import_specgenbench
         src = REPO.parent / "shared" / "datasets" / "specgenbench"
         out = Path(tempfile.mkdtemp(prefix="sgb-"))
         import_specgenbench(src, out)

@@ -4,8 +4,8 @@ The original Spec-Harness mutator made 120 mutants equal to their original outpu
 SpecGenBench) and crashed on ``String[]`` and ``char`` outputs. This script converts the dataset
 with the JML importer (into a temporary folder; nothing is copied into the repository), makes
 ``--per-case`` mutants of every post_complete output, and checks each one independently of the
-mutator: equal to the original under ``adequacy.values.encode``, or invalid under
-``adequacy.values.validate``, would be a defect and is counted.
+mutator: equal to the original under ``adequacy.model.values.encode``, or invalid under
+``adequacy.model.values.validate``, would be a defect and is counted.
 
     python benchmarks/mutants_table.py [--dataset specgenbench|formalbench] [--per-case 3]
         [--seed 0] [--all-cases] [--datasets DIR]
@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from adequacy.errors import ValueTypeError
-from adequacy.mutators import output_mutants, params_key
-from adequacy.tasks import load_task
-from adequacy.values import encode, validate
-from adequacy.verdicts import Bucket
+from adequacy.model.values import encode, validate
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
+from adequacy_mutators import output_mutants, params_key
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -39,7 +39,7 @@ def find_datasets(given: str | None) -> Path | None:
 def collect(datasets: Path, dataset: str = "specgenbench", per_case: int = 3, seed: int = 0,
             official_only: bool = True) -> dict[str, Any]:
     """Convert, mutate and check; returns the figures the tables print."""
-    from adequacy.backends.openjml.importers.spec_harness import import_spec_harness
+    from adequacy_openjml.importers.spec_harness import import_spec_harness
 
     per_op: Counter[str] = Counter()
     rows: list[dict[str, Any]] = []

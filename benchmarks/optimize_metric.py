@@ -34,13 +34,15 @@ from typing import Any
 
 import dspy
 
-from adequacy.optimizers.metrics import SpecMetric
-from adequacy.optimizers.optimize import OptimizeOptions, optimize
-from adequacy.optimizers.testing import ScriptedLM, prompt_text
-from adequacy.tasks import Task, load_task
+from adequacy.examples import bundled_folder
+from adequacy.model.task import Task
+from adequacy.taskdirs.load import load_task
+from adequacy_optimizers.metrics import SpecMetric
+from adequacy_optimizers.optimize import OptimizeOptions, optimize
 
 REPO = Path(__file__).resolve().parents[1]
-EX = REPO / "examples"
+sys.path.insert(0, str(REPO / "tests"))  # the scripted LM is a test double, not shipped
+from scripted_lm import ScriptedLM, prompt_text  # noqa: E402
 
 
 def _variant(task: Task, gold: str, i: int) -> str:
@@ -86,7 +88,7 @@ def rac_breakdown() -> Iterator[dict[str, list[float]]]:
     """Times (ms) of the rac engine's steps, per call: compile (the compile JVM, or its
     cache), wait (for a fresh eval JVM, overlapping the compile), eval (load and cases in
     that JVM) and start (a JVM's start and warm-up, off the caller's path)."""
-    from adequacy.backends.openjml.engines.rac import engine, jvms, worker
+    from adequacy_openjml.engines.rac import engine, jvms, worker
 
     parts: dict[str, list[float]] = {"compile": [], "wait": [], "eval": [], "start": []}
     saved = [(engine, "_classes"), (jvms.JVMS, "acquire"), (engine, "check"),
@@ -119,8 +121,8 @@ def rac_breakdown() -> Iterator[dict[str, list[float]]]:
 def gepa_share(max_calls: int, delay: float = 1.0) -> tuple[float, float, int]:
     names = ["binary_search_first", "coprime_check", "count_in_range", "euclid_mod",
              "is_palindrome", "remove_at", "smallest_divisor"]
-    tasks = [load_task(EX / "verus" / n) for n in names]
-    golds = {t.title: (EX / "verus" / n / "specs" / "gold.rs").read_text()
+    tasks = [load_task(bundled_folder("verus") / n) for n in names]
+    golds = {t.title: (bundled_folder("verus") / n / "specs" / "gold.rs").read_text()
              for t, n in zip(tasks, names, strict=True)}
     skel = {t.title: t.skeleton for t in tasks}
     key = "State every constraint of the statement, including which inputs are invalid."
@@ -146,29 +148,19 @@ def gepa_share(max_calls: int, delay: float = 1.0) -> tuple[float, float, int]:
 
 
 _CHILD = """
-import importlib.abc, importlib.util, json, os, sys, time, statistics
+import json, os, sys, time, statistics
 from pathlib import Path
 root = Path(sys.argv[1])
-PKGS = {"adequacy": "adequacy", "adequacy.backends": "backends",
-        "adequacy.mutators": "mutators", "adequacy.optimizers": "optimizers"}
-
-class Tree(importlib.abc.MetaPathFinder):
-    # the tree's packages, whatever the editable install points at
-    def find_spec(self, name, path=None, target=None):
-        if name not in PKGS:
-            return None
-        d = root / PKGS[name]
-        return importlib.util.spec_from_file_location(
-            name, d / "__init__.py", submodule_search_locations=[str(d)])
-
-sys.meta_path.insert(0, Tree())
+# the tree's source roots first, whatever the editable install points at
+sys.path[:0] = [str(root / d) for d in (".", "backends", "mutators", "optimizers")]
 import dspy
-from adequacy.optimizers.metrics import SpecMetric
-from adequacy.tasks import load_task
-import adequacy.backends.openjml.engines.rac.engine as eng
+from adequacy_optimizers.metrics import SpecMetric
+from adequacy.taskdirs.load import load_task
+import adequacy_openjml.engines.rac.engine as eng
+from adequacy.examples import bundled_folder
 assert eng.__file__.startswith(str(root)), eng.__file__
 calls, warm, pause = int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
-task = load_task(root / "examples" / "jml" / "array_max")
+task = load_task(bundled_folder("jml") / "array_max")
 gold = (task.root / "specs" / "gold.java").read_text()
 metric = SpecMetric([task])
 ex = dspy.Example(task_id=task.id)
@@ -256,8 +248,8 @@ def main(argv: list[str]) -> int:
         return compare([Path(d).resolve() for d in args.baseline.split(",")],
                        args.rounds, calls, args.warm)
     gepa_calls = args.gepa_calls
-    v = load_task(EX / "verus" / "binary_search_first")
-    j = load_task(EX / "jml" / "array_max")
+    v = load_task(bundled_folder("verus") / "binary_search_first")
+    j = load_task(bundled_folder("jml") / "array_max")
     print(f"one metric call (adequacy, cache off, warm engines), {calls} calls each:")
     print("| task | engine | fresh spec median ms | fresh p95 ms | same spec median ms "
           "| same p95 ms | goal |")

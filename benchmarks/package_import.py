@@ -18,7 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-SAMPLE = Path(__file__).resolve().parents[1] / "examples" / "packages" / "max_index"
+from adequacy.examples import bundled_folder
+
+SAMPLE = bundled_folder("packages") / "max_index"
 
 
 def make_package(root: Path, tests: int, hacks: int, seed: int = 0) -> None:
@@ -79,9 +81,9 @@ def main() -> None:
 
 def per_case_ratio(pkg: Path, n: int) -> None:
     """The validator on ``n`` tests: one sandboxed run for all (the driver) vs one per case."""
-    from adequacy import toolchain
-    from adequacy.packages.judges import judge_cache, run_judge
     from adequacy.packages.layout import read_package
+    from adequacy.packages.programs import judge_cache, run_judge
+    from adequacy.sandbox import toolchain
 
     p = read_package(pkg)
     assert p.validator is not None

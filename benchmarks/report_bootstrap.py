@@ -14,7 +14,7 @@ import argparse
 import random
 import time
 
-from adequacy.reporting._intervals import bootstrap
+from adequacy.records.html._intervals import bootstrap
 
 FIGURES = 14
 

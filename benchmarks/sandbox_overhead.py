@@ -19,15 +19,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from adequacy import sandbox, sandbox_bwrap
-from adequacy.backend import Limits
-from adequacy.backends.openjml.engines.rac.worker import Worker
-from adequacy.backends.verus.exec_spec import engine
-from adequacy.backends.verus.plugin import VerusBackend
-from adequacy.tasks import load_task
+from adequacy import sandbox
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
+from adequacy.sandbox import bwrap
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.rac.worker import Worker
+from adequacy_verus.exec_spec import engine
+from adequacy_verus.plugin import VerusBackend
 
 REPO = Path(__file__).resolve().parents[1]
-TASK = REPO / "examples" / "verus" / "binary_search_first"
+TASK = bundled_folder("verus") / "binary_search_first"
 
 
 def bubblewrap(on: bool) -> None:
@@ -35,7 +37,7 @@ def bubblewrap(on: bool) -> None:
         os.environ.pop("ADEQUACY_BWRAP", None)
     else:
         os.environ["ADEQUACY_BWRAP"] = ""
-    sandbox_bwrap.probe.cache_clear()
+    bwrap.probe.cache_clear()
 
 
 def child_cpu() -> float:
@@ -67,8 +69,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=10)
     a = ap.parse_args()
-    if not sandbox_bwrap.probe(False).ok:
-        raise SystemExit(f"bubblewrap cannot run here: {sandbox_bwrap.probe(False).reason}")
+    if not bwrap.probe(False).ok:
+        raise SystemExit(f"bubblewrap cannot run here: {bwrap.probe(False).reason}")
     rows: list[tuple[str, float, float, float, float]] = []
 
     work = sandbox.make_workdir()

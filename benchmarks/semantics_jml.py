@@ -27,9 +27,10 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from jml_crosscheck import bundled, cross_check, decided, problem, sample, sgb_gold  # noqa: E402
 from jml_probes import PROBES, run, wrong  # noqa: E402
 
-from adequacy.backend import Limits, engine_named  # noqa: E402
-from adequacy.plugins import main_backend  # noqa: E402
-from adequacy.tasks import Task  # noqa: E402
+from adequacy.examples import bundled_folder  # noqa: E402
+from adequacy.extensions.backend import Limits, engine_named  # noqa: E402
+from adequacy.extensions.registry import main_backend  # noqa: E402
+from adequacy.model.task import Task  # noqa: E402
 
 
 def probes(engines: list[str]) -> dict[str, object]:
@@ -97,17 +98,17 @@ def main() -> int:
     rows.append(probes(engines))
     if args.probes_only:
         args.no_sgb = True
-    pairs = [] if args.probes_only else list(bundled(REPO / "examples" / "jml"))
+    pairs = [] if args.probes_only else list(bundled(bundled_folder("jml")))
     if args.bundled_per_bucket:
         pairs = [(sample(t, args.bundled_per_bucket), s) for t, s in pairs]
     if not args.probes_only:
         rows.append(cross("bundled", pairs, use_key))
     sgb = REPO.parent / "shared" / "datasets" / "specgenbench" / "sgb.jsonl"
     if not args.no_sgb and sgb.exists():
-        from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
+        from adequacy_openjml.importers.spec_harness import import_specgenbench
         with tempfile.TemporaryDirectory(prefix="sgb-") as d:
             import_specgenbench(sgb, Path(d))
-            sgb_pairs = sgb_gold(REPO / "examples" / "sgb-gold", Path(d), args.per_bucket)
+            sgb_pairs = sgb_gold(bundled_folder("sgb-gold"), Path(d), args.per_bucket)
             rows.append(cross("sgb-gold", list(sgb_pairs), use_key))
     elif not args.no_sgb:
         print(f"sgb-gold skipped: {sgb} missing")

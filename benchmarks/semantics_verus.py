@@ -25,9 +25,9 @@ sys.path.insert(0, str(REPO / "tests" / "semantics"))
 from verus_bundled_specs import example_specs, verina_gold_specs  # noqa: E402
 from verus_probe_data import PROBES, available_engines, run_probe  # noqa: E402
 
-from adequacy.backend import Limits, engine_named  # noqa: E402
-from adequacy.plugins import backends  # noqa: E402
-from adequacy.verdicts import Truth  # noqa: E402
+from adequacy.extensions.backend import Limits, engine_named  # noqa: E402
+from adequacy.extensions.registry import backends  # noqa: E402
+from adequacy.model.verdicts import Truth  # noqa: E402
 
 
 def probes_table(engines: list[str], work: Path) -> int:

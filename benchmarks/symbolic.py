@@ -24,11 +24,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 os.environ["ADEQUACY_CACHE"] = tempfile.mkdtemp(prefix="adequacy-symbolic-bench-")
 
-from adequacy.judges import SpecJudge  # noqa: E402
-from adequacy.options import ScoreOptions  # noqa: E402
-from adequacy.plugins import backend_for  # noqa: E402
-from adequacy.symbolic.search import compare_symbolic, concrete_options  # noqa: E402
-from adequacy.tasks import load_task  # noqa: E402
+from adequacy.examples import bundled_folder  # noqa: E402
+from adequacy.extensions.registry import backend_for  # noqa: E402
+from adequacy.scoring.options import ScoreOptions  # noqa: E402
+from adequacy.search.oracles import SpecJudge  # noqa: E402
+from adequacy.search.symbolic.compare import compare_symbolic, concrete_options  # noqa: E402
+from adequacy.taskdirs.load import load_task  # noqa: E402
 
 
 def expected(task_dir: Path, spec: Path) -> list[str]:
@@ -62,7 +63,7 @@ def main() -> None:
     hits = total = 0
     for lang in langs:
         ext = "rs" if lang == "verus" else "java"
-        for td in sorted((ROOT / "examples" / lang).iterdir()):
+        for td in sorted(bundled_folder(lang).iterdir()):
             gold = td / "specs" / f"gold.{ext}"
             for f in sorted((td / "specs").glob(f"flawed*.{ext}")):
                 rep, secs = diff(td, gold, f, a.budget)
@@ -84,7 +85,7 @@ def main() -> None:
     for lang in langs:
         ext = "rs" if lang == "verus" else "java"
         for f in sorted((ROOT / "benchmarks" / "symbolic_rewrites" / lang).glob(f"*/*.{ext}")):
-            td = ROOT / "examples" / lang / f.parent.name
+            td = bundled_folder(lang) / f.parent.name
             rep, secs = diff(td, td / "specs" / f"gold.{ext}", f, a.budget)
             v = rep.verdict()
             n += 1
@@ -105,8 +106,8 @@ def engine_costs() -> None:
     b = backend_for("verus")
     eng = {e.name: e for e in b.engines()}
     per: dict[str, list[float]] = {"interp": [0.0, 0], "smt": [0.0, 0]}  # type: ignore[dict-item]
-    from adequacy.backend import Limits
-    for td in sorted((ROOT / "examples" / "verus").iterdir()):
+    from adequacy.extensions.backend import Limits
+    for td in sorted(bundled_folder("verus").iterdir()):
         t = load_task(td)
         spec = b.load_spec(t, (td / "specs" / "gold.rs").read_text(), "gold.rs")
         cases = list(t.all_cases())

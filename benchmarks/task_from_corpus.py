@@ -22,13 +22,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from adequacy.backends.verus.syntax.parser import parse_module
-from adequacy.backends.verus.task_from import convert, tests_of
 from adequacy.errors import AdequacyError
-from adequacy.options import ScoreOptions
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.scoring.options import ScoreOptions
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.syntax.parser import parse_module
+from adequacy_verus.task_from import convert, tests_of
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO.parent / "shared" / "datasets" / "verus-bench" / "MBPP" / "verified"
@@ -61,9 +61,9 @@ def _reason(msg: str) -> str:
 
 def jml_corpus(root: Path, verbose: bool) -> int:
     """Every specified method of every class: a task, then its own contract under rac."""
-    from adequacy.backends.openjml.jml.load import signature_text
-    from adequacy.backends.openjml.jml.source import read_source
-    from adequacy.backends.openjml.task_from import convert as convert_jml
+    from adequacy_openjml.jml.load import signature_text
+    from adequacy_openjml.jml.source import read_source
+    from adequacy_openjml.task_from import convert as convert_jml
 
     files = sorted(root.rglob("*.java"))
     if not files:

@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/task_load.py TASKS_DIR [--repeat N]
 Loads every task under TASKS_DIR (e.g. an imported SpecGenBench) with the guarded JSON parser
-(integer digit cap, nesting cap: adequacy.textfiles.parse_json) and with plain ``json.loads`` in
+(integer digit cap, nesting cap: adequacy.model.textfiles.parse_json) and with plain ``json.loads`` in
 its place, and prints both times and their ratio.
 """
 
@@ -14,8 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from adequacy import tasks
-from adequacy.tasks import check_task
+from adequacy.taskdirs import load
+from adequacy.taskdirs.load import check_task
 
 
 def _time(dirs: list[Path], repeat: int) -> float:
@@ -38,14 +38,14 @@ def main() -> int:
     if not dirs:
         print(f"no task folders in {args.tasks_dir}", file=sys.stderr)
         return 2
-    n = sum(len(t.all_cases()) for t in (tasks.load_task(d) for d in dirs))
+    n = sum(len(t.all_cases()) for t in (load.load_task(d) for d in dirs))
     guarded = _time(dirs, args.repeat)
-    original = tasks.parse_json
-    tasks.parse_json = json.loads  # type: ignore[assignment]
+    original = load.parse_json
+    load.parse_json = json.loads  # type: ignore[assignment]
     try:
         plain = _time(dirs, args.repeat)
     finally:
-        tasks.parse_json = original
+        load.parse_json = original
     print(f"{len(dirs)} tasks, {n} cases (best of {args.repeat})")
     print(f"guarded parse_json {guarded:7.2f} s   plain json.loads {plain:7.2f} s   "
           f"ratio {guarded / plain:.2f}x")

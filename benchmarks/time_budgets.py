@@ -26,10 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.extensions.backend import Limits
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.importers.spec_harness import import_specgenbench
 
 REPO = Path(__file__).resolve().parents[1]
 SPIN = "\t/*@ pure @*/ static boolean spin(int a) { while (true) { } }\n"

@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backends.verus.verina.importer import import_verina
+from adequacy_verus.verina.importer import import_verina
 
 REPO = Path(__file__).resolve().parents[1]
 

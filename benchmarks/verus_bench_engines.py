@@ -33,17 +33,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from verus_corpus import extract_tests  # noqa: E402
 
-from adequacy.backend import Limits, engine_named  # noqa: E402
-from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError, Program  # noqa: E402
-from adequacy.backends.verus.interp.values import EnumVal, Undef  # noqa: E402
-from adequacy.backends.verus.skeleton import skeleton_for  # noqa: E402
-from adequacy.backends.verus.syntax import ast as A  # noqa: E402
-from adequacy.backends.verus.syntax.parser import parse_module  # noqa: E402
 from adequacy.errors import AdequacyError, SpecInvalid  # noqa: E402
-from adequacy.plugins import backends  # noqa: E402
-from adequacy.tasks import Case, load_task, write_cases  # noqa: E402
-from adequacy.types import INT_WIDTHS  # noqa: E402
-from adequacy.verdicts import Bucket, Truth  # noqa: E402
+from adequacy.extensions.backend import Limits, engine_named  # noqa: E402
+from adequacy.extensions.registry import backends  # noqa: E402
+from adequacy.model.task import Case
+from adequacy.model.types import INT_WIDTHS  # noqa: E402
+from adequacy.model.verdicts import Bucket, Truth  # noqa: E402
+from adequacy.taskdirs.load import load_task, write_cases  # noqa: E402
+from adequacy_verus.interp.compiler import Abort, Budget, CompileError, Program  # noqa: E402
+from adequacy_verus.interp.values import EnumVal, Undef  # noqa: E402
+from adequacy_verus.skeleton import skeleton_for  # noqa: E402
+from adequacy_verus.syntax import ast as A  # noqa: E402
+from adequacy_verus.syntax.parser import parse_module  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 ENGINES = ("interp", "exec_spec")

@@ -21,15 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adequacy.backends.verus.interp import _run_big_stack
-from adequacy.backends.verus.interp.compiler import Abort, Budget, CompileError, Program
-from adequacy.backends.verus.interp.values import Undef, show
-from adequacy.backends.verus.syntax import ast as A
-from adequacy.backends.verus.syntax.parser import parse_module
-from adequacy.backends.verus.task_from import main_tests
-from adequacy.backends.verus.typecheck import check_fn
-from adequacy.backends.verus.typecheck.checker import Module as TypeModule
 from adequacy.errors import SpecInvalid
+from adequacy_verus.interp import _run_big_stack
+from adequacy_verus.interp.compiler import Abort, Budget, CompileError, Program
+from adequacy_verus.interp.values import Undef, show
+from adequacy_verus.syntax import ast as A
+from adequacy_verus.syntax.parser import parse_module
+from adequacy_verus.task_from import main_tests
+from adequacy_verus.typecheck import check_fn
+from adequacy_verus.typecheck.checker import Module as TypeModule
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -21,13 +21,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backend import Limits
-from adequacy.backends.verus.exec_spec import engine
-from adequacy.tasks import Case, load_task, write_cases
-from adequacy.verdicts import Bucket
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task, write_cases
+from adequacy_verus.exec_spec import engine
 
 REPO = Path(__file__).resolve().parents[1]
-SOURCE = REPO / "examples" / "verus" / "binary_search_first"
+SOURCE = bundled_folder("verus") / "binary_search_first"
 
 
 def first_index(arr: list[int], t: int) -> int | None:
@@ -109,10 +111,10 @@ def main() -> int:
               f"{est:.2f}s ({per_case * 1000:.1f} ms/case over a sample of {len(sample)}): "
               f"ratio {est / batch_s:.1f}x")
         try:
-            from adequacy.cache import VerdictCache
-            from adequacy.runner import score_spec
+            from adequacy.scoring.cache import VerdictCache
+            from adequacy.scoring.runner import score_spec
         except ImportError as e:
-            print(f"3. cache: adequacy.runner/cache not available ({e})")
+            print(f"3. cache: adequacy.scoring.runner/cache not available ({e})")
             return 0
         cache = VerdictCache(tmp / "verdicts.sqlite")
         spec2 = gold + f"\n// cache probe {time.time_ns()}\n"

@@ -16,13 +16,14 @@ import argparse
 import time
 from pathlib import Path
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.verus.frontend import check_source
-from adequacy.backends.verus.interp import evaluate_cases
-from adequacy.backends.verus.syntax.lexer import tokenize
-from adequacy.backends.verus.syntax.parser import parse_tokens
-from adequacy.plugins import backends
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.extensions.registry import backends
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.frontend import check_source
+from adequacy_verus.interp import evaluate_cases
+from adequacy_verus.syntax.lexer import tokenize
+from adequacy_verus.syntax.parser import parse_tokens
 
 REPO = Path(__file__).resolve().parents[1]
 REPEAT = 10
@@ -51,7 +52,7 @@ def main() -> None:
     front = score = 0.0
     n_specs = n_cases = 0
     specs = []
-    for task_dir in sorted((REPO / "examples" / "verus").iterdir()):
+    for task_dir in sorted((bundled_folder("verus")).iterdir()):
         if not (task_dir / "task.toml").is_file():
             continue
         task = load_task(task_dir)
@@ -80,9 +81,9 @@ def main() -> None:
     print(f"examples: {n_specs} specs, {n_cases} cases")
     print(f"  front end {front * 1000 / n_specs:.1f} ms/spec; interp scoring "
           f"{score * 1000 / n_specs:.1f} ms/spec; front end / scoring = {front / score:.2f}")
-    k = REPEAT * n_specs
-    print(f"  interp reusing the front end's program {reuse * 1000 / k:.2f} ms/spec, compiling "
-          f"again {recompile * 1000 / k:.2f} ms/spec (x{REPEAT}, interleaved)")
+    runs = REPEAT * n_specs
+    print(f"  interp reusing the front end's program {reuse * 1000 / runs:.2f} ms/spec, compiling "
+          f"again {recompile * 1000 / runs:.2f} ms/spec (x{REPEAT}, interleaved)")
 
 
 if __name__ == "__main__":

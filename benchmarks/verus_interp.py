@@ -20,14 +20,16 @@ import sys
 import time
 from pathlib import Path
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.verus.interp.values import from_json
-from adequacy.backends.verus.plugin import VerusBackend
-from adequacy.tasks import Case, load_task
-from adequacy.verdicts import Bucket
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.interp.values import from_json
+from adequacy_verus.plugin import VerusBackend
 
 REPO = Path(__file__).resolve().parents[1]
-TASK = REPO / "examples" / "verus" / "binary_search_first"
+TASK = bundled_folder("verus") / "binary_search_first"
 
 
 def big_cases(n: int) -> list[Case]:

@@ -25,11 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.backend import Limits
-from adequacy.backends.verus.exec_spec import engine
-from adequacy.backends.verus.frontend import check_source
 from adequacy.errors import SpecInvalid
-from adequacy.tasks import Task, load_task
+from adequacy.extensions.backend import Limits
+from adequacy.model.task import Task
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.exec_spec import engine
+from adequacy_verus.frontend import check_source
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "verus"))

@@ -47,15 +47,15 @@ def tool_missing(tool: str) -> str | None:
     """Why ``tool`` cannot be used here, or None. Engines are asked through the plugin
     registry (their own availability check), so a test never imports a backend to skip."""
     if tool == "javac":
-        from adequacy.toolchain import find_java
+        from adequacy_openjml.jdk import find_java
 
         java = find_java()
         return None if java and java.javac else "needs a JDK (javac on PATH or JAVA_HOME)"
     if tool in ("cargo", "rustc", "bwrap", "chromium", "g++"):
         return None if shutil.which(tool) else f"needs {tool} on PATH"
-    from adequacy import plugins
+    from adequacy.extensions import registry
 
-    for b in plugins.backends().values():
+    for b in registry.backends().values():
         for e in b.engines():
             info = e.info()
             if info.name == tool:
@@ -87,13 +87,13 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The toy backend as the only plugin, registered in-process."""
-    from adequacy import plugins
+    from adequacy.extensions import registry
 
     sys.path.insert(0, str(FIXTURES / "toy_backend"))
     import adequacy_toy.plugin as toy_plugin
 
-    pm = plugins.make_manager(load_entry_points=False, plugins=[toy_plugin])
-    monkeypatch.setattr(plugins, "default_manager", lambda: pm)
+    pm = registry.make_manager(load_entry_points=False, plugins=[toy_plugin])
+    monkeypatch.setattr(registry, "default_manager", lambda: pm)
     yield
     sys.path.remove(str(FIXTURES / "toy_backend"))
 

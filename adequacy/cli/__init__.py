@@ -20,7 +20,7 @@ import os
 import sys
 from typing import Any
 
-from adequacy import __version__
+from adequacy.version import __version__
 
 
 def main() -> None:  # pragma: no cover - console entry (tested through subprocess)

@@ -10,8 +10,8 @@ import typer
 from rich.text import Text
 
 from adequacy.cli.common import default_cache, err, fail, out
+from adequacy.console.tables import FORMAT_HELP, OutputFormat, key_columns, resolve, show
 from adequacy.errors import AdequacyError
-from adequacy.tabular import FORMAT_HELP, OutputFormat, key_columns, resolve, show
 
 cache_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                         context_settings={"help_option_names": ["-h", "--help"]},
@@ -26,12 +26,12 @@ def backends(
     """List installed backends and their engines, with why an engine is unavailable."""
     from rich.table import Table
 
-    from adequacy import plugins
+    from adequacy.extensions import registry
     try:
-        found = plugins.backends()
+        found = registry.backends()
     except AdequacyError as e:
         raise fail(str(e)) from None
-    from adequacy.backend import verifiers_of
+    from adequacy.extensions.backend import verifiers_of
     rows = []
     for b in found.values():
         for kind, things in (("engine", b.engines()), ("verifier", verifiers_of(b))):
@@ -41,7 +41,7 @@ def backends(
                              "kind": kind, "available": info.available,
                              "default": info.default, "version": info.version,
                              "reason": info.reason, "decides": info.decides})
-    broken = [{"plugin": p.name, "target": p.target, "error": p.error} for p in plugins.BROKEN]
+    broken = [{"plugin": p.name, "target": p.target, "error": p.error} for p in registry.BROKEN]
     from adequacy import sandbox
     fmt = resolve(fmt, as_json)
     if fmt is OutputFormat.json:
@@ -70,10 +70,10 @@ def setup(
     = None,
 ) -> None:
     """Build what the engines need ahead of time (vstd via cargo, Java workers via javac/Maven)."""
-    from adequacy import plugins
+    from adequacy.extensions import registry
 
     failed = 0
-    for b in plugins.backends().values():
+    for b in registry.backends().values():
         if only and b.name not in only:
             continue
         err.print(f"preparing {b.name} ...", highlight=False)
@@ -83,7 +83,7 @@ def setup(
         except AdequacyError as e:
             failed += 1
             err.print(Text(f"{b.name}: {e}", style="bold red"), soft_wrap=True, highlight=False)
-    from adequacy.sandbox import describe
+    from adequacy.sandbox.run import describe
     out.print(describe(), highlight=False)
     if failed:
         raise typer.Exit(2)
@@ -92,7 +92,7 @@ def setup(
 def cache_clear(cache: Annotated[Path | None, typer.Option(help="Verdict cache file.")] = None
                 ) -> None:
     """Forget every cached verdict (removes the file and creates it anew, even a broken one)."""
-    from adequacy.cache import clear_cache
+    from adequacy.scoring.cache import clear_cache
     path = default_cache(False, cache)
     assert path is not None
     if Path(path).is_dir():
@@ -104,7 +104,27 @@ def cache_clear(cache: Annotated[Path | None, typer.Option(help="Verdict cache f
     out.print(f"cleared {path}", highlight=False, soft_wrap=True)
 
 
+def examples(
+    dest: Annotated[Path, typer.Argument(help="Folder to copy the examples into (made if "
+                                         "missing).")],
+    force: Annotated[bool, typer.Option("--force", help="Replace folders in DEST that differ "
+                                        "from the bundled ones (your edits there are lost).")
+                     ] = False,
+) -> None:
+    """Copy the bundled examples out: each language's tasks with gold and flawed specs, gold
+    specs of imported datasets, problem packages and studies (DEST/verus, DEST/jml, ...)."""
+    from adequacy.examples import copy_examples
+
+    try:
+        done = copy_examples(dest, force=force)
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    for f, target, what in done:
+        out.print(f"{target}  {f.what} ({what})", highlight=False, soft_wrap=True)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(backends)
+    app.command()(examples)
     app.command()(setup)
     cache_app.command("clear")(cache_clear)

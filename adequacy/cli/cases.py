@@ -1,6 +1,6 @@
 """``adequacy cases generate``: valid pairs from a task's reference and labelled invalid inputs.
 
-The library (``adequacy.mutators.generate_task``) is imported when the command runs, so that
+The library (``adequacy_mutators.generate_task``) is imported when the command runs, so that
 building the command line stays cheap (``tests/core/test_cli_startup.py``).
 """
 
@@ -24,7 +24,7 @@ cases_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
 
 def summary(rep: object) -> str:
     """One line per task: what was added, and why fewer or an ``every_input_valid``."""
-    from adequacy.mutators import GenerateReport
+    from adequacy_mutators import GenerateReport
 
     assert isinstance(rep, GenerateReport)
     line = (f"{rep.task}: +{rep.valid_added} valid pairs (post_complete now {rep.valid_total}),"
@@ -54,7 +54,7 @@ def generate(
     """Add valid pairs (the reference's outputs on inputs shaped like the task's own) and
     invalid inputs an oracle confirms; mark a task whose reference is total every_input_valid."""
     from adequacy.errors import AdequacyError
-    from adequacy.mutators import generate_task
+    from adequacy_mutators import generate_task
 
     if valid > MAX_VALID:
         raise fail(f"--valid must be at most {MAX_VALID}, got {valid} (every pair is a case "

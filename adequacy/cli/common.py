@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from adequacy.cache import VerdictCache
+    from adequacy.scoring.cache import VerdictCache
 
 out = Console()
 err = Console(stderr=True)
@@ -35,7 +35,7 @@ def fail(msg: str, code: int = 2) -> typer.Exit:
 def default_cache(no_cache: bool, cache: Path | None) -> str | None:
     if no_cache:
         return None
-    from adequacy.cache import default_cache_dir
+    from adequacy.scoring.cache import default_cache_dir
     return str(cache or default_cache_dir() / "verdicts.sqlite")
 
 
@@ -44,6 +44,6 @@ def open_cache(path: str | None) -> tuple[VerdictCache | None, str | None]:
     is an optimisation and never stops scoring."""
     if path is None:
         return None, None
-    from adequacy.cache import VerdictCache
+    from adequacy.scoring.cache import VerdictCache
     c = VerdictCache(path)
     return (None, None) if c.broken else (c, path)

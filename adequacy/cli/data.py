@@ -10,8 +10,8 @@ from rich.text import Text
 
 from adequacy.cli.checks import at_least
 from adequacy.cli.common import err, fail, out
+from adequacy.console.tables import FORMAT_HELP, OutputFormat, show
 from adequacy.errors import AdequacyError
-from adequacy.tabular import FORMAT_HELP, OutputFormat, show
 
 
 def import_(
@@ -44,7 +44,7 @@ def import_(
         raise fail("give SRC and DEST (import NAME SRC... DEST)")
     *srcs, dest = paths
     src = srcs[0]
-    from adequacy.importing import importers
+    from adequacy.extensions.registry import importers
     try:
         found = importers()
     except AdequacyError as e:
@@ -88,7 +88,7 @@ def import_(
 def _generate_imported(dest: Path, ids: list[str]) -> None:
     """Imported datasets have few valid cases and, mostly, no invalid ones: generated cases
     from the task's own reference fill both (docs/cases.md)."""
-    from adequacy.mutators import generate_task
+    from adequacy_mutators import generate_task
     folders = [dest / i for i in ids if (dest / i / "task.toml").is_file()]
     valid = pre = total = failed = 0
     for i, d in enumerate(folders, 1):
@@ -112,7 +112,7 @@ def _generate_imported(dest: Path, ids: list[str]) -> None:
 def _mutate_imported(dest: Path) -> None:
     """Imported datasets carry only valid cases; without mutants and invalid inputs a spec that
     says nothing would pass (see §6 of docs/cli.md)."""
-    from adequacy.mutators import mutate_task
+    from adequacy_mutators import mutate_task
     folders = sorted(d for d in dest.iterdir() if (d / "task.toml").is_file())
     post = pre = failed = 0
     for i, d in enumerate(folders, 1):
@@ -144,7 +144,7 @@ def mutate(
                    ] = OutputFormat.auto,
 ) -> None:
     """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound)."""
-    from adequacy.mutators import mutate_task, report_renderable
+    from adequacy_mutators import mutate_task, report_renderable
     try:
         report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
     except AdequacyError as e:

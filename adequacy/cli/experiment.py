@@ -1,6 +1,6 @@
 """``adequacy experiment run STUDY.toml``: a study's writers and scoring from one file.
 
-Thin over ``adequacy.optimizers.experiment``; registered on the main app by ``register``.
+Thin over ``adequacy_optimizers.experiment``; registered on the main app by ``register``.
 """
 
 from __future__ import annotations
@@ -33,15 +33,15 @@ def experiment_run(
     only what is new. Exit 2 on a bad study file or when some pair ended as an error."""
     from adequacy.cli.common import default_cache, open_cache
     from adequacy.errors import AdequacyError
-    from adequacy.optimizers.experiment import load_study, run_study
+    from adequacy_optimizers.experiment import load_study, run_study
     lm_down: tuple[type[BaseException], ...] = ()
     try:  # without the optimize extra (dspy) no model writer runs, so none can be down
-        from adequacy.optimizers.lm import LmUnavailable
+        from adequacy_optimizers.lm import LmUnavailable
         lm_down = (LmUnavailable,)
     except ImportError:
         pass
-    from adequacy.batch import BatchInterrupted, ResultsLocked
-    from adequacy.results import ResultsError
+    from adequacy.batch.pool import BatchInterrupted, ResultsLocked
+    from adequacy.records.log import ResultsError
     try:
         loaded = load_study(study)
         setting = loaded.study.cache

@@ -4,7 +4,7 @@ task's own cases checked.
 ``explore`` searches for inputs and outputs on which a spec and an oracle disagree (the task's
 reference and checker, or a gold spec), ``diff`` for where two specs disagree, ``task audit``
 for cases that the task's gold specs, reference, checker or validator contradict. The work is
-in ``adequacy.exploring`` and ``adequacy.auditing``; this module parses, prints and exits.
+in ``adequacy.search.explore`` and ``adequacy.search.audit``; this module parses, prints and exits.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from adequacy.cli.common import fail, out
 from adequacy.cli.tasks import task_app
 
 if TYPE_CHECKING:
-    from adequacy.exploring import Disagreement, SearchReport
-    from adequacy.options import ScoreOptions
-    from adequacy.task_model import Task
+    from adequacy.model.task import Task
+    from adequacy.scoring.options import ScoreOptions
+    from adequacy.search.explore import Disagreement, SearchReport
 
 _WORDS = {
     ("pre", False, True): "the spec rejects a valid input",
@@ -45,20 +45,20 @@ MaxLen = Annotated[int, typer.Option(callback=at_least(0), help="--symbolic: the
 
 
 def _options(engine: list[str] | None, case_timeout: float) -> ScoreOptions:
-    from adequacy.backend import Limits
-    from adequacy.options import ScoreOptions
+    from adequacy.extensions.backend import Limits
+    from adequacy.scoring.options import ScoreOptions
     return ScoreOptions(engines=list(engine or []), limits=Limits(case_seconds=case_timeout))
 
 
 def _spec_judge(task: Task, path: Path, options: ScoreOptions, name: str | None = None) -> Any:
-    from adequacy.judges import SpecJudge
-    from adequacy.textfiles import read_spec
+    from adequacy.model.textfiles import read_spec
+    from adequacy.search.oracles import SpecJudge
     return SpecJudge(task, read_spec(path), str(path), options, name=name or str(path))
 
 
 def _check_loads(judge: Any, what: str) -> None:
     """Refuse an invalid spec before the search (exit 3, its file and line)."""
-    from adequacy.plugins import backend_for
+    from adequacy.extensions.registry import backend_for
     backend_for(judge.task.language).load_spec(judge.task, judge.text, judge.path)
 
 
@@ -121,9 +121,9 @@ def explore(
     Exit 0 when none is found, 1 when one is, 2 on an input error, 3 when SPEC is invalid.
     """
     from adequacy.errors import AdequacyError, SpecInvalid
-    from adequacy.exploring import as_cases, compare
-    from adequacy.judges import OracleJudge
-    from adequacy.tasks import load_task, write_cases
+    from adequacy.search.explore import as_cases, compare
+    from adequacy.search.oracles import OracleJudge
+    from adequacy.taskdirs.load import load_task, write_cases
     try:
         t = load_task(task)
         opts = _options(engine, case_timeout)
@@ -195,7 +195,7 @@ def explore(
 
 
 def _write_new(t: Task, new: list[Any]) -> None:
-    from adequacy.tasks import write_cases
+    from adequacy.taskdirs.load import write_cases
     for b in {c.bucket for c in new}:
         write_cases(t.root, b, list(t.cases.get(b, [])) + [c for c in new if c.bucket == b])
 
@@ -203,8 +203,8 @@ def _write_new(t: Task, new: list[Any]) -> None:
 def _symbolic(t: Task, left: Any, right: Any, budget: float, seed: int, query_timeout: float,
               max_len: int) -> Any:
     """The symbolic search with concrete-only judges (the solver never confirms itself)."""
-    from adequacy.symbolic.model import SolverLimits
-    from adequacy.symbolic.search import compare_symbolic, concrete_options
+    from adequacy.extensions.symbolic import SolverLimits
+    from adequacy.search.symbolic.compare import compare_symbolic, concrete_options
     for j in (left, right):
         j.options = concrete_options(t, j.options)
     return compare_symbolic(t, left, right, budget=budget, seed=seed, limits=SolverLimits(
@@ -244,7 +244,7 @@ def _print_symbolic(rep: Any, lname: str, rname: str, role: str) -> None:
 
 
 def _gold_path(t: Task, spec: Path) -> Path:
-    from adequacy.plugins import backend_for
+    from adequacy.extensions.registry import backend_for
     ext = backend_for(t.language).writer_texts().spec_ext
     p = t.root / "specs" / f"gold.{ext}"
     if not p.is_file():
@@ -277,8 +277,8 @@ def diff(
     Exit 0 when no disagreement is found (not a proof of equivalence), 1 when one is.
     """
     from adequacy.errors import AdequacyError, SpecInvalid
-    from adequacy.exploring import compare
-    from adequacy.tasks import load_task
+    from adequacy.search.explore import compare
+    from adequacy.taskdirs.load import load_task
     try:
         t = load_task(task)
         opts = _options(engine, case_timeout)
@@ -343,11 +343,11 @@ def task_audit(
 
     Exit 0 when nothing contradicts a case, 1 when something does, 2 on an input error.
     """
-    from adequacy.auditing import audit_task, summary
     from adequacy.cli.common import open_cache
-    from adequacy.discovery import discover_tasks
     from adequacy.errors import AdequacyError
-    from adequacy.tasks import load_task
+    from adequacy.search.audit import audit_task, summary
+    from adequacy.taskdirs.discovery import discover_tasks
+    from adequacy.taskdirs.load import load_task
     for d in gold or []:
         if not d.is_dir():
             raise fail(f"{d}: --gold must be a folder")

@@ -1,6 +1,6 @@
 """Commands of the agent environment: ``gym make``, ``check``, ``submit``, ``mcp``, ``agent``.
 
-Thin wrappers over ``adequacy.gym`` and ``adequacy.optimizers.agent``; registered on the main
+Thin wrappers over ``adequacy.gym`` and ``adequacy_optimizers.agent``; registered on the main
 app by ``register`` (``adequacy.cli.root``).
 """
 
@@ -104,7 +104,7 @@ def check_cmd(
     try:
         d = find_folder(folder or Path.cwd())
         text = spec.read_text(encoding="utf-8") if spec else None
-        from adequacy.backend import Limits
+        from adequacy.extensions.backend import Limits
 
         res = check(d, text, Limits(case_seconds=case_timeout))
     except AdequacyError as e:
@@ -212,8 +212,8 @@ def agent_cmd(
     """Run a DSPy ReAct spec-writing agent over the gym tools; one JSONL rollout per run."""
     need_dspy(verbose)
     try:
-        from adequacy.optimizers.agent import AgentOptions, run_agent, summary_text
-        from adequacy.optimizers.lm import LmUnavailable
+        from adequacy_optimizers.agent import AgentOptions, run_agent, summary_text
+        from adequacy_optimizers.lm import LmUnavailable
     except ImportError as e:
         raise _fail(f"the agent needs the optimize extra: pip install "
                     f"'spec-adequacy[optimize]' ({e})") from None

@@ -1,4 +1,4 @@
-"""``adequacy synthesize``, ``optimize`` and ``judge``: thin wrappers over ``adequacy.optimizers``.
+"""``adequacy synthesize``, ``optimize`` and ``judge``: thin wrappers over ``adequacy_optimizers``.
 
 DSPy is an optional extra (``pip install 'spec-adequacy[optimize]'``), imported only when a
 command runs, so the rest of the CLI starts without it.
@@ -93,7 +93,7 @@ def _lm(model: str | None, api_base: str | None, temperature: float | None,
         max_tokens: int | None = None) -> Any:
     if model is None:
         return None
-    from adequacy.optimizers.lm import LmSettings, make_lm
+    from adequacy_optimizers.lm import LmSettings, make_lm
     return make_lm(LmSettings(model=model, api_base=api_base, temperature=temperature,
                               cache=not no_cache, tries=tries, retry_wait=retry_wait,
                               max_tokens=max_tokens))
@@ -105,8 +105,8 @@ def _lm_stopped(e: BaseException) -> typer.Exit:
 
 
 def _load_tasks(paths: list[Path]) -> list[Any]:
-    from adequacy.discovery import discover_tasks
-    from adequacy.tasks import load_task
+    from adequacy.taskdirs.discovery import discover_tasks
+    from adequacy.taskdirs.load import load_task
     return [load_task(d) for d in discover_tasks(paths)]
 
 
@@ -115,7 +115,7 @@ def _provenance(writer: str, family: str, program: Path | None) -> Any:
     the program is named by the SHA-256 of its file, as ``sha256sum`` prints it."""
     import hashlib
 
-    from adequacy.results import Provenance
+    from adequacy.scoring.spec_report import Provenance
 
     prog = hashlib.sha256(program.read_bytes()).hexdigest() if program is not None else None
     return Provenance(writer=writer, family=family if writer == "dspy" else None, program=prog)
@@ -145,9 +145,9 @@ def synthesize(
         raise _fail(f"--samples must be at least 1, got {samples}")
     if writer == "dspy":
         need_dspy()
-    from adequacy.optimizers.lm import LmUnavailable
-    from adequacy.optimizers.registry import make_writer
-    from adequacy.optimizers.synthesize import synthesize as run
+    from adequacy_optimizers.lm import LmUnavailable
+    from adequacy_optimizers.registry import make_writer
+    from adequacy_optimizers.synthesize import synthesize as run
     try:
         pool = _load_tasks(demo_tasks) if demo_tasks else []
         w = make_writer(writer, family=family, lm=_lm(lm, api_base, temperature, no_cache,
@@ -211,22 +211,22 @@ def optimize(
         raise _fail("--lm MODEL is required (a litellm model string)")
     if auto not in ("light", "medium", "heavy"):
         raise _fail(f"--auto {auto!r}: expected light, medium or heavy")
-    from adequacy.optimizers.optimize import OptimizeOptions
-    from adequacy.optimizers.optimize import optimize as run
-    from adequacy.optimizers.splits import parse_proportions
+    from adequacy_optimizers.optimize import OptimizeOptions
+    from adequacy_optimizers.optimize import optimize as run
+    from adequacy_optimizers.splits import parse_proportions
     try:
-        opts = OptimizeOptions(family=family, metric=metric, option=option,
-                               harness_t=harness_t, auto=auto,
-                               max_metric_calls=max_metric_calls, seed=seed,
-                               proportions=parse_proportions(split), with_vr=with_vr,
-                               num_threads=threads, allow_no_validation=allow_no_validation)
+        # validated by the model: a bad --metric/--option names the allowed values
+        opts = OptimizeOptions.model_validate(dict(
+            family=family, metric=metric, option=option, harness_t=harness_t, auto=auto,
+            max_metric_calls=max_metric_calls, seed=seed, proportions=parse_proportions(split),
+            with_vr=with_vr, num_threads=threads, allow_no_validation=allow_no_validation))
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except ValueError as e:
         lines = str(e).splitlines()
         raise _fail(f"bad option {lines[1] if len(lines) > 1 else ''}: "
                     f"{lines[2].strip() if len(lines) > 2 else lines[0]}") from None
-    from adequacy.optimizers.lm import LmUnavailable
+    from adequacy_optimizers.lm import LmUnavailable
     try:
         loaded = _load_tasks(tasks)
         task_lm = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
@@ -261,10 +261,10 @@ def judge(
     need_dspy(verbose)
     if lm is None:
         raise _fail("--lm MODEL is required (a litellm model string)")
-    from adequacy.batch import jobs_from_file
-    from adequacy.optimizers.judge import judge_one, summarize
-    from adequacy.optimizers.lm import LmUnavailable
-    from adequacy.tasks import load_task
+    from adequacy.batch.pool import jobs_from_file
+    from adequacy.taskdirs.load import load_task
+    from adequacy_optimizers.judge import judge_one, summarize
+    from adequacy_optimizers.lm import LmUnavailable
     try:
         job_list = jobs_from_file(jobs)
         model = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)

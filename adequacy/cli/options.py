@@ -26,7 +26,7 @@ from adequacy.cli.checks import at_least, positive
 from adequacy.cli.common import default_cache
 
 if TYPE_CHECKING:
-    from adequacy.options import ScoreOptions
+    from adequacy.scoring.options import ScoreOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -75,8 +75,8 @@ CACHE_OPTIONS = [
 def build_score_options(backend: str | None, engine: list[str] | None, cross_check: bool,
                         strict: bool, case_timeout: float, spec_timeout: float,
                         timeout_streak: int, memory_mb: int) -> ScoreOptions:
-    from adequacy.backend import Limits
-    from adequacy.options import ScoreOptions
+    from adequacy.extensions.backend import Limits
+    from adequacy.scoring.options import ScoreOptions
 
     return ScoreOptions(backend=backend, engines=list(engine or []), cross_check=cross_check,
                         strict=strict,

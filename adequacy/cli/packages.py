@@ -36,8 +36,8 @@ def convert(
     need_dspy()
     if lm is None:
         raise fail("--lm MODEL is required (a litellm model string)")
-    from adequacy.optimizers.lm import LmUnavailable
-    from adequacy.optimizers.package_convert import convert_package
+    from adequacy_optimizers.lm import LmUnavailable
+    from adequacy_optimizers.package_convert import convert_package
     model = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
     done = 0
     try:

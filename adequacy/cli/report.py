@@ -1,4 +1,4 @@
-"""``adequacy report`` and ``adequacy compare``: thin wrappers over ``adequacy.reporting``."""
+"""``adequacy report`` and ``adequacy compare``: thin wrappers over ``adequacy.records.html``."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from rich.table import Table
 from rich.text import Text
 
 from adequacy.cli.checks import at_least
+from adequacy.console.tables import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
-from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
 
 if TYPE_CHECKING:
-    from adequacy.reporting import Study
+    from adequacy.records.html import Study
 
 out = Console()
 err = Console(stderr=True)
@@ -60,7 +60,7 @@ def report(
     title: Annotated[str, typer.Option(help="Report title.")] = "spec-adequacy report",
 ) -> None:
     """Render results as one self-contained HTML file (or markdown / JSON) with plots."""
-    from adequacy.reporting import (
+    from adequacy.records.html import (
         build_study,
         read_records,
         render_html,
@@ -92,8 +92,8 @@ def report(
 def _print_tables(study: Study, fmt: OutputFormat) -> None:
     from rich.console import Group
 
-    from adequacy.reporting import leaderboard_rows, summary_rows
-    from adequacy.tabular import key_columns
+    from adequacy.console.tables import key_columns
+    from adequacy.records.html import leaderboard_rows, summary_rows
 
     parts = []
     for title, rows in (("summary per approach", summary_rows(study)),
@@ -121,8 +121,8 @@ def compare(
 ) -> None:
     """Per task and bucket, what got better or worse from A to B, with a sign test and a
     bootstrap confidence interval of the difference."""
-    from adequacy.reporting import compare as do_compare
-    from adequacy.reporting import read_records
+    from adequacy.records.html import compare as do_compare
+    from adequacy.records.html import read_records
     try:
         ra, rb = read_records([a], "file"), read_records([b], "file")
     except AdequacyError as e:

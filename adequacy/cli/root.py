@@ -37,7 +37,7 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=N
 
 def _version(value: bool) -> None:
     if value:
-        from adequacy import __version__
+        from adequacy.version import __version__
 
         out.print(f"adequacy {__version__}", highlight=False)
         raise typer.Exit(0)

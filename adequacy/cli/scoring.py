@@ -16,11 +16,11 @@ import typer
 from adequacy.cli.checks import at_least, fraction, positive
 from adequacy.cli.common import err, fail, open_cache, out
 from adequacy.cli.options import cache_option_group, score_option_group
+from adequacy.console.tables import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
-from adequacy.tabular import FORMAT_HELP, OutputFormat, resolve, show
 
 if TYPE_CHECKING:
-    from adequacy.options import ScoreOptions
+    from adequacy.scoring.options import ScoreOptions
 
 
 @score_option_group
@@ -49,11 +49,11 @@ def score(
                                "seconds for the output check.")] = 60.0,
 ) -> None:
     """Score one spec against its task's four buckets."""
-    from adequacy import progress
-    from adequacy.report import spec_table
-    from adequacy.runner import score_spec
-    from adequacy.tasks import load_task
-    from adequacy.textfiles import read_spec
+    from adequacy.console import progress
+    from adequacy.model.textfiles import read_spec
+    from adequacy.records.tables import spec_table
+    from adequacy.scoring.runner import score_spec
+    from adequacy.taskdirs.load import load_task
     try:
         t = load_task(task)
         text = read_spec(spec, max_spec_bytes)
@@ -66,7 +66,7 @@ def score(
     fmt = resolve(fmt, as_json)
     pins = None
     if symbolic and rep.status == "scored":
-        from adequacy.symbolic.pinning import check_pinned
+        from adequacy.search.symbolic.pinning import check_pinned
         try:
             pins = check_pinned(t, text, str(spec), options, budget=symbolic_budget)
         except AdequacyError as e:
@@ -131,7 +131,7 @@ def run(
     Exit 0 when every pair was scored (whatever the specs' verdicts), 2 on a usage or input
     error or when some pair ended as an error record.
     """
-    from adequacy.batch import (
+    from adequacy.batch.pool import (
         BatchInterrupted,
         BatchOptions,
         ResultsLocked,
@@ -139,13 +139,13 @@ def run(
         jobs_from_glob,
         run_batch,
     )
-    from adequacy.report import batch_table, problem_lines
-    from adequacy.results import ResultsError
+    from adequacy.records.log import ResultsError
+    from adequacy.records.tables import batch_table, problem_lines
     try:
         if jobs_file is not None:
             jobs = jobs_from_file(jobs_file)
         elif tasks:
-            from adequacy.discovery import default_spec_glob, discover_tasks
+            from adequacy.taskdirs.discovery import default_spec_glob, discover_tasks
             jobs = []
             for d in discover_tasks(tasks):
                 pattern = spec_glob or default_spec_glob(d)
@@ -221,11 +221,16 @@ def verify(
         help="Seconds per proof.")] = 120.0,
 ) -> None:
     """Prove the spec against the method body (verification rate) beside its adequacy metrics."""
-    from adequacy import progress
-    from adequacy.backend import Limits
-    from adequacy.tasks import load_task
-    from adequacy.textfiles import read_spec
-    from adequacy.verification import provers, render_text, verify_with_metrics, why_no_prover
+    from adequacy.console import progress
+    from adequacy.extensions.backend import Limits
+    from adequacy.model.textfiles import read_spec
+    from adequacy.scoring.verification import (
+        provers,
+        render_text,
+        verify_with_metrics,
+        why_no_prover,
+    )
+    from adequacy.taskdirs.load import load_task
     try:
         t = load_task(task)
         if not provers(t.language, engine):

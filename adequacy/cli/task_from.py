@@ -31,16 +31,16 @@ def task_from(
 ) -> None:
     """Write a task from an annotated program: the function's signature, its contract as
     specs/original.*, cases from the program's tests; then score that contract on them."""
-    from adequacy import plugins
     from adequacy.errors import AdequacyError
-    from adequacy.options import ScoreOptions
-    from adequacy.runner import score_spec
-    from adequacy.tasks import load_task
+    from adequacy.extensions import registry
+    from adequacy.scoring.options import ScoreOptions
+    from adequacy.scoring.runner import score_spec
+    from adequacy.taskdirs.load import load_task
 
     if not program.is_file():
         raise fail(f"{program}: no such file")
     suffix = program.suffix
-    found = [b for b in plugins.backends().values()
+    found = [b for b in registry.backends().values()
              if Path(b.task_files.skeleton).suffix == suffix]
     if not found:
         raise fail(f"{program}: no backend writes tasks from {suffix or 'suffix-less'} files")

@@ -17,7 +17,7 @@ from adequacy.cli.common import err, fail, out, say_error
 from adequacy.errors import AdequacyError, BackendError, Located, TaskError
 
 if TYPE_CHECKING:
-    from adequacy.task_model import Task
+    from adequacy.model.task import Task
 
 task_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                        context_settings={"help_option_names": ["-h", "--help"]},
@@ -33,9 +33,9 @@ def _backend_task_errors(task: Task) -> list[str]:
     """What the language's backend finds wrong with the task itself: the checks ``score``
     runs on it before any spec (JML: its Solution.java reads, the ``[jml]`` table names a
     method it has), so ``validate`` cannot say ok where ``score`` exits 2."""
-    from adequacy import plugins
+    from adequacy.extensions import registry
     try:
-        backend = plugins.registry().owner(task.language)
+        backend = registry.registry().owner(task.language)
     except AdequacyError as e:
         # the loader accepts such a task (its files are None), but nothing could score it
         toml = task.root / "task.toml"
@@ -61,8 +61,8 @@ def task_validate(
     paths: Annotated[list[Path], typer.Argument(help="Task folders (or folders of tasks).")],
 ) -> None:
     """Check task folders; print every problem with file, line and field. Exit 2 on any."""
-    from adequacy.discovery import discover_tasks
-    from adequacy.tasks import check_task
+    from adequacy.taskdirs.discovery import discover_tasks
+    from adequacy.taskdirs.load import check_task
     try:
         folders = discover_tasks(paths)
     except AdequacyError as why:
@@ -111,8 +111,8 @@ def task_new(
 ) -> None:
     """Write the task's skeleton file (the one its backend names) from task.toml; exit 2 on any
     problem."""
-    from adequacy import plugins
-    from adequacy.tasks import _read_header
+    from adequacy.extensions import registry
+    from adequacy.taskdirs.load import _read_header
 
     if not (task / "task.toml").is_file():
         raise _fail(f"{task}: not a task folder (no task.toml)")
@@ -126,7 +126,7 @@ def task_new(
     language = head.get("language")
     made = None
     try:
-        made = plugins.registry().owner(str(language)).new_skeleton(task)
+        made = registry.registry().owner(str(language)).new_skeleton(task)
     except BackendError:
         pass
     except AdequacyError as e:

@@ -13,7 +13,7 @@ from adequacy.gym.session import (
     submit,
 )
 from adequacy.gym.tools import GymTools
-from adequacy.keys import task_content_hash
+from adequacy.scoring.keys import task_content_hash
 
 __all__ = ["CheckResult", "GymError", "GymManifest", "GymRecord", "GymTools", "MadeFolder",
            "check", "find_folder", "grade_text", "make_gym", "read_manifest", "submit",

@@ -20,19 +20,19 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from adequacy import plugins
-from adequacy.discovery import discover_tasks
 from adequacy.errors import TaskError
+from adequacy.extensions import registry
+from adequacy.extensions.texts import GymTexts
 from adequacy.gym.manifest import PRIVATE, GymManifest, write_manifest
-from adequacy.gym.texts import GENERIC, GymTexts, instructions
-from adequacy.gym.verify import prover_name
-from adequacy.keys import task_content_hash
-from adequacy.tasks import Case, Task, _read_header, load_task, task_files
-from adequacy.verdicts import Bucket
+from adequacy.gym.proving import prover_name
+from adequacy.gym.texts import GENERIC, instructions
+from adequacy.model.task import Case, Task
+from adequacy.model.verdicts import Bucket
+from adequacy.scoring.keys import task_content_hash
+from adequacy.taskdirs.discovery import discover_tasks
+from adequacy.taskdirs.load import _read_header, load_task, task_files
 
 GOLD_NAMES = ("specs/gold", "reference/gold")
-SHIPPED = Path(__file__).parent / "examples"
-"""Worked-example tasks shipped with the package (used unless ``--examples`` names others)."""
 
 
 class MadeFolder(BaseModel):
@@ -57,7 +57,10 @@ def spec_file_name(task: Task) -> str:
 
 
 def shipped_dirs() -> list[Path]:
-    return sorted(d for d in SHIPPED.iterdir() if d.is_dir())
+    """The worked-example folders the installed backends ship (``Backend.gym_example_dir``),
+    used unless ``--examples`` names others."""
+    found = (b.gym_example_dir for b in registry.backends().values())
+    return sorted(d for d in found if d is not None and d.is_dir())
 
 
 def source_files(task: Task) -> list[Path]:
@@ -177,7 +180,7 @@ def _write_example(ex: Task, gold: Path, n: int, seed: int, dest: Path) -> None:
 
 def texts_for(language: str) -> GymTexts:
     """The language's backend's texts, or the generic ones when it has none."""
-    texts = plugins.registry().owner(language).gym_texts()
+    texts = registry.registry().owner(language).gym_texts()
     return texts if isinstance(texts, GymTexts) else GENERIC
 
 
@@ -210,7 +213,7 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
     """Write ``out/<task id>/`` for every task; refuse to overwrite a folder unless ``force``.
 
     Worked examples come from ``examples`` when given, else from the tasks shipped in
-    ``adequacy/gym/examples``; never from the batch (see ``worked_examples``). Every path
+    the installed backends (``Backend.gym_example_dir``); never from the batch (see ``worked_examples``). Every path
     written or deleted is a direct child of the resolved OUT, and a task whose copied files are
     symlinks out of it or hard links is refused (``refuse_foreign_files``)."""
     if visible < 0:
@@ -227,10 +230,7 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
         if task_files(t.language) is None:
             raise TaskError(f"no installed backend serves {t.language!r} tasks",
                             file=str(t.root / "task.toml"))
-    # a shipped example of a language no installed backend serves cannot even be loaded
-    served = {b.language for b in plugins.backends().values()}
-    extra = worked_examples(loaded, [load_task(d) for d in discover_tasks(examples or shipped_dirs())
-                                     if examples or _language_of(d) in served])
+    extra = worked_examples(loaded, [load_task(d) for d in discover_tasks(examples or shipped_dirs())])
     # the shipped examples are package files: installers such as uv hard-link those
     for t in (*loaded, *(extra if examples else ())):
         refuse_foreign_files(t)

@@ -23,10 +23,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
+from adequacy.gym.proving import can_verify
 from adequacy.gym.session import grade_text
 from adequacy.gym.tools import GymTools, ToolFailed
-from adequacy.gym.verify import can_verify
-from adequacy.verdicts import BUCKETS
+from adequacy.model.verdicts import BUCKETS
 
 
 class TaskRow(BaseModel):

@@ -18,9 +18,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from adequacy.backend import Limits
-from adequacy.cache import VerdictCache, default_cache_dir
 from adequacy.errors import AdequacyError, TaskError
+from adequacy.extensions.backend import Limits
 from adequacy.gym.manifest import PRIVATE, GymManifest, read_manifest
 from adequacy.gym.state import (
     count_check,
@@ -30,11 +29,14 @@ from adequacy.gym.state import (
     private_dir,
     read_state,
 )
-from adequacy.keys import grading_failure_key, spec_hash, submission_key, task_content_hash
-from adequacy.results import SpecReport, append_record, producer
-from adequacy.runner import score_spec
-from adequacy.tasks import Task, load_task
-from adequacy.verdicts import BUCKETS, Bucket
+from adequacy.model.task import Task
+from adequacy.model.verdicts import BUCKETS, Bucket
+from adequacy.records.log import append_record, producer
+from adequacy.scoring.cache import VerdictCache, default_cache_dir
+from adequacy.scoring.keys import grading_failure_key, spec_hash, submission_key, task_content_hash
+from adequacy.scoring.runner import score_spec
+from adequacy.scoring.spec_report import SpecReport
+from adequacy.taskdirs.load import load_task
 
 MAX_SPEC_CHARS = 200_000
 """A spec longer than this is refused before any engine sees it."""

@@ -29,11 +29,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adequacy import sandbox, sandbox_bwrap
+from adequacy import sandbox
 from adequacy.errors import AdequacyError
 from adequacy.gym.manifest import MANIFEST, PRIVATE, read_manifest
-from adequacy.sandbox_mounts import View
-from adequacy.toolchain import world_traversable
+from adequacy.sandbox import bwrap
+from adequacy.sandbox.mounts import View
+from adequacy.sandbox.toolchain import world_traversable
 
 MAX_FOLDER_BYTES = 64 * 1024 * 1024
 """What a gym folder may hold, in the copy and in what comes back."""
@@ -249,9 +250,9 @@ def _one_at_a_time(folder: Path) -> Iterator[None]:
 def available() -> str | None:
     """None when the shell can run here, else why not: without bubblewrap nothing would hide
     the rest of the machine, so the shell refuses rather than run unconfined."""
-    if sandbox_bwrap.bwrap_path() is None:
+    if bwrap.bwrap_path() is None:
         return "the gym shell needs bubblewrap: apt-get install -y bubblewrap"
-    probe = sandbox_bwrap.probe(False)
+    probe = bwrap.probe(False)
     if not probe.ok:
         return f"the gym shell needs a working bubblewrap: {probe.reason}"
     return None

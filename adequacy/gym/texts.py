@@ -8,7 +8,7 @@ are the same for every language and live here.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from adequacy.extensions.texts import GymTexts
 
 BUCKETS_TEXT = """\
 Your spec is judged on four kinds of test case ("buckets"). A faithful spec passes all of them:
@@ -62,17 +62,6 @@ Over MCP the same tools are `check`, {verify_mcp}`submit`, plus `list_tasks` and
 5. Passing the visible cases is necessary, not sufficient: before submitting, imagine wrong
    outputs and invalid inputs and make sure your spec rejects them.
 """
-
-class GymTexts(BaseModel):
-    """A backend's texts for its gym folders (the optional ``gym_texts`` capability)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    intro: str
-    """INSTRUCTIONS.md, a template with ``{spec_file}``, ``{buckets}`` and ``{workflow}``."""
-    notes: str
-    """LANGUAGE_NOTES.md: what the spec language and the engines accept."""
-
 
 GENERIC = GymTexts(intro="""\
 # Write a specification

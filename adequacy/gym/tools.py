@@ -14,9 +14,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from adequacy.backend import Limits
 from adequacy.errors import AdequacyError
+from adequacy.extensions.backend import Limits
 from adequacy.gym.manifest import MANIFEST, read_manifest
+from adequacy.gym.proving import can_verify, verify_text
 from adequacy.gym.session import (
     CheckResult,
     GymRecord,
@@ -27,8 +28,7 @@ from adequacy.gym.session import (
     visible_task,
 )
 from adequacy.gym.state import read_state
-from adequacy.gym.verify import can_verify, verify_text
-from adequacy.verification import why_no_prover
+from adequacy.scoring.verification import why_no_prover
 
 MAX_READ_CHARS = 100_000
 ERROR_PREFIX = "error: "

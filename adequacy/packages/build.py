@@ -19,16 +19,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adequacy import plugins, toolchain
 from adequacy.errors import AdequacyError, InputError, TaskError
-from adequacy.importer import ImportReport, Problem, TaskOutcome
+from adequacy.extensions import registry
+from adequacy.extensions.importer import ImportReport, Problem, TaskOutcome
+from adequacy.model.task import Param
+from adequacy.model.verdicts import Bucket
 from adequacy.packages.convert import Converted, ConvertError, Request, convert_all
-from adequacy.packages.judges import JudgeError, Outcome, judge_cache, run_judge
 from adequacy.packages.layout import Package, read_bytes, read_package
+from adequacy.packages.programs import JudgeError, Outcome, judge_cache, run_judge
 from adequacy.packages.routing import Routed, case, deduplicate, sample, too_few
-from adequacy.task_model import Param
-from adequacy.tasks import _parse_signature, _read_header, load_task, write_cases
-from adequacy.verdicts import Bucket
+from adequacy.sandbox import toolchain
+from adequacy.taskdirs.load import _parse_signature, _read_header, load_task, write_cases
 
 _ID = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 _FLOAT = re.compile(r"\bf(32|64)\b")
@@ -340,7 +341,7 @@ def _write(pkg: Package, stage: Path, head: dict[str, Any], routed: Routed, dest
         for f in sorted(specs.iterdir()):
             if f.is_file() and not f.is_symlink():
                 shutil.copy(f, stage / "specs" / f.name)
-    backend = plugins.main_backend(head["language"])
+    backend = registry.main_backend(head["language"])
     try:
         made = backend.new_skeleton(stage)
     except TaskError as e:

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adequacy import sandbox_exec
 from adequacy.errors import AdequacyError
-from adequacy.packages.judges import DRIVERS, JudgeError
-from adequacy.sandbox import SandboxLimits, make_workdir, remove_tree, run_limited
-from adequacy.sandbox_mounts import View
-from adequacy.task_model import Param
-from adequacy.values import validate
+from adequacy.model.task import Param
+from adequacy.model.values import validate
+from adequacy.packages.programs import DRIVERS, JudgeError
+from adequacy.sandbox import exec_lock
+from adequacy.sandbox.mounts import View
+from adequacy.sandbox.run import SandboxLimits, make_workdir, remove_tree, run_limited
 
 #: Seconds per text for the whole conversion run, plus a fixed start-up allowance.
 SECONDS_PER_TEXT = 0.5
@@ -77,7 +77,7 @@ def convert_all(io_py: Path, requests: list[Request], params: dict[str, list[Par
     ``output`` to their declared parameters. Outputs name their parsed input in ``input``."""
     if not requests:
         return []
-    found = sandbox_exec.python()
+    found = exec_lock.python()
     if found is None:
         raise JudgeError("no Python interpreter to run the task's io.py")
     exe, needs = found

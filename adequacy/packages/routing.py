@@ -21,9 +21,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from adequacy.task_model import Case, Param
-from adequacy.values import encode
-from adequacy.verdicts import Bucket
+from adequacy.model.task import Case, Param
+from adequacy.model.values import encode
+from adequacy.model.verdicts import Bucket
 
 
 @dataclass

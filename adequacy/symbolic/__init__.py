@@ -1,22 +1,16 @@
-"""Symbolic questions about specs, answered by a solver and checked by the concrete engines.
+"""Symbolic answers with Z3: the machinery behind a backend's ``smt_encoder()``.
 
-``model`` is the capability (``Symbolic``, ``SmtEncoder``) and its data; ``terms`` the Z3 terms
-of a task's values; ``z3symbolic`` core's Z3 driver; ``solver`` the limited solver child and its
-cache; ``engine`` the per-case ``smt`` engine; ``search`` diff, explore and the one-output check
-with every model confirmed by concrete engines. Importing this package imports no solver: z3
-is loaded by the modules that need it.
+``terms`` gives a task's values as Z3 terms (the helpers an encoder builds on) and
+``unfolding`` the one sound way an encoder expands a recursive helper; ``z3symbolic`` is core's
+``Symbolic`` over any ``SmtEncoder``; ``solver`` and ``child`` run Z3 in its own limited process
+behind a content-keyed cache; ``engine`` is the per-case ``smt`` engine a backend lists in its
+chain; ``capability.symbolic_of`` picks a backend's own answers or core's. The questions and
+answers themselves (the contract) live in ``adequacy.extensions.symbolic``; diff, explore and
+the one-output check, which confirm every model with the concrete engines, in
+``adequacy.search.symbolic``. Importing this package imports no solver.
 """
 
-from adequacy.symbolic.model import (
-    Answer,
-    Decision,
-    Pred,
-    Question,
-    SmtEncoder,
-    SolverLimits,
-    SpecTerms,
-    Symbolic,
-)
+from adequacy.symbolic.capability import symbolic_of, z3_symbolic
+from adequacy.symbolic.engine import SmtEngine
 
-__all__ = ["Answer", "Decision", "Pred", "Question", "SmtEncoder", "SolverLimits", "SpecTerms",
-           "Symbolic"]
+__all__ = ["SmtEngine", "symbolic_of", "z3_symbolic"]

@@ -5,10 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from adequacy.backend import Backend
-    from adequacy.symbolic.model import Symbolic
+    from adequacy.extensions.backend import Backend
+    from adequacy.extensions.symbolic import SmtEncoder, Symbolic
 
-__all__ = ["symbolic_of"]
+__all__ = ["symbolic_of", "z3_symbolic"]
+
+
+def z3_symbolic(encoder: SmtEncoder) -> Symbolic:
+    """Core's ``Symbolic`` over ``encoder`` (z3 is imported only now)."""
+    from adequacy.symbolic.z3symbolic import Z3Symbolic
+    return Z3Symbolic(encoder)
 
 
 def symbolic_of(backend: Backend) -> Symbolic | None:
@@ -20,5 +26,4 @@ def symbolic_of(backend: Backend) -> Symbolic | None:
     enc = backend.smt_encoder()
     if enc is None:
         return None
-    from adequacy.symbolic.z3symbolic import Z3Symbolic
-    return Z3Symbolic(enc)
+    return z3_symbolic(enc)

@@ -13,14 +13,14 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from adequacy.backend import EngineInfo, Limits, LoadedSpec
-from adequacy.symbolic.model import Question, SolverLimits
+from adequacy.extensions.backend import EngineInfo, Limits, LoadedSpec
+from adequacy.extensions.symbolic import Question, SolverLimits
+from adequacy.model.verdicts import Truth, Verdict
 from adequacy.symbolic.solver import solver_version
-from adequacy.verdicts import Truth, Verdict
 
 if TYPE_CHECKING:
-    from adequacy.backend import Backend
-    from adequacy.task_model import Case, Task
+    from adequacy.extensions.backend import Backend
+    from adequacy.model.task import Case, Task
 
 __all__ = ["DECIDES", "SmtEngine"]
 
@@ -30,19 +30,21 @@ DECIDES = ("a case whose predicate or its negation Z3 proves from the spec's enc
 
 
 class SmtEngine:
-    """Subclass with ``backend()`` returning the backend whose ``symbolic()`` answers."""
+    """Subclass with ``backend()`` returning the backend whose symbolic answers decide
+    (``symbolic_of``: its own ``symbolic()``, else core's Z3 driver over its encoder)."""
 
     name = "smt"
     sources: tuple[str, ...] = ()
     """Files or folders of the backend's encoder (their hash is part of the version)."""
 
     def backend(self) -> Backend:
+        """The backend this engine belongs to (a plugin returns its own ``Backend``)."""
         raise NotImplementedError
 
     def info(self) -> EngineInfo:
         import importlib.util
 
-        from adequacy.engine_version import engine_version
+        from adequacy.extensions.engine_version import engine_version
         ok = importlib.util.find_spec("z3") is not None
         return EngineInfo(name=self.name, available=ok,
                           version=engine_version(solver_version(), __file__, *self.sources),

@@ -4,7 +4,7 @@ The formula (declarations and assertions as SMT-LIB text, ``z3.Solver.sexpr``) g
 persistent ``JsonLineWorker`` running ``child.py`` in the sandbox with a memory cap; the
 per-query timeout is Z3's own (``timeout``) plus a wall-clock deadline on the reply, past which
 the child is killed and the answer is unknown. Decided answers (sat with its model, unsat) are
-cached under ``keys.solver_query_key``; unknown ones never are (a later run may allow more
+cached under ``solver_query_key``; unknown ones never are (a later run may allow more
 time).
 """
 
@@ -52,12 +52,12 @@ def _install() -> Path:
     import importlib.util
     import shutil
 
-    from adequacy.toolchain import cache_dir
+    from adequacy.sandbox.toolchain import cache_dir
     spec = importlib.util.find_spec("z3")
     if spec is None or spec.origin is None:
         raise BackendError("the symbolic engine needs z3-solver: pip install z3-solver")
     src = Path(spec.origin).parent
-    from adequacy.values import content_hash
+    from adequacy.model.values import content_hash
     tag = content_hash(solver_version(), CHILD.read_text(encoding="utf-8"))[:12]
     dest = cache_dir(shared_with_sandbox=True) / f"z3-child-{tag}"
     if not (dest / "ready").is_file():
@@ -77,18 +77,18 @@ def _install() -> Path:
 
 
 def _launch(memory_mb: int) -> Any:
-    from adequacy import sandbox_exec, sandbox_view
-    from adequacy.sandbox import SandboxLimits
-    from adequacy.sandbox_mounts import View
+    from adequacy.sandbox import exec_lock, views
+    from adequacy.sandbox.mounts import View
+    from adequacy.sandbox.run import SandboxLimits
     home = _install()
-    found = sandbox_exec.python()
+    found = exec_lock.python()
     if found is None:
         raise BackendError("no Python interpreter to run the solver child")
     exe, needs = found
     libs = [str(p) for p in (home / "z3" / "lib").glob("libz3*")]
     ro = set(needs) | {str(home)}
     for lib in libs:
-        ro |= set(sandbox_view.libraries(lib).ro)
+        ro |= set(views.libraries(lib).ro)
     cmd = [exe, "-I", "-S", "-B", str(home / "child.py")]
     # Z3 allocates beyond its own cap before it notices; the process cap is the hard stop
     lim = SandboxLimits(memory_mb=memory_mb + 512, cpu_seconds=None, processes=8,
@@ -97,7 +97,7 @@ def _launch(memory_mb: int) -> Any:
 
 
 def _worker(memory_mb: int) -> Any:
-    from adequacy.sandbox_worker import JsonLineWorker
+    from adequacy.sandbox.worker import JsonLineWorker
     with _LOCK:
         w = _WORKERS.get(memory_mb)
         if w is None:
@@ -116,7 +116,7 @@ def stop_workers() -> None:
 
 
 def _cache_path() -> Path:
-    from adequacy.toolchain import cache_dir
+    from adequacy.sandbox.toolchain import cache_dir
     return cache_dir() / "symbolic.sqlite"
 
 
@@ -150,12 +150,19 @@ def _cache_put(key: str, ans: SolverAnswer) -> None:
         pass
 
 
+def solver_query_key(solver: str, smt2: str, leaves: list[str]) -> str:
+    """A symbolic question: the solver's version, the whole formula as SMT-LIB text (every
+    declaration and assertion, so any change to a spec, a task's types or the encoding misses)
+    and the constants whose model values are read back."""
+    from adequacy.model.values import content_hash
+    return content_hash("smt", solver, smt2, "\x1f".join(leaves))
+
+
 def ask(smt2: str, leaves: list[str], *, timeout: float, memory_mb: int = 1024,
         cache: bool = True) -> SolverAnswer:
     """Is the conjunction of ``smt2``'s assertions satisfiable, within ``timeout`` seconds
     of solver time and ``memory_mb`` of solver memory? With a model of ``leaves`` when sat."""
-    from adequacy.keys import solver_query_key
-    from adequacy.sandbox_worker import WorkerDied
+    from adequacy.sandbox.worker import WorkerDied
     key = solver_query_key(solver_version(), smt2, leaves)
     if cache:
         hit = _cache_get(key)

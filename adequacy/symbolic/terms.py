@@ -2,7 +2,7 @@
 
 Every backend that answers symbolic questions with Z3 names a task's inputs and outputs the
 same way, so core can turn a solver's model back into the task's JSON values without knowing
-the language. A parameter's value is a ``Sym`` tree that mirrors its type (``adequacy.types``):
+the language. A parameter's value is a ``Sym`` tree that mirrors its type (``adequacy.model.types``):
 
 | task type | ``Sym`` | Z3 |
 |---|---|---|
@@ -21,12 +21,12 @@ and ``decode`` rebuilds the JSON value from the raw values the solver child repo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import z3
 
-from adequacy.types import (
+from adequacy.extensions.symbolic import Null, Opt, Rec, Scalar, Sym, Unsupported
+from adequacy.model.types import (
     BoolType,
     CharType,
     IntType,
@@ -43,37 +43,6 @@ __all__ = ["Null", "Opt", "Rec", "Scalar", "Sym", "Unsupported", "char_ok", "dec
            "declare_params", "invariant", "leaf_names", "sym_eq"]
 
 MAX_CHAR = 0x10FFFF
-
-
-class Unsupported(Exception):
-    """A construct or type the encoding cannot express faithfully (the question is unknown)."""
-
-
-@dataclass
-class Sym:
-    ty: Type
-
-
-@dataclass
-class Scalar(Sym):
-    term: Any  # z3.ExprRef
-
-
-@dataclass
-class Opt(Sym):
-    some: Any  # z3.BoolRef
-    val: Sym
-
-
-@dataclass
-class Null(Sym):
-    null: Any  # z3.BoolRef
-    val: Sym
-
-
-@dataclass
-class Rec(Sym):
-    fields: dict[str, Sym] = field(default_factory=dict)
 
 
 def _scalar_sort(t: Type) -> Any:
@@ -153,7 +122,7 @@ def invariant(s: Sym, max_len: int | None = None) -> list[Any]:
             out.append(z3.Length(s.term) <= max_len)
             if isinstance(s.ty, SeqType) and isinstance(s.ty.elem, (SeqType, StringType)):
                 raise Unsupported("a bounded sequence of sequences")
-    elif isinstance(s, Opt) or isinstance(s, Null):
+    elif isinstance(s, (Opt, Null)):
         out += invariant(s.val, max_len)
     elif isinstance(s, Rec):
         for v in s.fields.values():

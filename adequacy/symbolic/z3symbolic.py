@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
-from adequacy.symbolic.model import Answer, Decision, Pred, Question, SolverLimits, SpecTerms
+from adequacy.extensions.symbolic import Answer, Decision, Pred, Question, SolverLimits, SpecTerms
 from adequacy.symbolic.solver import SolverAnswer, ask, solver_version
 from adequacy.symbolic.terms import (
     Sym,
@@ -35,8 +35,8 @@ from adequacy.symbolic.terms import (
 )
 
 if TYPE_CHECKING:
-    from adequacy.symbolic.model import LoadedSpec, SmtEncoder
-    from adequacy.task_model import Task
+    from adequacy.extensions.symbolic import LoadedSpec, SmtEncoder
+    from adequacy.model.task import Task
 
 __all__ = ["Z3Symbolic"]
 
@@ -256,7 +256,7 @@ def _fixed(s: Sym, v: Any) -> Sym:
             return Null(s.ty, z3.BoolVal(True), s.val)
         return Null(s.ty, z3.BoolVal(False), _fixed(s.val, v))
     if isinstance(s, Rec):
-        from adequacy.types import TupleType
+        from adequacy.model.types import TupleType
         items = (dict(zip(s.fields, v, strict=True)) if isinstance(s.ty, TupleType) else v)
         return Rec(s.ty, {k: _fixed(x, items[k]) for k, x in s.fields.items()})
     raise Unsupported("cannot encode a value")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy import plugins
+from adequacy.extensions import registry
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -15,4 +15,4 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 def _fresh_engine_infos() -> None:
     """Engine infos are asked once per registry; a test that patches an engine must not be
     answered with another test's."""
-    plugins.registry().refresh()
+    registry.registry().refresh()

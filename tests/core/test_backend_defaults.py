@@ -7,9 +7,10 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
-from adequacy.backend import Backend, WriterTexts
-from adequacy.plugins import backends
-from adequacy.tasks import Task
+from adequacy.extensions.backend import Backend
+from adequacy.extensions.registry import backends
+from adequacy.extensions.texts import WriterTexts
+from adequacy.model.task import Task
 
 REPO = Path(__file__).resolve().parents[2]
 

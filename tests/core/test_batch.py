@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.batch import BatchOptions, Job, read_done, run_batch
+from adequacy.batch.pool import BatchOptions, Job, read_done, run_batch
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -140,8 +140,8 @@ def test_resume_recomputes_relabelled_cases_and_errors(tmp_path: Path, toy: None
 
 
 def test_task_without_cases_is_an_error_not_a_pass(tmp_path: Path, toy: None) -> None:
-    from adequacy.runner import score_spec
-    from adequacy.tasks import load_task
+    from adequacy.scoring.runner import score_spec
+    from adequacy.taskdirs.load import load_task
 
     make_batch(tmp_path, n=1, sleep=0)
     for f in (tmp_path / "toy_succ" / "tests").iterdir():

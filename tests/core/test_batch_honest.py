@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.batch import BatchOptions, Job, ResultsLocked, results_lock, run_batch
+from adequacy.batch.pool import BatchOptions, Job, ResultsLocked, results_lock, run_batch
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOLD = "pre: x >= 0\npost: result == x + 1\n"
@@ -126,7 +126,7 @@ def test_table_summary_and_footer_agree(tmp_path: Path, installed_toy: Path) -> 
 _HOLDER = """
 import sys
 from pathlib import Path
-from adequacy.results_lock import results_lock
+from adequacy.records.lock import results_lock
 with results_lock(Path(sys.argv[1])):
     print("locked", flush=True)
     sys.stdin.read()  # hold until killed

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.batch import BatchOptions, jobs_from_file, run_batch
+from adequacy.batch.pool import BatchOptions, jobs_from_file, run_batch
 from adequacy.errors import TaskError
-from adequacy.reporting import read_records
-from adequacy.results import ResultsError
-from adequacy.verdicts import Bucket
+from adequacy.examples import bundled_folder
+from adequacy.model.verdicts import Bucket
+from adequacy.records.html import read_records
+from adequacy.records.log import ResultsError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 REPO = FIXTURES.parents[1]
@@ -116,11 +117,11 @@ def test_run_refuses_to_append_to_a_log_of_a_newer_schema(tmp_path: Path, toy: N
 
 
 def test_synthesize_then_run_reports_by_writer(tmp_path: Path) -> None:
-    from adequacy.optimizers.synthesize import synthesize
-    from adequacy.optimizers.templates import TemplateWriter
+    from adequacy_optimizers.synthesize import synthesize
+    from adequacy_optimizers.templates import TemplateWriter
 
     out = tmp_path / "syn"
-    synthesize([REPO / "examples" / "verus" / "binary_search_first"], out, TemplateWriter())
+    synthesize([bundled_folder("verus") / "binary_search_first"], out, TemplateWriter())
     results = tmp_path / "results.jsonl"
     run_batch(jobs_from_file(out / "jobs.jsonl"), results, BatchOptions(engines=["interp"]),
               workers=1, progress=False)
@@ -131,7 +132,7 @@ def test_synthesize_then_run_reports_by_writer(tmp_path: Path) -> None:
 def test_a_report_failing_its_own_checks_is_an_error_record_not_a_crash(
         tmp_path: Path, toy: None, monkeypatch: pytest.MonkeyPatch) -> None:
     # a bug of ours stood in for: the scorer claims a pass its counts do not give
-    import adequacy.batch as batch
+    import adequacy.batch.pool as batch
 
     real = batch.score_spec
 

@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from adequacy import cache as cache_mod
-from adequacy.cache import VerdictCache
 from adequacy.cli import app
-from adequacy.verdicts import Truth
+from adequacy.examples import bundled_folder
+from adequacy.model.verdicts import Truth
+from adequacy.scoring import cache as cache_mod
+from adequacy.scoring.cache import VerdictCache
 
 ROOT = Path(__file__).resolve().parents[2]
-EUCLID = ROOT / "examples" / "verus" / "euclid_mod"
+EUCLID = bundled_folder("verus") / "euclid_mod"
 GOLD = EUCLID / "specs" / "gold.rs"
 runner = CliRunner()
 

@@ -14,9 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from adequacy.cli import app
+from adequacy.examples import bundled_folder
 
 ROOT = Path(__file__).resolve().parents[2]
-EUCLID = ROOT / "examples" / "verus" / "euclid_mod"
+EUCLID = bundled_folder("verus") / "euclid_mod"
 runner = CliRunner()
 
 
@@ -119,7 +120,7 @@ def test_run_missing_jobs_file(tmp_path: Path) -> None:
 def test_import_into_a_file(tmp_path: Path) -> None:
     dest = tmp_path / "dest"
     dest.write_text("not a folder")
-    line = one_line_error(*cli("import", "verina", ROOT / "examples" / "verina-gold", dest))
+    line = one_line_error(*cli("import", "verina", bundled_folder("verina-gold"), dest))
     assert str(dest) in line and "is a file" in line
 
 
@@ -175,7 +176,7 @@ def test_entry_point_bad_spec_one_line(task: Path, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_main_last_resort_is_one_line(tmp_path: Path) -> None:
-    code = ("import sys, adequacy.cli as c, adequacy.plugins as plugins\n"
+    code = ("import sys, adequacy.cli as c, adequacy.extensions.registry as plugins\n"
             "def boom(): raise RuntimeError('boom\\nsecond line')\n"
             "plugins.backends = boom\n"
             "sys.argv = ['adequacy', 'backends']\n"

@@ -10,11 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from adequacy.cli import app
-from adequacy.results import read_results
+from adequacy.examples import bundled_folder
+from adequacy.records.log import read_results
 
 ROOT = Path(__file__).resolve().parents[2]
-EUCLID = ROOT / "examples" / "verus" / "euclid_mod"
-ABS = ROOT / "examples" / "jml" / "abs_value"
+EUCLID = bundled_folder("verus") / "euclid_mod"
+ABS = bundled_folder("jml") / "abs_value"
 runner = CliRunner()
 
 
@@ -186,7 +187,7 @@ def test_agent_rollout_cost_is_zero_for_unpriced_model(tmp_path: Path) -> None:
     pytest.importorskip("dspy")
     from dspy.utils.dummies import DummyLM
 
-    from adequacy.optimizers.agent import AgentOptions, run_agent
+    from adequacy_optimizers.agent import AgentOptions, run_agent
 
     gold = (ABS / "specs" / "gold.java").read_text()
     lm = DummyLM([
@@ -232,7 +233,7 @@ def test_every_command_refuses_a_missing_path(args: tuple[str, ...], tmp_path: P
 
 
 def test_discover_tasks_expands_one_level_and_drops_repeats(tmp_path: Path) -> None:
-    from adequacy.discovery import discover_tasks
+    from adequacy.taskdirs.discovery import discover_tasks
     for name in ("b", "a"):
         shutil.copytree(EUCLID, tmp_path / "set" / name)
     (tmp_path / "set" / "notes").mkdir()

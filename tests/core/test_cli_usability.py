@@ -13,12 +13,13 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from adequacy.cli import app
-from adequacy.report import batch_table, verdict_line
-from adequacy.results import SpecReport
-from adequacy.verdicts import Bucket, Truth, Verdict
+from adequacy.examples import bundled_folder
+from adequacy.model.verdicts import Bucket, Truth, Verdict
+from adequacy.records.tables import batch_table, verdict_line
+from adequacy.scoring.spec_report import SpecReport
 
 ROOT = Path(__file__).resolve().parents[2]
-EUCLID = ROOT / "examples" / "verus" / "euclid_mod"
+EUCLID = bundled_folder("verus") / "euclid_mod"
 runner = CliRunner()
 
 NO_ANNOTATIONS = (EUCLID / "specs" / "gold.rs").read_text().replace(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.metrics import (
+from adequacy.model.metrics import (
     BucketStats,
     bucket_stats,
     harness_metrics,
@@ -14,7 +14,7 @@ from adequacy.metrics import (
     summarize,
     untested_buckets,
 )
-from adequacy.verdicts import Bucket, Truth, Verdict
+from adequacy.model.verdicts import Bucket, Truth, Verdict
 
 
 def v(bucket: Bucket, value: Truth, i: int = 0) -> Verdict:
@@ -128,8 +128,8 @@ def test_summarize_over_tasks() -> None:
 
 
 def test_a_bucket_empty_by_design_does_not_block_a_pass() -> None:
-    from adequacy.metrics import BucketStats, passed_all, untested_buckets
-    from adequacy.verdicts import Bucket
+    from adequacy.model.metrics import BucketStats, passed_all, untested_buckets
+    from adequacy.model.verdicts import Bucket
 
     stats = {b: BucketStats(total=2, passed=2) for b in Bucket}
     stats[Bucket.pre_sound] = BucketStats()

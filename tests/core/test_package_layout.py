@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from adequacy.errors import InputError
+from adequacy.examples import bundled_folder
+from adequacy.model.task import Param
 from adequacy.packages.convert import first_difference, round_trip_error
-from adequacy.packages.judges import run_judge
 from adequacy.packages.layout import Source, read_package
-from adequacy.task_model import Param
+from adequacy.packages.programs import run_judge
 
 XML = """<?xml version="1.0"?>
 <problem short-name="p">
@@ -161,9 +162,9 @@ def test_a_judge_cannot_read_outside_its_sandbox(tmp_path: Path) -> None:
 def test_an_io_py_that_loops_or_reads_outside_fails_cleanly(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
+    from adequacy.model.types import parse_type
     from adequacy.packages import convert
     from adequacy.packages.convert import ConvertError, Request, convert_all
-    from adequacy.types import parse_type
 
     params = {"input": [Param(name="n", type=parse_type("i64"), type_text="i64")],
               "output": []}
@@ -185,7 +186,7 @@ def test_an_io_py_that_loops_or_reads_outside_fails_cleanly(tmp_path: Path,
 
 @pytest.mark.requires("g++")
 def test_a_judge_that_does_not_compile_names_its_file_and_error(tmp_path: Path) -> None:
-    from adequacy.packages.judges import JudgeError
+    from adequacy.packages.programs import JudgeError
     src = tmp_path / "val.cpp"
     src.write_text("int main() { return undefined_name; }\n")
     with pytest.raises(JudgeError, match=r"val.cpp: does not compile with g\+\+: .*"
@@ -201,7 +202,7 @@ def test_core_routes_any_language_and_asks_its_backend_for_the_skeleton(
     core alone (the same drops as for its Verus task), then refused because the toy backend
     writes no skeleton (``Backend.new_skeleton`` returns None): nothing is written."""
     from adequacy.packages import import_packages
-    src = Path(__file__).resolve().parents[2] / "examples" / "packages" / "any_divisor"
+    src = bundled_folder("packages") / "any_divisor"
     pkg = tmp_path / "any_divisor"
     shutil.copytree(src, pkg)
     toml = pkg / "adequacy" / "task.toml"

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adequacy.metrics import pass_k_range, summarize
+from adequacy.model.metrics import pass_k_range, summarize
 
 KS = (1, 2, 3, 5, 10, 20)
 

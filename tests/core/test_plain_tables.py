@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from rich.table import Table
 
-from adequacy.tabular import key_columns, plain_table
+from adequacy.console.tables import key_columns, plain_table
+from adequacy.examples import bundled_folder
 
 REPO = Path(__file__).resolve().parents[2]
-VERUS = REPO / "examples" / "verus"
+VERUS = bundled_folder("verus")
 
 
 def adequacy(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

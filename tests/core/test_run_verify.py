@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.batch import BatchOptions, run_batch
-from adequacy.jobs import Job
-from adequacy.reporting._load import read_records
+from adequacy.batch.jobs import Job
+from adequacy.batch.pool import BatchOptions, run_batch
+from adequacy.examples import bundled_folder
+from adequacy.records.html._load import read_records
 
 GOLD = "pre: x >= 0\npost: result == x + 1\n"
 NO_PRE = "post: result == x + 1\n"
@@ -74,14 +75,14 @@ def test_run_verify_on_a_bundled_jml_task_gives_vr_in_the_report(tmp_path: Path)
     import subprocess
     import sys
 
-    from adequacy.verification import provers
+    from adequacy.scoring.verification import provers
     if not provers("jml"):
         pytest.skip("no JML prover available here (KeY: adequacy setup)")
     repo = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(repo)}
     results = tmp_path / "res.jsonl"
     run = subprocess.run([sys.executable, "-m", "adequacy", "run", "--tasks",
-                          str(repo / "examples" / "jml" / "abs_value"), "--verify", "-o",
+                          str(bundled_folder("jml") / "abs_value"), "--verify", "-o",
                           str(results), "--no-progress", "--no-cache"],
                          capture_output=True, text=True, env=env, timeout=1200)
     assert run.returncode == 0, run.stderr

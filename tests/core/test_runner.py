@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from adequacy import plugins
-from adequacy.backend import EngineInfo, Limits
-from adequacy.cache import VerdictCache
 from adequacy.errors import BackendError, SpecInvalid
-from adequacy.runner import resolve_engines, score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket, Truth
+from adequacy.extensions import registry
+from adequacy.extensions.backend import EngineInfo, Limits
+from adequacy.model.verdicts import Bucket, Truth
+from adequacy.scoring.cache import VerdictCache
+from adequacy.scoring.runner import resolve_engines, score_spec
+from adequacy.taskdirs.load import load_task
 
 GOLD = "pre: x >= 0\npost: result == x + 1\n"
 WEAK_PRE = "pre: x >= -1\npost: result == x + 1\n"   # accepts x = -1: fails pre_sound n1 only
@@ -140,7 +140,7 @@ def test_limits_are_passed_down(toy: None, toy_task: Path, monkeypatch: pytest.M
 
 
 def test_cache_key_depends_on_task_settings(toy_task: Path) -> None:
-    from adequacy.cache import verdict_key
+    from adequacy.scoring.cache import verdict_key
 
     task = load_task(toy_task)
     case = task.cases[Bucket.post_sound][0]
@@ -169,7 +169,7 @@ def test_cross_check_takes_the_most_faithful_engine(toy: None, toy_task: Path,
     assert len(rep.disagreements) == 11
     assert rep.passed_all and all(v.engine == "exact" for v in rep.verdicts)
     # the other way round the liar outranks exact, and its answers are the final ones
-    plugins.registry().refresh()  # engine infos are asked once per registry
+    registry.registry().refresh()  # engine infos are asked once per registry
     monkeypatch.setattr(toy_plugin.ToyEngine, "info", lambda self: real(self).model_copy(
         update={"fidelity": {"exact": 1, "liar": 2}.get(real(self).name, 0)}))
     rep = score_spec(load_task(toy_task), GOLD, engines=["exact", "liar"], cross_check=True)

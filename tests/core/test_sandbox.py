@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from adequacy import sandbox, sandbox_bwrap, sandbox_exec, sandbox_view
 from adequacy.cli import app
+from adequacy.sandbox import bwrap, exec_lock, views
+from adequacy.sandbox import run as sandbox
 
 BWRAP_NAMED = ["private temporary folder", "no read access outside what the child needs",
                "no executing other programs", "no process outlives the run"]
@@ -19,10 +20,10 @@ BWRAP_NAMED = ["private temporary folder", "no read access outside what the chil
 
 @pytest.fixture
 def fresh_probe() -> Iterator[None]:
-    sandbox_bwrap.probe.cache_clear()
+    bwrap.probe.cache_clear()
     sandbox._fallback_network_private.cache_clear()
     yield
-    sandbox_bwrap.probe.cache_clear()
+    bwrap.probe.cache_clear()
     sandbox._fallback_network_private.cache_clear()
 
 
@@ -65,11 +66,11 @@ def test_cli_backends_says_which_protection_is_missing(monkeypatch: pytest.Monke
     assert set(BWRAP_NAMED) <= {row["name"] for row in rows if not row["ok"]}
 
 
-@pytest.mark.skipif(not sandbox_bwrap.probe(False).ok, reason="bubblewrap cannot run here")
+@pytest.mark.skipif(not bwrap.probe(False).ok, reason="bubblewrap cannot run here")
 def test_with_bubblewrap_nothing_is_missing_and_the_view_is_narrow(fresh_probe: None) -> None:
     assert sandbox.missing() == []
     ls = shutil.which("ls") or "/bin/ls"
-    view = sandbox_view.native(ls)
+    view = views.native(ls)
     assert any("libc.so" in p for p in view.ro)
     assert not any(p.startswith("/etc") or p in ("/usr", "/usr/bin", "/") for p in view.ro)
     work = sandbox.make_workdir()
@@ -80,7 +81,7 @@ def test_with_bubblewrap_nothing_is_missing_and_the_view_is_narrow(fresh_probe: 
     listing = r.stdout.decode()
     assert "etc" not in listing.split() and "home" not in listing.split()
     # only ls itself and the interpreter of the Landlock launcher (which may not be executed)
-    launcher = sandbox_exec.python() if sandbox_exec.available() is None else None
+    launcher = exec_lock.python() if exec_lock.available() is None else None
     allowed = {ls.rsplit("/", 1)[1]} | ({launcher[0].rsplit("/", 1)[1]} if launcher else set())
     assert set(listing.split("/usr/bin:")[1].split()) <= allowed, listing
 
@@ -96,7 +97,7 @@ def test_a_workdir_reused_by_a_restarted_child_still_works() -> None:
     assert [(r.returncode, r.stdout.decode().strip()) for r in runs] == [(0, str(work))] * 3
 
 
-@pytest.mark.skipif(not sandbox_bwrap.probe(False).ok, reason="bubblewrap cannot run here")
+@pytest.mark.skipif(not bwrap.probe(False).ok, reason="bubblewrap cannot run here")
 def test_an_external_verifier_sees_its_install_folder_and_the_work_folder() -> None:
     """verus and openjml are scripts or bundles with files beside them (solvers, jars): the
     ``tool`` view shows their install folder, /usr and the work folder, not the home folder."""
@@ -117,14 +118,14 @@ def test_an_external_verifier_sees_its_install_folder_and_the_work_folder() -> N
         (work / "spec.rs").write_text("spec text\n")
         (work / "spec.rs").chmod(0o644)
         r = sandbox.run_limited([str(script), "spec.rs"], cwd=work, timeout=30,
-                                view=sandbox_view.tool(str(script)))
+                                view=views.tool(str(script)))
     finally:
         sandbox.remove_tree(install)
         sandbox.remove_tree(work)
     assert r.stdout == b"solver ok\nspec text\n", r
 
 
-@pytest.mark.skipif(sandbox_exec.available() is not None or not sandbox_bwrap.probe(False).ok,
+@pytest.mark.skipif(exec_lock.available() is not None or not bwrap.probe(False).ok,
                     reason="needs bubblewrap and Landlock")
 def test_the_exec_filter_passes_long_arguments_and_environment_intact(tmp_path: Path) -> None:
     """The launcher places the child's argv and environment at random addresses for its

@@ -11,15 +11,15 @@ import typer
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
-from adequacy.backend import Limits
-from adequacy.batch import BatchOptions
+from adequacy.batch.pool import BatchOptions
 from adequacy.cli import app
 from adequacy.cli.options import SCORE_OPTIONS, score_option_group
-from adequacy.keys import job_key
-from adequacy.options import ScoreOptions
-from adequacy.results import read_results
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.extensions.backend import Limits
+from adequacy.records.log import read_results
+from adequacy.scoring.keys import job_key
+from adequacy.scoring.options import ScoreOptions
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
 
 GOLD = "pre: x >= 0\npost: result == x + 1\n"
 

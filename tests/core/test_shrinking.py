@@ -8,11 +8,11 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adequacy.mutators import strictly_valid
-from adequacy.mutators.strategies import types, values
-from adequacy.shrinking import candidates, dict_candidates, size_key
-from adequacy.task_model import Param
-from adequacy.types import Type, parse_type
+from adequacy.model.task import Param
+from adequacy.model.types import Type, parse_type
+from adequacy.search.shrinking import candidates, dict_candidates, size_key
+from adequacy_mutators import strictly_valid
+from adequacy_mutators.strategies import types, values
 
 
 def _params(**kw: str) -> list[Param]:

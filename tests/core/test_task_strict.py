@@ -9,11 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from adequacy.cli import app
-from adequacy.tasks import check_task
+from adequacy.examples import bundled_folder
+from adequacy.taskdirs.load import check_task
 
 ROOT = Path(__file__).resolve().parents[2]
-EUCLID = ROOT / "examples" / "verus" / "euclid_mod"
-ABS = ROOT / "examples" / "jml" / "abs_value"
+EUCLID = bundled_folder("verus") / "euclid_mod"
+ABS = bundled_folder("jml") / "abs_value"
 
 
 def copy(src: Path, tmp_path: Path) -> Path:
@@ -96,8 +97,8 @@ def test_bom_accepted_everywhere(tmp_path: Path) -> None:
 
 
 def test_examples_still_valid() -> None:
-    r = CliRunner().invoke(app, ["task", "validate", str(ROOT / "examples" / "verus"),
-                                 str(ROOT / "examples" / "jml")])
+    r = CliRunner().invoke(app, ["task", "validate", str(bundled_folder("verus")),
+                                 str(bundled_folder("jml"))])
     assert r.exit_code == 0, r.stdout + r.stderr
 
 
@@ -121,9 +122,9 @@ def test_every_input_valid_contradicted_by_pre_sound_cases(tmp_path: Path) -> No
     import shutil
 
     from adequacy.errors import TaskError
-    from adequacy.tasks import load_task
+    from adequacy.taskdirs.load import load_task
 
-    src = Path(__file__).resolve().parents[2] / "examples" / "verus" / "euclid_mod"
+    src = bundled_folder("verus") / "euclid_mod"
     task = tmp_path / "t"
     shutil.copytree(src, task)
     toml = task / "task.toml"

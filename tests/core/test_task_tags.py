@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from adequacy.errors import TaskError
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.taskdirs.load import load_task
 
-EUCLID = Path(__file__).resolve().parents[2] / "examples" / "verus" / "euclid_mod"
+EUCLID = bundled_folder("verus") / "euclid_mod"
 
 
 def test_nested_tags_are_refused_with_the_line(tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from adequacy.cli import app
 from adequacy.errors import TaskError
-from adequacy.tasks import check_task, load_task
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import check_task, load_task
 
 TOY = Path(__file__).resolve().parents[1] / "fixtures" / "toy_task"
 

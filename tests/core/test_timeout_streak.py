@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from adequacy.backend import Limits, TimeoutStreak
+from adequacy.extensions.backend import FailureStreak, Limits
 
 
 def test_three_timeouts_in_a_row_give_the_predicate_up() -> None:
-    s = TimeoutStreak(Limits().timeout_streak)
+    s = FailureStreak(Limits().timeout_streak)
     assert Limits().timeout_streak == 3
     for _ in range(2):
         s.note("post", True)
@@ -27,7 +27,7 @@ def test_three_timeouts_in_a_row_give_the_predicate_up() -> None:
 
 
 def test_zero_never_gives_up() -> None:
-    s = TimeoutStreak(0)
+    s = FailureStreak(0)
     for _ in range(50):
         s.note("pre", True)
     assert s.skip_reason("pre") is None
@@ -37,7 +37,7 @@ def test_every_failure_kind_counts_and_is_named() -> None:
     """Issue 27: out of memory, stack overflow, a dead worker and a forbidden action give a
     predicate up like timeouts do, and the reason names the kind and says the rest are
     skipped."""
-    from adequacy.backend import FAILURE_KINDS, FailureStreak
+    from adequacy.extensions.backend import FAILURE_KINDS, FailureStreak
 
     words = {"timeout": "ran out of its case budget", "out of memory": "ran out of memory",
              "stack overflow": "overflowed its stack", "worker died": "killed its worker",
@@ -54,7 +54,7 @@ def test_every_failure_kind_counts_and_is_named() -> None:
 
 
 def test_mixed_failures_count_together_and_a_verdict_resets() -> None:
-    from adequacy.backend import FailureStreak
+    from adequacy.extensions.backend import FailureStreak
 
     s = FailureStreak(3)
     s.note("pre", "timeout")
@@ -71,7 +71,7 @@ def test_mixed_failures_count_together_and_a_verdict_resets() -> None:
 def test_an_unknown_failure_kind_is_refused() -> None:
     import pytest
 
-    from adequacy.backend import FailureStreak
+    from adequacy.extensions.backend import FailureStreak
 
     with pytest.raises(ValueError, match="unknown failure kind"):
         FailureStreak(3).note("pre", "undefined")
@@ -79,7 +79,7 @@ def test_an_unknown_failure_kind_is_refused() -> None:
 
 def test_key_names_the_kind_of_a_failed_proof_or_request() -> None:
     """The KeY engine's side of the rule (no KeY needed: these read the worker's replies)."""
-    from adequacy.backends.openjml.engines.key import engine as key
+    from adequacy_openjml.engines.key import engine as key
 
     assert key._failure_kind({"status": "timeout"}) == "timeout"
     assert key._failure_kind({"status": "error",

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.tasks import check_task
-from adequacy.toml_lines import key_line, key_lines, line_of
+from adequacy.examples import bundled_folder
+from adequacy.model.toml_lines import key_line, key_lines, line_of
+from adequacy.taskdirs.load import check_task
 
-ABS = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
+ABS = bundled_folder("jml") / "abs_value"
 
 TEXT = """\
 id = "t"

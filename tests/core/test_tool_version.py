@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.toolchain import tool_version
+from adequacy.sandbox.toolchain import tool_version
 
 
 def _tool(folder: Path, answer: str, code: int = 0) -> Path:

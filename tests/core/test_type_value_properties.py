@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adequacy.errors import ValueTypeError
-from adequacy.types import (
+from adequacy.model.types import (
     INT_WIDTHS,
     BoolType,
     CharType,
@@ -34,7 +34,7 @@ from adequacy.types import (
     Type,
     parse_type,
 )
-from adequacy.values import canonical, encode, validate, value_hash
+from adequacy.model.values import canonical, encode, validate, value_hash
 
 pytestmark = pytest.mark.property
 

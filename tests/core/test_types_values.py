@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 
 from adequacy.errors import TypeSyntaxError, ValueTypeError
-from adequacy.types import IntType, MapType, OptionType, SeqType, StructType, TupleType, parse_type
-from adequacy.values import canonical, encode, validate, value_hash
+from adequacy.model.types import (
+    IntType,
+    MapType,
+    OptionType,
+    SeqType,
+    StructType,
+    TupleType,
+    parse_type,
+)
+from adequacy.model.values import canonical, encode, validate, value_hash
 
 
 @pytest.mark.parametrize("text", [

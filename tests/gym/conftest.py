@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from adequacy.examples import bundled_folder
 from adequacy.gym import make_gym
 
 REPO = Path(__file__).resolve().parents[2]
-VERUS = REPO / "examples" / "verus"
-JML = REPO / "examples" / "jml"
+VERUS = bundled_folder("verus")
+JML = bundled_folder("jml")
 
 
 @pytest.fixture

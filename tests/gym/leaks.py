@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from adequacy.gym.manifest import read_manifest
-from adequacy.tasks import Case, Task, load_task
+from adequacy.model.task import Case, Task
+from adequacy.taskdirs.load import load_task
 
 
 def _json_forms(d: dict[str, Any]) -> set[str]:
@@ -57,7 +58,7 @@ def _lang_forms(task: Task, values: dict[str, Any], struct: str) -> set[str]:
     forms: set[str] = set()
     names = list(values)
     if task.language == "verus":
-        from adequacy.backends.verus.render import struct_expr
+        from adequacy_verus.render import struct_expr
         params = {p.name: p.type for p in (task.inputs if struct == "Input" else task.outputs)}
         with contextlib.suppress(Exception):  # a value this renderer cannot show
             forms.add(struct_expr(struct, [(n, values[n], params[n]) for n in names]))

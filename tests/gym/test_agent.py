@@ -13,13 +13,8 @@ import pytest
 dspy = pytest.importorskip("dspy")
 from dspy.utils.dummies import DummyLM  # noqa: E402
 
-from adequacy.optimizers.agent import (  # noqa: E402
-    AgentOptions,
-    read_rollouts,
-    run_agent,
-    summary_text,
-)
-from adequacy.optimizers.lm import LmUnavailable  # noqa: E402
+from adequacy_optimizers.agent import AgentOptions, read_rollouts, run_agent, summary_text  # noqa: E402
+from adequacy_optimizers.lm import LmUnavailable  # noqa: E402
 
 from .conftest import JML, VERUS  # noqa: E402
 from .leaks import hidden_cases, leaks_in  # noqa: E402
@@ -56,7 +51,7 @@ def test_agent_checks_fixes_and_submits_verus(tmp_path: Path) -> None:
     # the records are SpecReports: the batch summaries read them as they are
     from rich.console import Console
 
-    from adequacy.report import batch_table
+    from adequacy.records.tables import batch_table
     con = Console(record=True, width=120)
     con.print(batch_table(read_rollouts(out)))
     assert "Pass@1 1.000" in con.export_text()

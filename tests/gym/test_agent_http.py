@@ -1,5 +1,5 @@
 """`adequacy agent` through litellm's real HTTP path: the fake OpenAI-compatible server
-(adequacy.optimizers.fake_endpoint) on 127.0.0.1 answers in DSPy's chat format and reports token usage, which must reach the rollout."""
+(adequacy_optimizers.fake_endpoint) on 127.0.0.1 answers in DSPy's chat format and reports token usage, which must reach the rollout."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("dspy")
 
-from adequacy.optimizers.fake_endpoint import FakeEndpoint, fields  # noqa: E402
+from fake_endpoint import FakeEndpoint, fields  # noqa: E402
 
 from .conftest import VERUS  # noqa: E402
 from .test_gym import GOLD_BSF  # noqa: E402

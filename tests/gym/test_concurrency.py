@@ -19,7 +19,7 @@ import pytest
 from adequacy.gym import GymTools
 from adequacy.gym.manifest import PRIVATE
 from adequacy.gym.state import read_state
-from adequacy.results import read_results
+from adequacy.records.log import read_results
 
 from .conftest import VERUS
 
@@ -65,7 +65,7 @@ from pathlib import Path
 
 import pytest
 from adequacy.cli import main
-import adequacy.gym.session, adequacy.runner
+import adequacy.gym.session, adequacy.scoring.runner
 go = Path(sys.argv[1])
 Path(sys.argv[2]).touch()
 while not go.exists():

@@ -11,18 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.discovery import discover_tasks
-from adequacy.gym.make import SHIPPED, gold_spec, shipped_dirs
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.extensions import registry
+from adequacy.gym.make import gold_spec, shipped_dirs
+from adequacy.model.verdicts import Bucket
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.discovery import discover_tasks
+from adequacy.taskdirs.load import load_task
 
 TASKS = discover_tasks(shipped_dirs())
 
 
 def test_one_example_per_language() -> None:
     assert sorted(load_task(d).language for d in TASKS) == ["jml", "verus"]
-    assert all(d.is_relative_to(SHIPPED) for d in TASKS)
+    # each language's example is its own backend's (examples belong to their language)
+    for d in TASKS:
+        owner = registry.main_backend(load_task(d).language)
+        assert owner.gym_example_dir is not None and d.is_relative_to(owner.gym_example_dir)
 
 
 @pytest.mark.parametrize("root", TASKS, ids=lambda p: p.parent.name)

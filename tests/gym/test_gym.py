@@ -15,8 +15,8 @@ import pytest
 
 from adequacy.gym import GymError, GymTools, check, make_gym, read_manifest, submit
 from adequacy.gym.manifest import PRIVATE
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
 
 from .conftest import JML, VERUS
 from .leaks import hidden_cases, scan_tree

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from adequacy.examples import bundled_folder
 from adequacy.gym import make_gym
 from adequacy.gym.shell import MAX_DEPTH, available, run_shell
 
@@ -18,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    make_gym([REPO / "examples" / "verus" / "euclid_mod"], tmp_path / "gym", visible=3, seed=0)
+    make_gym([bundled_folder("verus") / "euclid_mod"], tmp_path / "gym", visible=3, seed=0)
     return tmp_path / "gym" / "euclid_mod"
 
 

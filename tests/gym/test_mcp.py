@@ -14,8 +14,8 @@ import anyio  # noqa: E402
 from mcp import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
-from adequacy.tasks import load_task  # noqa: E402
-from adequacy.verdicts import Bucket  # noqa: E402
+from adequacy.model.verdicts import Bucket  # noqa: E402
+from adequacy.taskdirs.load import load_task  # noqa: E402
 
 from .conftest import JML, VERUS  # noqa: E402
 from .leaks import hidden_cases, leaks_in  # noqa: E402

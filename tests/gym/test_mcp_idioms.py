@@ -14,7 +14,7 @@ import anyio  # noqa: E402
 from mcp import Client  # noqa: E402
 
 from adequacy.gym.mcp_server import build_server  # noqa: E402
-from adequacy.gym.verify import can_verify  # noqa: E402
+from adequacy.gym.proving import can_verify  # noqa: E402
 
 from .conftest import JML  # noqa: E402
 

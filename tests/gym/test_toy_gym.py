@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from toy_support import GOLD, run_cli, toy_task_with_visible
 
 

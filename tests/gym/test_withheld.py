@@ -18,8 +18,8 @@ from adequacy.gym import GymTools, submit
 from adequacy.gym import session as gym_session
 from adequacy.gym.manifest import PRIVATE
 from adequacy.gym.state import read_state
-from adequacy.results import EngineRun, SpecReport
-from adequacy.verdicts import InvalidSpec
+from adequacy.model.verdicts import InvalidSpec
+from adequacy.scoring.spec_report import EngineRun, SpecReport
 
 from .leaks import hidden_cases, scan_tree
 

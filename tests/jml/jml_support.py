@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.tasks import Case, load_task
-from adequacy.verdicts import Bucket, Verdict
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket, Verdict
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.plugin import OpenJmlBackend
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = REPO / "examples" / "jml"
+EXAMPLES = bundled_folder("jml")
 
 TWO_INTS = """public class Solution {
     public static int solve(int x, int y) {
@@ -82,7 +84,7 @@ def gold_with_line(anchor: str, added: str, root: Path = ABS_VALUE) -> tuple[str
 
 def load_gold_with(anchor: str, added: str, root: Path = ABS_VALUE) -> None:
     """Load the gold with the added line through the JML front end (raises on a bad spec)."""
-    from adequacy.backends.openjml.jml.load import load
+    from adequacy_openjml.jml.load import load
 
     text, _line = gold_with_line(anchor, added, root)
     load(load_task(root), text, "gold.java")
@@ -93,8 +95,8 @@ def invalid_at(anchor: str, added: str, root: Path = ABS_VALUE) -> tuple[int, st
     refuse: 0 means the error points at the added line itself."""
     import pytest
 
-    from adequacy.backends.openjml.jml.load import load
     from adequacy.errors import SpecInvalid
+    from adequacy_openjml.jml.load import load
 
     text, line = gold_with_line(anchor, added, root)
     with pytest.raises(SpecInvalid) as e:

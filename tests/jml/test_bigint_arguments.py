@@ -12,15 +12,14 @@ unknown and the spec was scored. Each case edits the is_prime gold once; the val
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from adequacy.backends.openjml.jml.load import load
 from adequacy.errors import SpecInvalid
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
 
-ROOT = Path(__file__).resolve().parents[2] / "examples" / "jml" / "is_prime"
+ROOT = bundled_folder("jml") / "is_prime"
 QUANT = "(\\forall int d; 2 <= d && d < n; !divides(d, n))"
 CLASS = "public class Solution {"
 MODELS = ("/*@ model pure static boolean big(\\bigint x) { return x > 1; } @*/\n"

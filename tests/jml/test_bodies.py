@@ -5,15 +5,14 @@ int n)`` (the rule that makes it legal is cited); the ill-typed ones are in
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from adequacy.backends.openjml.jml.load import load
 from adequacy.errors import SpecInvalid
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
 
-ROOT = Path(__file__).resolve().parents[2] / "examples" / "jml" / "is_prime"
+ROOT = bundled_folder("jml") / "is_prime"
 GOLD_BODY = "return n % d == 0;"
 
 VALID = [

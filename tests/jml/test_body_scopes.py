@@ -19,13 +19,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adequacy.backends.openjml.jml.lexer import tokenize
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.jml.scopes import Scopes
 from adequacy.errors import SpecInvalid
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.lexer import tokenize
+from adequacy_openjml.jml.load import load
+from adequacy_openjml.jml.scopes import Scopes
 
-ROOT = Path(__file__).resolve().parents[2] / "examples" / "jml" / "is_prime"
+ROOT = bundled_folder("jml") / "is_prime"
 GOLD_BODY = "return n % d == 0;"
 CLASS = "public class Solution {"
 

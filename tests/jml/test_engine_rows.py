@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from jml_support import EXAMPLES
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml import plugin
 from adequacy.errors import EngineUnavailable
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml import plugin
 
 
 def test_a_broken_engine_module_does_not_take_rac_down(monkeypatch: pytest.MonkeyPatch,

@@ -14,14 +14,14 @@ output of any input that is not one; the smallest is two distinct elements of to
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from adequacy.cli import app
+from adequacy.examples import bundled_folder
 
-TASK = Path(__file__).resolve().parents[2] / "examples" / "jml" / "reverse_in_place"
+TASK = bundled_folder("jml") / "reverse_in_place"
 runner = CliRunner()
 
 

@@ -9,23 +9,23 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml.engines.rac import engine as rac_engine
-from adequacy.backends.openjml.jml.load import load
 from adequacy.errors import SpecInvalid
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
+from adequacy.model.verdicts import Truth
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.rac import engine as rac_engine
+from adequacy_openjml.jml.load import load
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "jml"
+EXAMPLES = bundled_folder("jml")
 
 
 def test_front_end_imports_no_engine() -> None:
-    code = ("import sys, adequacy.backends.openjml.jml.load\n"
+    code = ("import sys, adequacy_openjml.jml.load\n"
             "bad = [m for m in sys.modules if '.openjml.engines' in m or '.openjml.stubs' in m]\n"
             "assert not bad, bad\n")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.openjml.importers.harness import ReadError, build_harness
-from adequacy.backends.openjml.importers.javatext import double_to_string, split_ws
-from adequacy.backends.openjml.importers.readers import HarnessUnsupported
+from adequacy_openjml.importers.harness import ReadError, build_harness
+from adequacy_openjml.importers.javatext import double_to_string, split_ws
+from adequacy_openjml.importers.readers import HarnessUnsupported
 
 
 def harness(sig: str, body: str, code_body: str = "return 0;"):

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.importers import import_formalbench, import_specgenbench
-from adequacy.backends.openjml.importers.plugin import adequacy_importers
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.importers import import_formalbench, import_specgenbench
+from adequacy_openjml.importers.plugin import adequacy_importers
 
 ABS_TEST = """import java.util.*;
 public class Test {
@@ -181,12 +181,12 @@ def test_records_of_the_wrong_shape_are_problems_not_crashes(tmp_path: Path) -> 
 
 
 def test_importer_errors_are_our_input_error_not_value_error() -> None:
-    from adequacy.backends.openjml.importers.javatext import JavaConversionError
-    from adequacy.backends.openjml.importers.readers import HarnessUnsupported, ReadError
-    from adequacy.backends.verus.verina.lean_types import LeanTypeError
-    from adequacy.backends.verus.verina.lean_values import LeanValueError
-    from adequacy.backends.verus.verina.skeleton_bridge import NoSkeleton
     from adequacy.errors import DatasetError, InputError
+    from adequacy_openjml.importers.javatext import JavaConversionError
+    from adequacy_openjml.importers.readers import HarnessUnsupported, ReadError
+    from adequacy_verus.verina.lean_types import LeanTypeError
+    from adequacy_verus.verina.lean_values import LeanValueError
+    from adequacy_verus.verina.skeleton_bridge import NoSkeleton
     for cls in (JavaConversionError, HarnessUnsupported, ReadError, LeanTypeError,
                 LeanValueError, NoSkeleton):
         assert issubclass(cls, DatasetError) and issubclass(cls, InputError), cls

@@ -20,11 +20,12 @@ from typing import Any
 import pytest
 from jml_support import EXAMPLES
 
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.mutators import mutate_task, params_key, parse_constraints
-from adequacy.mutators._oracles import load_module_function
-from adequacy.tasks import Case, load_task
-from adequacy.verdicts import Bucket
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
+from adequacy_mutators import mutate_task, params_key, parse_constraints
+from adequacy_mutators._oracles import load_module_function
+from adequacy_openjml.plugin import OpenJmlBackend
 
 TASKS = sorted(p for p in EXAMPLES.iterdir() if (p / "task.toml").is_file())
 IDS = [p.name for p in TASKS]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.openjml.jml import ast as A
-from adequacy.backends.openjml.jml.parser import parse_expression
 from adequacy.errors import SpecInvalid
+from adequacy_openjml.jml import ast as A
+from adequacy_openjml.jml.parser import parse_expression
 
 
 def show(e: A.Expr) -> str:

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.openjml.engines.rac.translate import _java_char, _java_string
-from adequacy.backends.openjml.jml import ast as A
-from adequacy.backends.openjml.jml.parser import parse_expression
-from adequacy.backends.openjml.jml.reader import read_source
-from adequacy.backends.openjml.jml.semantics import (
+from adequacy.errors import SpecInvalid
+from adequacy_openjml.engines.rac.translate import _java_char, _java_string
+from adequacy_openjml.jml import ast as A
+from adequacy_openjml.jml.parser import parse_expression
+from adequacy_openjml.jml.reader import read_source
+from adequacy_openjml.jml.semantics import (
     identity_comparison,
     math_gap,
     spec_cases,
     spec_math_mode,
 )
-from adequacy.backends.openjml.stubs.render import render_jml
-from adequacy.errors import SpecInvalid
+from adequacy_openjml.stubs.render import render_jml
 
 
 def _cases(java: str):  # type: ignore[no-untyped-def]

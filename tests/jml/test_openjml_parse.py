@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from adequacy.backends.openjml.engines.openjml.driver import verdicts_from
-from adequacy.backends.openjml.engines.openjml.parse import parse_output
-from adequacy.backends.openjml.stubs import Stub, StubFile
-from adequacy.tasks import Case
-from adequacy.verdicts import Bucket
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket
+from adequacy_openjml.engines.openjml.driver import verdicts_from
+from adequacy_openjml.engines.openjml.parse import parse_output
+from adequacy_openjml.stubs import Stub, StubFile
 
 RUN = """\
 Starting proof of Solution.__pre_phi_0() with prover z3_4_3

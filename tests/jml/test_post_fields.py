@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.stubs import render_stubs
-from adequacy.backends.openjml.task_from import convert
 from adequacy.errors import TaskError
-from adequacy.options import ScoreOptions
-from adequacy.runner import score_spec
-from adequacy.tasks import Case, load_task
-from adequacy.verdicts import Bucket, Truth
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket, Truth
+from adequacy.scoring.options import ScoreOptions
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.stubs import render_stubs
+from adequacy_openjml.task_from import convert
 
 REPO = Path(__file__).resolve().parents[2]
 PROGRAM = REPO / "tests" / "fixtures" / "programs" / "Account.java"
@@ -85,7 +86,7 @@ def test_post_fields_must_name_instance_fields_that_are_outputs(tmp_path: Path) 
     base = ('id = "acct"\nlanguage = "jml"\n\n[signature.input]\namount = "i32"\n\n'
             '[signature.output]\nbalance = "i32"\n\n[jml]\nclass = "Account"\n'
             'method = "deposit"\nstatic = false\n')
-    from adequacy.backends.openjml.jml.load import check_task
+    from adequacy_openjml.jml.load import check_task
     for bad in ('post_fields = ["amount"]', 'post_fields = ["nope"]', 'post_fields = ["log"]'):
         (d / "task.toml").write_text(base + bad + "\n")
         with pytest.raises(TaskError) as e:
@@ -99,7 +100,7 @@ def test_stubs_state_named_fields_and_leave_the_others_alone(tmp_path: Path) -> 
     """A stub has no call: an unnamed field read after the call would hold its pre-state
     value there, and ``balance == \\old(balance)`` would be proved for every case (KeY did so
     on SpecGen's BankAccount mutants before this)."""
-    from adequacy.backends.openjml.jml.load import load
+    from adequacy_openjml.jml.load import load
     d = tmp_path / "t"
     (d / "tests").mkdir(parents=True)
     (d / "Solution.java").write_text(PROGRAM.read_text())
@@ -146,7 +147,7 @@ def test_post_fields_errors_name_the_line_and_the_reason(tmp_path: Path, method:
     """Each way ``post_fields`` can fail to describe the code is a TaskError at the key's line
     of task.toml: a type that is not the field's would be converted by the reference and read
     back by rac as another type, so it is refused rather than scored."""
-    from adequacy.backends.openjml.jml.load import check_task
+    from adequacy_openjml.jml.load import check_task
     d = tmp_path / "t"
     (d / "tests").mkdir(parents=True)
     (d / "Solution.java").write_text(_VARIANT)
@@ -165,7 +166,7 @@ def test_post_fields_errors_name_the_line_and_the_reason(tmp_path: Path, method:
 
 
 def test_a_nullable_output_of_a_reference_field_is_accepted(tmp_path: Path) -> None:
-    from adequacy.backends.openjml.jml.load import check_task
+    from adequacy_openjml.jml.load import check_task
     d = tmp_path / "t"
     (d / "tests").mkdir(parents=True)
     (d / "Solution.java").write_text(PROGRAM.read_text())
@@ -198,7 +199,7 @@ def test_stubs_leave_a_helper_read_after_the_call_alone(tmp_path: Path, clause: 
     ``getBalance() == \\old(balance) + amount`` the other way round, whatever the case's
     output. The stub engines must leave such a case unknown (as rac does); under ``\\old`` the
     helper reads the pre-state, which the stub has, so that case keeps its stubs."""
-    from adequacy.backends.openjml.jml.load import load
+    from adequacy_openjml.jml.load import load
     d = tmp_path / "t"
     (d / "tests").mkdir(parents=True)
     (d / "Solution.java").write_text(_HELPER)
@@ -227,7 +228,7 @@ def test_mutants_change_the_field_outputs_and_rac_rejects_them(tmp_path: Path) -
     values (labelled by the reference, which reports the fields), so post_sound gets cases,
     and the program's own contract rejects every one (deposit's ensures fix both fields: a
     fresh object's balance becomes amount and its log "d")."""
-    from adequacy.mutators import mutate_task
+    from adequacy_mutators import mutate_task
     dest = tmp_path / "t"
     convert(PROGRAM, "deposit", dest, draws=6)
     mutate_task(dest, per_case=3, seed=0, inputs=False)
@@ -332,7 +333,7 @@ def test_stubs_leave_changing_final_and_static_state_alone(tmp_path: Path, metho
     """The stub engines' counterpart of the rac tests above: a stub makes no call, so
     ``data[0]`` and ``getCount()`` would read the state before it; and a stub's body cannot
     assign a final field, so a recorded final array is no help there either."""
-    from adequacy.backends.openjml.jml.load import load
+    from adequacy_openjml.jml.load import load
     arg = "v" if method == "put" else "k"
     d = _task(tmp_path / "t", method, static, f'{arg} = "i32"', outputs, [], extra)
     task = load_task(d)
@@ -405,8 +406,8 @@ def test_whole_post_state_needs_every_changing_field(text: str, fields: list[str
                                                      whole: bool) -> None:
     """The rule behind the helper test above: a superclass's fields and a static field are
     state no case records, so the built receiver is then not the object after the call."""
-    from adequacy.backends.openjml.engines.rac.build import whole_post_state
-    from adequacy.backends.openjml.jml.source import read_source
+    from adequacy_openjml.engines.rac.build import whole_post_state
+    from adequacy_openjml.jml.source import read_source
     src = read_source(text, "Account.java")
     cls = src.classes[0]
     m = next(x for x in cls.methods if x.name == "deposit")

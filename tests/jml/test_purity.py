@@ -9,18 +9,18 @@ nothing, PASSED ALL on abs_value.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.jml.purity import check_purity
-from adequacy.backends.openjml.jml.reader import read_source
 from adequacy.errors import SpecInvalid
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
+from adequacy_openjml.jml.purity import check_purity
+from adequacy_openjml.jml.reader import read_source
 
-ABS = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
+ABS = bundled_folder("jml") / "abs_value"
 BODY = """    public static int solve(int x) {
         if (x < 0)
             return -x;

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from jml_support import EXAMPLES
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.tasks import check_task, load_task
-from adequacy.verdicts import BUCKETS
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.verdicts import BUCKETS
+from adequacy.taskdirs.load import check_task, load_task
+from adequacy_openjml.plugin import OpenJmlBackend
 
 TASKS = sorted(p for p in EXAMPLES.iterdir() if (p / "task.toml").exists())
 SPECS = [(t, s) for t in TASKS for s in sorted((t / "specs").glob("*.java"))]

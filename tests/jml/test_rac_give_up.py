@@ -13,13 +13,13 @@ import pytest
 from jml_support import TWO_INTS, with_spec, write_task
 from test_rac_time_budget import sgb_like
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.engines.rac import engine as rac
-from adequacy.plugins import backends
-from adequacy.runner import score_spec
-from adequacy.sandbox import kill_group
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.extensions.registry import backends
+from adequacy.model.verdicts import Truth
+from adequacy.sandbox.run import kill_group
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.rac import engine as rac
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
@@ -79,8 +79,8 @@ def test_a_worker_that_keeps_dying_gives_the_predicate_up(tmp_path: Path,
                                                           ) -> None:
     """The JVM is killed (SIGKILL of its process group, for real) as each case is sent."""
     task = load_task(write_task(tmp_path / "t"))
-    from adequacy.tasks import Case
-    from adequacy.verdicts import Bucket
+    from adequacy.model.task import Case
+    from adequacy.model.verdicts import Bucket
 
     real = rac.Run.request
 
@@ -104,7 +104,7 @@ def test_a_worker_that_keeps_dying_gives_the_predicate_up(tmp_path: Path,
 
     monkeypatch.setattr(rac.Run, "request", killed_first)
     monkeypatch.setattr(rac.Run, "stream", killed_stream)
-    from adequacy.backends.openjml.plugin import OpenJmlBackend
+    from adequacy_openjml.plugin import OpenJmlBackend
 
     b = OpenJmlBackend()
     spec = b.load_spec(task, with_spec(TWO_INTS, "    //@ requires x >= 0;"), "Spec.java")

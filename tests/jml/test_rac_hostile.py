@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from jml_support import EXAMPLES
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.tasks import load_task
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.plugin import OpenJmlBackend
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 

@@ -10,8 +10,8 @@ def test_a_jdk_without_a_security_manager_makes_the_engine_unavailable(major: in
                                                                        ) -> None:
     """JDK 24+ refuses ``-Djava.security.manager=allow``: every eval JVM would die at start.
     The engine says why instead, and names the JDK it needs."""
-    from adequacy.backends.openjml.engines.rac.worker import jdk_problem
-    from adequacy.toolchain import Java
+    from adequacy_openjml.engines.rac.worker import jdk_problem
+    from adequacy_openjml.jdk import Java
 
     why = jdk_problem(Java(java="/opt/jdk/bin/java", javac="/opt/jdk/bin/javac", major=major))
     assert (why is None) == ok
@@ -23,7 +23,7 @@ def test_java_home_at_jdk_25_reports_rac_unavailable(monkeypatch: pytest.MonkeyP
     """The engine's own availability check, on a real JDK 25 when the machine has one."""
     import os
 
-    from adequacy.backends.openjml.engines.rac.engine import RacEngine
+    from adequacy_openjml.engines.rac.engine import RacEngine
 
     home = "/usr/lib/jvm/temurin-25-jdk-amd64"
     if not os.path.exists(f"{home}/bin/javac"):

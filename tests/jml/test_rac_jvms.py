@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.engines.rac.worker import Worker
+from adequacy_openjml.engines.rac.worker import Worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
@@ -31,7 +31,7 @@ def test_a_worker_started_by_a_thread_that_ended_stays_alive() -> None:
 
 def test_an_eval_jvm_serves_one_spec_only() -> None:
     """The JVM itself refuses a second spec, whatever the Python side does."""
-    from adequacy.backends.openjml.engines.rac.worker import build_dir, warm_up_request
+    from adequacy_openjml.engines.rac.worker import build_dir, warm_up_request
 
     warm = warm_up_request(build_dir())
     assert warm is not None
@@ -59,7 +59,7 @@ def test_first_compile_on_an_empty_cache_does_not_deadlock(tmp_path: Path) -> No
     import subprocess
     import sys
 
-    code = ("from adequacy.backends.openjml.engines.rac.worker import COMPILER, WARM_UP\n"
+    code = ("from adequacy_openjml.engines.rac.worker import COMPILER, WARM_UP\n"
             "r = COMPILER.compile('k', {'class': 'Solution', 'source': WARM_UP})\n"
             "print('ok' if r.get('ok') else r)\n")
     env = {**os.environ, "ADEQUACY_CACHE": str(tmp_path / "cache")}
@@ -75,8 +75,8 @@ def test_a_jvm_goes_back_to_the_spares_only_if_no_spec_loaded_in_it() -> None:
     """A spec that fails to compile gives back the JVM taken for it while it compiled
     (engine.start_run): the JVM ran no spec code, so the next spec may have it. One that
     loaded a spec, or answered anything since it became a spare, is killed instead."""
-    from adequacy.backends.openjml.engines.rac.jvms import Jvms
-    from adequacy.backends.openjml.engines.rac.worker import build_dir, warm_up_request
+    from adequacy_openjml.engines.rac.jvms import Jvms
+    from adequacy_openjml.engines.rac.worker import build_dir, warm_up_request
 
     warm = warm_up_request(build_dir())
     assert warm is not None
@@ -108,8 +108,8 @@ def test_a_spec_run_sends_its_cases_in_one_request(monkeypatch: pytest.MonkeyPat
     the gold spec of array_max accepts exactly the cases it should."""
     from jml_support import EXAMPLES
 
-    from adequacy.runner import score_spec
-    from adequacy.tasks import load_task
+    from adequacy.scoring.runner import score_spec
+    from adequacy.taskdirs.load import load_task
 
     streams: list[int] = []
     single: list[str] = []
@@ -140,7 +140,7 @@ def test_the_worker_is_built_without_invokedynamic_string_concatenation() -> Non
     0.82x without it, benchmarks/jvm_start.py --jdks): the jar must not refer to it."""
     import zipfile
 
-    from adequacy.backends.openjml.engines.rac.worker import JAR, build_dir
+    from adequacy_openjml.engines.rac.worker import JAR, build_dir
 
     with zipfile.ZipFile(build_dir(archives=False) / JAR) as z:
         classes = [n for n in z.namelist() if n.endswith(".class")]

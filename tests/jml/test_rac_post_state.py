@@ -17,14 +17,15 @@ from pathlib import Path
 import pytest
 from jml_support import values
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.jml.reader import read_source
-from adequacy.backends.openjml.jml.returns import returned_parameter
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.backends.openjml.stubs.render import render_stubs
 from adequacy.errors import TaskError
-from adequacy.tasks import Case, load_task
-from adequacy.verdicts import Bucket
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.reader import read_source
+from adequacy_openjml.jml.returns import returned_parameter
+from adequacy_openjml.plugin import OpenJmlBackend
+from adequacy_openjml.stubs.render import render_stubs
 
 SET_ZERO = """public class Solution {
     public static int[] solve(int[] a, int iBegin, int iEnd) {

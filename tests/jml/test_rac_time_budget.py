@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from jml_support import TWO_INTS, with_spec, write_task
 
-from adequacy.backend import Limits
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits
+from adequacy.model.verdicts import Truth
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
@@ -73,7 +73,7 @@ def test_streak_zero_keeps_paying(tmp_path: Path) -> None:
 
 def test_real_specgenbench_task_under_a_minute(datasets_dir: Path, tmp_path: Path) -> None:
     """The issue's measurement: SGB_GCD (444 cases) with a looping helper, default limits."""
-    from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
+    from adequacy_openjml.importers.spec_harness import import_specgenbench
 
     import_specgenbench(datasets_dir / "specgenbench", tmp_path / "sgb")
     task = load_task(tmp_path / "sgb" / "SGB_GCD")

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from jml_support import write_task
 
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.mutators import generate_task
-from adequacy.tasks import load_task
+from adequacy.taskdirs.load import load_task
+from adequacy_mutators import generate_task
+from adequacy_openjml.plugin import OpenJmlBackend
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
@@ -126,7 +126,7 @@ def test_the_judge_calls_a_throwing_reference_invalid_and_a_hanging_one_nothing(
         tmp_path: Path) -> None:
     """An exception (an overflow included) puts the input outside the reference's domain;
     a reference that does not terminate says nothing about it (docs/cases.md)."""
-    from adequacy.judges import OracleJudge
+    from adequacy.search.oracles import OracleJudge
 
     code = """public class Solution {
     public static int solve(int x, int y) {

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
-from adequacy.backends.openjml.jml.load import annotated
-from adequacy.runner import score_spec
-from adequacy.tasks import Task, load_task
-from adequacy.verdicts import Bucket, Truth
+from adequacy.model.task import Task
+from adequacy.model.verdicts import Bucket, Truth
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.importers.spec_harness import import_specgenbench
+from adequacy_openjml.jml.load import annotated
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 

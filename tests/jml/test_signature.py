@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.openjml.signature import (
-    JavaSignatureError,
-    java_type_to_schema,
-    parse_signature,
-)
-from adequacy.types import parse_type
+from adequacy.model.types import parse_type
+from adequacy_openjml.signature import JavaSignatureError, java_type_to_schema, parse_signature
 
 
 @pytest.mark.parametrize(("java", "schema"), [

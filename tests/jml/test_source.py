@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.openjml.jml.policy import check_code
-from adequacy.backends.openjml.jml.reader import read_source
 from adequacy.errors import SpecInvalid
+from adequacy_openjml.jml.policy import check_code
+from adequacy_openjml.jml.reader import read_source
 
 TASK = """public class Solution {
     public static int solve(int n, int arr[]) {

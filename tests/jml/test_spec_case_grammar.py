@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from jml_support import Runner, values, write_task
 
-from adequacy.backends.openjml.jml import ast as A
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.jml.parser import parse_expression
-from adequacy.backends.openjml.jml.reader import read_source
-from adequacy.backends.openjml.jml.semantics import spec_cases
 from adequacy.errors import SpecInvalid, TaskError
-from adequacy.tasks import load_task
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml import ast as A
+from adequacy_openjml.jml.load import load
+from adequacy_openjml.jml.parser import parse_expression
+from adequacy_openjml.jml.reader import read_source
+from adequacy_openjml.jml.semantics import spec_cases
 
 
 def _cases(jml: str, params: str = "int x, int y") -> list:
@@ -33,7 +33,7 @@ def _cases(jml: str, params: str = "int x, int y") -> list:
 
 
 def _texts(es: list[tuple[A.Expr, int]]) -> list[str]:
-    from adequacy.backends.openjml.stubs.render import render_jml
+    from adequacy_openjml.stubs.render import render_jml
     return [render_jml(e) for e, _ in es]
 
 
@@ -219,7 +219,7 @@ def test_ambiguous_bare_name_asks_for_the_signature(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.requires("javac")
 def test_reference_runs_the_overload_of_the_signature(tmp_path: Path) -> None:
-    from adequacy.backends.openjml.plugin import OpenJmlBackend
+    from adequacy_openjml.plugin import OpenJmlBackend
     b = OpenJmlBackend()
     short = load_task(_overload_task(tmp_path / "s", "solve(short)"))
     long_ = load_task(_overload_task(tmp_path / "l", "solve(long)", input_type="i64"))
@@ -267,7 +267,7 @@ def test_new_in_a_spec_is_unknown_for_rac_never_invalid(two_ints: Runner) -> Non
 
 # ------------------------------------------------------------------ purity the corpus needs
 def _purity(code: str) -> str | None:
-    from adequacy.backends.openjml.jml.purity import check_purity
+    from adequacy_openjml.jml.purity import check_purity
     src = read_source(code, "P.java")
     return check_purity(src, src.classes[0], "P.java")
 
@@ -294,7 +294,7 @@ def test_pure_method_may_fill_an_object_it_allocated_but_not_a_static() -> None:
 
 
 def test_an_added_constructor_is_code_altered(tmp_path: Path) -> None:
-    from adequacy.backends.openjml.jml.policy import check_code
+    from adequacy_openjml.jml.policy import check_code
     task = "public class Solution {\n    public int solve(int x) { return x; }\n}\n"
     spec = task.replace("    public int solve",
                         "    /*@ pure @*/ Solution() { }\n    public int solve")

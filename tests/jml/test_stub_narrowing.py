@@ -7,8 +7,8 @@ and an overload of the same arity is Java's choice by static types: both left as
 
 from __future__ import annotations
 
-from adequacy.backends.openjml.jml.parser import parse_expression
-from adequacy.backends.openjml.stubs.render import Narrowing, render_jml
+from adequacy_openjml.jml.parser import parse_expression
+from adequacy_openjml.stubs.render import Narrowing, render_jml
 
 
 def _render(text: str, params: dict[tuple[str, int], tuple[str, ...]]) -> tuple[str, str]:

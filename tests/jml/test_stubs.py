@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from jml_support import EXAMPLES
 
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.stubs import java_literal, render_stubs
-from adequacy.plugins import collect_backends, make_manager
-from adequacy.tasks import load_task
+from adequacy.extensions.registry import collect_backends, make_manager
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
+from adequacy_openjml.stubs import java_literal, render_stubs
 
 
 def test_java_literals() -> None:

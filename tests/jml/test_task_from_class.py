@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.task_from import convert
 from adequacy.errors import TaskError
-from adequacy.options import ScoreOptions
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.scoring.options import ScoreOptions
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.task_from import convert
 
 REPO = Path(__file__).resolve().parents[2]
 PROGRAM = REPO / "tests" / "fixtures" / "programs" / "MaxOf.java"

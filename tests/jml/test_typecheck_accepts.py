@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from adequacy.backends.openjml.jml.load import load
 from adequacy.cli import app
 from adequacy.errors import SpecInvalid
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "jml"
+EXAMPLES = bundled_folder("jml")
 
 
 def spec(task: str, clauses: str) -> tuple[object, str]:

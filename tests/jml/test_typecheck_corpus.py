@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.jml.load import load
 from adequacy.errors import SpecInvalid
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder, gym_examples
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
 
 REPO = Path(__file__).resolve().parents[2]
-TASKS = {p.name: p for p in [*(REPO / "examples" / "jml").iterdir(),
-                             *(REPO / "adequacy" / "gym" / "examples" / "jml").iterdir()]
+TASKS = {p.name: p for p in [*(bundled_folder("jml")).iterdir(),
+                             *gym_examples("jml").iterdir()]
          if (p / "task.toml").exists()}
 
 # (task, text in gold.java, replacement, rule broken, words the message must contain)

@@ -13,17 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.engines.key.stubs import render_key_stubs
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.jml.reader import read_source
-from adequacy.backends.openjml.jml.unicode import java_input
-from adequacy.backends.openjml.stubs import render_stubs
 from adequacy.errors import SpecInvalid
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.examples import bundled_folder
+from adequacy.model.verdicts import Truth
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.key.stubs import render_key_stubs
+from adequacy_openjml.jml.load import load
+from adequacy_openjml.jml.reader import read_source
+from adequacy_openjml.jml.unicode import java_input
+from adequacy_openjml.stubs import render_stubs
 
-ABS = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
+ABS = bundled_folder("jml") / "abs_value"
 
 BODY = """    public static int solve(int x) {
         if (x < 0)
@@ -142,7 +143,7 @@ def test_poison_leaves_nothing_in_a_shared_cache(tmp_path: Path) -> None:
     """On main the poison was scored (its hidden statement read by KeY) and its verdicts went
     into the cache under the key of the honest spec with the same comment-free tokens; now
     the poison is invalid, and the victim computes its own verdicts."""
-    from adequacy.cache import VerdictCache
+    from adequacy.scoring.cache import VerdictCache
 
     task = load_task(ABS)
     cache = VerdictCache(tmp_path / "verdicts.sqlite")

@@ -9,8 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from adequacy.cli import app
+from adequacy.examples import bundled_folder
 
-ABS = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
+ABS = bundled_folder("jml") / "abs_value"
 
 
 def _cli(*args: str | Path) -> tuple[int, str, str]:

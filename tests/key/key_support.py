@@ -6,8 +6,10 @@ import json
 import sys
 from pathlib import Path
 
+from adequacy.examples import bundled_folder
+
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = REPO / "examples" / "jml"
+EXAMPLES = bundled_folder("jml")
 
 # the cross-check helpers live with the benchmarks that print the same table
 sys.path.insert(0, str(REPO / "benchmarks"))

@@ -11,14 +11,12 @@ from pathlib import Path
 import pytest
 from key_support import with_spec, write_task
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.engines.key.adapt import (
-    inline_constants,
-    parenthesise_quantifiers,
-)
-from adequacy.backends.openjml.engines.key.stubs import render_key_stubs
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.tasks import Task, load_task
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.task import Task
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.key.adapt import inline_constants, parenthesise_quantifiers
+from adequacy_openjml.engines.key.stubs import render_key_stubs
+from adequacy_openjml.plugin import OpenJmlBackend
 
 # --- text rewrites (no KeY needed) -------------------------------------------------------
 
@@ -125,7 +123,7 @@ def test_stub_file_rewrites(loop_task: Task) -> None:
 
 def test_verify_source_keeps_loop_annotations(loop_task: Task) -> None:
     """``adequacy verify`` proves the real body, which needs its loop invariants."""
-    from adequacy.backends.openjml.engines.key.adapt import verify_source
+    from adequacy_openjml.engines.key.adapt import verify_source
     spec = OpenJmlBackend().load_spec(loop_task, with_spec(LOOP, LOOP_SPEC), "S.java")
     text = verify_source(spec.data)
     assert "maintaining s == (i - 1) * i / 2;" in text and "decreases n - i;" in text
@@ -180,7 +178,7 @@ def test_character_min_value_is_exact(tmp_path: Path) -> None:
 
 
 def test_unary_minus_of_a_narrow_variable_is_promoted_to_int_in_the_text() -> None:
-    from adequacy.backends.openjml.engines.key.adapt import promote_minus
+    from adequacy_openjml.engines.key.adapt import promote_minus
 
     assert promote_minus("\\result == -num", {"num"}) == "\\result == -((int) num)"
     assert promote_minus("(-num) + f(- num)", {"num"}) == "(-((int) num)) + f(- ((int) num))"
@@ -295,7 +293,7 @@ FACT_TRUTH = {("pre_complete", "n4"): "true", ("pre_sound", "n21"): "false",
 
 
 def test_model_method_rewrites_keep_lines_and_value() -> None:
-    from adequacy.backends.openjml.engines.key.adapt import model_edits
+    from adequacy_openjml.engines.key.adapt import model_edits
     start = FACT.index("/*@")
     end = FACT.index("@*/") + 3
     out = apply_edits(FACT, model_edits(FACT, start, end, {"fact": "long"}))
@@ -334,7 +332,7 @@ def test_model_method_rewrites_keep_lines_and_value() -> None:
 
 
 def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
-    from adequacy.backends.openjml.engines.key.adapt import _apply
+    from adequacy_openjml.engines.key.adapt import _apply
     return _apply(text, sorted(edits))
 
 

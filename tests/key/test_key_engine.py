@@ -17,12 +17,13 @@ from key_support import (
 )
 from typer.testing import CliRunner
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.plugin import OpenJmlBackend
 from adequacy.cli import app
-from adequacy.tasks import Task, load_task
-from adequacy.verdicts import Truth
-from adequacy.verification import verify_with_metrics
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.task import Task
+from adequacy.model.verdicts import Truth
+from adequacy.scoring.verification import verify_with_metrics
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.plugin import OpenJmlBackend
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 
@@ -73,7 +74,7 @@ def test_hand_truths_and_mathematical_spec_arithmetic(add_task: Task) -> None:
 
 def test_both_directions_find_no_inconsistency(add_task: Task) -> None:
     text = with_spec(ADD, "    //@ ensures \\result == x + y;")
-    from adequacy.backends.openjml.engines.key import engine
+    from adequacy_openjml.engines.key import engine
     got = engine.check(OpenJmlBackend().load_spec(add_task, text, "S.java").data, add_task,
                        add_task.all_cases(), Limits(case_seconds=20), both_directions=True)
     by = {(v.bucket.value, v.case_id): v.value for v in got}

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from key_support import with_spec, write_task
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.tasks import load_task
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.plugin import OpenJmlBackend
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.engines.key import build, launch
-from adequacy.toolchain import Java, find_java
+from adequacy_openjml.engines.key import build, launch
+from adequacy_openjml.jdk import Java, find_java
 
 
 def fake_jdk(root: Path, name: str, version: str) -> str:

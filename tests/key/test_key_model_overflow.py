@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from key_support import EXAMPLES, cross_check, problem
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket, Truth
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.verdicts import Bucket, Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.plugin import OpenJmlBackend
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from key_support import REPO, cross_check, problem
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml.task_from import convert
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.task_from import convert
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 

@@ -20,10 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.tasks import Task, load_task
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.model.task import Task
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.plugin import OpenJmlBackend
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 

@@ -9,15 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from key_support import REPO, cross_check, decided, problem, sgb_gold
+from key_support import cross_check, decided, problem, sgb_gold
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml.importers.spec_harness import import_specgenbench
-from adequacy.verdicts import Bucket, Truth
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
+from adequacy.model.verdicts import Bucket, Truth
+from adequacy_openjml.importers.spec_harness import import_specgenbench
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 
-GOLD = REPO / "examples" / "sgb-gold"
+GOLD = bundled_folder("sgb-gold")
 
 
 def test_gold_specs_on_specgenbench_agree_with_rac(datasets_dir: Path, tmp_path: Path) -> None:

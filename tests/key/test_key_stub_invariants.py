@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from key_support import EXAMPLES, REPO
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml.task_from import convert
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits
+from adequacy.model.verdicts import Truth
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.task_from import convert
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 
@@ -70,8 +70,8 @@ def test_a_false_instance_invariant_does_not_make_stubs_vacuous(tmp_path: Path) 
 def test_a_proved_canary_leaves_every_case_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     """What KeY replies is scripted here (the canary's job is to catch inconsistencies no
     test above can produce once the stubs are ``helper``): every stub closed, canary too."""
-    from adequacy.backends.openjml.engines.key import engine
-    from adequacy.backends.openjml.jml.load import load
+    from adequacy_openjml.engines.key import engine
+    from adequacy_openjml.jml.load import load
 
     task = load_task(EXAMPLES / "abs_value")
     spec = load(task, (EXAMPLES / "abs_value" / "specs" / "gold.java").read_text(), "gold.java")

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from key_support import EXAMPLES
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml.engines.key import engine
-from adequacy.backends.openjml.jml.load import load
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.key import engine
+from adequacy_openjml.jml.load import load
 
 
 def many_cases(tmp_path: Path, n: int = 20) -> Path:

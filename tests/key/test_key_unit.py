@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from key_support import EXAMPLES
 
-from adequacy.backends.openjml.engines.key import build
-from adequacy.backends.openjml.engines.key.engine import KeyEngine, decide
-from adequacy.backends.openjml.engines.key.stubs import render_key_stubs
-from adequacy.backends.openjml.jml.load import load
-from adequacy.tasks import load_task
-from adequacy.toolchain import Java
-from adequacy.verdicts import Truth
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.key import build
+from adequacy_openjml.engines.key.engine import KeyEngine, decide
+from adequacy_openjml.engines.key.stubs import render_key_stubs
+from adequacy_openjml.jdk import Java
+from adequacy_openjml.jml.load import load
 
 
 def res(status: str, steps: int = 10) -> dict[str, object]:
@@ -82,8 +82,8 @@ def test_engine_unavailable_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
 
 def test_jml_default_chain_stays_rac() -> None:
     """key is opt-in: installing it must not take over the JML default chain."""
-    from adequacy import plugins
-    from adequacy.runner import resolve_engines
+    from adequacy.extensions import registry
+    from adequacy.scoring.runner import resolve_engines
     chain, _ = resolve_engines("jml")
     assert [r.info.name for r in chain] == ["rac"]
-    assert plugins.backend_for("jml").name == "openjml"
+    assert registry.backend_for("jml").name == "openjml"

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from key_support import EXAMPLES
 
-from adequacy.backend import Limits
-from adequacy.tasks import load_task
-from adequacy.verification import verify_with_metrics
+from adequacy.extensions.backend import Limits
+from adequacy.scoring.verification import verify_with_metrics
+from adequacy.taskdirs.load import load_task
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("key")]
 

@@ -16,12 +16,14 @@ from typing import Any
 
 import pytest
 
-from adequacy.mutators import mutate_task, params_key, parse_constraints
-from adequacy.mutators._oracles import load_module_function
-from adequacy.tasks import Case, load_task
-from adequacy.verdicts import Bucket
+from adequacy.examples import bundled_folder
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
+from adequacy_mutators import mutate_task, params_key, parse_constraints
+from adequacy_mutators._oracles import load_module_function
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "verus"
+EXAMPLES = bundled_folder("verus")
 TASKS = sorted(p for p in EXAMPLES.iterdir() if p.is_dir())
 IDS = [p.name for p in TASKS]
 PER_CASE, SEED = 3, 0

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from adequacy.errors import AdequacyError
-from adequacy.mutators import generate_task
-from adequacy.results import SpecReport
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.scoring.spec_report import SpecReport
+from adequacy.taskdirs.load import load_task
+from adequacy_mutators import generate_task
 
 ISQRT_TOML = """id = "isqrt"
 language = "verus"
@@ -174,7 +174,7 @@ def test_a_validator_blocks_the_inference_and_labels_inputs(tmp_path: Path) -> N
 
 
 def test_a_reference_that_times_out_proves_nothing(tmp_path: Path, monkeypatch: Any) -> None:
-    import adequacy.mutators._generate as g
+    import adequacy_mutators._generate as g
 
     monkeypatch.setattr(g, "PY_SECONDS", 0.2)
     loops = ("def reference(inp):\n    n = inp['n']\n    while n < 0:\n        pass\n"
@@ -227,8 +227,8 @@ def test_a_bad_seed_field_is_refused_with_its_line(tmp_path: Path) -> None:
 
 
 def test_report_origins_must_count_the_scored_cases() -> None:
-    from adequacy.metrics import bucket_stats
-    from adequacy.verdicts import Truth, Verdict
+    from adequacy.model.metrics import bucket_stats
+    from adequacy.model.verdicts import Truth, Verdict
 
     vs = [Verdict(case_id="a", bucket=Bucket.pre_complete, value=Truth.true, engine="e")]
     base = dict(key="k", task_id="t", task_path="p", spec_path=None, spec_sha="s",
@@ -241,7 +241,7 @@ def test_report_origins_must_count_the_scored_cases() -> None:
 
 
 def test_lean_true_precondition_is_recognised(tmp_path: Path) -> None:
-    from adequacy.backends.verus.verina.importer import lean_precondition_is_true
+    from adequacy_verus.verina.importer import lean_precondition_is_true
 
     def lean(body: str) -> Path:
         d = tmp_path / str(abs(hash(body)))
@@ -288,7 +288,7 @@ static = true
 
 @pytest.mark.slow
 def test_java_reference_outcomes_and_generated_cases(tmp_path: Path) -> None:
-    from adequacy.plugins import backend_for
+    from adequacy.extensions.registry import backend_for
 
     try:
         backend = backend_for("jml")
@@ -328,7 +328,7 @@ def test_submit_reports_keep_the_origin_counts() -> None:
     """The gym's submit strips everything that can quote a hidden case; origin counts are
     numbers per origin name only, and an agent is told what its grade rests on."""
     from adequacy.gym.session import _strip
-    from adequacy.verdicts import Truth, Verdict
+    from adequacy.model.verdicts import Truth, Verdict
 
     vs = [Verdict(case_id="gen-1", bucket=Bucket.pre_complete, value=Truth.true, engine="e",
                   reason="hidden value 12345")]

@@ -4,9 +4,9 @@ is created, its length never changes"; the parameter still refers to the same ob
 
 from __future__ import annotations
 
-from adequacy.mutators import output_mutants
-from adequacy.tasks import Param
-from adequacy.types import parse_type
+from adequacy.model.task import Param
+from adequacy.model.types import parse_type
+from adequacy_mutators import output_mutants
 
 
 def _p(name: str, ty: str) -> Param:

@@ -9,9 +9,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from adequacy.errors import TaskError
-from adequacy.mutators import invalid_candidates, parse_constraints, strictly_valid
-from adequacy.tasks import Param
-from adequacy.types import parse_type
+from adequacy.model.task import Param
+from adequacy.model.types import parse_type
+from adequacy_mutators import invalid_candidates, parse_constraints, strictly_valid
 
 
 def params(**types: str) -> list[Param]:

@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from adequacy.errors import AdequacyError
-from adequacy.mutators import mutate_task, params_key
-from adequacy.plugins import backend_for
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.extensions.registry import backend_for
+from adequacy.taskdirs.load import load_task
+from adequacy_mutators import mutate_task, params_key
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO / "examples" / "jml" / "swap_case"
+EXAMPLE = bundled_folder("jml") / "swap_case"
 
 
 @pytest.mark.slow

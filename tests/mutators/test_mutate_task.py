@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from adequacy.mutators import mutate_task
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
+from adequacy_mutators import mutate_task
 
 SUM_TOML = """id = "sum"
 language = "verus"
@@ -168,7 +168,7 @@ def test_without_validator_constraints_label_and_blind_values_are_dropped(tmp_pa
     # k = 0 or the array's first element alone keep every constraint: never labelled invalid
     assert rep.dropped.get("pre: constraints: keeps every stated constraint", 0) > 0
     task = load_task(d)
-    from adequacy.mutators import parse_constraints
+    from adequacy_mutators import parse_constraints
 
     cons = parse_constraints(task.constraints, task.inputs)
     for c in task.cases[Bucket.pre_sound]:

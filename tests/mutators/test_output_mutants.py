@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adequacy.mutators import mutants, output_mutants, strictly_valid, value_key
-from adequacy.mutators.strategies import types, values
-from adequacy.tasks import Param
-from adequacy.types import Type, parse_type
-from adequacy.values import encode, validate
+from adequacy.model.task import Param
+from adequacy.model.types import Type, parse_type
+from adequacy.model.values import encode, validate
+from adequacy_mutators import mutants, output_mutants, strictly_valid, value_key
+from adequacy_mutators.strategies import types, values
 
 
 @st.composite

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from adequacy.mutators import generate_task, pre_reason, valid_reason
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
+from adequacy_mutators import generate_task, pre_reason, valid_reason
 
 from .test_generate_cases import DOUBLE_REF, DOUBLE_TOML, make_task
 
@@ -77,7 +77,7 @@ def test_a_distrusted_reference_is_the_reason_for_both(tmp_path: Path) -> None:
 
 def test_a_timeout_is_named_and_a_throwing_draw_is_counted(tmp_path: Path, monkeypatch: Any
                                                             ) -> None:
-    import adequacy.mutators._generate as g
+    import adequacy_mutators._generate as g
 
     monkeypatch.setattr(g, "PY_SECONDS", 0.2)
     # loops forever on negative n (only the boundary values -1 and i32 min are negative: the

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adequacy.tasks import Task, load_task
+from adequacy.examples import bundled_folder
+from adequacy.model.task import Task
+from adequacy.taskdirs.load import load_task
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = REPO / "examples"
 
 
 def example(lang: str, name: str) -> Task:
-    return load_task(EXAMPLES / lang / name)
+    return load_task(bundled_folder(lang) / name)
 
 
 def gold(lang: str, name: str) -> str:
     ext = "rs" if lang == "verus" else "java"
-    return (EXAMPLES / lang / name / "specs" / f"gold.{ext}").read_text(encoding="utf-8")
+    return (bundled_folder(lang) / name / "specs" / f"gold.{ext}").read_text(encoding="utf-8")
 

@@ -13,17 +13,18 @@ pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[
 
 import threading  # noqa: E402
 
-from adequacy.optimizers.evaluate import evaluate  # noqa: E402
-from adequacy.optimizers.programs import SpecWriterProgram  # noqa: E402
-from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
+from adequacy.examples import bundled_folder
+from adequacy_optimizers.evaluate import evaluate  # noqa: E402
+from adequacy_optimizers.programs import SpecWriterProgram  # noqa: E402
+from scripted_lm import ScriptedLM, prompt_text  # noqa: E402
 
-from .conftest import EXAMPLES, example, gold  # noqa: E402
+from .conftest import example, gold  # noqa: E402
 
 TASKS = ["binary_search_first", "euclid_mod", "coprime_check"]
 
 
 def _answers() -> dict[str, str]:
-    flawed = sorted((EXAMPLES / "verus" / "euclid_mod" / "specs").glob("flawed_*.rs"))[0]
+    flawed = sorted((bundled_folder("verus") / "euclid_mod" / "specs").glob("flawed_*.rs"))[0]
     return {"First occurrence in a sorted sequence": f"```rust\n{gold('verus', TASKS[0])}```",
             "Euclidean remainder": f"```rust\n{flawed.read_text()}```",
             "": "Sorry, I cannot do that."}

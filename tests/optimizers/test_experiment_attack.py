@@ -8,10 +8,11 @@ import json
 import shutil
 from pathlib import Path
 
-from adequacy.optimizers.experiment import load_study, run_study
+from adequacy.examples import bundled_folder
+from adequacy_optimizers.experiment import load_study, run_study
 
 REPO = Path(__file__).resolve().parents[2]
-EUCLID = REPO / "examples" / "verus" / "euclid_mod"
+EUCLID = bundled_folder("verus") / "euclid_mod"
 
 
 def _study(tmp_path: Path, task: Path) -> Path:

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 
 from adequacy.errors import TaskError
-from adequacy.optimizers.experiment import load_study, run_study
+from adequacy.examples import bundled_folder
+from adequacy_optimizers.experiment import load_study, run_study
 
 REPO = Path(__file__).resolve().parents[2]
-EUCLID = REPO / "examples" / "verus" / "euclid_mod"
+EUCLID = bundled_folder("verus") / "euclid_mod"
 
 STUDY = f"""
 name = "t"

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from adequacy.optimizers.extract import ExtractionError, code_blocks, spec_from_answer
-from adequacy.runner import score_spec
+from adequacy.scoring.runner import score_spec
+from adequacy_optimizers.extract import ExtractionError, code_blocks, spec_from_answer
 
 from .conftest import example, gold
 
@@ -118,10 +118,10 @@ def test_jml_answer_with_altered_code_is_grafted_onto_the_task_code():
     task = example("jml", "linear_search")
     renamed = _renamed_local(gold("jml", "linear_search"))
     assert renamed != gold("jml", "linear_search")
-    from adequacy import plugins
     from adequacy.errors import SpecInvalid
+    from adequacy.extensions import registry
 
-    backend = plugins.registry().owner("jml")
+    backend = registry.registry().owner("jml")
     with pytest.raises(SpecInvalid, match="code altered"):
         backend.load_spec(task, renamed, "answer.java")
     text = spec_from_answer(task, f"Here:\n```java\n{renamed}```\n")

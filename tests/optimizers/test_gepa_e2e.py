@@ -19,11 +19,12 @@ import json  # noqa: E402
 
 import dspy  # noqa: E402
 
-from adequacy.optimizers.optimize import OptimizeOptions, optimize  # noqa: E402
-from adequacy.optimizers.programs import SpecWriterProgram  # noqa: E402
-from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
+from adequacy.examples import bundled_folder
+from adequacy_optimizers.optimize import OptimizeOptions, optimize  # noqa: E402
+from adequacy_optimizers.programs import SpecWriterProgram  # noqa: E402
+from scripted_lm import ScriptedLM, prompt_text  # noqa: E402
 
-from .conftest import EXAMPLES, example, gold  # noqa: E402
+from .conftest import example, gold  # noqa: E402
 
 KEY = "State every constraint of the statement, including which inputs are invalid."
 NAMES = ["binary_search_first", "coprime_check", "count_in_range", "euclid_mod",
@@ -86,12 +87,12 @@ def test_gepa_optimized_program_beats_the_seed_on_test(tmp_path):
     prog.load(str(out / "program.json"))
     assert any(KEY in p.signature.instructions for _, p in prog.named_predictors())
     with dspy.context(lm=t_lm):
-        ans = prog(**__import__("adequacy.optimizers.programs", fromlist=["x"]).task_inputs(
+        ans = prog(**__import__("adequacy_optimizers.programs", fromlist=["x"]).task_inputs(
             tasks[0]))
     assert "forall" in ans.spec
-    assert EXAMPLES.is_dir()
+    assert bundled_folder("verus").is_dir()
     # every spec scored on val and test is in the results log, apart by program
-    from adequacy.reporting import read_records
+    from adequacy.records.html import read_records
 
     recs = read_records([out / "results.jsonl"])
     assert len(recs) == 2 * (len(splits["val"]) + len(splits["test"]))

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.optimizers.houdini import HoudiniWriter
-from adequacy.optimizers.verifier import prove
+from adequacy_optimizers.houdini import HoudiniWriter
+from adequacy_optimizers.verifier import prove
 
 from .conftest import example
 

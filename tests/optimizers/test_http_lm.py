@@ -13,11 +13,12 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from adequacy.batch import BatchOptions, jobs_from_file, run_batch
+from adequacy.batch.pool import BatchOptions, jobs_from_file, run_batch
 from adequacy.cli import app
-from adequacy.optimizers.fake_endpoint import FakeEndpoint, fields
+from adequacy.examples import bundled_folder
+from fake_endpoint import FakeEndpoint, fields
 
-from .conftest import EXAMPLES, gold
+from .conftest import gold
 
 GOLD = gold("verus", "binary_search_first")
 
@@ -40,7 +41,7 @@ def test_synthesize_over_http_with_retry(server, tmp_path, monkeypatch):
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     for name in ("binary_search_first", "coprime_check"):
-        (tasks / name).symlink_to(EXAMPLES / "verus" / name)
+        (tasks / name).symlink_to(bundled_folder("verus") / name)
     res = CliRunner().invoke(app, ["synthesize", str(tasks), "-o", str(tmp_path / "out"),
                                    "--writer", "dspy", "--lm", "openai/local-model",
                                    "--api-base", server.base, "--no-cache", "--tries", "2",

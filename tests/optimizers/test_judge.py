@@ -17,17 +17,18 @@ import shutil  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from adequacy.cli import app  # noqa: E402
-from adequacy.optimizers.judge import judge_one, summarize  # noqa: E402
-from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
-from adequacy.tasks import load_task  # noqa: E402
+from adequacy.examples import bundled_folder
+from adequacy.taskdirs.load import load_task  # noqa: E402
+from adequacy_optimizers.judge import judge_one, summarize  # noqa: E402
+from scripted_lm import ScriptedLM, prompt_text  # noqa: E402
 
-from .conftest import EXAMPLES, example  # noqa: E402
+from .conftest import example  # noqa: E402
 
 
 def _records(faithful: str):
     task = example("verus", "binary_search_first")
     lm = ScriptedLM(lambda m: {"faithful": faithful, "reason": "scripted"})
-    specs = sorted((EXAMPLES / "verus" / "binary_search_first" / "specs").glob("*.rs"))
+    specs = sorted((bundled_folder("verus") / "binary_search_first" / "specs").glob("*.rs"))
     return [judge_one(task, p.read_text(), str(p), lm) for p in specs]
 
 
@@ -65,7 +66,7 @@ def test_the_judge_is_asked_to_reason_before_its_verdict():
         return {"reason": "scripted", "faithful": "True"}
 
     task = example("verus", "binary_search_first")
-    spec = EXAMPLES / "verus" / "binary_search_first" / "specs" / "gold.rs"
+    spec = bundled_folder("verus") / "binary_search_first" / "specs" / "gold.rs"
     rec = judge_one(task, spec.read_text(), str(spec), ScriptedLM(respond))
     assert rec.judge == "accept" and rec.reason == "scripted"
     prompt = seen[0]
@@ -76,7 +77,7 @@ def test_a_spec_the_evaluator_could_not_score_is_not_a_reject(tmp_path):
     """A task with no cases cannot be scored (runner: status error); a judge that calls its
     spec unfaithful is then neither right nor a false alarm, and a judge that calls it faithful
     did not miss anything."""
-    src = EXAMPLES / "verus" / "binary_search_first"
+    src = bundled_folder("verus") / "binary_search_first"
     broken = tmp_path / "no_cases"
     shutil.copytree(src, broken)
     shutil.rmtree(broken / "tests")

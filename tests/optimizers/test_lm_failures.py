@@ -24,11 +24,12 @@ from dspy.clients.cache import Cache  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from adequacy.cli import app  # noqa: E402
-from adequacy.optimizers.fake_endpoint import FakeEndpoint, fields, refused_base  # noqa: E402
+from adequacy.examples import bundled_folder
+from fake_endpoint import FakeEndpoint, fields, refused_base  # noqa: E402
 
-from .conftest import EXAMPLES, gold  # noqa: E402
+from .conftest import gold  # noqa: E402
 
-VERUS = EXAMPLES / "verus"
+VERUS = bundled_folder("verus")
 BSF = VERUS / "binary_search_first"
 MODEL = "openai/served-model"
 
@@ -41,7 +42,7 @@ def _reply(prompt: str, i: int) -> str:
 def _warm() -> None:
     """litellm's import (seconds, on the first LM call) is not what the time bounds measure.
     ``optimizers.lm`` first: it makes litellm use its bundled price table (no download)."""
-    for name in ("adequacy.optimizers.lm", "litellm"):  # in this order
+    for name in ("adequacy_optimizers.lm", "litellm"):  # in this order
         importlib.import_module(name)
 
 
@@ -202,8 +203,8 @@ def test_an_endpoint_refusing_every_request_stops_after_3(tmp_path):
 def test_without_validation_the_table_says_so(tmp_path):
     # --allow-no-validation: 2 tasks at the default split have no validation task; the table
     # must not claim a choice "on validation"
-    from adequacy.optimizers.optimize import OptimizeOptions, optimize
-    from adequacy.optimizers.testing import ScriptedLM
+    from adequacy_optimizers.optimize import OptimizeOptions, optimize
+    from scripted_lm import ScriptedLM
 
     from .conftest import example
 

@@ -15,8 +15,8 @@ import json  # noqa: E402
 
 import dspy  # noqa: E402
 
-from adequacy.optimizers.metrics import HeldOutTask, MetricUnavailable, SpecMetric  # noqa: E402
-from adequacy.tasks import Task  # noqa: E402
+from adequacy.model.task import Task  # noqa: E402
+from adequacy_optimizers.metrics import HeldOutTask, MetricUnavailable, SpecMetric  # noqa: E402
 
 from .conftest import example, gold  # noqa: E402
 

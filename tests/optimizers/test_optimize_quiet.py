@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.optimizers.fake_endpoint import FakeEndpoint, fields
+from adequacy.examples import bundled_folder
+from fake_endpoint import FakeEndpoint, fields
 
-from .conftest import EXAMPLES, gold
+from .conftest import gold
 
 
 def _reply(prompt: str, i: int) -> str:
@@ -26,7 +27,7 @@ def _optimize(tmp: Path, *extra: str) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "OPENAI_API_KEY": "sk-test-not-a-key", "COLUMNS": "80"}
         env.pop("TQDM_DISABLE", None)
         return subprocess.run(
-            [sys.executable, "-m", "adequacy", "optimize", str(EXAMPLES / "verus"), "-o",
+            [sys.executable, "-m", "adequacy", "optimize", str(bundled_folder("verus")), "-o",
              str(tmp / "out"), "--split", "3/2/2", "--max-metric-calls", "4", "--lm",
              "openai/served-model", "--api-base", srv.base, "--no-cache", "--retry-wait", "0",
              *extra], capture_output=True, text=True, env=env, timeout=600)

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[optimize]'")
-from adequacy.optimizers.package_convert import convert_package  # noqa: E402
-from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
+from adequacy.examples import bundled_folder
+from adequacy_optimizers.package_convert import convert_package  # noqa: E402
+from scripted_lm import ScriptedLM, prompt_text  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2] / "examples" / "packages" / "any_divisor"
+ROOT = bundled_folder("packages") / "any_divisor"
 RIGHT = (ROOT / "adequacy" / "io.py").read_text()
 WRONG = RIGHT.replace("return f\"{value['n']}\\n\"", "return f\"{value['n']}\"").replace(
     "return f\"{value['result']}\\n\"", "return f\"{value['result']}\"")
@@ -66,7 +67,7 @@ def test_cli_over_http_writes_io_py_and_stops_when_the_endpoint_is_down(
     from typer.testing import CliRunner
 
     from adequacy.cli import app
-    from adequacy.optimizers.fake_endpoint import FakeEndpoint, fields, refused_base
+    from fake_endpoint import FakeEndpoint, fields, refused_base
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
     monkeypatch.setattr(dspy, "cache", Cache(enable_disk_cache=False, enable_memory_cache=True,

@@ -9,10 +9,10 @@ pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[
 
 import json  # noqa: E402
 
-from adequacy.optimizers.dspy_writer import DSPyWriter, build_program  # noqa: E402
-from adequacy.optimizers.programs import FAMILIES, SHOTS, samples_text  # noqa: E402
-from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
-from adequacy.runner import score_spec  # noqa: E402
+from adequacy.scoring.runner import score_spec  # noqa: E402
+from adequacy_optimizers.dspy_writer import DSPyWriter, build_program  # noqa: E402
+from adequacy_optimizers.programs import FAMILIES, SHOTS, samples_text  # noqa: E402
+from scripted_lm import ScriptedLM, prompt_text  # noqa: E402
 
 from .conftest import example, gold  # noqa: E402
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from adequacy.errors import AdequacyError
-from adequacy.optimizers.splits import parse_proportions, split_tasks
-from adequacy.tasks import Task
+from adequacy.model.task import Task
+from adequacy_optimizers.splits import parse_proportions, split_tasks
 
 
 def _task(i: int, tag: str) -> Task:

@@ -13,9 +13,13 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from adequacy.batch import BatchOptions, jobs_from_file, run_batch
+from adequacy.batch.pool import BatchOptions, jobs_from_file, run_batch
 from adequacy.cli import app
-from adequacy.optimizers.candidates import (
+from adequacy.examples import bundled_folder
+from adequacy.model.types import IntType, SeqType
+from adequacy.model.verdicts import Bucket
+from adequacy.scoring.runner import score_spec
+from adequacy_optimizers.candidates import (
     AllElems,
     Const,
     Member,
@@ -25,13 +29,10 @@ from adequacy.optimizers.candidates import (
     daikon_clauses,
     holds,
 )
-from adequacy.optimizers.templates import TemplateWriter
-from adequacy.optimizers.writer import visible_cases
-from adequacy.runner import score_spec
-from adequacy.types import IntType, SeqType
-from adequacy.verdicts import Bucket
+from adequacy_optimizers.templates import TemplateWriter
+from adequacy_optimizers.writer import visible_cases
 
-from .conftest import EXAMPLES, example
+from .conftest import example
 
 S = Var("in", "s", SeqType(IntType("i64")))
 X = Var("in", "x", IntType("i64"))
@@ -83,7 +84,7 @@ def test_template_jml_spec_accepts_visible_valid_cases():
 
 
 def test_synthesize_writes_files_and_jobs_that_run_scores(tmp_path):
-    res = CliRunner().invoke(app, ["synthesize", str(EXAMPLES / "verus"), "-o",
+    res = CliRunner().invoke(app, ["synthesize", str(bundled_folder("verus")), "-o",
                                    str(tmp_path / "out"), "--writer", "templates"])
     assert res.exit_code == 0, res.output
     lines = (tmp_path / "out" / "jobs.jsonl").read_text().splitlines()
@@ -101,9 +102,9 @@ def test_synthesize_bad_input_is_one_line_exit_2(tmp_path):
     res = CliRunner().invoke(app, ["synthesize", str(tmp_path / "nope"), "-o",
                                    str(tmp_path / "o")])
     assert res.exit_code == 2 and "not a task folder" in res.output
-    res = CliRunner().invoke(app, ["synthesize", str(EXAMPLES / "verus"), "-o",
+    res = CliRunner().invoke(app, ["synthesize", str(bundled_folder("verus")), "-o",
                                    str(tmp_path / "o"), "--writer", "dspy"])
     assert res.exit_code == 2 and "--lm" in res.output
-    res = CliRunner().invoke(app, ["synthesize", str(EXAMPLES / "verus"), "-o",
+    res = CliRunner().invoke(app, ["synthesize", str(bundled_folder("verus")), "-o",
                                    str(tmp_path / "o"), "--writer", "daikon"])
     assert res.exit_code == 2 and "expected one of" in res.output

@@ -15,17 +15,16 @@ pytest.importorskip("dspy", reason="needs the optimize extra: pip install -e '.[
 import json  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+from adequacy.model.verdicts import Bucket  # noqa: E402
+from adequacy.scoring.runner import score_spec  # noqa: E402
+from adequacy.taskdirs.load import load_task  # noqa: E402
+from adequacy_optimizers.dspy_writer import DSPyWriter  # noqa: E402
+from adequacy_optimizers.extract import ExtractionError, spec_ext, spec_from_answer  # noqa: E402
+from adequacy_optimizers.programs import signature_for, task_inputs  # noqa: E402
+from adequacy_optimizers.synthesize import synthesize  # noqa: E402
+from adequacy_optimizers.templates import TemplateWriter  # noqa: E402
+from scripted_lm import ScriptedLM, prompt_text  # noqa: E402
 from toy_support import GOLD, run_cli, toy_task_with_visible  # noqa: E402
-
-from adequacy.optimizers.dspy_writer import DSPyWriter  # noqa: E402
-from adequacy.optimizers.extract import ExtractionError, spec_ext, spec_from_answer  # noqa: E402
-from adequacy.optimizers.programs import signature_for, task_inputs  # noqa: E402
-from adequacy.optimizers.synthesize import synthesize  # noqa: E402
-from adequacy.optimizers.templates import TemplateWriter  # noqa: E402
-from adequacy.optimizers.testing import ScriptedLM, prompt_text  # noqa: E402
-from adequacy.runner import score_spec  # noqa: E402
-from adequacy.tasks import load_task  # noqa: E402
-from adequacy.verdicts import Bucket  # noqa: E402
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from adequacy.results import SpecReport
-from adequacy.verdicts import Bucket, Truth, Verdict
+from adequacy.model.verdicts import Bucket, Truth, Verdict
+from adequacy.scoring.spec_report import SpecReport
 
 
 def spec_report(task: str, spec: str, per_bucket: dict[Bucket, tuple[int, int, int]],

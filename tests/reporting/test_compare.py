@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.reporting import compare, read_records
-from adequacy.reporting._compare import sign_test
+from adequacy.records.html import compare, read_records
+from adequacy.records.html._compare import sign_test
 
 from .conftest import full, spec_report, write
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from adequacy.examples import bundled_folder
+
 from .test_report_cli import REPO, adequacy, batch  # noqa: F401  (module fixture)
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -75,7 +77,7 @@ def both(tmp_path_factory: pytest.TempPathFactory, batch: Path) -> list[Path]:  
     if shutil.which("javac") is None:
         pytest.skip("javac is not installed (the JML examples need it)")
     out = tmp_path_factory.mktemp("jml") / "jml-rac.jsonl"
-    proc = adequacy("run", "--tasks", REPO / "examples" / "jml", "--engine", "rac", "-o", out,
+    proc = adequacy("run", "--tasks", bundled_folder("jml"), "--engine", "rac", "-o", out,
                     "--no-progress", "--quiet")
     assert out.exists(), proc.stderr
     verus = out.parent / "verus-interp.jsonl"

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from adequacy.examples import bundled_folder
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -22,7 +24,7 @@ def adequacy(*args: str | Path, cwd: Path | None = None) -> subprocess.Completed
 def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every bundled Verus spec scored by interp: golds pass, each flawed spec fails its bucket."""
     out = tmp_path_factory.mktemp("batch") / "results.jsonl"
-    proc = adequacy("run", "--tasks", REPO / "examples" / "verus", "--spec-glob", "specs/*.rs",
+    proc = adequacy("run", "--tasks", bundled_folder("verus"), "--spec-glob", "specs/*.rs",
                     "--engine", "interp", "-o", out, "--no-progress", "--no-cache", "--quiet")
     assert out.exists(), proc.stderr
     return out
@@ -55,7 +57,7 @@ def test_markdown_and_json(batch: Path) -> None:
     js = adequacy("report", batch, "--format", "json")
     study = json.loads(js.stdout)
     rows = study["rows"]
-    assert len(rows) == sum(1 for _ in (REPO / "examples" / "verus").glob("*/specs/*.rs"))
+    assert len(rows) == sum(1 for _ in (bundled_folder("verus")).glob("*/specs/*.rs"))
     by_spec = {(r["task_id"], r["spec"]): r["outcome"] for r in rows}
     assert by_spec[("binary_search_first", "flawed_pre_too_strong.rs")] == "failed on completeness"
     assert by_spec[("binary_search_first", "flawed_pre_too_weak.rs")] == "failed on soundness"

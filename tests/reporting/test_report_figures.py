@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.keys import spec_hash
-from adequacy.reporting import build_study, read_records, render_html
-from adequacy.reporting._intervals import bootstrap
-from adequacy.reporting._render import leaderboard_rows, summary_rows
-from adequacy.results import SpecReport
-from adequacy.verdicts import Bucket, Truth, Verdict
+from adequacy.model.verdicts import Bucket, Truth, Verdict
+from adequacy.records.html import build_study, read_records, render_html
+from adequacy.records.html._intervals import bootstrap
+from adequacy.records.html._render import leaderboard_rows, summary_rows
+from adequacy.scoring.keys import spec_hash
+from adequacy.scoring.spec_report import SpecReport
 
 from .conftest import full, spec_report, write
 

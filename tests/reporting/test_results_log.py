@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from adequacy.reporting import ResultsError, build_study, read_records
-from adequacy.results import SCHEMA, Producer, append_record, read_results
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.records.html import ResultsError, build_study, read_records
+from adequacy.records.log import SCHEMA, Producer, append_record, read_results
 
 from .conftest import full, spec_report, write
 
@@ -238,11 +238,11 @@ def test_append_record_round_trips_and_keeps_subclass_fields_in_extra(tmp_path: 
 def test_the_record_shape_is_pinned_to_its_schema_number() -> None:
     # Readers refuse unknown fields, so a field added to the record (or to SpecReport inside
     # it) makes files that this schema's readers refuse as invalid rather than as newer. When
-    # this fails: bump adequacy.results.SCHEMA, add a migration to _MIGRATIONS, keep a fixture
+    # this fails: bump adequacy.records.log.SCHEMA, add a migration to _MIGRATIONS, keep a fixture
     # of the old shape, then update the pin below.
     import hashlib
 
-    from adequacy.results import ResultRecord
+    from adequacy.records.log import ResultRecord
 
     def bare(v: Any) -> Any:  # names and types only: a reworded docstring is no new shape
         if isinstance(v, dict):

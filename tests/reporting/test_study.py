@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.reporting import (
+from adequacy.model.verdicts import Bucket
+from adequacy.records.html import (
     Outcome,
     ResultsError,
     build_study,
@@ -15,7 +16,6 @@ from adequacy.reporting import (
     read_records,
     render_markdown,
 )
-from adequacy.verdicts import Bucket
 
 from .conftest import ALL, full, spec_report, write
 
@@ -86,7 +86,7 @@ def test_approaches_from_writer_and_model_fields(tmp_path: Path) -> None:
     study = build_study(recs, ["a", "b"])
     vr = {ap.name: (ap.vr, ap.vr_measured) for ap in study.approaches}
     assert vr == {"templates": (None, 0), "dspy-zs / openai/m": (1.0, 1)}
-    from adequacy.reporting import leaderboard_rows
+    from adequacy.records.html import leaderboard_rows
     assert [r["VR"] for r in leaderboard_rows(study)] == ["n/a", "100.0% of 1"]
 
 

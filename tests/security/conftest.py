@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy import sandbox_bwrap
+from adequacy.sandbox import bwrap
 
 
 @pytest.fixture(scope="session", autouse=True)
 def fully_contained() -> None:
     """The corpus asserts containment; a machine that cannot give it says so instead."""
-    probe = sandbox_bwrap.probe(False)
+    probe = bwrap.probe(False)
     if not probe.ok:
         pytest.skip(f"the sandbox cannot contain here: {probe.reason}")

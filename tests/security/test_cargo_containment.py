@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from adequacy import sandbox
-from adequacy.backends.verus.exec_spec import engine
-from adequacy.toolchain import cache_dir
+from adequacy.sandbox.toolchain import cache_dir
+from adequacy_verus.exec_spec import engine
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.requires("cargo")]

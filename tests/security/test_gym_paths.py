@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 
 from adequacy.errors import TaskError
+from adequacy.examples import bundled_folder
 from adequacy.gym import GymTools, make_gym, read_manifest
 from adequacy.gym.make import folder_in
 from adequacy.gym.manifest import MANIFEST
 
 REPO = Path(__file__).resolve().parents[2]
-JML = REPO / "examples" / "jml"
-VERUS = REPO / "examples" / "verus"
+JML = bundled_folder("jml")
+VERUS = bundled_folder("verus")
 EXE = [sys.executable, "-m", "adequacy"]
 
 

@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 from containment_support import procs_with, wait_until
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.openjml.plugin import OpenJmlBackend
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.plugin import OpenJmlBackend
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("javac")]
 
 REPO = Path(__file__).resolve().parents[2]
-TASK = REPO / "examples" / "jml" / "swap_case"
+TASK = bundled_folder("jml") / "swap_case"
 TOKEN = f"adequacy-jml-{uuid.uuid4().hex}"
 
 HELPERS = {

@@ -8,17 +8,17 @@ in the code check.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
-from adequacy.backends.openjml.jml.load import load
-from adequacy.backends.openjml.jml.parser import parse_expression, tree_depth
 from adequacy.errors import SpecInvalid
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.jml.load import load
+from adequacy_openjml.jml.parser import parse_expression, tree_depth
 
-ABS = Path(__file__).resolve().parents[2] / "examples" / "jml" / "abs_value"
+ABS = bundled_folder("jml") / "abs_value"
 R = "\\result"
 CORE = f"{R} >= 0 && ({R} == x || {R} == -x)"
 

@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from containment_support import alive, descendants, procs_with, wait_until, world_readable_dir
 
-from adequacy import sandbox, sandbox_exec, sandbox_view
-from adequacy.backends.openjml.engines.rac.worker import jvm_sandbox
-from adequacy.toolchain import find_java
+from adequacy import sandbox
+from adequacy.sandbox import exec_lock, views
+from adequacy_openjml.engines.rac.worker import jvm_sandbox
+from adequacy_openjml.jdk import find_java, java_home, real_java
 
 _JDK = find_java()
 JAVA, JAVAC = (_JDK.java, _JDK.javac) if _JDK else (None, None)
@@ -44,7 +45,7 @@ def classes() -> Path:
 
 def java_cmd(classes: Path, *args: str) -> list[str]:
     assert JAVA
-    return [sandbox_view.real_java(JAVA), "-Xmx128m", "-XX:-UsePerfData", "-Xshare:auto",
+    return [real_java(JAVA), "-Xmx128m", "-XX:-UsePerfData", "-Xshare:auto",
             "-cp", str(classes), "Hostile", *args]
 
 
@@ -77,9 +78,9 @@ def test_reads_writes_exec_and_network_are_refused(classes: Path) -> None:
         assert not (Path(d) / token).exists(), d
 
     progs = ["/bin/sh", "/usr/bin/env", sys.executable]
-    if sandbox_exec.available() is None:  # Landlock: not even the JDK's own launchers
-        progs += [sandbox_view.real_java(JAVA or "java"),
-                  str(sandbox_view.java_home(JAVA or "java") / "bin" / "javac")]
+    if exec_lock.available() is None:  # Landlock: not even the JDK's own launchers
+        progs += [real_java(JAVA or "java"),
+                  str(java_home(JAVA or "java") / "bin" / "javac")]
     out = run(classes, "exec", token, *progs)
     assert len(out) == len(progs) and all(ln.startswith("DENIED") for ln in out), out
 
@@ -96,8 +97,8 @@ def test_reads_writes_exec_and_network_are_refused(classes: Path) -> None:
         server.close()
 
 
-@pytest.mark.skipif(sandbox_exec.available() is not None,
-                    reason=f"no Landlock here: {sandbox_exec.available()}")
+@pytest.mark.skipif(exec_lock.available() is not None,
+                    reason=f"no Landlock here: {exec_lock.available()}")
 @pytest.mark.parametrize("mechanism", ["POSIX_SPAWN", "FORK", "VFORK"])
 def test_the_loader_trick_from_the_jvm(classes: Path, mechanism: str) -> None:
     """The JVM needs the loader (java is linked dynamically), so Landlock lets it execute
@@ -108,7 +109,7 @@ def test_the_loader_trick_from_the_jvm(classes: Path, mechanism: str) -> None:
         subprocess.run(["rustc", "-o", str(payload), str(classes / "payload.rs")], check=True,
                        capture_output=True, timeout=600)
         payload.chmod(0o755)
-    loader = sandbox_view.loader() or "/lib64/ld-linux-x86-64.so.2"
+    loader = views.loader() or "/lib64/ld-linux-x86-64.so.2"
     token = f"adequacy-jvm-ld-{uuid.uuid4().hex}"
     out = run(classes, "loader", token, mechanism, loader, str(payload))
     assert len(out) == 2 and all(ln.startswith("DENIED") for ln in out), out
@@ -125,7 +126,7 @@ def test_stopping_a_worker_kills_the_jvms_it_spawned(classes: Path) -> None:
     try:
         assert proc.stdout is not None
         spawned = proc.stdout.readline()
-        if sandbox_exec.available() is None:
+        if exec_lock.available() is None:
             assert spawned.startswith(b"DENIED spawn"), spawned  # Landlock refuses the exec
         else:
             assert spawned.startswith(b"OK spawn"), spawned
@@ -143,7 +144,7 @@ def test_stopping_a_worker_kills_the_jvms_it_spawned(classes: Path) -> None:
 
 KILLED_PARENT = """
 import time
-from adequacy.backends.openjml.engines.rac.worker import Worker
+from adequacy_openjml.engines.rac.worker import Worker
 w = Worker(heap_mb=128)
 w.start()
 print(w.proc.pid, flush=True)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backend import Limits
-from adequacy.backends.openjml.engines.rac import engine as rac
-from adequacy.backends.openjml.engines.rac.build import SIGNATURE, Unit
-from adequacy.tasks import Case, Task, load_task
-from adequacy.toolchain import find_java
-from adequacy.verdicts import Bucket, Truth, Verdict
+from adequacy.extensions.backend import Limits
+from adequacy.model.task import Case, Task
+from adequacy.model.verdicts import Bucket, Truth, Verdict
+from adequacy.taskdirs.load import load_task
+from adequacy_openjml.engines.rac import engine as rac
+from adequacy_openjml.engines.rac.build import SIGNATURE, Unit
+from adequacy_openjml.jdk import find_java
 
 _JDK = find_java()
 pytestmark = [pytest.mark.slow,
@@ -175,7 +176,7 @@ def test_what_one_unit_declared_is_not_visible_to_the_next_compile(first: str,
     key each time, so neither is served from the compile cache)."""
     import uuid
 
-    from adequacy.backends.openjml.engines.rac.worker import COMPILER
+    from adequacy_openjml.engines.rac.worker import COMPILER
 
     tag = uuid.uuid4().hex
     COMPILER.compile(f"leak-a-{tag}", {"class": "Solution", "source": first})
@@ -189,7 +190,7 @@ def test_the_compile_jvm_reuses_its_javac_context() -> None:
     a small spec cost 40-70 ms instead of about 5-15 (benchmarks/optimize_metric.py)."""
     import uuid
 
-    from adequacy.backends.openjml.engines.rac.worker import COMPILER, WARM_UP
+    from adequacy_openjml.engines.rac.worker import COMPILER, WARM_UP
 
     for _ in range(3):
         src = WARM_UP.replace("return x + y;", f"return x + y; /* {uuid.uuid4().hex} */")
@@ -218,7 +219,7 @@ def test_an_odd_unit_does_not_change_how_the_next_one_compiles(odd: str) -> None
     "rac cannot compile" because of another spec)."""
     import uuid
 
-    from adequacy.backends.openjml.engines.rac.worker import COMPILER
+    from adequacy_openjml.engines.rac.worker import COMPILER
 
     tag = uuid.uuid4().hex
     COMPILER.compile(f"odd-{tag}", {"class": "Solution", "source": odd})

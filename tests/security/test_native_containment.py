@@ -21,9 +21,10 @@ from pathlib import Path
 import pytest
 from containment_support import alive, descendants, procs_with, wait_until
 
-from adequacy import sandbox, sandbox_exec, sandbox_view
-from adequacy.backend import Limits
-from adequacy.backends.verus.exec_spec import cargo, engine
+from adequacy import sandbox
+from adequacy.extensions.backend import Limits
+from adequacy.sandbox import exec_lock, views
+from adequacy_verus.exec_spec import cargo, engine
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.requires("rustc")]
@@ -65,7 +66,7 @@ def run(binary: Path, *args: str, timeout: float = 30.0, limits: Limits = Limits
         return sandbox.run_limited([str(exe), *args], cwd=work, timeout=timeout,
                                    limits=engine.harness_limits(limits, timeout),
                                    env=engine.HARNESS_ENV,
-                                   view=sandbox_view.libraries(binary).plus(ro=ro))
+                                   view=views.libraries(binary).plus(ro=ro))
     finally:
         sandbox.remove_tree(work)
 
@@ -105,8 +106,8 @@ def test_no_other_program_runs(hostile: Path) -> None:
     assert all(ln.startswith("DENIED") for ln in out), out
 
 
-@pytest.mark.skipif(sandbox_exec.available() is not None,
-                    reason=f"no Landlock here: {sandbox_exec.available()}")
+@pytest.mark.skipif(exec_lock.available() is not None,
+                    reason=f"no Landlock here: {exec_lock.available()}")
 def test_a_program_written_to_its_own_tmp_cannot_run(hostile: Path) -> None:
     r = run(hostile, "selfcopy", f"adequacy-copy-{uuid.uuid4().hex}")
     out = lines(r)
@@ -114,21 +115,21 @@ def test_a_program_written_to_its_own_tmp_cannot_run(hostile: Path) -> None:
     assert REFUSED.search(out[0]), out
 
 
-LOADER = sandbox_view.loader() or "/lib64/ld-linux-x86-64.so.2"
+LOADER = views.loader() or "/lib64/ld-linux-x86-64.so.2"
 #: seccomp refuses execve first (EPERM); Landlock, behind it, would refuse (EACCES)
 REFUSED = re.compile(r"Operation not permitted|Permission denied")
 
 
 def landlock() -> pytest.MarkDecorator:
-    return pytest.mark.skipif(sandbox_exec.available() is not None,
-                              reason=f"no Landlock here: {sandbox_exec.available()}")
+    return pytest.mark.skipif(exec_lock.available() is not None,
+                              reason=f"no Landlock here: {exec_lock.available()}")
 
 
 def test_the_harness_links_no_loader(hostile: Path) -> None:
     """A static program: the sandbox needs no loader for it, so none may be executed."""
-    assert sandbox_view.interpreter(hostile) is None
-    assert sandbox_view.libraries(hostile).ro == ()
-    assert sandbox_view.interpreter("/bin/sh") == LOADER
+    assert views.interpreter(hostile) is None
+    assert views.libraries(hostile).ro == ()
+    assert views.interpreter("/bin/sh") == LOADER
 
 
 @landlock()
@@ -229,9 +230,9 @@ def test_huge_allocation_is_refused(hostile: Path) -> None:
 KILLED_PARENT = """
 import sys, time
 from adequacy import sandbox
-from adequacy.backends.verus.exec_spec import cargo, engine
-from adequacy import sandbox_view
-from adequacy.backend import Limits
+from adequacy_verus.exec_spec import cargo, engine
+from adequacy.sandbox import views as sandbox_view
+from adequacy.extensions.backend import Limits
 binary, token = sys.argv[1], sys.argv[2]
 work = sandbox.make_workdir()
 p = sandbox.popen_limited([binary, "hang", token], cwd=work,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import threading
 
-from adequacy.backends.verus.interp import watchdog
+from adequacy_verus.interp import watchdog
 
 
 def _arm_and_disarm() -> None:
@@ -40,16 +40,16 @@ def test_a_forked_child_arms_a_watchdog_while_a_parent_thread_holds_the_lock() -
 
 
 def _report_state(q: multiprocessing.Queue[tuple[int, int, bool]]) -> None:
-    from adequacy.backends.openjml.engines.rac.jvms import JVMS
-    from adequacy.backends.openjml.engines.rac.worker import COMPILER
+    from adequacy_openjml.engines.rac.jvms import JVMS
+    from adequacy_openjml.engines.rac.worker import COMPILER
     q.put((JVMS.started, len(COMPILER.done), JVMS.cond.acquire(timeout=5)))
 
 
 def test_a_forked_child_gets_its_own_jvm_pool_and_compiler() -> None:
     """The JVM workers a process holds (spares, the compile JVM) are never shared with a child
     it forks: two processes would hand one spare to two specs, or write into one pipe."""
-    from adequacy.backends.openjml.engines.rac.jvms import JVMS
-    from adequacy.backends.openjml.engines.rac.worker import COMPILER
+    from adequacy_openjml.engines.rac.jvms import JVMS
+    from adequacy_openjml.engines.rac.worker import COMPILER
     ctx = multiprocessing.get_context("fork")
     q: multiprocessing.Queue[tuple[int, int, bool]] = ctx.Queue()
     started, done = JVMS.started, dict(COMPILER.done)

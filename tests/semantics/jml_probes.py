@@ -391,10 +391,11 @@ def spec_text(p: Probe) -> str:
 def run(p: Probe, engine: str, root: Path) -> list[tuple[bool | None, str, str]]:
     """(truth, verdict value, reason) per case of the probe under ``engine`` (rac or key).
     Raises ``SpecInvalid`` when the front end rejects the spec."""
-    from adequacy.backend import Limits, engine_named
-    from adequacy.backends.openjml.plugin import OpenJmlBackend
-    from adequacy.tasks import Case, load_task
-    from adequacy.verdicts import Bucket
+    from adequacy.extensions.backend import Limits, engine_named
+    from adequacy.model.task import Case
+    from adequacy.model.verdicts import Bucket
+    from adequacy.taskdirs.load import load_task
+    from adequacy_openjml.plugin import OpenJmlBackend
 
     task = load_task(write_task(root / p.id, p.method))
     backend = OpenJmlBackend()

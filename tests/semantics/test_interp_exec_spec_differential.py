@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
-from adequacy import plugins
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.extensions import registry
+from adequacy.taskdirs.load import load_task
 
 pytestmark = pytest.mark.slow
 
-TASK = Path(__file__).resolve().parents[2] / "examples" / "verus" / "coprime_check"
+TASK = bundled_folder("verus") / "coprime_check"
 SEEDS = range(6)
 
 
@@ -60,15 +60,15 @@ def generated_spec(seed: int) -> str:
 
 
 def _need_both() -> None:
-    owner = plugins.registry().owner("verus")
-    have = {e.name for e, info in plugins.registry().engine_infos(owner) if info.available}
+    owner = registry.registry().owner("verus")
+    have = {e.name for e, info in registry.registry().engine_infos(owner) if info.available}
     if not {"interp", "exec_spec"} <= have:
         pytest.skip(f"needs interp and exec_spec available (have {sorted(have)})")
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_interp_and_exec_spec_agree_on_generated_preconditions(seed: int) -> None:
-    from adequacy.runner import score_spec
+    from adequacy.scoring.runner import score_spec
 
     _need_both()
     spec = generated_spec(seed)

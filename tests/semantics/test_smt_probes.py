@@ -18,16 +18,17 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Limits
-from adequacy.plugins import backend_for
-from adequacy.task_model import Case
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket, Truth
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
+from adequacy.extensions.registry import backend_for
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket, Truth
+from adequacy.taskdirs.load import load_task
 
 pytest.importorskip("z3")
 pytestmark = pytest.mark.slow  # the solver runs in a child process
 
-EX = Path(__file__).resolve().parents[2] / "examples"
+
 
 
 def _verus_spec(pre: str, post: str = "true") -> str:
@@ -71,13 +72,13 @@ VERUS = [
 @pytest.mark.parametrize(("pre", "inp", "want"), VERUS)
 def test_verus_smt_probe(tmp_path: Path, pre: str, inp: dict, want: Truth) -> None:
     task = tmp_path / "t"
-    shutil.copytree(EX / "verus" / "euclid_mod", task)
+    shutil.copytree(bundled_folder("verus") / "euclid_mod", task)
     assert _decide(task, _verus_spec(pre), inp) == want
 
 
 def test_verus_seq_out_of_range_is_unknown(tmp_path: Path) -> None:
     task = tmp_path / "t"
-    shutil.copytree(EX / "verus" / "binary_search_first", task)
+    shutil.copytree(bundled_folder("verus") / "binary_search_first", task)
     text = (task / "specs" / "gold.rs").read_text().replace(
         "forall|i: usize| 1 <= i < input.arr.len() ==> input.arr[(i - 1) as int] <= "
         "input.arr[i as int]", "input.arr[5] > 0")
@@ -113,13 +114,13 @@ JML = [
 @pytest.mark.parametrize(("req", "mods", "x", "want"), JML)
 def test_jml_smt_probe(tmp_path: Path, req: str, mods: str, x: int, want: Truth) -> None:
     task = tmp_path / "t"
-    shutil.copytree(EX / "jml" / "abs_value", task)
+    shutil.copytree(bundled_folder("jml") / "abs_value", task)
     assert _decide(task, _jml(req, mods), {"x": x}) == want
 
 
 def test_jml_old_of_arrays(tmp_path: Path) -> None:
     task = tmp_path / "t"
-    shutil.copytree(EX / "jml" / "reverse_in_place", task)
+    shutil.copytree(bundled_folder("jml") / "reverse_in_place", task)
     gold = (task / "specs" / "gold.java").read_text()
     assert _decide(task, gold, {"a": [1, 2, 3]}, {"a": [3, 2, 1]}) == Truth.true
     assert _decide(task, gold, {"a": [1, 2, 3]}, {"a": [1, 2, 3]}) == Truth.false

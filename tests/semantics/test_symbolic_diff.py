@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.symbolic.search import equivalence
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.search.symbolic import equivalence
+from adequacy.taskdirs.load import load_task
 
 pytest.importorskip("z3")
 pytestmark = pytest.mark.slow
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_flawed_post_is_found_and_confirmed() -> None:
-    td = ROOT / "examples" / "verus" / "binary_search_first"
+    td = bundled_folder("verus") / "binary_search_first"
     t = load_task(td)
     rep = equivalence(t, (td / "specs" / "flawed_post_too_weak.rs").read_text(),
                       (td / "specs" / "gold.rs").read_text(), budget=20)
@@ -29,7 +30,7 @@ def test_flawed_post_is_found_and_confirmed() -> None:
 
 
 def test_rewrite_is_proved_with_its_scope() -> None:
-    td = ROOT / "examples" / "verus" / "coprime_check"
+    td = bundled_folder("verus") / "coprime_check"
     t = load_task(td)
     rw = ROOT / "benchmarks" / "symbolic_rewrites" / "verus" / "coprime_check" / "reordered.rs"
     rep = equivalence(t, rw.read_text(), (td / "specs" / "gold.rs").read_text(), budget=20)

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from verus_bundled_specs import example_specs, verina_gold_specs
 
-from adequacy import plugins
-from adequacy.results import SpecReport
-from adequacy.runner import score_spec
+from adequacy.extensions import registry
+from adequacy.scoring.runner import score_spec
+from adequacy.scoring.spec_report import SpecReport
 
 pytestmark = pytest.mark.slow
 
@@ -29,8 +29,8 @@ def _deciding(rep: SpecReport) -> set[str]:
 
 
 def _need_two_engines() -> None:
-    owner = plugins.registry().owner("verus")
-    usable = [e.name for e, info in plugins.registry().engine_infos(owner)
+    owner = registry.registry().owner("verus")
+    usable = [e.name for e, info in registry.registry().engine_infos(owner)
               if info.available and info.default]
     if len(usable) < 2:
         pytest.skip(f"a cross-check needs two available default engines (have {usable})")

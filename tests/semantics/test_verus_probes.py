@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from verus_probe_data import PROBES, available_engines, run_probe, wrong
 
-from adequacy.runner import score_spec
-from adequacy.verdicts import Truth
+from adequacy.examples import bundled_folder
+from adequacy.model.verdicts import Truth
+from adequacy.scoring.runner import score_spec
 
 pytestmark = pytest.mark.slow
 
@@ -98,7 +99,7 @@ def test_seq_view_is_rejected_by_the_front_end(tmp_path: Path) -> None:
     from verus_probe_data import Probe, build_task, spec_text
 
     from adequacy.errors import SpecInvalid
-    from adequacy.plugins import backends
+    from adequacy.extensions.registry import backends
 
     probe = Probe("seq_view", "vstd view.rs", {"s": "seq<i64>"}, "input.s@.len() == 0",
                   [({"s": []}, True)])
@@ -116,7 +117,7 @@ def test_step_limit_unknowns_reach_only_a_faithful_engine(tmp_path: Path) -> Non
     Verus's Euclidean `%` (always >= 0 for divisor 3), so the chain's answer is Verus's."""
     from verus_probe_data import Probe, build_task, spec_text
 
-    from adequacy.backend import Limits
+    from adequacy.extensions.backend import Limits
 
     if "exec_spec" not in ENGINES:
         pytest.skip("exec_spec is not available here")
@@ -135,15 +136,14 @@ def test_a_gap_in_post_spec_leaves_pre_cases_decided() -> None:
     compiled by the macro (widen.py makes `int` parameters i128, not `int` inside a `Seq`);
     exec_spec then compiles each predicate's part alone, so the pre cases are still decided
     (correctly: the gold spec passes them) and only the post cases are unknown."""
-    from verus_bundled_specs import REPO
 
-    from adequacy.backend import Limits, engine_named
-    from adequacy.plugins import backends
-    from adequacy.tasks import load_task
+    from adequacy.extensions.backend import Limits, engine_named
+    from adequacy.extensions.registry import backends
+    from adequacy.taskdirs.load import load_task
 
     if "exec_spec" not in ENGINES:
         pytest.skip("exec_spec is not available here")
-    task = load_task(REPO / "examples" / "verus" / "binary_search_first")
+    task = load_task(bundled_folder("verus") / "binary_search_first")
     gold = (task.root / "specs" / "gold.rs").read_text()
     text = gold.replace("spec fn post_spec(input: Input, output: Output) -> bool {\n    match",
                         "spec fn size(x: Seq<int>) -> nat {\n    x.len()\n}\n\n"

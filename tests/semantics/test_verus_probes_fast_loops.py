@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from verus_probe_data import PROBES, run_probe, wrong
 
-from adequacy.backends.verus.interp import quant as Q
+from adequacy_verus.interp import quant as Q
 
 
 @pytest.mark.parametrize("probe", PROBES, ids=[p.name for p in PROBES])

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from adequacy.backends.verus.verina.importer import import_verina
-from adequacy.tasks import Task, load_task
+from adequacy.examples import bundled_folder
+from adequacy.model.task import Task
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.verina.importer import import_verina
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def example_specs() -> list[tuple[Task, Path]]:
     out = []
-    for task_dir in sorted(p for p in (REPO / "examples" / "verus").iterdir() if p.is_dir()):
+    for task_dir in sorted(p for p in (bundled_folder("verus")).iterdir() if p.is_dir()):
         task = load_task(task_dir)
         out += [(task, spec) for spec in sorted((task_dir / "specs").glob("*.rs"))]
     return out
@@ -21,7 +23,7 @@ def example_specs() -> list[tuple[Task, Path]]:
 
 def verina_gold_specs(datasets: Path | None, work: Path) -> list[tuple[Task, Path]]:
     """Empty when the VERINA dataset is absent."""
-    gold = sorted((REPO / "examples" / "verina-gold").glob("*.rs"))
+    gold = sorted((bundled_folder("verina-gold")).glob("*.rs"))
     if datasets is None or not (datasets / "verina").is_dir():
         return []
     import_verina(datasets / "verina", work, only=[p.stem for p in gold])

@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.verus.skeleton import skeleton_for_folder
-from adequacy.plugins import backends
-from adequacy.tasks import Task, load_task
-from adequacy.verdicts import Truth, Verdict
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.extensions.registry import backends
+from adequacy.model.task import Task
+from adequacy.model.verdicts import Truth, Verdict
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.skeleton import skeleton_for_folder
 
 ARITH = "Verus guide reference-arithmetic.md"
 AS = "Verus guide reference-as.md"

@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from adequacy import plugins
-from adequacy.cache import VerdictCache
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.extensions import registry
+from adequacy.scoring.cache import VerdictCache
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("exec_spec")]
 
-TASK = Path(__file__).resolve().parents[2] / "examples" / "verus" / "binary_search_first"
+TASK = bundled_folder("verus") / "binary_search_first"
 
 _started: list[str] = []
 _watching = [False]
@@ -37,7 +38,7 @@ def test_exec_spec_hit_starts_no_process(tmp_path: Path) -> None:
     first = score_spec(task, text, None, engines=["exec_spec"], cache=cache)
     run = [e for e in first.engines if e.name == "exec_spec"][0]
     assert first.passed_all and run.cached == 0 and run.decided == run.cases > 0
-    plugins.registry().refresh()  # as in a fresh process: every info must be asked again
+    registry.registry().refresh()  # as in a fresh process: every info must be asked again
     _started.clear()
     _watching[0] = True
     try:

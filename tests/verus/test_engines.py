@@ -3,18 +3,17 @@ that fails to import listed unavailable without stopping the others."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from adequacy.backend import Engine, Limits, engine_named
-from adequacy.backends.verus import plugin
-from adequacy.backends.verus.loaded import VerusSpec
 from adequacy.errors import EngineUnavailable
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Engine, Limits, engine_named
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_verus import plugin
+from adequacy_verus.loaded import VerusSpec
 
-TASK = Path(__file__).resolve().parents[2] / "examples" / "verus" / "euclid_mod"
+TASK = bundled_folder("verus") / "euclid_mod"
 
 
 def test_engines_in_chain_order_with_their_ranks() -> None:

@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 
-from adequacy.backend import Limits, engine_named
-from adequacy.plugins import backends
-from adequacy.tasks import load_task
-from adequacy.verdicts import BUCKETS, Truth
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.extensions.registry import backends
+from adequacy.model.verdicts import BUCKETS, Truth
+from adequacy.taskdirs.load import load_task
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "verus"
+EXAMPLES = bundled_folder("verus")
 
 
 def _specs() -> list[tuple[Path, str, dict[str, Any]]]:
@@ -81,7 +82,7 @@ def test_exec_spec_verdicts(task_dir: Path, name: str, exp: dict[str, Any]) -> N
 
 @pytest.mark.parametrize(("task_dir", "name", "exp"), SPECS, ids=IDS)
 def test_interp_verdicts(task_dir: Path, name: str, exp: dict[str, Any]) -> None:
-    interp = pytest.importorskip("adequacy.backends.verus.interp")
+    interp = pytest.importorskip("adequacy_verus.interp")
     if not hasattr(interp, "evaluate_cases"):
         pytest.skip("interp engine not built yet")
     failed, unknown = _failed_buckets(task_dir, name, "interp")

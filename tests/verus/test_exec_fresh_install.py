@@ -18,14 +18,15 @@ from pathlib import Path
 import pytest
 
 from adequacy import sandbox
-from adequacy.backend import Limits
-from adequacy.backends.verus.exec_spec import cargo, engine
-from adequacy.backends.verus.exec_spec.diagnostics import parse_cargo_messages, toolchain_fault
 from adequacy.errors import BackendError
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.exec_spec import cargo, engine
+from adequacy_verus.exec_spec.diagnostics import parse_cargo_messages, toolchain_fault
 
 REPO = Path(__file__).resolve().parents[2]
-TASK = REPO / "examples" / "verus" / "binary_search_first"
+TASK = bundled_folder("verus") / "binary_search_first"
 
 
 def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:

@@ -6,9 +6,9 @@ Expected texts were written by hand from the Verus guide (reference-arithmetic.m
 
 from __future__ import annotations
 
-from adequacy.backends.verus.exec_spec.divergence import divergences
-from adequacy.backends.verus.exec_spec.rewrite import rewrite
-from adequacy.backends.verus.frontend import parse_spec
+from adequacy_verus.exec_spec.divergence import divergences
+from adequacy_verus.exec_spec.rewrite import rewrite
+from adequacy_verus.frontend import parse_spec
 
 
 def _rw(body: str, params: str = "a: i64, b: i64") -> str:
@@ -75,7 +75,7 @@ def test_misplaced_tokens_stop_the_rewrite() -> None:
 
     import pytest
 
-    from adequacy.backends.verus.exec_spec.rewrite import RewriteError
+    from adequacy_verus.exec_spec.rewrite import RewriteError
 
     src = "verus! {\nspec fn pre_spec(a: i64) -> bool {\n    a % 2 == 1\n}\n}\n"
     m = parse_spec(src, "t.rs")

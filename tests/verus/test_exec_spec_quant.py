@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Limits
-from adequacy.backends.verus.exec_spec import engine
-from adequacy.backends.verus.frontend import parse_spec
-from adequacy.backends.verus.skeleton import skeleton_for
-from adequacy.tasks import Task, load_task
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits
+from adequacy.model.task import Task
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.exec_spec import engine
+from adequacy_verus.frontend import parse_spec
+from adequacy_verus.skeleton import skeleton_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.requires("exec_spec")]
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.verus.exec_spec.divergence import divergences
-from adequacy.backends.verus.exec_spec.rewrite import rewrite
-from adequacy.backends.verus.frontend import parse_spec
-from adequacy.verdicts import Truth
+from adequacy.model.verdicts import Truth
+from adequacy_verus.exec_spec.divergence import divergences
+from adequacy_verus.exec_spec.rewrite import rewrite
+from adequacy_verus.frontend import parse_spec
 
 
 def _rw(src: str) -> str:
@@ -80,10 +80,10 @@ result = "u64"
 def test_int_values_are_decided_as_verus_computes_them(tmp_path: Path) -> None:
     import json
 
-    from adequacy.backend import Limits
-    from adequacy.backends.verus.exec_spec import engine
-    from adequacy.backends.verus.skeleton import skeleton_for
-    from adequacy.tasks import load_task
+    from adequacy.extensions.backend import Limits
+    from adequacy.taskdirs.load import load_task
+    from adequacy_verus.exec_spec import engine
+    from adequacy_verus.skeleton import skeleton_for
 
     big = 2**62
     cases = {

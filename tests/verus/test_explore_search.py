@@ -24,9 +24,10 @@ import pytest
 from typer.testing import CliRunner
 
 from adequacy.cli import app
-from adequacy.tasks import load_task
+from adequacy.examples import bundled_folder
+from adequacy.taskdirs.load import load_task
 
-TASK = Path(__file__).resolve().parents[2] / "examples" / "verus" / "binary_search_first"
+TASK = bundled_folder("verus") / "binary_search_first"
 SPECS = TASK / "specs"
 runner = CliRunner()
 
@@ -77,7 +78,7 @@ def test_gold_oracle_finds_the_same_and_gold_itself_finds_nothing_within_budget(
 
 @pytest.mark.slow
 def test_add_appends_explored_cases_that_the_gold_spec_passes(tmp_path: Path) -> None:
-    from adequacy.runner import score_spec
+    from adequacy.scoring.runner import score_spec
     task = tmp_path / "t"
     shutil.copytree(TASK, task)
     before = len(load_task(task).all_cases())

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.verus.frontend import check_spec, normalize, parse_spec
 from adequacy.errors import SpecInvalid
+from adequacy_verus.frontend import check_spec, normalize, parse_spec
 
 SKELETON = """use vstd::prelude::*;
 use vstd::contrib::exec_spec::*;

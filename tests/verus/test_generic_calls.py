@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.verus.syntax.parser import parse_module
-from adequacy.backends.verus.typecheck import check_module
 from adequacy.errors import SpecInvalid
+from adequacy_verus.syntax.parser import parse_module
+from adequacy_verus.typecheck import check_module
 
 PRELUDE = """use vstd::prelude::*;
 verus! {

@@ -7,15 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Limits, engine_named
-from adequacy.backends.verus.exec_spec import engine as exec_engine
-from adequacy.backends.verus.syntax.lexer import tokenize
 from adequacy.errors import SpecInvalid
-from adequacy.plugins import backends
-from adequacy.tasks import load_task
-from adequacy.verdicts import Truth
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits, engine_named
+from adequacy.extensions.registry import backends
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.exec_spec import engine as exec_engine
+from adequacy_verus.syntax.lexer import tokenize
 
-TASK = Path(__file__).resolve().parents[2] / "examples" / "verus" / "count_in_range"
+TASK = bundled_folder("verus") / "count_in_range"
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 #: name -> [line the front end must name, a word its message must contain]
 EXPECTED = tomllib.loads((HOSTILE / "expected.toml").read_text(encoding="utf-8"))
@@ -162,7 +163,7 @@ def test_the_issue_attack_through_the_cli_exits_3_and_touches_nothing(tmp_path: 
 
 def test_verus_driver_refuses_a_rejected_spec_before_running_the_verifier(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from adequacy.backends.verus.verus_driver import driver
+    from adequacy_verus.verus_driver import driver
 
     started: list[object] = []
     monkeypatch.setattr(driver, "verus_command", lambda: "/nonexistent/verus")

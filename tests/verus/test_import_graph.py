@@ -7,8 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PKG = Path(__file__).resolve().parents[2] / "backends" / "verus"
-PREFIX = "adequacy.backends.verus"
+PKG = Path(__file__).resolve().parents[2] / "backends" / "adequacy_verus"
+PREFIX = "adequacy_verus"
 
 
 def _module(path: Path) -> str:
@@ -18,7 +18,7 @@ def _module(path: Path) -> str:
 
 
 def _graph() -> dict[str, set[str]]:
-    mods = {_module(p): p for p in PKG.rglob("*.py")}
+    mods = {_module(p): p for p in PKG.rglob("*.py") if "examples" not in p.parts}
     graph: dict[str, set[str]] = {m: set() for m in mods}
     for mod, path in mods.items():
         package = mod if path.name == "__init__.py" else mod.rsplit(".", 1)[0]

@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from adequacy.backends.verus.frontend import parse_spec
-from adequacy.backends.verus.interp import _run_big_stack, compile_module
-from adequacy.backends.verus.interp import fastloop as F
-from adequacy.backends.verus.interp import quant as Q
-from adequacy.backends.verus.interp.compiler import Abort, Budget, Program
-from adequacy.backends.verus.interp.fastloop import CHUNK
-from adequacy.backends.verus.interp.values import Undef, from_json, known_int_seq, note_int_seq
-from adequacy.types import parse_type
+from adequacy.model.types import parse_type
+from adequacy_verus.frontend import parse_spec
+from adequacy_verus.interp import _run_big_stack, compile_module
+from adequacy_verus.interp import fastloop as F
+from adequacy_verus.interp import quant as Q
+from adequacy_verus.interp.compiler import Abort, Budget, Program
+from adequacy_verus.interp.fastloop import CHUNK
+from adequacy_verus.interp.values import Undef, from_json, known_int_seq, note_int_seq
 
 UNDEF = "UNDEF"
 

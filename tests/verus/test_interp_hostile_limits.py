@@ -18,14 +18,16 @@ from typing import Any
 
 import pytest
 
-from adequacy.backend import Limits
-from adequacy.backends.verus.interp import evaluate_cases
 from adequacy.errors import SpecInvalid
-from adequacy.plugins import backends
-from adequacy.tasks import Case, load_task
-from adequacy.verdicts import Bucket, Truth
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
+from adequacy.extensions.registry import backends
+from adequacy.model.task import Case
+from adequacy.model.verdicts import Bucket, Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.interp import evaluate_cases
 
-TASK = Path(__file__).resolve().parents[2] / "examples" / "verus" / "count_in_range"
+TASK = bundled_folder("verus") / "count_in_range"
 GOLD_PRE = "spec fn pre_spec(input: Input) -> bool {\n    input.lo <= input.hi\n}"
 
 
@@ -275,7 +277,7 @@ def test_memory_cap_without_the_step_limit(tmp_path: Path) -> None:
     code = f"""
 import json, resource, sys
 sys.path.insert(0, {str(Path(__file__).parent)!r})
-from adequacy.backend import Limits
+from adequacy.extensions.backend import Limits
 from test_interp_hostile_limits import pre, case, UNION
 [v] = pre(UNION, case(0, 1), limits=Limits(memory_mb=256, steps=10 ** 12, case_seconds=60))
 print(json.dumps({{'value': v.value.value, 'reason': v.reason,

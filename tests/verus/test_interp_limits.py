@@ -15,16 +15,16 @@ from typing import Any
 
 import pytest
 
-from adequacy.backend import Limits
-from adequacy.backends.verus import interp
-from adequacy.backends.verus.frontend import parse_spec
-from adequacy.backends.verus.interp import _run_big_stack, compile_module, evaluate_cases
-from adequacy.backends.verus.interp import builtins as B
-from adequacy.backends.verus.interp.compiler import Abort, Budget
-from adequacy.backends.verus.interp.values import FMap, Undef
-from adequacy.tasks import Case, Param, Task
-from adequacy.types import parse_type
-from adequacy.verdicts import Bucket, Truth
+from adequacy.extensions.backend import Limits
+from adequacy.model.task import Case, Param, Task
+from adequacy.model.types import parse_type
+from adequacy.model.verdicts import Bucket, Truth
+from adequacy_verus import interp
+from adequacy_verus.frontend import parse_spec
+from adequacy_verus.interp import _run_big_stack, compile_module, evaluate_cases
+from adequacy_verus.interp import builtins as B
+from adequacy_verus.interp.compiler import Abort, Budget
+from adequacy_verus.interp.values import FMap, Undef
 
 UNDEF = "UNDEF"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.verus.syntax.lexer import tokenize
 from adequacy.errors import SpecInvalid
+from adequacy_verus.syntax.lexer import tokenize
 
 
 def kinds(text: str) -> list[tuple[str, object]]:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.verus.syntax.lexer import Token, tokenize
 from adequacy.errors import SpecInvalid
+from adequacy_verus.syntax.lexer import Token, tokenize
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.requires("rustc")]

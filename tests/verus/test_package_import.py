@@ -42,12 +42,13 @@ from pathlib import Path
 
 import pytest
 
+from adequacy.examples import bundled_folder
+from adequacy.model.verdicts import Bucket
 from adequacy.packages import Options, import_packages
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
 
-ROOT = Path(__file__).resolve().parents[2] / "examples" / "packages"
+ROOT = bundled_folder("packages")
 
 EXPECTED = {
     "max_index": {
@@ -168,7 +169,7 @@ def test_gold_specs_pass_every_bucket(imported: tuple[Path, object], name: str,
     dest, _ = imported
     task = load_task(dest / name)
     spec = (dest / name / "specs" / "gold.rs").read_text()
-    from adequacy.options import ScoreOptions
+    from adequacy.scoring.options import ScoreOptions
     rep = score_spec(task, spec, "gold.rs", ScoreOptions(engines=[engine]))
     assert rep.passed_all, [(v.case_id, v.value, v.reason) for v in rep.verdicts
                             if not v.decided][:3]

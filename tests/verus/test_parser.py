@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.verus.syntax import ast as A
-from adequacy.backends.verus.syntax.parser import parse_expression, parse_module
 from adequacy.errors import SpecInvalid
+from adequacy_verus.syntax import ast as A
+from adequacy_verus.syntax.parser import parse_expression, parse_module
 
 
 def test_implication_is_right_associative_and_looser_than_or() -> None:

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adequacy.backends.verus.syntax import ast as A
-from adequacy.backends.verus.syntax.parser import parse_expression
+from adequacy_verus.syntax import ast as A
+from adequacy_verus.syntax.parser import parse_expression
 
 pytestmark = pytest.mark.property
 

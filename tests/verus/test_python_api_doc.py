@@ -14,8 +14,11 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_python_api_page_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(REPO)
+def test_python_api_page_runs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from adequacy.examples import copy_examples
+
+    copy_examples(tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
     failed, attempted = doctest.testfile(
         str(REPO / "docs" / "python-api.md"), module_relative=False, verbose=False,
         optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

@@ -8,14 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adequacy.backends.verus.render import (
-    decode_tokens,
-    encode_tokens,
-    rust_decoder,
-    spec_expr,
-)
-from adequacy.types import parse_type
-from adequacy.values import canonical
+from adequacy.model.types import parse_type
+from adequacy.model.values import canonical
+from adequacy_verus.render import decode_tokens, encode_tokens, rust_decoder, spec_expr
 
 STRUCTS = {"Point": {"x": "i32", "y": "i32"}}
 

@@ -6,11 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.verus.skeleton import SkeletonError, generate_skeleton, skeleton_for
-from adequacy.tasks import Param, load_task
-from adequacy.types import parse_type
+from adequacy.examples import bundled_folder
+from adequacy.model.task import Param
+from adequacy.model.types import parse_type
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.skeleton import SkeletonError, generate_skeleton, skeleton_for
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "verus"
+EXAMPLES = bundled_folder("verus")
 
 
 def P(name: str, ty: str, structs: dict[str, dict[str, str]] | None = None) -> Param:
@@ -71,7 +73,7 @@ def test_bundled_skeletons_are_what_the_schema_generates(task_dir: Path) -> None
 
 
 def test_generated_skeleton_passes_the_front_end() -> None:
-    frontend = pytest.importorskip("adequacy.backends.verus.frontend")
+    frontend = pytest.importorskip("adequacy_verus.frontend")
     text = generate_skeleton([P("a", "seq<i64>"), P("t", "tuple<i8, char>")],
                              [P("result", "option<usize>")])
     skel = frontend.parse_spec(text, "skeleton.rs")
@@ -131,7 +133,7 @@ def test_task_new_errors_are_one_line_and_exit_2(tmp_path: Path, toml: str, need
 
 
 def test_an_empty_skeleton_is_a_task_error(tmp_path: Path) -> None:
-    from adequacy.tasks import check_task
+    from adequacy.taskdirs.load import check_task
 
     d = _new_task(tmp_path, VERUS_TOML)
     (d / "tests").mkdir()

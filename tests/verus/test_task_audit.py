@@ -10,8 +10,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from adequacy.cli import app
+from adequacy.examples import bundled_folder
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "verus"
+EXAMPLES = bundled_folder("verus")
 runner = CliRunner()
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.verus.task_from import convert
 from adequacy.errors import AdequacyError
+from adequacy_verus.task_from import convert
 
 PROGRAM = """use vstd::prelude::*;
 

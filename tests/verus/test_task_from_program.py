@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.verus.task_from import convert
 from adequacy.errors import TaskError
-from adequacy.options import ScoreOptions
-from adequacy.runner import score_spec
-from adequacy.tasks import load_task
+from adequacy.scoring.options import ScoreOptions
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.task_from import convert
 
 REPO = Path(__file__).resolve().parents[2]
 PROGRAM = REPO / "tests" / "fixtures" / "programs" / "count_below.rs"

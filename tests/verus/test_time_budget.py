@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Limits
-from adequacy.backends.verus.exec_spec import engine as exec_engine
-from adequacy.backends.verus.skeleton import skeleton_for
-from adequacy.runner import score_spec
-from adequacy.tasks import Task, load_task
-from adequacy.verdicts import Truth
+from adequacy.extensions.backend import Limits
+from adequacy.model.task import Task
+from adequacy.model.verdicts import Truth
+from adequacy.scoring.runner import score_spec
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.exec_spec import engine as exec_engine
+from adequacy_verus.skeleton import skeleton_for
 
 TOML = """id = "succ"
 language = "verus"

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from adequacy.examples import bundled_folder
+
 REPO = Path(__file__).resolve().parents[2]
-EX = REPO / "examples" / "verus"
+EX = bundled_folder("verus")
 
 
 def _line_of(text: str, needle: str) -> int:

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backend import Backend, Limits, engine_named
-from adequacy.backends.verus.verina.importer import import_verina
-from adequacy.tasks import Task, load_task
-from adequacy.verdicts import Truth
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Backend, Limits, engine_named
+from adequacy.model.task import Task
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.verina.importer import import_verina
 
 REPO = Path(__file__).resolve().parents[2]
-GOLD = REPO / "examples" / "verina-gold"
+GOLD = bundled_folder("verina-gold")
 GOLD_IDS = sorted(p.stem for p in GOLD.glob("*.rs"))
 
 pytestmark = [pytest.mark.slow, pytest.mark.dataset]
@@ -38,7 +40,7 @@ def gold_tasks(datasets_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> 
 
 
 def _backend() -> Backend:
-    from adequacy.backends.verus.plugin import VerusBackend
+    from adequacy_verus.plugin import VerusBackend
 
     return VerusBackend()
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from adequacy.backends.verus.verina.importer import import_verina
-from adequacy.tasks import load_task
-from adequacy.verdicts import Bucket
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.verina.importer import import_verina
 
 
 def make_verina_task(root: Path, tid: str, params: list[tuple[str, str]], ret: str,
@@ -157,12 +157,13 @@ def test_unexpected_equal_to_expected_is_refused(tmp_path: Path) -> None:
 
 
 def test_plugin_exposes_the_importer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from adequacy import importing, plugins
-    from adequacy.backends.verus import importers
+    from adequacy.extensions import registry
+    from adequacy.packages import importer as packages
+    from adequacy_verus import importers
 
-    pm = plugins.make_manager(load_entry_points=False, plugins=[importers])
-    monkeypatch.setattr(plugins, "default_manager", lambda: pm)
-    found = importing.importers()
+    pm = registry.make_manager(load_entry_points=False, plugins=[importers, packages])
+    monkeypatch.setattr(registry, "default_manager", lambda: pm)
+    found = registry.importers()
     assert set(found) == {"verina", "package"}  # package: core's own importer
     report = found["verina"].run(tmp_path / "nothing-here", tmp_path / "out")
     assert report.importer == "verina" and not report.converted

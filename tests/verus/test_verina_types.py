@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adequacy.backends.verus.verina.lean_types import (
-    LeanType,
-    LeanTypeError,
-    parse_lean_type,
-    schema_text,
-)
+from adequacy_verus.verina.lean_types import LeanType, LeanTypeError, parse_lean_type, schema_text
 
 
 @pytest.mark.parametrize(("lean", "schema"), [

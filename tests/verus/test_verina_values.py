@@ -8,13 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adequacy.backends.verus.verina.lean_types import LeanType, parse_lean_type
-from adequacy.backends.verus.verina.lean_values import (
-    LeanValueError,
-    convert,
-    parse_text,
-    print_value,
-)
+from adequacy_verus.verina.lean_types import LeanType, parse_lean_type
+from adequacy_verus.verina.lean_values import LeanValueError, convert, parse_text, print_value
 
 
 def lt(text: str) -> LeanType:

@@ -14,20 +14,22 @@ from pathlib import Path
 import pytest
 from verus_support import stand_in_verus
 
-from adequacy.backend import Limits
-from adequacy.backends.verus.verus_driver import attribute, availability, build_file, check
-from adequacy.backends.verus.verus_driver.driver import (
+from adequacy.errors import EngineUnavailable, SpecInvalid
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
+from adequacy.model.task import Case, Task
+from adequacy.model.verdicts import Truth
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.verus_driver import attribute, availability, build_file, check
+from adequacy_verus.verus_driver.driver import (
     parse_json_diagnostics,
     parse_results_line,
     parse_text_diagnostics,
 )
-from adequacy.errors import EngineUnavailable, SpecInvalid
-from adequacy.tasks import Case, Task, load_task
-from adequacy.verdicts import Truth
 
 REPO = Path(__file__).resolve().parents[2]
 FIX = Path(__file__).parent / "fixtures" / "verus_outputs"
-TASK = REPO / "examples" / "verus" / "binary_search_first"
+TASK = bundled_folder("verus") / "binary_search_first"
 
 
 def _setup() -> tuple[Task, str, list[Case]]:

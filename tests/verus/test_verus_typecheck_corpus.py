@@ -13,10 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.backends.verus.frontend import check_source
 from adequacy.errors import SpecInvalid
+from adequacy.examples import bundled_folder
+from adequacy_verus.frontend import check_source
 
-REPO = Path(__file__).resolve().parents[2]
+
+def _bundled(rel: str) -> Path:
+    """``examples/<folder>/...`` as `adequacy examples` lays it out, read in place."""
+    _, folder, *rest = Path(rel).parts
+    return bundled_folder(folder).joinpath(*rest)
+
 EX = "examples/verus"
 VG = "examples/verina-gold"
 
@@ -139,7 +145,7 @@ CASES: list[tuple[str, str, str, str, str, str | None]] = [
 
 
 def _edit(path: str, old: str, new: str, at: str | None) -> tuple[str, str, int]:
-    text = (REPO / path).read_text(encoding="utf-8")
+    text = _bundled(path).read_text(encoding="utf-8")
     assert old in text, f"{path}: edit text {old!r} not in the gold"
     pos = text.index(old)
     mutated = text[:pos] + new + text[pos + len(old):]
@@ -152,7 +158,7 @@ def _edit(path: str, old: str, new: str, at: str | None) -> tuple[str, str, int]
 
 def _skeleton(path: str, gold_text: str) -> str:
     if path.startswith(EX):
-        return (REPO / path).parents[1].joinpath("skeleton.rs").read_text(encoding="utf-8")
+        return _bundled(path).parents[1].joinpath("skeleton.rs").read_text(encoding="utf-8")
     return gold_text  # VERINA golds: the gold's own structs are the task's
 
 
@@ -178,5 +184,5 @@ def test_ill_typed_spec_is_invalid_at_the_line(gold: str, old: str, new: str, co
 
 @pytest.mark.parametrize("gold", sorted({c[0] for c in CASES}))
 def test_gold_is_valid(gold: str) -> None:
-    text = (REPO / gold).read_text(encoding="utf-8")
+    text = _bundled(gold).read_text(encoding="utf-8")
     check_source(text, _skeleton(gold, text), gold)

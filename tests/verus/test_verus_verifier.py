@@ -19,15 +19,16 @@ import pytest
 from typer.testing import CliRunner
 from verus_support import stand_in_verus
 
-from adequacy.backend import Limits
-from adequacy.backends.verus.plugin import VerusBackend
-from adequacy.backends.verus.verus_driver.verifier import REFERENCE, build, interpret
 from adequacy.cli import app
-from adequacy.tasks import load_task
-from adequacy.verification import provers
+from adequacy.examples import bundled_folder
+from adequacy.extensions.backend import Limits
+from adequacy.scoring.verification import provers
+from adequacy.taskdirs.load import load_task
+from adequacy_verus.plugin import VerusBackend
+from adequacy_verus.verus_driver.verifier import REFERENCE, build, interpret
 
 REPO = Path(__file__).resolve().parents[2]
-TASK = REPO / "examples" / "verus" / "count_in_range"
+TASK = bundled_folder("verus") / "count_in_range"
 FIX = Path(__file__).parent / "fixtures" / "verus_verify"
 GOLD = (TASK / "specs" / "gold.rs").read_text()
 

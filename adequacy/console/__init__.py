@@ -1,0 +1,1 @@
+"""What a person sees on a terminal: tables that never cut a cell, progress on stderr."""

@@ -1,0 +1,22 @@
+"""Reports a person reads: results files -> a study -> HTML, markdown or JSON, and comparisons.
+
+Data flows one way: ``read_records`` (latest record per job) -> ``build_study`` (figures per
+approach, per-spec rows) -> a renderer. Nothing here scores a spec; it reads what was scored.
+"""
+
+from adequacy.records.html._compare import Comparison, compare
+from adequacy.records.html._load import Record, read_records
+from adequacy.records.html._outcomes import Outcome, outcome
+from adequacy.records.html._render import (
+    leaderboard_rows,
+    render_html,
+    render_json,
+    render_markdown,
+    summary_rows,
+)
+from adequacy.records.html._study import Study, build_study
+from adequacy.records.log import ResultsError
+
+__all__ = ["Comparison", "Outcome", "Record", "ResultsError", "Study", "build_study", "compare",
+           "leaderboard_rows", "outcome", "read_records", "render_html", "render_json",
+           "render_markdown", "summary_rows"]

@@ -1,0 +1,141 @@
+"""Output formats of a study: one self-contained HTML file, markdown, JSON."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from importlib import resources
+
+import jinja2
+
+from adequacy.model.verdicts import BUCKETS
+from adequacy.records.html._aggregate import VR_THRESHOLD, ApproachStats
+from adequacy.records.html._charts import charts
+from adequacy.records.html._outcomes import OUTCOME_HELP, Outcome
+from adequacy.records.html._spectext import css
+from adequacy.records.html._study import Study
+
+
+def _pct(v: float | None) -> str:
+    return "n/a" if v is None else f"{v * 100:.1f}%"
+
+
+def _pm(a: ApproachStats, figure: str, v: float | None) -> str:
+    """A figure and its 95% interval as ``50.0% ±12.5`` (half the interval's width, in
+    points; the exact bounds are in ``--format json``). No interval: the figure alone."""
+    if v is None:
+        return "n/a"
+    iv = a.intervals.get(figure)
+    return _pct(v) if iv is None else f"{_pct(v)} ±{iv.half_width * 100:.1f}"
+
+
+def _k_cells(a: ApproachStats) -> dict[str, str]:
+    s = a.summary
+    kmax = max(s.pass_at_k) if s.pass_at_k else None
+    if kmax is None or kmax == 1:
+        return {"pass@k": "n/a", "pass^k": "n/a"}
+    over = f"k={kmax}, {s.k_tasks} tasks" + (f", {s.k_excluded} left out" if s.k_excluded
+                                             else "")
+    return {"pass@k": f"{_pm(a, f'pass@{kmax}', s.pass_at_k[kmax])} ({over})",
+            "pass^k": f"{_pm(a, f'pass^{kmax}', s.pass_hat_k[kmax])} (k={kmax})"}
+
+
+def summary_rows(study: Study) -> list[dict[str, str]]:
+    """The per-approach summary, as text cells shared by HTML and markdown."""
+    key = f"{VR_THRESHOLD:g}"
+    rows = []
+    for a in study.approaches:
+        s = a.summary
+        row = {"approach": a.name, "specs": str(s.specs), "tasks": str(s.tasks),
+               "Pass@1": _pm(a, "Pass@1", s.pass_at_1), **_k_cells(a)}
+        for b in BUCKETS:
+            row[b.harness_name] = _pm(a, b.value, s.bucket_means.get(b.value))
+        row[f"Harness@{key}"] = _pm(a, f"Harness@{key}", a.harness_at.get(key))
+        row[f"PostHarness@{key}"] = _pm(a, f"PostHarness@{key}", a.post_harness_at.get(key))
+        row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} of {a.vr_measured}"
+        row["invalid"] = str(s.invalid)
+        rows.append(row)
+    return rows
+
+
+def leaderboard_rows(study: Study) -> list[dict[str, str]]:
+    """One row per approach, best Pass@1 first: who wrote the specs (as recorded), Pass@1,
+    pass@k, the four metrics with intervals, VR where any approach measured it, what writing
+    the specs cost and scoring them took."""
+    ranked = sorted(study.approaches, key=lambda a: -(a.summary.pass_at_1 or 0.0))
+    rows = []
+    for i, a in enumerate(ranked, 1):
+        s = a.summary
+        row = {"#": str(i), "approach": a.name, "writer": a.writer or "-",
+               "model": a.model or "-", "family": a.family or "-",
+               "Pass@1": _pm(a, "Pass@1", s.pass_at_1), "pass@k": _k_cells(a)["pass@k"]}
+        for b in BUCKETS:
+            row[b.harness_name] = _pm(a, b.value, s.bucket_means.get(b.value))
+        if any(x.vr is not None for x in ranked):  # measured by some approach
+            row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} of {a.vr_measured}"
+        row["cost"] = ("n/a" if a.cost is None else
+                       f"${a.cost:.4f}" + ("" if a.cost_measured == s.specs
+                                           else f" ({a.cost_measured} of {s.specs} specs)"))
+        row["time"] = f"{a.seconds:.1f} s"
+        rows.append(row)
+    return rows
+
+
+def _env() -> jinja2.Environment:
+    loader = jinja2.FunctionLoader(
+        lambda name: resources.files("adequacy.records.html").joinpath("templates", name)
+        .read_text(encoding="utf-8"))
+    return jinja2.Environment(loader=loader, autoescape=True, trim_blocks=True,
+                              lstrip_blocks=True)
+
+
+def render_html(study: Study, title: str = "spec-adequacy report") -> str:
+    return _env().get_template("report.html.j2").render(
+        title=title, study=study, summary=summary_rows(study), charts=charts(study),
+        leaderboard=leaderboard_rows(study), source_css=css(),
+        buckets=[b.value for b in BUCKETS], outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
+        generated=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        scoring="strict (unknown counts as failed)" if study.strict
+        else "lenient (unknown cases left out)")
+
+
+def render_markdown(study: Study) -> str:
+    rows = summary_rows(study)
+    lines = ["# spec-adequacy report", "",
+             f"Results: {', '.join(study.files)}. Scoring: "
+             f"{'strict' if study.strict else 'lenient'}. ± is half the width of a bootstrap "
+             "95% interval over tasks (1000 resamples, seed 0); pass@k and pass^k are over one "
+             "task set at every k (tasks with fewer samples left out and counted).", ""]
+    lines += _md_table(rows)
+    lines += ["", "## Leaderboard", ""]
+    lines += _md_table(leaderboard_rows(study))
+    lines += ["", "## Outcome categories", ""]
+    lines += _md_table([{"approach": a.name, **{o.value: str(a.outcomes.get(o.value, 0))
+                                                for o in Outcome}} for a in study.approaches])
+    tags = sorted({t for a in study.approaches for t in a.by_tag})
+    if tags:
+        lines += ["", "## Pass@1 by tag", ""]
+        lines += _md_table([{"tag": t, **{a.name: _pct(a.by_tag.get(t))
+                                          for a in study.approaches}} for t in tags])
+    lines += ["", "## Specs", ""]
+    lines += _md_table([{"task": r.task_id, "approach": r.approach, "spec": r.spec,
+                         "outcome": r.outcome, **r.buckets} for r in study.rows])
+    return "\n".join(lines) + "\n"
+
+
+def _md_table(rows: list[dict[str, str]]) -> list[str]:
+    if not rows:
+        return ["(nothing)"]
+    cols = list(rows[0])
+    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in rows:
+        out.append("| " + " | ".join(str(r.get(c, "")).replace("|", "\\|") for c in cols) + " |")
+    return out
+
+
+def render_json(study: Study) -> str:
+    """The study as data; each spec's highlighted HTML is left out (its marked lines stay)."""
+    return study.model_dump_json(indent=2, exclude={"rows": {"__all__": {"text": {"html"}}}})
+
+
+__all__ = ["ApproachStats", "leaderboard_rows", "render_html", "render_json", "render_markdown",
+           "summary_rows"]

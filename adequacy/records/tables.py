@@ -1,0 +1,211 @@
+"""Reports a person can read: one spec's scores with both vocabularies, and batch summaries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich import box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from adequacy.console.tables import key_columns
+from adequacy.model.metrics import passed_all, summarize, untested_buckets
+from adequacy.model.task import Task
+from adequacy.model.verdicts import BUCKETS, Bucket
+from adequacy.scoring.spec_report import SpecReport, totals
+
+
+def _pct(v: float | None) -> str:
+    return "N/A" if v is None else f"{v:.3f}"
+
+
+def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
+               task: Task | None = None) -> Group:
+    """The bucket table, metrics, engines and failing cases of one report."""
+    parts: list[object] = []
+    title = f"{rep.task_id}  <-  {rep.spec_path or '(spec text)'}"
+    if rep.status == "invalid" and rep.invalid is not None:
+        by = f" (found by {rep.invalid.engine})" if rep.invalid.engine else ""
+        parts.append(Text(f"{title}\nINVALID SPEC{by}: {rep.invalid.render()}", style="bold red"))
+        return Group(*parts)  # type: ignore[arg-type]
+    if rep.status == "error":
+        parts.append(Text(f"{title}\nERROR (not the spec's fault): {rep.error}", style="bold red"))
+        return Group(*parts)  # type: ignore[arg-type]
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
+              pad_edge=False, collapse_padding=True)
+    t.add_column("bucket", no_wrap=True)
+    t.add_column("SpecGym / Harness", no_wrap=True)
+    t.add_column("must", no_wrap=True, min_width=6)
+    for col in ("pass", "fail", "unk", "total", "frac"):
+        t.add_column(col, justify="right", no_wrap=True, min_width=len(col))
+    for b in BUCKETS:
+        s = rep.buckets.get(b)
+        if s is None:
+            continue
+        must = "accept" if b.expects else "reject"
+        frac = s.fraction(rep.strict)
+        style = "green" if s.total and s.passed == s.total else ("red" if s.failed else "yellow")
+        t.add_row(b.value, f"{b.specgym_name.removeprefix('tau ')} / {b.harness_name}", must,
+                  str(s.passed),
+                  str(s.failed), str(s.unknown), str(s.total), Text(_pct(frac), style=style if s.total else ""))
+    parts.append(t)
+    m = rep.metrics
+    if m is not None:
+        h = m.harness_at(harness_t)
+        ph = m.post_harness_at(harness_t)
+        line = (f"PostCorr {_pct(m.post_corr)}  PostComp {_pct(m.post_comp)}  "
+                f"PreCorr {_pct(m.pre_corr)}  PreComp {_pct(m.pre_comp)}  "
+                f"Harness@{harness_t:g} {'N/A' if h is None else h}  "
+                f"PostHarness@{harness_t:g} {'N/A' if ph is None else ph}  "
+                f"scoring {'strict (unknown = failed)' if rep.strict else 'lenient (unknown left out)'}")
+        parts.append(Text(line))
+    if rep.origins:
+        parts.append(Text("cases by origin: " + ", ".join(
+            f"{k} {n}" for k, n in sorted(rep.origins.items(), key=lambda kv: (-kv[1], kv[0])))))
+    parts.append(verdict_line(rep))
+    parts.append(Text("engines: " + "; ".join(_engine_note(e.name, e.skipped, e.decided,
+                                                           e.cases, e.cached, e.seconds)
+                                              for e in rep.engines), style="dim"))
+    bad = [v for v in rep.verdicts if not v.passed]
+    if bad:
+        ft = Table(title=f"cases not passed ({len(bad)})", title_justify="left",
+                   box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+        ft.add_column("bucket", no_wrap=True)
+        ft.add_column("case", overflow="fold")
+        for col in ("said", "expected", "engine"):
+            ft.add_column(col, no_wrap=True)
+        ft.add_column("reason", ratio=2)
+        ft.add_column("input -> output", ratio=3)
+        cases = {(c.bucket, c.id): c for c in task.all_cases()} if task else {}
+        for v in bad[:max_failures]:
+            expected = "true" if v.bucket.expects else "false"
+            c = cases.get((v.bucket, v.case_id))
+            ft.add_row(v.bucket.value, Text(v.case_id), v.value.value, expected, v.engine,
+                       Text(v.reason[:120]),
+                       Text(_short(c.input, c.output)) if c is not None else "")
+        parts.append(key_columns(ft, 2))
+        if len(bad) > max_failures:
+            parts.append(Text(f"... and {len(bad) - max_failures} more (see --json)"))
+    if rep.disagreements:
+        dt = Table(title=f"engine disagreements ({len(rep.disagreements)}): defects",
+                   title_justify="left")
+        dt.add_column("bucket")
+        dt.add_column("case")
+        dt.add_column("values")
+        for d in rep.disagreements:
+            dt.add_row(d.bucket.value, d.case_id,
+                       ", ".join(f"{e}={v.value}" for e, v in d.values.items()))
+        parts.append(dt)
+    return Group(*parts)  # type: ignore[arg-type]
+
+
+def verdict_line(rep: SpecReport) -> Text:
+    """PASSED ALL only when every bucket was tested and nothing failed; otherwise say why not,
+    naming the untested buckets (an imported task has no sound cases until ``mutate`` runs)."""
+    if rep.passed_all:
+        return Text("PASSED ALL", style="bold green")
+    failed = sum(s.failed + (s.unknown if rep.strict else 0) for s in rep.buckets.values())
+    untested = untested_buckets(rep.buckets, rep.strict, rep.empty_by_design)
+    words = ["FAILED" if failed else "NOT PASSED"]
+    if failed:
+        words.append(f"({failed} case{'s' if failed != 1 else ''} not passed)")
+    if untested:
+        empty = [b.value for b in untested if rep.buckets[b].total == 0]
+        undecided = [b.value for b in untested if rep.buckets[b].total > 0]
+        said = ([f"{', '.join(empty)} (no cases)"] if empty else []) + (
+            [f"{', '.join(undecided)} (no decided case)"] if undecided else [])
+        words.append("untested: " + "; ".join(said))
+        empty_sound = {b for b in untested if not b.expects and rep.buckets[b].total == 0}
+        # each command fills the bucket it can: advice that adds nothing would loop
+        if Bucket.pre_sound in empty_sound:
+            words.append(f"- `adequacy cases generate {rep.task_path}` adds invalid inputs "
+                         "(or marks the task every_input_valid)")
+        if Bucket.post_sound in empty_sound:
+            words.append(f"- `adequacy mutate {rep.task_path}` adds wrong outputs")
+    return Text(" ".join(words), style="bold red")
+
+
+def _engine_note(name: str, skipped: str, decided: int, cases: int, cached: int,
+                 seconds: float) -> str:
+    """One short note per engine; why an engine is unavailable is `adequacy backends`'s job
+    (repeating it on every score buried the scores)."""
+    if skipped.startswith("unavailable"):
+        return f"{name} unavailable (see `adequacy backends`)"
+    if skipped:
+        return f"{name} [{skipped}]"
+    return f"{name} decided {decided}/{cases}, cached {cached}, {seconds:.2f}s"
+
+
+def _short(inp: object, out: object) -> str:
+    import json
+    s = json.dumps(inp, ensure_ascii=False)
+    if out is not None:
+        s += " -> " + json.dumps(out, ensure_ascii=False)
+    return s if len(s) <= 70 else s[:67] + "..."
+
+
+def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -> Group:
+    """One row per report; give exactly one report per job of the batch (``BatchSummary``)."""
+    t = Table(title="batch", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
+              pad_edge=False, collapse_padding=True)
+    # names fold rather than end in "...": two specs differing only at the end must not read
+    # the same in 80 columns
+    t.add_column("task", overflow="fold")
+    t.add_column("spec", overflow="fold")
+    t.add_column("status")
+    for b in BUCKETS:
+        t.add_column(b.value.replace("_", "\n"), justify="right")
+    t.add_column("all")
+    for r in sorted(reports, key=lambda r: (r.task_id, r.spec_path or "")):
+        cells = []
+        for b in BUCKETS:
+            s = r.buckets.get(Bucket(b))
+            cells.append("-" if s is None or s.total == 0 else f"{s.passed}/{s.total}"
+                         + (f" ({s.unknown}?)" if s.unknown else ""))
+        spec = Path(r.spec_path).name if r.spec_path else ""
+        t.add_row(Text(r.task_id), Text(spec), r.status, *cells, "yes" if _passed(r) else "no")
+    summ = summarize([(r.task_id, _passed(r), r.buckets if r.status == "scored" else None)
+                      for r in reports], ks=ks)
+    # every count comes from ``totals`` (as the run's footer does), so the two cannot disagree
+    lines = [f"{totals(reports).line()}; tasks {summ.tasks}, Pass@1 {_pct(summ.pass_at_1)}"
+             " (an error counts as not passed)"]
+    if summ.pass_at_k:
+        over = f" (over {summ.k_tasks} tasks" + (f"; {summ.k_excluded} with fewer samples "
+                                                  "left out)" if summ.k_excluded else ")")
+        lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items())
+                     + "   pass^k " + ", ".join(f"k={k}: {v:.3f}"
+                                                for k, v in summ.pass_hat_k.items()) + over)
+    lines.append("bucket means " + ", ".join(f"{b}: {_pct(v)}"
+                                            for b, v in summ.bucket_means.items()))
+    return Group(key_columns(t, 2), Text("\n".join(lines)))
+
+
+def _passed(r: SpecReport) -> bool:
+    """Recomputed from the bucket counts, so that records written before the rule "every bucket
+    tested" do not count an untested spec as a pass in Pass@1."""
+    return (r.status == "scored" and bool(r.buckets)
+            and passed_all(r.buckets, r.strict, r.empty_by_design))
+
+
+def problem_lines(reports: Sequence[SpecReport]) -> list[str]:
+    """One line per pair that was not scored, errors first: ``ERROR task spec - reason``.
+
+    The reason is the first line of the record's error or invalid-spec message, cut at 200
+    characters (the record keeps it whole): a batch of 500 pairs must end with what went
+    wrong, not only with how often."""
+    order = {"error": 0, "invalid": 1}
+    bad = sorted((r for r in reports if r.status in order),
+                 key=lambda r: (order[r.status], r.task_id, r.spec_path or ""))
+    out = []
+    for r in bad:
+        if r.status == "error":
+            why = r.error or "scoring failed"
+        else:
+            why = r.invalid.render() if r.invalid is not None else "invalid spec"
+        why = next((ln.strip() for ln in why.splitlines() if ln.strip()), "")
+        why = why if len(why) <= 200 else why[:197] + "..."
+        task = r.task_id if r.task_id != "?" else r.task_path  # a task that could not be read
+        out.append(f"{r.status.upper():7} {task} {r.spec_path or '(spec text)'} - {why}")
+    return out

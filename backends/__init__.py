@@ -1,1 +1,0 @@
-"""Built-in backends; each registers through the `adequacy.backends` entry-point group."""

@@ -1,0 +1,52 @@
+"""Verus specs as Z3 terms (the backend's ``smt_encoder()``) and the ``smt`` engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from adequacy.plugin import Pred, Rec, SpecTerms, Sym, Task, Unsupported, source_version
+
+__all__ = ["VerusEncoder"]
+
+HERE = Path(__file__).resolve().parent
+
+
+class VerusEncoder:
+    """``SmtEncoder`` for Verus: ``pre_spec(input)`` and ``post_spec(input, output)``."""
+
+    name = "verus-smt"
+
+    def version(self) -> str:
+        return source_version(sorted(HERE.glob("*.py")) + sorted(
+            (HERE.parent / "syntax").glob("*.py")))
+
+    def encode(self, spec: Any, task: Task, inputs: dict[str, Sym], outputs: dict[str, Sym],
+               tag: str) -> SpecTerms:
+        from ..interp import run_deep
+        from .encode import Encoder
+
+        module = spec.data.module
+        enc = Encoder(module, tag)
+        structs = module.structs
+        for name, vals in (("Input", inputs), ("Output", outputs)):
+            st = structs.get(name)
+            if st is None or {f for f, _ in st.fields} != set(vals):
+                raise Unsupported(f"struct {name} does not hold exactly the task's fields")
+        rin, rout = Rec(None, dict(inputs)), Rec(None, dict(outputs))  # type: ignore[arg-type]
+        gaps: dict[str, str] = {}
+
+        def one(fn: str, args: list[Sym], which: str) -> Pred | None:
+            try:
+                e = run_deep(lambda: enc.predicate(fn, args))
+                return Pred(e.v, e.d)
+            except Unsupported as ex:
+                gaps[which] = str(ex)
+                return None
+            except RecursionError:
+                gaps[which] = "nested too deeply to encode"
+                return None
+
+        pre = one("pre_spec", [rin], "pre")
+        post = one("post_spec", [rin, rout], "post")
+        return SpecTerms(pre, post, axioms=enc.axioms, gaps=gaps)

@@ -1,0 +1,692 @@
+"""Verus spec expressions as Z3 terms, with Verus's spec semantics (docs/symbolic.md).
+
+Every integer is mathematical (`int`); `/` and `%` are Euclidean, as Z3's `div`/`mod` on Int
+are; a cast to a fixed width truncates; `as nat` of a negative value is an unspecified nat.
+Sequences are Z3 sequences: `s[i]` out of range is Z3's unspecified `seq.nth`, as it is
+Verus's unspecified `seq_index`. Each expression is encoded as a value and a definedness
+condition that follows interp's three-valued rules (an index out of range, a division by zero,
+an unspecified cast or choice is undefined; `false && U` is false; a quantifier is false when a
+defined instance is false, true when every instance is defined and true), so a model found
+inside both specs' definedness is one the concrete engines can decide.
+
+Recursive spec fns become Z3 recursive definitions (value and definedness), admitted only with
+a `decreases` clause; anything else this module does not know raises ``Unsupported``: the
+question becomes unknown, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from adequacy.plugin import (
+    BoolType,
+    IntType,
+    Null,
+    Opt,
+    Rec,
+    Scalar,
+    SeqType,
+    StringType,
+    Sym,
+    Unsupported,
+    smt_terms,
+)
+
+from ..syntax import ast as A
+
+__all__ = ["Encoder", "E"]
+
+WIDTHS = {"u8": (8, False), "u16": (16, False), "u32": (32, False), "u64": (64, False),
+          "u128": (128, False), "usize": (64, False), "i8": (8, True), "i16": (16, True),
+          "i32": (32, True), "i64": (64, True), "i128": (128, True), "isize": (64, True)}
+INT = IntType("int")
+BOOL = BoolType()
+T = z3.BoolVal(True)
+_DEFINED: dict[str, tuple[Any, Any]] = {}
+"""Recursive definitions made in this process, by tag, name and spec text."""
+MAX_INLINE = 64
+"""Deepest chain of non-recursive spec fn calls inlined into one another."""
+
+
+@dataclass
+class E:
+    """An encoded expression: its value and where it is defined."""
+
+    v: Any
+    d: Any = T
+
+
+class _NoneVal(Sym):
+    """``None`` before its type is known (compared or matched against an ``Option``)."""
+
+
+def _b(x: Sym) -> Any:
+    if isinstance(x, Scalar) and z3.is_bool(x.term):
+        return x.term
+    raise Unsupported("expected a bool")
+
+
+def _i(x: Sym) -> Any:
+    if isinstance(x, Scalar) and z3.is_int(x.term):
+        return x.term
+    raise Unsupported("expected an integer")
+
+
+def _s(x: Sym) -> Any:
+    if isinstance(x, Scalar) and z3.is_seq(x.term):
+        return x.term
+    raise Unsupported("expected a sequence")
+
+
+def sc(t: Any) -> Scalar:
+    return Scalar(BOOL if z3.is_bool(t) else INT if z3.is_int(t) else SeqType(INT), t)
+
+
+def type_range(name: str, x: Any) -> Any:
+    """What a value of the Verus primitive type ``name`` satisfies."""
+    if name in WIDTHS:
+        bits, signed = WIDTHS[name]
+        lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+        return z3.And(x >= lo, x <= hi)
+    if name == "nat":
+        return x >= 0
+    if name == "char":
+        return smt_terms.char_ok(x)
+    return T
+
+
+def truncate(name: str, x: Any) -> Any:
+    bits, signed = WIDTHS[name]
+    m = 1 << bits
+    if signed:
+        h = 1 << (bits - 1)
+        return (x + h) % m - h
+    return x % m
+
+
+def sort_of_ref(t: A.TypeRef | None) -> Any:
+    if t is None:
+        raise Unsupported("an unannotated binder")
+    n = t.name
+    if n in WIDTHS or n in ("int", "nat", "char"):
+        return z3.IntSort()
+    if n == "bool":
+        return z3.BoolSort()
+    if n in ("Seq", "Vec") and t.args:
+        return z3.SeqSort(sort_of_ref(t.args[0]))
+    if n == "SpecString":
+        return z3.SeqSort(z3.IntSort())
+    raise Unsupported(f"type {t} in a binder or recursive fn")
+
+
+@dataclass
+class Scope:
+    vars: dict[str, Sym] = field(default_factory=dict)
+    parent: Scope | None = None
+
+    def get(self, name: str) -> Sym | None:
+        s: Scope | None = self
+        while s is not None:
+            if name in s.vars:
+                return s.vars[name]
+            s = s.parent
+        return None
+
+    def child(self, **kv: Sym) -> Scope:
+        return Scope(dict(kv), self)
+
+
+class Encoder:
+    """One spec module's expressions as terms; ``tag`` keeps its declarations apart."""
+
+    def __init__(self, module: A.SpecModule, tag: str) -> None:
+        self.m = module
+        self.tag = tag
+        self.fns = {f.name: f for f in module.all_fns() if f.mode == "spec"}
+        self.structs = module.structs
+        self.axioms: list[Any] = []
+        self.rec: dict[str, tuple[Any, Any]] = {}
+        self.depth = 0
+        self.bound = 0
+        """Quantifier nesting: an unspecified choice under a binder is not encoded."""
+        self.n = 0
+        import hashlib
+        text = "\x1f".join(i.text for i in module.items)
+        self.module_hash = hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def fresh(self, what: str, sort: Any) -> Any:
+        self.n += 1
+        return z3.Const(f"{self.tag}!{what}!{self.n}", sort)
+
+    # ------------------------------------------------------------------ entry points
+    def predicate(self, fn_name: str, args: list[Sym]) -> E:
+        fn = self.fns.get(fn_name)
+        if fn is None or fn.body is None:
+            raise Unsupported(f"no spec fn {fn_name}")
+        sc_ = Scope({p.name: a for p, a in zip(fn.params, args, strict=True)})
+        r = self.expr(fn.body, sc_)
+        return E(_b(r.v), r.d)
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, e: A.Expr, s: Scope) -> Any:
+        m = getattr(self, "e_" + type(e).__name__, None)
+        if m is None:
+            raise Unsupported(f"{type(e).__name__} expressions (line {e.line})")
+        return m(e, s)
+
+    def bexpr(self, e: A.Expr, s: Scope) -> tuple[Any, Any]:
+        r = self.expr(e, s)
+        return _b(r.v), r.d
+
+    def iexpr(self, e: A.Expr, s: Scope) -> tuple[Any, Any]:
+        r = self.expr(e, s)
+        return _i(r.v), r.d
+
+    def e_Lit(self, e: A.Lit, s: Scope) -> E:
+        if e.kind == "int":
+            return E(sc(z3.IntVal(int(e.value))))  # type: ignore[call-overload]
+        if e.kind == "bool":
+            return E(sc(z3.BoolVal(bool(e.value))))
+        if e.kind == "char":
+            return E(sc(z3.IntVal(ord(str(e.value)))))
+        raise Unsupported(f"{e.kind} literal (line {e.line})")
+
+    def e_Path(self, e: A.Path, s: Scope) -> E:
+        if len(e.segs) == 1:
+            v = s.get(e.segs[0])
+            if v is not None:
+                return E(v)
+            if e.segs[0] == "None":
+                return E(_NoneVal(INT))
+            fn = self.fns.get(e.segs[0])
+            if fn is not None and not fn.params:
+                return self.call(fn, [], e.line)
+        if len(e.segs) == 2 and e.segs[0] in WIDTHS and e.segs[1] in ("MAX", "MIN"):
+            bits, signed = WIDTHS[e.segs[0]]
+            lo, hi = ((-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed
+                      else (0, (1 << bits) - 1))
+            return E(sc(z3.IntVal(hi if e.segs[1] == "MAX" else lo)))
+        if e.segs[-1] == "None" and e.segs[:-1] in (("Option",),):
+            return E(_NoneVal(INT))
+        raise Unsupported(f"name {'::'.join(e.segs)} (line {e.line})")
+
+    def e_Unary(self, e: A.Unary, s: Scope) -> E:
+        if e.op == "!":
+            v, d = self.bexpr(e.e, s)
+            return E(sc(z3.Not(v)), d)
+        if e.op == "-":
+            v, d = self.iexpr(e.e, s)
+            return E(sc(-v), d)
+        if e.op in ("&", "*"):
+            return self.expr(e.e, s)
+        raise Unsupported(f"unary {e.op} (line {e.line})")
+
+    def _logic(self, op: str, a: tuple[Any, Any], b: tuple[Any, Any]) -> E:
+        (x, dx), (y, dy) = a, b
+        if op in ("&&", "&&&"):
+            return E(sc(z3.And(x, y)), z3.Or(z3.And(dx, z3.Not(x)), z3.And(dy, z3.Not(y)),
+                                            z3.And(dx, dy)))
+        if op in ("||", "|||"):
+            return E(sc(z3.Or(x, y)), z3.Or(z3.And(dx, x), z3.And(dy, y), z3.And(dx, dy)))
+        if op == "==>":
+            return E(sc(z3.Implies(x, y)), z3.Or(z3.And(dx, z3.Not(x)), z3.And(dy, y),
+                                                z3.And(dx, dy)))
+        if op == "<==":
+            return self._logic("==>", b, a)
+        if op == "<==>":
+            return E(sc(x == y), z3.And(dx, dy))
+        raise Unsupported(op)
+
+    def e_Binary(self, e: A.Binary, s: Scope) -> E:
+        op = e.op
+        if op in ("&&", "&&&", "||", "|||", "==>", "<==", "<==>"):
+            # long chains of one operator are encoded without recursion per link
+            spine: list[A.Expr] = []
+            node: A.Expr = e
+            while isinstance(node, A.Binary) and node.op == op and op != "==>":
+                spine.append(node.r)
+                node = node.l
+            if op == "==>":
+                return self._logic(op, self.bexpr(e.l, s), self.bexpr(e.r, s))
+            acc = self.bexpr(node, s)
+            for r in reversed(spine):
+                got = self._logic(op, acc, self.bexpr(r, s))
+                acc = (got.v.term, got.d)
+            return E(sc(acc[0]), acc[1])
+        lhs, rhs = self.expr(e.l, s), self.expr(e.r, s)
+        d = z3.And(lhs.d, rhs.d)
+        if op in ("==", "!=", "=~=", "=~~=", "===", "!=="):
+            eq = self.equal(lhs.v, rhs.v, e.line)
+            return E(sc(eq if op not in ("!=", "!==") else z3.Not(eq)), d)
+        if op in ("<", "<=", ">", ">="):
+            a, b = _i(lhs.v), _i(rhs.v)
+            return E(sc({"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]), d)
+        if op in ("+", "-", "*") and isinstance(lhs.v, Scalar) and z3.is_int(lhs.v.term):
+            a, b = _i(lhs.v), _i(rhs.v)
+            return E(sc({"+": a + b, "-": a - b, "*": a * b}[op]), d)
+        if op == "+" and isinstance(lhs.v, Scalar) and z3.is_seq(lhs.v.term):
+            return E(sc(z3.Concat(_s(lhs.v), _s(rhs.v))), d)
+        if op in ("/", "%"):
+            a, b = _i(lhs.v), _i(rhs.v)
+            return E(sc(a / b if op == "/" else a % b), z3.And(d, b != 0))
+        raise Unsupported(f"operator {op} (line {e.line})")
+
+    def equal(self, a: Sym, b: Sym, line: int) -> Any:
+        if isinstance(a, _NoneVal) and isinstance(b, Opt):
+            return z3.Not(b.some)
+        if isinstance(b, _NoneVal) and isinstance(a, Opt):
+            return z3.Not(a.some)
+        if isinstance(a, _NoneVal) and isinstance(b, _NoneVal):
+            return T
+        if isinstance(a, Scalar) and isinstance(b, Scalar):
+            if a.term.sort() != b.term.sort():
+                raise Unsupported(f"comparing {a.term.sort()} with {b.term.sort()} (line {line})")
+            return a.term == b.term
+        return smt_terms.sym_eq(a, b)
+
+    def e_Chain(self, e: A.Chain, s: Scope) -> E:
+        vals = [self.iexpr(x, s) for x in e.operands]
+        acc: tuple[Any, Any] | None = None
+        for op, (a, da), (b, db) in zip(e.ops, vals, vals[1:], strict=False):
+            link = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b,
+                    "!=": a != b}.get(op)
+            if link is None:
+                raise Unsupported(f"chained {op} (line {e.line})")
+            cur = (link, z3.And(da, db))
+            acc = cur if acc is None else (lambda g: (g.v.term, g.d))(
+                self._logic("&&", acc, cur))
+        assert acc is not None
+        return E(sc(acc[0]), acc[1])
+
+    def e_Cast(self, e: A.Cast, s: Scope) -> E:
+        r = self.expr(e.e, s)
+        n = e.ty.name
+        if n == "int":
+            return E(sc(_i(r.v)), r.d)
+        x = _i(r.v)
+        if n == "nat":
+            un = z3.Function(f"{self.tag}!as_nat", z3.IntSort(), z3.IntSort())
+            self.axioms.append(z3.ForAll([y := z3.Int(f"{self.tag}!nat_y")], un(y) >= 0))
+            return E(sc(z3.If(x >= 0, x, un(x))), z3.And(r.d, x >= 0))
+        if n in WIDTHS:
+            return E(sc(z3.If(type_range(n, x), x, truncate(n, x))), r.d)
+        if n == "char":
+            un = z3.Function(f"{self.tag}!as_char", z3.IntSort(), z3.IntSort())
+            return E(sc(z3.If(smt_terms.char_ok(x), x, un(x))), z3.And(r.d, smt_terms.char_ok(x)))
+        raise Unsupported(f"cast to {e.ty} (line {e.line})")
+
+    def e_Index(self, e: A.Index, s: Scope) -> E:
+        r, i = self.expr(e.e, s), self.expr(e.idx, s)
+        seq, k = _s(r.v), _i(i.v)
+        return E(sc(seq[k]), z3.And(r.d, i.d, k >= 0, k < z3.Length(seq)))
+
+    def e_View(self, e: A.View, s: Scope) -> E:
+        return self.expr(e.e, s)
+
+    def e_Field(self, e: A.Field, s: Scope) -> E:
+        r = self.expr(e.e, s)
+        if isinstance(r.v, Rec) and e.name in r.v.fields:
+            return E(r.v.fields[e.name], r.d)
+        # a task value that may be null (an `array`): Verus sees only the value
+        if isinstance(r.v, Null) and isinstance(r.v.val, Rec) and e.name in r.v.val.fields:
+            return E(r.v.val.fields[e.name], r.d)
+        raise Unsupported(f"field {e.name} (line {e.line})")
+
+    def e_MethodCall(self, e: A.MethodCall, s: Scope) -> E:
+        r = self.expr(e.recv, s)
+        args = [self.expr(a, s) for a in e.args]
+        d = z3.And(r.d, *[a.d for a in args])
+        n = e.name
+        if isinstance(r.v, Opt):
+            if n == "is_some" and not args:
+                return E(sc(r.v.some), d)
+            if n == "is_none" and not args:
+                return E(sc(z3.Not(r.v.some)), d)
+            if n in ("unwrap", "get_Some_0") and not args:
+                return E(r.v.val, z3.And(d, r.v.some))
+            raise Unsupported(f"Option::{n} (line {e.line})")
+        if isinstance(r.v, Scalar) and z3.is_seq(r.v.term):
+            q = r.v.term
+            ln = z3.Length(q)
+            if n == "len" and not args:
+                return E(sc(ln), d)
+            if n == "spec_index" and len(args) == 1:
+                k = _i(args[0].v)
+                return E(sc(q[k]), z3.And(d, k >= 0, k < ln))
+            if n == "subrange" and len(args) == 2:
+                lo, hi = _i(args[0].v), _i(args[1].v)
+                return E(sc(z3.Extract(q, lo, hi - lo)),
+                         z3.And(d, lo >= 0, lo <= hi, hi <= ln))
+            if n == "take" and len(args) == 1:
+                k = _i(args[0].v)
+                return E(sc(z3.Extract(q, 0, k)), z3.And(d, k >= 0, k <= ln))
+            if n == "skip" and len(args) == 1:
+                k = _i(args[0].v)
+                return E(sc(z3.Extract(q, k, ln - k)), z3.And(d, k >= 0, k <= ln))
+            if n in ("push",) and len(args) == 1:
+                x = args[0].v
+                if not isinstance(x, Scalar):
+                    raise Unsupported("a sequence of compound values")
+                return E(sc(z3.Concat(q, z3.Unit(x.term))), d)
+            if n in ("add", "concat") and len(args) == 1:
+                return E(sc(z3.Concat(q, _s(args[0].v))), d)
+            if n == "first" and not args:
+                return E(sc(q[0]), z3.And(d, ln > 0))
+            if n == "last" and not args:
+                return E(sc(q[ln - 1]), z3.And(d, ln > 0))
+            if n == "drop_last" and not args:
+                return E(sc(z3.Extract(q, 0, ln - 1)), z3.And(d, ln > 0))
+            if n == "drop_first" and not args:
+                return E(sc(z3.Extract(q, 1, ln - 1)), z3.And(d, ln > 0))
+            if n == "contains" and len(args) == 1:
+                x = args[0].v
+                if not isinstance(x, Scalar):
+                    raise Unsupported("contains of a compound value")
+                return E(sc(z3.Contains(q, z3.Unit(x.term))), d)
+            if n == "update" and len(args) == 2:
+                k, x = _i(args[0].v), args[1].v
+                if not isinstance(x, Scalar):
+                    raise Unsupported("a sequence of compound values")
+                return E(sc(z3.Concat(z3.Extract(q, 0, k), z3.Unit(x.term),
+                                      z3.Extract(q, k + 1, ln - k - 1))),
+                         z3.And(d, k >= 0, k < ln))
+            if n == "remove" and len(args) == 1:
+                k = _i(args[0].v)
+                return E(sc(z3.Concat(z3.Extract(q, 0, k), z3.Extract(q, k + 1, ln - k - 1))),
+                         z3.And(d, k >= 0, k < ln))
+            if n in ("is_prefix_of",) and len(args) == 1:
+                return E(sc(z3.PrefixOf(q, _s(args[0].v))), d)
+            if n in ("is_suffix_of",) and len(args) == 1:
+                return E(sc(z3.SuffixOf(q, _s(args[0].v))), d)
+            raise Unsupported(f"Seq::{n} (line {e.line})")
+        fn = self.fns.get(n)
+        if fn is not None and fn.has_self:
+            return self.call(fn, [r, *args], e.line)
+        raise Unsupported(f"method {n} (line {e.line})")
+
+    def e_Call(self, e: A.Call, s: Scope) -> E:
+        if not isinstance(e.func, A.Path):
+            raise Unsupported(f"call of a computed function (line {e.line})")
+        segs = e.func.segs
+        args = [self.expr(a, s) for a in e.args]
+        if segs[-1] == "Some" and len(args) == 1:
+            return E(Opt(INT, T, args[0].v), args[0].d)
+        if segs in (("Seq", "empty"),) and not args:
+            return E(sc(z3.Empty(z3.SeqSort(z3.IntSort()))))
+        fn = self.fns.get(segs[-1]) if len(segs) == 1 else None
+        if fn is None:
+            raise Unsupported(f"call of {'::'.join(segs)} (line {e.line})")
+        return self.call(fn, [a.v for a in args], e.line, z3.And(*[a.d for a in args]))
+
+    def call(self, fn: A.FnItem, args: list[Sym], line: int, d: Any = T) -> E:
+        if fn.body is None or fn.generics:
+            raise Unsupported(f"spec fn {fn.name} without a body or with generics")
+        if self._recursive(fn):
+            return self.call_rec(fn, args, line, d)
+        if self.depth >= MAX_INLINE:
+            raise Unsupported("spec fn calls nested too deeply")
+        self.depth += 1
+        try:
+            r = self.expr(fn.body, Scope({p.name: a for p, a in zip(fn.params, args,
+                                                                      strict=True)}))
+        finally:
+            self.depth -= 1
+        return E(r.v, z3.And(d, r.d))
+
+    def _recursive(self, fn: A.FnItem) -> bool:
+        """Whether ``fn`` reaches itself through the spec fns it calls."""
+        seen: set[str] = set()
+        todo = [fn.name]
+        while todo:
+            f = self.fns.get(todo.pop())
+            if f is None or f.body is None:
+                continue
+            for c in _called(f.body):
+                if c == fn.name:
+                    return True
+                if c not in seen:
+                    seen.add(c)
+                    todo.append(c)
+        return False
+
+    def fn_hash(self, fn: A.FnItem) -> str:
+        import hashlib
+        seen = {fn.name}
+        todo = [fn]
+        texts = []
+        while todo:
+            f = todo.pop()
+            texts.append(f.text)
+            for c in sorted(_called(f.body) if f.body is not None else ()):
+                g = self.fns.get(c)
+                if g is not None and c not in seen:
+                    seen.add(c)
+                    todo.append(g)
+        return hashlib.sha256("\x1f".join(sorted(texts)).encode()).hexdigest()[:16]
+
+    def call_rec(self, fn: A.FnItem, args: list[Sym], line: int, d: Any) -> E:
+        if not fn.decreases:
+            raise Unsupported(f"recursive spec fn {fn.name} without decreases")
+        if fn.name not in self.rec:
+            sorts = [sort_of_ref(p.ty) for p in fn.params]
+            rs = sort_of_ref(fn.ret_type)
+            # Z3 keeps recursive definitions for the whole process: one name per spec text
+            # shared by specs whose definitions (and what they call) read the same, so two
+            # specs with one helper compare its calls, not two copies of it
+            key = f"{fn.name}!{self.fn_hash(fn)}"
+            if key in _DEFINED:
+                self.rec[fn.name] = _DEFINED[key]
+                return self.call_rec(fn, args, line, d)
+            fv = z3.RecFunction(key, *sorts, rs)
+            fd = z3.RecFunction(key + "!def", *sorts, z3.BoolSort())
+            self.rec[fn.name] = (fv, fd)
+            params = [z3.Const(f"{self.tag}!{fn.name}!{p.name}", so)
+                      for p, so in zip(fn.params, sorts, strict=True)]
+            assert fn.body is not None
+            saved = self.bound
+            self.bound += 1  # an unspecified choice inside depends on the parameters
+            try:
+                body = self.expr(fn.body, Scope({p.name: sc(x) for p, x in
+                                                 zip(fn.params, params, strict=True)}))
+            finally:
+                self.bound = saved
+            if not isinstance(body.v, Scalar):
+                raise Unsupported(f"recursive spec fn {fn.name} returning a compound value")
+            z3.RecAddDefinition(fv, params, body.v.term)
+            z3.RecAddDefinition(fd, params, body.d)
+            _DEFINED[key] = (fv, fd)
+        fv, fd = self.rec[fn.name]
+        terms = []
+        for a in args:
+            if not isinstance(a, Scalar):
+                raise Unsupported(f"compound argument of recursive spec fn {fn.name}")
+            terms.append(a.term)
+        return E(sc(fv(*terms)), z3.And(d, fd(*terms)))
+
+    def e_If(self, e: A.If, s: Scope) -> E:
+        if e.let_pat is not None:
+            r = self.expr(e.cond, s)
+            cond, binds = self.pattern(e.let_pat, r.v)
+            th = self.expr(e.then, s.child(**binds))
+            el = self.expr(e.els, s) if e.els is not None else E(sc(T))
+            return self.ite(cond, r.d, th, el, e.line)
+        c, dc = self.bexpr(e.cond, s)
+        th = self.expr(e.then, s)
+        if e.els is None:
+            raise Unsupported(f"if without else (line {e.line})")
+        el = self.expr(e.els, s)
+        return self.ite(c, dc, th, el, e.line)
+
+    def ite(self, c: Any, dc: Any, th: E, el: E, line: int) -> E:
+        return E(self.merge(c, th.v, el.v, line), z3.And(dc, z3.If(c, th.d, el.d)))
+
+    def merge(self, c: Any, a: Sym, b: Sym, line: int) -> Sym:
+        if isinstance(a, Scalar) and isinstance(b, Scalar):
+            if a.term.sort() != b.term.sort():
+                raise Unsupported(f"branches of different sorts (line {line})")
+            return Scalar(a.ty, z3.If(c, a.term, b.term))
+        if isinstance(a, _NoneVal) and isinstance(b, Opt):
+            return Opt(b.ty, z3.And(z3.Not(c), b.some), b.val)
+        if isinstance(b, _NoneVal) and isinstance(a, Opt):
+            return Opt(a.ty, z3.And(c, a.some), a.val)
+        if isinstance(a, Opt) and isinstance(b, Opt):
+            return Opt(a.ty, z3.If(c, a.some, b.some), self.merge(c, a.val, b.val, line))
+        if isinstance(a, Rec) and isinstance(b, Rec) and a.fields.keys() == b.fields.keys():
+            return Rec(a.ty, {k: self.merge(c, a.fields[k], b.fields[k], line)
+                              for k in a.fields})
+        raise Unsupported(f"branches of different shapes (line {line})")
+
+    def pattern(self, p: A.Pat, v: Sym) -> tuple[Any, dict[str, Sym]]:
+        """(when ``p`` matches ``v``, the names it binds)."""
+        if isinstance(p, A.PWild):
+            return T, {}
+        if isinstance(p, A.PBind) and p.sub is None:
+            if p.name == "None" and isinstance(v, Opt):
+                return z3.Not(v.some), {}
+            return T, {p.name: v}
+        if isinstance(p, A.PLit):
+            if isinstance(v, Scalar) and z3.is_bool(v.term) and isinstance(p.value, bool):
+                return v.term == p.value, {}
+            if isinstance(v, Scalar) and z3.is_int(v.term) and isinstance(p.value, int):
+                return v.term == p.value, {}
+            raise Unsupported("a literal pattern of this type")
+        if isinstance(p, A.PVariant) and isinstance(v, Opt):
+            name = p.path[-1]
+            if name == "None" and not p.elems and not p.fields:
+                return z3.Not(v.some), {}
+            if name == "Some" and p.elems and len(p.elems) == 1:
+                c, b = self.pattern(p.elems[0], v.val)
+                return z3.And(v.some, c), b
+        if isinstance(p, A.POr):
+            conds = []
+            for alt in p.alts:
+                c, b = self.pattern(alt, v)
+                if b:
+                    raise Unsupported("an or-pattern that binds")
+                conds.append(c)
+            return z3.Or(*conds), {}
+        raise Unsupported(f"pattern {type(p).__name__} (line {p.line})")
+
+    def e_Match(self, e: A.Match, s: Scope) -> E:
+        r = self.expr(e.scrut, s)
+        arms: list[tuple[Any, E]] = []
+        for arm in e.arms:
+            c, binds = self.pattern(arm.pat, r.v)
+            sub = s.child(**binds)
+            if arm.guard is not None:
+                g, dg = self.bexpr(arm.guard, sub)
+                if not z3.is_true(z3.simplify(dg)):
+                    raise Unsupported(f"a match guard that may be undefined (line {arm.line})")
+                c = z3.And(c, g)
+            arms.append((c, self.expr(arm.body, sub)))
+        if not arms:
+            raise Unsupported("an empty match")
+        # the match is exhaustive (the front end checks it): the last arm needs no condition
+        acc = arms[-1][1]
+        for c, body in reversed(arms[:-1]):
+            acc = E(self.merge(c, body.v, acc.v, e.line), z3.If(c, body.d, acc.d))
+        return E(acc.v, z3.And(r.d, acc.d))
+
+    def e_Block(self, e: A.Block, s: Scope) -> E:
+        cur = s
+        d = T
+        for st in e.stmts:
+            if isinstance(st, A.Let):
+                if st.init is None:
+                    raise Unsupported("let without a value")
+                r = self.expr(st.init, cur)
+                c, binds = self.pattern(st.pat, r.v)
+                if not z3.is_true(c):
+                    raise Unsupported("a refutable let pattern")
+                d = z3.And(d, r.d)
+                cur = cur.child(**binds)
+            # expression statements (assert) do not change the value
+        if e.tail is None:
+            raise Unsupported("a block without a value")
+        r = self.expr(e.tail, cur)
+        return E(r.v, z3.And(d, r.d))
+
+    def e_Quant(self, e: A.Quant, s: Scope) -> E:
+        xs = []
+        ranges = []
+        binds: dict[str, Sym] = {}
+        for name, ty in e.params:
+            if ty is None or not (ty.name in WIDTHS or ty.name in ("int", "nat", "char")):
+                raise Unsupported(f"quantifier over {ty} (line {e.line})")
+            x = self.fresh(f"q_{name}", z3.IntSort())
+            xs.append(x)
+            ranges.append(type_range(ty.name, x))
+            binds[name] = sc(x)
+        sub = s.child(**binds)
+        self.bound += 1
+        try:
+            body = self.expr(e.body, sub)
+        finally:
+            self.bound -= 1
+        rng = z3.And(*ranges)
+        if e.kind == "choose":
+            if self.bound or len(xs) != 1:
+                raise Unsupported(f"choose under a binder or of several values (line {e.line})")
+            p, dp = _b(body.v), body.d
+            c = self.fresh("choose", z3.IntSort())
+            pc = z3.substitute(p, (xs[0], c))
+            self.axioms.append(z3.Implies(z3.Exists(xs, z3.And(rng, p)),
+                                          z3.And(z3.substitute(rng, (xs[0], c)), pc)))
+            y = self.fresh("q_other", z3.IntSort())
+            py = z3.substitute(z3.And(rng, p, dp), (xs[0], y))
+            unique = z3.And(z3.substitute(z3.And(rng, dp), (xs[0], c)), pc,
+                            z3.ForAll([y], z3.Implies(py, y == c)),
+                            z3.ForAll(xs, z3.Implies(rng, dp)))
+            return E(sc(c), unique)
+        p, dp = _b(body.v), body.d
+        if e.kind == "forall":
+            v = z3.ForAll(xs, z3.Implies(rng, p))
+            d = z3.Or(z3.Exists(xs, z3.And(rng, dp, z3.Not(p))),
+                      z3.ForAll(xs, z3.Implies(rng, dp)))
+            return E(sc(v), d)
+        if e.kind == "exists":
+            v = z3.Exists(xs, z3.And(rng, p))
+            d = z3.Or(z3.Exists(xs, z3.And(rng, dp, p)), z3.ForAll(xs, z3.Implies(rng, dp)))
+            return E(sc(v), d)
+        raise Unsupported(f"{e.kind} (line {e.line})")
+
+    def e_MacroCall(self, e: A.MacroCall, s: Scope) -> E:
+        if e.name != "seq":
+            raise Unsupported(f"{e.name}! (line {e.line})")
+        items = [self.expr(a, s) for a in e.args]
+        if not items:
+            raise Unsupported("an empty seq! literal (element type unknown)")
+        terms = []
+        for it in items:
+            if not isinstance(it.v, Scalar):
+                raise Unsupported("a sequence of compound values")
+            terms.append(it.v.term)
+        units = [z3.Unit(t) for t in terms]
+        return E(sc(units[0] if len(units) == 1 else z3.Concat(*units)),
+                 z3.And(*[i.d for i in items]))
+
+    def e_Tuple(self, e: A.Tuple, s: Scope) -> E:
+        if len(e.elems) == 1:
+            return self.expr(e.elems[0], s)
+        raise Unsupported(f"tuple expressions (line {e.line})")
+
+
+def _called(body: A.Expr) -> set[str]:
+    out: set[str] = set()
+    stack: list[Any] = [body]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Call) and isinstance(x.func, A.Path) and len(x.func.segs) == 1:
+            out.add(x.func.segs[0])
+        if isinstance(x, A.MethodCall):
+            out.add(x.name)
+        if isinstance(x, A.Path) and len(x.segs) == 1:
+            out.add(x.segs[0])
+        stack.extend(A.children(x))
+    return out
+
+
+_UNUSED = (Null, StringType)

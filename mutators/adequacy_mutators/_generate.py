@@ -1,0 +1,561 @@
+"""``generate_task``: valid input/output pairs from a task's reference, and invalid inputs.
+
+Spec-Harness's recipe, with every case labelled by an oracle rather than assumed:
+
+- valid inputs are drawn to look like the task's own (``_profile``); one is kept when no input
+  oracle calls it invalid (validator, ``[constraints]``, the language's implicit precondition)
+  and the reference returns normally; the reference's output makes the ``post_complete`` case
+  and the input the ``pre_complete`` one. A checker, when the task has one, must accept it.
+- invalid inputs come from boundary perturbation and schema extremes of valid inputs
+  (``invalid_candidates``: null, empty, a single element, 0, -1, the type's extremes, each
+  stated constraint broken) and from drawn inputs the reference threw on; one is kept when an
+  oracle says invalid (the reference threw an exception, the validator rejects it, a constraint
+  is broken, the language's implicit precondition) and none says valid (``combine``).
+- a reference that returned on every candidate, in a task with no validator, no constraints
+  and no pre_sound case, while no oracle found any invalid input, makes the task
+  ``every_input_valid`` with the evidence as its reason.
+
+A reference that times out or crashes proves nothing: such inputs are dropped both ways (a
+slow reference on a big valid input is not a precondition), and their presence prevents the
+``every_input_valid`` inference. Everything is seeded: the same seed gives the same cases.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import re
+import signal
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from adequacy.errors import AdequacyError
+from adequacy.extensions.backend import Limits, ReferenceOutcome
+from adequacy.model.identity import params_key, strictly_valid
+from adequacy.model.task import Case, Task
+from adequacy.model.values import content_hash
+from adequacy.model.verdicts import Bucket
+from adequacy.taskdirs.load import load_task, write_cases
+
+from ._constraints import Constraints, parse_constraints
+from ._inputs import invalid_candidates
+from ._oracles import load_module_function
+from ._profile import input_space_size, profile_inputs
+
+__all__ = ["GenerateReport", "generate_task"]
+
+#: fewest reference runs that may support an ``every_input_valid`` inference.
+MIN_TOTAL_EVIDENCE = 20
+
+#: invalid inputs kept per (operator, argument): ten nulls of one argument beside different
+#: other values test the same clause ten times and would outweigh every other invalid input.
+PER_OPERATOR = 3
+#: drawn inputs the reference threw on, kept per task (each may hit a different relation).
+DRAWN = 10
+
+#: the task's own pairs run through the reference before its outputs are trusted.
+PROBES = 10
+
+#: seconds a Python reference may take on one input (in the main thread, where a timer works).
+PY_SECONDS = 5.0
+
+Outcomes = Callable[[list[dict[str, Any]]], list[ReferenceOutcome]]
+
+
+class GenerateReport(BaseModel):
+    """What one ``generate_task`` run made, kept and dropped (and why)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task: str
+    seed: int
+    valid_wanted: int
+    reference: str = ""
+    """What ran the reference (``reference.py``, ``backend <name>``), empty when none."""
+    input_oracles: list[str] = []
+    notes: list[str] = []
+    valid_added: int = 0
+    valid_total: int = 0
+    """post_complete cases after the run."""
+    pre_sound_added: int = 0
+    pre_sound_total: int = 0
+    pre_operators: dict[str, int] = Field(default_factory=dict)
+    """Operator (``schema.null``, ``drawn``, ...) -> invalid inputs added."""
+    dropped: dict[str, int] = Field(default_factory=dict)
+    reference_runs: int = 0
+    reference_kinds: dict[str, int] = Field(default_factory=dict)
+    """Outcome kind (returned, threw, timeout, failed) -> reference runs."""
+    every_input_valid: bool = False
+    every_input_valid_reason: str = ""
+    inferred_every_input_valid: bool = False
+    """This run marked the task ``every_input_valid``."""
+    written: bool = False
+
+
+# -- the reference -------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """A SIGALRM timer around one Python reference call (only where signals work)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+            signal, "setitimer"):
+        yield
+        return
+
+    def _raise(_sig: int, _frame: Any) -> None:
+        raise TimeoutError("reference.py took too long")
+
+    old = signal.signal(signal.SIGALRM, _raise)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _python_outcomes(fn: Callable[[dict[str, Any]], Any]) -> Outcomes:
+    import copy
+
+    def run(inputs: list[dict[str, Any]]) -> list[ReferenceOutcome]:
+        out: list[ReferenceOutcome] = []
+        for inp in inputs:
+            try:
+                with _time_limit(PY_SECONDS):
+                    r = fn(copy.deepcopy(inp))
+            except TimeoutError:
+                out.append(ReferenceOutcome(kind="timeout", reason="reference.py timed out"))
+                continue
+            except (RecursionError, MemoryError, SystemExit) as e:
+                # no verdict on the input: a deep recursion, a full heap, an exit() call
+                out.append(ReferenceOutcome(kind="failed", reason=type(e).__name__))
+                continue
+            except Exception as e:  # noqa: BLE001 - the reference refusing an input is data
+                out.append(ReferenceOutcome(kind="threw", reason=type(e).__name__))
+                continue
+            if isinstance(r, dict):
+                out.append(ReferenceOutcome(kind="returned", output=r))
+            else:
+                out.append(ReferenceOutcome(kind="failed",
+                                            reason=f"reference returned {type(r).__name__}"))
+        return out
+
+    return run
+
+
+def _reference(task: Task, notes: list[str]) -> tuple[str, Outcomes | None]:
+    path = task.reference_dir / "reference.py"
+    if path.is_file():
+        return "reference.py", _python_outcomes(load_module_function(path, "reference"))
+    from adequacy.extensions.registry import backend_for
+
+    try:
+        backend = backend_for(task.language)
+    except AdequacyError as e:
+        notes.append(f"no reference: {e}")
+        return "", None
+    if not backend.runs_references():
+        notes.append(f"no reference: no reference/reference.py and backend {backend.name} "
+                     "runs none; no valid pair can be generated")
+        return "", None
+    limits = Limits(case_seconds=5.0)
+
+    def run(inputs: list[dict[str, Any]]) -> list[ReferenceOutcome]:
+        res = backend.reference_outcomes(task, inputs, limits)
+        if res is None or len(res) != len(inputs):
+            return [ReferenceOutcome(kind="failed", reason="no reference outcome")] * len(inputs)
+        return list(res)
+
+    return f"backend {backend.name}", run
+
+
+# -- input oracles -------------------------------------------------------------------------
+
+
+class _InputJudge:
+    """Validator, constraints and the language's implicit precondition, in-process."""
+
+    def __init__(self, task: Task, cons: Constraints, notes: list[str]) -> None:
+        self.names: list[str] = []
+        self._valid: Callable[[dict[str, Any]], Any] | None = None
+        path = task.reference_dir / "validator.py"
+        if path.is_file():
+            self._valid = load_module_function(path, "valid")
+            self.names.append("validator")
+        self._cons = cons if cons else None
+        if self._cons is not None:
+            self.names.append("constraints")
+        self._implicit: Callable[[Task, dict[str, Any]], str | None] | None = None
+        try:
+            from adequacy.extensions.registry import backend_for
+
+            b = backend_for(task.language)
+            self._implicit = b.implicit_invalid
+            self.names.append(f"{b.name} default")
+        except AdequacyError as e:
+            notes.append(f"no language default precondition: {e}")
+        self._task = task
+
+    @property
+    def states_precondition(self) -> bool:
+        """A validator or constraints: the task says some inputs are invalid."""
+        return self._valid is not None or self._cons is not None
+
+    def judge(self, inp: dict[str, Any]) -> tuple[bool | None, str]:
+        """(True: invalid, False: valid, None: no word), with the oracle's reason."""
+        import copy
+
+        why: list[str] = []
+        if self._valid is not None:
+            try:
+                r = self._valid(copy.deepcopy(inp))
+            except Exception as e:  # noqa: BLE001
+                return None, f"validator raised {type(e).__name__}"
+            if r is True:
+                return False, "validator accepts"
+            if r is False:
+                why.append("validator rejects")
+        if self._cons is not None:
+            broken = self._cons.violations(inp)
+            if broken:
+                why.append("breaks " + ", ".join(broken))
+        if self._implicit is not None:
+            said = self._implicit(self._task, inp)
+            if said:
+                why.append(said)
+        return (True, "; ".join(why)) if why else (None, "")
+
+
+# -- the run -------------------------------------------------------------------------------
+
+
+def _new_id(prefix: str, taken: set[str], *parts: str) -> str:
+    h = content_hash(*parts)
+    for n in range(8, len(h) + 1):
+        cid = f"{prefix}-{h[:n]}"
+        if cid not in taken:
+            taken.add(cid)
+            return cid
+    raise AssertionError("sha256 prefixes exhausted")  # pragma: no cover
+
+
+def _disagrees(pairs: list[Case], outcomes: dict[str, ReferenceOutcome], task: Task,
+               unique: bool, check: Callable[[dict[str, Any], dict[str, Any]], Any] | None
+               ) -> str:
+    """Why the reference is not to be trusted on the task's own pairs, or "" when it agrees
+    (the checker accepts, or for unique outputs the output equals the recorded one)."""
+    for c in pairs:
+        o = outcomes.get(params_key(c.input, task.inputs))
+        if o is not None and o.overflowed:
+            continue  # the case's recorded output is a wrapped value: the case is wrong
+        if o is None or o.kind != "returned" or o.output is None:
+            kind = o.kind if o is not None else "no outcome"
+            return f"{kind} on the task's own case {c.id}"
+        if check is not None:
+            try:
+                ok = check(c.input, o.output)
+            except Exception:  # noqa: BLE001
+                ok = None
+            if ok is not True:
+                return f"the checker rejects its output on case {c.id}"
+        elif unique and c.output is not None and params_key(o.output, task.outputs) != \
+                params_key(c.output, task.outputs):
+            return f"its output differs from the recorded one on case {c.id}"
+    return ""
+
+
+def _fits(task: Task, out: dict[str, Any] | None) -> bool:
+    return isinstance(out, dict) and set(out) == {p.name for p in task.outputs} and all(
+        strictly_valid(out[p.name], p.type) for p in task.outputs)
+
+
+def _checker(task: Task) -> Callable[[dict[str, Any], dict[str, Any]], Any] | None:
+    path = task.reference_dir / "checker.py"
+    return load_module_function(path, "check") if path.is_file() else None
+
+
+def _set_every_input_valid(root: Path, reason: str) -> bool:
+    """Add ``every_input_valid = true`` and its reason to task.toml's top level (before the
+    first table), leaving every other line as it was. Written only when the result parses
+    and says exactly that (a multi-line value that looks like a table header must not be cut);
+    False when it could not be placed."""
+    import tomllib
+
+    path = root / "task.toml"
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    at = next((i for i, ln in enumerate(lines) if re.match(r"\s*\[", ln)), len(lines))
+    quoted = json.dumps(reason, ensure_ascii=True)  # a JSON string is a TOML basic string
+    add = ["every_input_valid = true\n", f"every_input_valid_reason = {quoted}\n"]
+    if at > 0 and not lines[at - 1].endswith("\n"):
+        lines[at - 1] += "\n"
+    new = "".join(lines[:at] + add + (["\n"] if at < len(lines) else []) + lines[at:])
+    try:
+        head = tomllib.loads(new)
+        old = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    if head.pop("every_input_valid", None) is not True or head.pop(
+            "every_input_valid_reason", None) != reason or head != old:
+        return False
+    tmp = path.with_suffix(".toml.tmp")
+    tmp.write_text(new, encoding="utf-8")
+    tmp.replace(path)
+    return True
+
+
+def generate_task(
+    task_dir: str | Path,
+    valid: int = 50,
+    seed: int = 0,
+    *,
+    invalid_per_source: int = 8,
+    sources: int = 12,
+    write: bool = True,
+    infer_every_input_valid: bool = True,
+) -> GenerateReport:
+    """Add up to ``valid`` new valid pairs (post_complete + pre_complete) and labelled invalid
+    inputs (pre_sound) to a task; maybe mark it ``every_input_valid``.
+
+    Existing cases are kept; new ids are ``gen-<hash8>`` of the content, so a rerun with the
+    same seed adds nothing new. ``sources``: how many valid inputs (the task's own first, then
+    generated ones) are perturbed into ``invalid_per_source`` invalid candidates each.
+    ``write=False`` only reports.
+    """
+    task = load_task(task_dir)
+    root = Path(task_dir)
+    cons = parse_constraints(task.constraints, task.inputs)
+    rep = GenerateReport(task=task.id, seed=seed, valid_wanted=valid,
+                         every_input_valid=task.every_input_valid,
+                         every_input_valid_reason=task.every_input_valid_reason)
+    dropped: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    rng = random.Random(f"generate\x1f{seed}\x1f{task.id}")
+    judge = _InputJudge(task, cons, rep.notes)
+    rep.input_oracles = list(judge.names)
+    ref_name, ref = _reference(task, rep.notes)
+    rep.reference = ref_name
+    if ref is not None:
+        rep.input_oracles.append("reference throws")
+    check = _checker(task)
+
+    post_c = list(task.cases.get(Bucket.post_complete, []))
+    pre_c = list(task.cases.get(Bucket.pre_complete, []))
+    pre_s = list(task.cases.get(Bucket.pre_sound, []))
+    known_valid: dict[str, dict[str, Any]] = {}
+    for c in pre_c + post_c:
+        known_valid.setdefault(params_key(c.input, task.inputs), c.input)
+    invalid_keys = {params_key(c.input, task.inputs) for c in pre_s}
+    ids_post = {c.id for c in post_c}
+    ids_pre = {c.id for c in pre_c}
+    ids_sound = {c.id for c in pre_s}
+    new_post: list[Case] = []
+    new_pre: list[Case] = []
+    new_sound: list[Case] = []
+    sound_ops: Counter[str] = Counter()
+    outcomes: dict[str, ReferenceOutcome] = {}
+
+    def run(inputs: list[dict[str, Any]]) -> None:
+        todo = [i for i in inputs if params_key(i, task.inputs) not in outcomes]
+        if ref is None or not todo:
+            return
+        for i, o in zip(todo, ref(todo), strict=True):
+            outcomes[params_key(i, task.inputs)] = o
+            kinds[o.kind] += 1
+
+    thrown: list[dict[str, Any]] = []
+    own_pairs = [c for c in post_c if c.output is not None and c.seed is None]
+    probes_out = random.Random(f"probes\x1f{seed}").sample(own_pairs, min(PROBES, len(own_pairs)))
+    probes = [c.input for c in probes_out]
+    # -- valid pairs ------------------------------------------------------------------------
+    if ref is not None and valid > 0:
+        if not known_valid:
+            rep.notes.append("no valid input to take a shape from: no valid pair generated")
+        prof = profile_inputs(task.inputs, list(known_valid.values()))
+        seen = set(known_valid) | invalid_keys
+        # a rerun with the same seed makes the same cases: those already there count
+        made = sum(1 for c in post_c if c.origin == "generated" and c.seed == seed)
+        for _round in range(4 if known_valid else 0):
+            need = valid - made - len(new_post)
+            if need <= 0:
+                break
+            batch: list[dict[str, Any]] = []
+            for _ in range(need * 3):
+                inp = prof.draw(rng)
+                if inp is None:
+                    dropped["valid: breaks an order the examples keep"] += 1
+                    continue
+                k = params_key(inp, task.inputs)
+                if k in seen:
+                    dropped["valid: duplicate"] += 1
+                    continue
+                seen.add(k)
+                if not all(strictly_valid(inp[p.name], p.type) for p in task.inputs):
+                    dropped["valid: outside the type"] += 1
+                    continue
+                word, why = judge.judge(inp)
+                if word:
+                    dropped["valid: an input oracle rejects it"] += 1
+                    continue
+                batch.append(inp)
+            # the first batch ends with the task's own pairs: a reference that does not give
+            # their recorded outputs after running on other inputs (state kept across calls,
+            # a conversion that differs from the dataset's) cannot make right outputs
+            run(batch + (probes if _round == 0 else []))
+            if _round == 0:
+                wrapped = [c.id for c in probes_out if (o := outcomes.get(params_key(
+                    c.input, task.inputs))) is not None and o.overflowed]
+                if wrapped:
+                    rep.notes.append(
+                        "the reference overflows on the task's own valid case(s) "
+                        + ", ".join(wrapped) + ": their recorded outputs are wrapped values "
+                        "(`adequacy task audit` lists every such case)")
+                wrong = _disagrees(probes_out, outcomes, task, cons.unique_output, check)
+                if wrong:
+                    rep.notes.append(f"reference distrusted: {wrong}; no valid pair and no "
+                                     "invalid input from it")
+                    ref = None
+                    outcomes.clear()
+                    break
+            for inp in batch:
+                if made + len(new_post) >= valid:
+                    break
+                o = outcomes[params_key(inp, task.inputs)]
+                if o.kind == "threw":
+                    dropped["valid: reference threw (tried as invalid)"] += 1
+                    thrown.append(inp)
+                    continue
+                if o.kind != "returned":
+                    dropped[f"valid: reference {o.kind}"] += 1
+                    continue
+                if not _fits(task, o.output):
+                    dropped["valid: reference output does not fit the schema"] += 1
+                    continue
+                assert o.output is not None
+                if check is not None:
+                    try:
+                        ok = check(inp, o.output)
+                    except Exception:  # noqa: BLE001
+                        ok = None
+                    if ok is not True:
+                        dropped["valid: the checker does not accept the reference output"] += 1
+                        continue
+                ik = params_key(inp, task.inputs)
+                known_valid[ik] = inp
+                cid = _new_id("gen", ids_post, "post_complete", ik,
+                              params_key(o.output, task.outputs))
+                new_post.append(Case(id=cid, bucket=Bucket.post_complete, input=inp,
+                                     output=o.output, origin="generated", seed=seed))
+                pid = _new_id("gen", ids_pre, "pre_complete", ik)
+                new_pre.append(Case(id=pid, bucket=Bucket.pre_complete, input=inp,
+                                    origin="generated", seed=seed))
+        if made + len(new_post) < valid:
+            rep.notes.append(f"{made + len(new_post)} of {valid} valid pairs: the examples' shape "
+                             "admits few other inputs, or the reference refused them")
+
+    # -- invalid inputs ---------------------------------------------------------------------
+    src = list(known_valid.values())
+    own = src[:len(src) - len(new_post)]
+    gen = src[len(own):]
+    rng.shuffle(own)
+    picked = (own + gen)[:sources]
+    cands: list[tuple[dict[str, Any], str, str]] = [(i, "drawn", "") for i in thrown]
+    for inp in picked:
+        cands += [(c.input, c.operator, c.target) for c in
+                  invalid_candidates(inp, task.inputs, cons, invalid_per_source, seed)]
+    fresh: list[tuple[dict[str, Any], str]] = []
+    taken = set(known_valid) | invalid_keys
+    per_op: Counter[str] = Counter()
+    for inp, op, target in cands:
+        k = params_key(inp, task.inputs)
+        if k in taken:
+            dropped["invalid: duplicate of a known valid or invalid input"] += 1
+            continue
+        slot = f"{op}:{target}"
+        if per_op[slot] >= (DRAWN if op == "drawn" else PER_OPERATOR):
+            dropped["invalid: enough of this operator on this argument"] += 1
+            continue
+        per_op[slot] += 1
+        taken.add(k)
+        fresh.append((inp, op))
+    run([i for i, _ in fresh])
+    found_invalid = False
+    for inp, op in fresh:
+        k = params_key(inp, task.inputs)
+        word, why = judge.judge(inp)
+        got = outcomes.get(k)
+        if got is not None and got.kind == "threw":
+            if word is False:
+                dropped["invalid: the reference threw, yet the validator accepts"] += 1
+                continue
+            word, why = True, "; ".join(x for x in (why, f"reference threw {got.reason}") if x)
+        if word is not True:
+            said = f"reference {got.kind}" if got is not None else "no reference"
+            dropped[f"invalid: no oracle says invalid ({said})"] += 1
+            continue
+        found_invalid = True
+        cid = _new_id("gen", ids_sound, "pre_sound", k)
+        new_sound.append(Case(id=cid, bucket=Bucket.pre_sound, input=inp, origin="generated",
+                              seed=seed))
+        sound_ops[op] += 1
+
+    # -- every input valid? -----------------------------------------------------------------
+    total = sum(1 for o in outcomes.values() if o.kind == "returned")
+    stated = re.search(r"(?m)^\s*every_input_valid\s*=", (root / "task.toml").read_text(
+        encoding="utf-8"))
+    if stated and not task.every_input_valid:
+        rep.notes.append("not every_input_valid: task.toml says every_input_valid = false")
+    space = input_space_size(task.inputs)
+    if (infer_every_input_valid and not stated and not pre_s and not found_invalid
+            and not judge.states_precondition):
+        bad = {k: n for k, n in kinds.items() if k != "returned"}
+        if space is not None and len(known_valid) == space:
+            # not an inference: the valid cases are every input the types admit
+            rep.every_input_valid = rep.inferred_every_input_valid = True
+            rep.every_input_valid_reason = (
+                f"the task's valid cases cover all {space} inputs of the types")
+        elif ref is None:
+            pass
+        elif bad:
+            rep.notes.append("not every_input_valid: the reference gave no outcome on some "
+                             "inputs (" + ", ".join(f"{k} {n}" for k, n in sorted(bad.items()))
+                             + ")")
+        elif total < MIN_TOTAL_EVIDENCE:
+            rep.notes.append(f"not every_input_valid: the reference ran on only {total} "
+                             f"inputs (fewer than {MIN_TOTAL_EVIDENCE})")
+        else:
+            n_ext = len(fresh)
+            rep.every_input_valid = rep.inferred_every_input_valid = True
+            rep.every_input_valid_reason = (
+                f"inferred: the reference is total on {total} inputs ({total - n_ext} drawn "
+                f"like the task's own, {n_ext} boundary and extreme values; seed {seed}) and "
+                "no oracle found an invalid input")
+
+    rep.valid_added = len(new_post)
+    rep.valid_total = len(post_c) + len(new_post)
+    rep.pre_sound_added = len(new_sound)
+    rep.pre_sound_total = len(pre_s) + len(new_sound)
+    rep.pre_operators = dict(sorted(sound_ops.items()))
+    rep.dropped = dict(sorted(dropped.items()))
+    rep.reference_runs = sum(kinds.values())
+    rep.reference_kinds = dict(sorted(kinds.items()))
+    if write:
+        if new_post:
+            write_cases(root, Bucket.post_complete, post_c + new_post)
+            write_cases(root, Bucket.pre_complete, pre_c + new_pre)
+        if new_sound:
+            write_cases(root, Bucket.pre_sound, pre_s + new_sound)
+        if rep.inferred_every_input_valid and not _set_every_input_valid(
+                root, rep.every_input_valid_reason):
+            rep.notes.append("every_input_valid inferred but not written: task.toml's layout "
+                             "leaves no safe place for it (add it by hand)")
+            rep.every_input_valid = rep.inferred_every_input_valid = False
+        rep.written = bool(new_post or new_sound or rep.inferred_every_input_valid)
+    return rep

@@ -128,11 +128,12 @@ from adequacy.sandbox.run import (
 )
 from adequacy.sandbox.toolchain import cache_dir, source_version, tool_version
 from adequacy.sandbox.worker import JsonLineWorker, Launch, WorkerDied, renew_after_fork
-from adequacy.symbolic import SmtEngine, symbolic_of, z3_symbolic
+from adequacy.symbolic import UNFOLD_DEPTH, SmtEngine, symbolic_of, z3_symbolic
 from adequacy.taskdirs.load import load_task, read_signature, write_cases
 
 if TYPE_CHECKING:
     from adequacy.symbolic import terms as smt_terms
+    from adequacy.symbolic.unfolding import Unfolder
 
 __all__ = [
     # errors (every one an AdequacyError: the CLI prints it as one line)
@@ -160,8 +161,8 @@ __all__ = [
     # symbolic questions: the contract, Z3 terms of a task's values (``smt_terms``, imported
     # on first use: it loads z3), core's Z3 driver over an encoder, the per-case smt engine
     "Answer", "Decision", "Null", "Opt", "Pred", "Question", "Rec", "Scalar", "SmtEncoder",
-    "SmtEngine", "SolverLimits", "SpecTerms", "Sym", "Symbolic", "Unsupported", "smt_terms",
-    "symbolic_of", "z3_symbolic",
+    "SmtEngine", "SolverLimits", "SpecTerms", "Sym", "Symbolic", "UNFOLD_DEPTH", "Unfolder",
+    "Unsupported", "smt_terms", "symbolic_of", "z3_symbolic",
     # task folders
     "key_line", "load_task", "read_signature", "write_cases",
     # the sandbox, persistent workers, the tool cache
@@ -174,9 +175,12 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """``smt_terms`` on first use (it imports z3, which a run without symbolic questions never
-    pays for)."""
+    """``smt_terms`` and ``Unfolder`` on first use (they import z3, which a run without
+    symbolic questions never pays for)."""
     if name == "smt_terms":
         from adequacy.symbolic import terms
         return terms
+    if name == "Unfolder":
+        from adequacy.symbolic.unfolding import Unfolder
+        return Unfolder
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

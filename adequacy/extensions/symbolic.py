@@ -32,7 +32,7 @@ LoadedSpec = Any
 """``adequacy.extensions.backend.LoadedSpec`` (named loosely: the backend contract imports this
 module)."""
 
-__all__ = ["Answer", "Decision", "Null", "Opt", "Pred", "Question", "Rec", "Scalar", "SmtEncoder",
+__all__ = ["UNFOLD_DEPTH", "Answer", "Decision", "Model", "Null", "Opt", "Pred", "Question", "Rec", "Scalar", "SmtEncoder",
            "SolverLimits", "SpecTerms", "Sym", "Symbolic", "Unsupported"]
 
 
@@ -80,6 +80,12 @@ class Rec(Sym):
 
 Predicate = Literal["pre", "post"]
 
+UNFOLD_DEPTH = 10
+"""Nested calls of one recursive helper an encoder unfolds before the uninterpreted remainder
+(``adequacy.symbolic.unfolding``): one more than the default longest collection of a bounded
+question (``SolverLimits.max_len``), so a helper recursing on a collection's length is exact
+there."""
+
 
 class SolverLimits(BaseModel):
     """Limits of symbolic questions (the solver runs in its own limited child)."""
@@ -93,6 +99,8 @@ class SolverLimits(BaseModel):
     max_len: int = Field(default=8, ge=0)
     """Collections longer than this are left out of a bounded question (asked only when the
     unbounded one is undecided)."""
+    unfold: int = Field(default=UNFOLD_DEPTH, ge=0, le=64)
+    """Nested calls of one recursive helper unfolded before the uninterpreted remainder."""
     deadline: float | None = None
     """``time.monotonic()`` past which no further query starts (the command's budget)."""
 
@@ -117,6 +125,21 @@ class Question:
     gate: Literal["a", "b", "none"] = "b"
     input: dict[str, Any] | None = None
     output: dict[str, Any] | None = None
+    side: Literal["either", "a", "b"] = "either"
+    """``differ``: any difference, or only where ``a`` holds and ``b`` does not (``a``), or the
+    other way round (``b``): each side is a different bucket."""
+    models: int = 1
+    """``differ``, ``other_output``: up to this many models, each with an input (or, for
+    ``other_output``, an output) no earlier one has."""
+
+
+class Model(BaseModel):
+    """One model of a question, as the task's JSON values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: dict[str, Any]
+    output: dict[str, Any] | None = None
 
 
 class Answer(BaseModel):
@@ -129,6 +152,8 @@ class Answer(BaseModel):
     within ``scope``; ``unknown``: neither, with the ``reason``."""
     input: dict[str, Any] | None = None
     output: dict[str, Any] | None = None
+    more: list[Model] = []
+    """``found`` with ``Question.models`` > 1: the further models, each a new input."""
     scope: Literal["all", "bounded"] | None = None
     """For ``none``: every input, or every input whose collections (sequences, strings,
     arrays) have at most ``bound`` elements."""
@@ -199,6 +224,12 @@ class SpecTerms:
     post: Pred | None
     axioms: list[Any] = field(default_factory=list)
     gaps: dict[str, str] = field(default_factory=dict)
+    exact: Any = None
+    """A Z3 boolean that holds where the encoding is exact, or None where it always is: an
+    encoding that leaves part of a definition uninterpreted (a recursive helper unfolded to a
+    depth, ``adequacy.symbolic.unfolding``) is defined there only when this is false. Search
+    queries assert it (so a model never rests on the uninterpreted part); proofs do not (so
+    they hold whatever that part is)."""
 
 
 @runtime_checkable
@@ -212,9 +243,10 @@ class SmtEncoder(Protocol):
         ...
 
     def encode(self, spec: LoadedSpec, task: Task, inputs: dict[str, Sym],
-               outputs: dict[str, Sym], tag: str) -> SpecTerms:
+               outputs: dict[str, Sym], tag: str, unfold: int = UNFOLD_DEPTH) -> SpecTerms:
         """``spec``'s predicates over ``inputs`` (the pre-state) and ``outputs`` (the
         method's results and post-states, named as the task names them). ``tag`` makes the
         names of any function or constant the encoding declares unique to this spec, so two
-        specs' helpers never meet in one query."""
+        specs' helpers never meet in one query. A recursive helper is unfolded at most
+        ``unfold`` calls deep, the rest left uninterpreted (``SpecTerms.exact``)."""
         ...

@@ -10,7 +10,8 @@ the one-output check, which confirm every model with the concrete engines, in
 ``adequacy.search.symbolic``. Importing this package imports no solver.
 """
 
+from adequacy.extensions.symbolic import UNFOLD_DEPTH
 from adequacy.symbolic.capability import symbolic_of, z3_symbolic
 from adequacy.symbolic.engine import SmtEngine
 
-__all__ = ["SmtEngine", "symbolic_of", "z3_symbolic"]
+__all__ = ["UNFOLD_DEPTH", "SmtEngine", "symbolic_of", "z3_symbolic"]

@@ -159,9 +159,13 @@ def solver_query_key(solver: str, smt2: str, leaves: list[str]) -> str:
 
 
 def ask(smt2: str, leaves: list[str], *, timeout: float, memory_mb: int = 1024,
-        cache: bool = True) -> SolverAnswer:
+        cache: bool = True, deadline: float | None = None) -> SolverAnswer:
     """Is the conjunction of ``smt2``'s assertions satisfiable, within ``timeout`` seconds
-    of solver time and ``memory_mb`` of solver memory? With a model of ``leaves`` when sat."""
+    of solver time and ``memory_mb`` of solver memory? With a model of ``leaves`` when sat.
+    The reply is awaited a few seconds past the timeout (Z3 checks it between steps), but
+    never much past ``deadline`` (``time.monotonic()``): then the child is killed."""
+    import time
+
     from adequacy.sandbox.worker import WorkerDied
     key = solver_query_key(solver_version(), smt2, leaves)
     if cache:
@@ -172,8 +176,11 @@ def ask(smt2: str, leaves: list[str], *, timeout: float, memory_mb: int = 1024,
     w = _worker(memory_mb)
     req = {"op": "check", "smt2": smt2, "leaves": leaves,
            "timeout_ms": int(timeout * 1000), "memory_mb": memory_mb}
+    wait = timeout + 5.0
+    if deadline is not None:
+        wait = min(wait, max(timeout, deadline - time.monotonic()) + 0.5)
     try:
-        rep = w.request(req, timeout + 5.0)
+        rep = w.request(req, wait)
     except WorkerDied as e:
         return SolverAnswer("unknown", reason=f"solver child stopped: {e}")
     status = rep.get("status")

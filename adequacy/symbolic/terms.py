@@ -40,7 +40,8 @@ from adequacy.model.types import (
 )
 
 __all__ = ["Null", "Opt", "Rec", "Scalar", "Sym", "Unsupported", "char_ok", "decode",
-           "declare_params", "invariant", "leaf_names", "sym_eq"]
+           "declare_params", "invariant", "leaf_names", "leaf_terms", "literal", "sym_eq",
+           "value_term"]
 
 MAX_CHAR = 0x10FFFF
 
@@ -153,6 +154,20 @@ def sym_eq(a: Sym, b: Sym) -> Any:
         return z3.And(*[sym_eq(a.fields[k], b.fields[k]) for k in a.fields]) \
             if a.fields else z3.BoolVal(True)
     raise Unsupported("comparing values of different shapes")
+
+
+def leaf_terms(s: Sym) -> list[Any]:
+    """The Z3 terms of ``s``'s leaves, in a fixed order (a null or ``None`` keeps the unused
+    value's terms: a function of them is still a function of the value)."""
+    if isinstance(s, Scalar):
+        return [s.term]
+    if isinstance(s, Opt):
+        return [s.some, *leaf_terms(s.val)]
+    if isinstance(s, Null):
+        return [s.null, *leaf_terms(s.val)]
+    if isinstance(s, Rec):
+        return [t for v in s.fields.values() for t in leaf_terms(v)]
+    raise Unsupported(f"a value of {type(s).__name__} as a function argument")
 
 
 def leaf_names(s: Sym) -> list[str]:

@@ -5,11 +5,13 @@ the task's values; this module states the question, asks the solver child
 (``adequacy.symbolic.solver``) and reads the model back into JSON values.
 
 A difference is searched for only where both values are defined (a concrete engine could not
-confirm one elsewhere). "None" is claimed only after a second query shows that the two
-predicates are also defined on the same inputs; otherwise the answer is unknown, saying so.
-A question about collections is first asked about every input; when the solver cannot decide
-it, again with every collection at most ``max_len`` long, and a "none" from that query is
-claimed for that bound only.
+confirm one elsewhere) and only where both encodings are exact (``SpecTerms.exact``: a
+recursive helper's uninterpreted remainder never supplies a model). "None" is claimed only
+after the same question without the exactness assumption is unsatisfiable too (so it holds
+whatever the remainder is) and a second query shows the two predicates are defined on the same
+inputs; otherwise the answer is unknown, saying why. A question about collections is first
+asked about every input; when the solver cannot decide it, again with every collection at most
+``max_len`` long, and a "none" from that query is claimed for that bound only.
 """
 
 from __future__ import annotations
@@ -19,16 +21,30 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
-from adequacy.extensions.symbolic import Answer, Decision, Pred, Question, SolverLimits, SpecTerms
-from adequacy.symbolic.solver import SolverAnswer, ask, solver_version
-from adequacy.symbolic.terms import (
+from adequacy.extensions.symbolic import (
+    Answer,
+    Decision,
+    Model,
+    Null,
+    Opt,
+    Pred,
+    Question,
+    Rec,
+    Scalar,
+    SolverLimits,
+    SpecTerms,
     Sym,
     Unsupported,
+)
+from adequacy.model.types import TupleType
+from adequacy.symbolic.solver import SolverAnswer, ask, solver_version
+from adequacy.symbolic.terms import (
     declare_params,
     decode,
     has_collection,
     invariant,
     leaf_names,
+    literal,
     small,
     sym_eq,
     value_term,
@@ -39,6 +55,9 @@ if TYPE_CHECKING:
     from adequacy.model.task import Task
 
 __all__ = ["Z3Symbolic"]
+
+REMAINDER = ("the answer depends on a recursive helper beyond the unfolding depth "
+             "(--unfold), where nothing is assumed about it")
 
 
 class _Budget:
@@ -60,20 +79,38 @@ class _Budget:
 
     def ask(self, facts: list[Any], leaves: list[str], share: float = 1.0) -> SolverAnswer:
         t = self.timeout()
-        if t is not None:
-            t = max(0.05, t * share)
         if t is None:
             return SolverAnswer("unknown", reason="out of time (the command's budget)")
+        t = max(0.05, t * share)
         s = z3.Solver()
         s.add(*facts)
         self.queries += 1
-        ans = ask(s.sexpr(), leaves, timeout=t, memory_mb=self.limits.memory_mb)
+        ans = ask(s.sexpr(), leaves, timeout=t, memory_mb=self.limits.memory_mb,
+                  deadline=self.limits.deadline)
         self.cached += ans.cached
         return ans
 
     def answer(self, **kw: Any) -> Answer:
         return Answer(queries=self.queries, cached=self.cached,
                       seconds=round(time.monotonic() - self.t0, 3), **kw)
+
+
+class _Query:
+    """One question's facts, split by what each query of the search asserts."""
+
+    def __init__(self, target: list[Any], defined_diff: list[Any] | None,
+                 exact: list[Any], syms: dict[str, Sym], ins: dict[str, Sym],
+                 outs: dict[str, Sym], post: bool, block: str) -> None:
+        self.target = target
+        """What a model satisfies (the difference, or the other output)."""
+        self.defined_diff = defined_diff
+        """Where only one side is defined (None: no definedness check, e.g. one spec)."""
+        self.exact = exact
+        self.syms = syms
+        self.leaves = [n for s in syms.values() for n in leaf_names(s)]
+        self.ins, self.outs, self.post = ins, outs, post
+        self.block = block
+        """``input`` or ``output``: what a further model must change."""
 
 
 class Z3Symbolic:
@@ -94,9 +131,9 @@ class Z3Symbolic:
         return ins, outs
 
     def _encode(self, spec: LoadedSpec, task: Task, ins: dict[str, Sym], outs: dict[str, Sym],
-                tag: str) -> SpecTerms:
+                tag: str, unfold: int) -> SpecTerms:
         try:
-            return self.encoder.encode(spec, task, ins, outs, tag)
+            return self.encoder.encode(spec, task, ins, outs, tag, unfold)
         except Unsupported as e:
             return SpecTerms(None, None, gaps={"pre": str(e), "post": str(e)})
         except RecursionError:
@@ -110,13 +147,6 @@ class Z3Symbolic:
             raise Unsupported(f"{who}'s {which}condition: {t.gaps.get(which, 'not encodable')}")
         return p
 
-    @staticmethod
-    def _invariants(syms: dict[str, Sym], max_len: int | None) -> list[Any]:
-        out: list[Any] = []
-        for s in syms.values():
-            out += invariant(s, max_len)
-        return out
-
     # ------------------------------------------------------------------ questions
     def find(self, task: Task, q: Question, limits: SolverLimits) -> Answer:
         b = _Budget(limits)
@@ -129,12 +159,13 @@ class Z3Symbolic:
 
     def _find(self, task: Task, q: Question, b: _Budget) -> Answer:
         ins, outs = self._vars(task)
-        ta = self._encode(q.a, task, ins, outs, "a")
+        unfold = b.limits.unfold
+        ta = self._encode(q.a, task, ins, outs, "a", unfold)
         axioms = list(ta.axioms)
+        exact = [ta.exact] if ta.exact is not None else []
         post = q.kind == "other_output" or q.predicate == "post"
         syms = {**{f"in.{k}": v for k, v in ins.items()},
                 **({f"out.{k}": v for k, v in outs.items()} if post else {})}
-        leaves = [n for s in syms.values() for n in leaf_names(s)]
         if q.kind == "other_output":
             pa = self._pred(ta, "post", "the spec")
             if q.input is None or q.output is None:
@@ -142,56 +173,73 @@ class Z3Symbolic:
             fixed = [value_term(ins[k], q.input[k]) for k in ins]
             other = z3.Not(z3.And(*[sym_eq(outs[k], _fixed(outs[k], q.output[k]))
                                     for k in outs]))
-            facts = fixed + axioms + [pa.defined, pa.value, other]
+            target = fixed + axioms + [pa.defined, pa.value, other]
             outs_only = {f"out.{k}": v for k, v in outs.items()}
-            return self._search(b, facts, [], outs_only, leaves, ins, outs, post)
+            return self._search(b, _Query(target, None, exact, outs_only, ins, outs, True,
+                                          "output"), q.models)
         if q.b is None:
             raise Unsupported("a differ question needs two specs")
-        tb = self._encode(q.b, task, ins, outs, "b")
+        tb = self._encode(q.b, task, ins, outs, "b", unfold)
         axioms += tb.axioms
+        exact += [tb.exact] if tb.exact is not None else []
         which = q.predicate
         pa, pb = self._pred(ta, which, "A"), self._pred(tb, which, "B")
         facts = list(axioms)
         if post and q.gate != "none":
             g = self._pred(ta if q.gate == "a" else tb, "pre", "the reference side")
             facts += [g.defined, g.value]
-        diff = z3.And(pa.defined, pb.defined, z3.Xor(pa.value, pb.value))
-        defdiff = z3.Xor(pa.defined, pb.defined)
-        return self._search(b, facts + [diff], facts + [defdiff], syms, leaves, ins, outs, post)
+        differ = {"either": z3.Xor(pa.value, pb.value),
+                  "a": z3.And(pa.value, z3.Not(pb.value)),
+                  "b": z3.And(pb.value, z3.Not(pa.value))}[q.side]
+        target = facts + [pa.defined, pb.defined, differ]
+        defdiff = facts + [z3.Xor(pa.defined, pb.defined)]
+        return self._search(b, _Query(target, defdiff, exact, syms, ins, outs, post, "input"),
+                            q.models)
 
-    def _search(self, b: _Budget, facts: list[Any], defined_facts: list[Any],
-                syms: dict[str, Sym], leaves: list[str], ins: dict[str, Sym],
-                outs: dict[str, Sym], post: bool) -> Answer:
-        """Unbounded first, then bounded when undecided; 'none' needs the definedness check
-        (``defined_facts``: a model there is an input where only one side is defined)."""
-        bounded = any(has_collection(s) for s in syms.values())
+    def _search(self, b: _Budget, q: _Query, models: int) -> Answer:
+        """Small values first, then every value, then (when undecided and the task has
+        collections) collections of at most ``max_len``. A model is looked for with the
+        encodings exact; "none" needs the same question unsatisfiable without that assumption
+        and the definedness check."""
+        bounded = any(has_collection(s) for s in q.syms.values())
         scopes: list[int | None] = [None] + ([b.limits.max_len] if bounded else [])
         last = ""
-        # a short look among small values first: quick models, and small ones
-        near = [c for s in syms.values() for c in small(s)]
+        near = [c for s in q.syms.values() for c in small(s)]
         if near:
-            inv = [c for s in syms.values() for c in invariant(s, None)]
-            ans = b.ask(inv + near + facts, leaves, share=0.2)
+            inv = [c for s in q.syms.values() for c in invariant(s, None)]
+            ans = b.ask(inv + near + q.exact + q.target, q.leaves, share=0.2)
             if ans.status == "sat":
-                return b.answer(status="found", **self._model(ans, ins, outs, post))
+                return self._found(b, q, ans, inv + q.exact + q.target, models)
         for bound in scopes:
             inv = []
-            for s in syms.values():
+            for s in q.syms.values():
                 inv += invariant(s, bound)
-            ans = b.ask(inv + facts, leaves)
+            ans = b.ask(inv + q.exact + q.target, q.leaves)
             if ans.status == "sat":
-                return b.answer(status="found", **self._model(ans, ins, outs, post))
+                return self._found(b, q, ans, inv + q.exact + q.target, models)
             if ans.status == "unknown":
                 last = ans.reason or "solver gave up"
                 continue
-            if defined_facts:
-                d = b.ask(inv + defined_facts, leaves)
+            if q.exact:
+                whole = b.ask(inv + q.target, [])
+                if whole.status != "unsat":
+                    last = REMAINDER if whole.status == "sat" else (
+                        f"not settled without the unfolding's bound: "
+                        f"{whole.reason or 'solver gave up'}")
+                    continue
+            if q.defined_diff is not None:
+                d = b.ask(inv + q.defined_diff, q.leaves)
                 if d.status == "sat":
-                    inp = {k: decode(v, d.values) for k, v in ins.items()}
-                    return b.answer(status="unknown", input=inp, reason=(
-                        "the predicates agree wherever both are defined, but one is "
-                        "undefined (an index out of range, a division by zero, an "
-                        "unspecified value) where the other is not, e.g. on this input"))
+                    why = ("the predicates agree wherever both are defined, but one is "
+                           "undefined (an index out of range, a division by zero, an "
+                           "unspecified value) where the other is not")
+                    if q.exact:
+                        return b.answer(status="unknown", reason=why + " (or the "
+                                        "difference rests on a recursive helper beyond the "
+                                        "unfolding depth)")
+                    inp = {k: decode(v, d.values) for k, v in q.ins.items()}
+                    return b.answer(status="unknown", input=inp, reason=why + ", e.g. on "
+                                    "this input")
                 if d.status == "unknown":
                     last = f"definedness not settled: {d.reason or 'solver gave up'}"
                     continue
@@ -199,19 +247,40 @@ class Z3Symbolic:
                             bound=bound)
         return b.answer(status="unknown", reason=last)
 
+    def _found(self, b: _Budget, q: _Query, first: SolverAnswer, facts: list[Any],
+               models: int) -> Answer:
+        """The first model, and up to ``models - 1`` more, each blocked from repeating an
+        earlier one's input (or output)."""
+        got = [self._model(first, q)]
+        blocked = list(facts)
+        while len(got) < models:
+            m = got[-1]
+            if q.block == "input":
+                same = [value_term(q.ins[k], m.input[k]) for k in q.ins]
+            else:
+                same = [value_term(q.outs[k], (m.output or {})[k]) for k in q.outs]
+            blocked.append(z3.Not(z3.And(*same)) if same else z3.BoolVal(False))
+            ans = b.ask(blocked, q.leaves, share=0.5)
+            if ans.status != "sat":
+                break
+            got.append(self._model(ans, q))
+        return b.answer(status="found", input=got[0].input, output=got[0].output,
+                        more=got[1:])
+
     @staticmethod
-    def _model(ans: SolverAnswer, ins: dict[str, Sym], outs: dict[str, Sym], post: bool
-               ) -> dict[str, Any]:
-        return {"input": {k: decode(v, ans.values) for k, v in ins.items()},
-                "output": ({k: decode(v, ans.values) for k, v in outs.items()} if post
-                           else None)}
+    def _model(ans: SolverAnswer, q: _Query) -> Model:
+        return Model(input={k: decode(v, ans.values) for k, v in q.ins.items()},
+                     output=({k: decode(v, ans.values) for k, v in q.outs.items()} if q.post
+                             else None))
 
     def decide(self, task: Task, q: Question, limits: SolverLimits) -> Decision:
+        """Proofs only (no exactness assumed): a recursive helper's remainder can make the
+        answer unknown, never wrong."""
         b = _Budget(limits)
         t0 = time.monotonic()
         try:
             ins, outs = self._vars(task)
-            t = self._encode(q.a, task, ins, outs, "a")
+            t = self._encode(q.a, task, ins, outs, "a", limits.unfold)
             p = self._pred(t, q.predicate, "the spec")
             if q.input is None:
                 raise Unsupported("no input")
@@ -219,11 +288,9 @@ class Z3Symbolic:
             if q.predicate == "post":
                 if q.output is None:
                     raise Unsupported("no output")
-                fixed += [value_term(outs[k], _plain(q.output.get(k))) for k in outs]
+                fixed += [value_term(outs[k], q.output.get(k)) for k in outs]
             facts = fixed + list(t.axioms)
-        except Unsupported as e:
-            return Decision(value=None, reason=f"outside the SMT encoding: {e}")
-        except (z3.Z3Exception, KeyError, TypeError, ValueError) as e:
+        except (Unsupported, z3.Z3Exception, KeyError, TypeError, ValueError) as e:
             return Decision(value=None, reason=f"outside the SMT encoding: {e}")
         yes = b.ask(facts + [z3.Not(z3.And(p.defined, p.value))], [])
         if yes.status == "unsat":
@@ -238,13 +305,8 @@ class Z3Symbolic:
                         seconds=time.monotonic() - t0)
 
 
-def _plain(v: Any) -> Any:
-    return v
-
-
 def _fixed(s: Sym, v: Any) -> Sym:
     """A ``Sym`` of the same shape whose leaves are the literal value ``v``."""
-    from adequacy.symbolic.terms import Null, Opt, Rec, Scalar, literal
     if isinstance(s, Scalar):
         return Scalar(s.ty, literal(s.ty, v))
     if isinstance(s, Opt):
@@ -256,7 +318,6 @@ def _fixed(s: Sym, v: Any) -> Sym:
             return Null(s.ty, z3.BoolVal(True), s.val)
         return Null(s.ty, z3.BoolVal(False), _fixed(s.val, v))
     if isinstance(s, Rec):
-        from adequacy.model.types import TupleType
         items = (dict(zip(s.fields, v, strict=True)) if isinstance(s.ty, TupleType) else v)
         return Rec(s.ty, {k: _fixed(x, items[k]) for k, x in s.fields.items()})
     raise Unsupported("cannot encode a value")

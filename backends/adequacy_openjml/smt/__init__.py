@@ -14,7 +14,17 @@ from typing import Any
 
 import z3
 
-from adequacy.plugin import Null, Pred, Scalar, SpecTerms, Sym, Task, Unsupported, source_version
+from adequacy.plugin import (
+    UNFOLD_DEPTH,
+    Null,
+    Pred,
+    Scalar,
+    SpecTerms,
+    Sym,
+    Task,
+    Unsupported,
+    source_version,
+)
 
 __all__ = ["JmlSmtEncoder"]
 
@@ -46,7 +56,7 @@ class JmlSmtEncoder:
             (HERE.parent / "jml").glob("*.py")))
 
     def encode(self, spec: Any, task: Task, inputs: dict[str, Sym], outputs: dict[str, Sym],
-               tag: str) -> SpecTerms:
+               tag: str, unfold: int = UNFOLD_DEPTH) -> SpecTerms:
         from ..jml.semantics import spec_math_mode
         from .encode import JE, JmlEncoder, param_value, sc
 
@@ -56,7 +66,7 @@ class JmlSmtEncoder:
         if "static" not in js.method.modifiers:
             raise Unsupported("an instance method (fields and the receiver are not encoded)")
         mode = spec_math_mode(js.cls, js.method)
-        enc = JmlEncoder(js, mode, tag)
+        enc = JmlEncoder(js, mode, tag, unfold)
         pre_env: dict[str, JE] = {}
         for ty, name in js.method.params:
             if name not in inputs:
@@ -106,4 +116,4 @@ class JmlSmtEncoder:
         pre = _kleene_or([(p, dp) for p, dp, _, _ in cases])
         post = _kleene_and([(z3.Implies(p, q), z3.And(dp, z3.Or(z3.Not(p), dq)))
                             for p, dp, q, dq in cases])
-        return SpecTerms(pre, post, axioms=axioms)
+        return SpecTerms(pre, post, axioms=axioms, exact=enc.unfold.exact)

@@ -9,17 +9,30 @@ is undefined. A narrowing cast of an out-of-range value is undefined in bigint m
 the low bits in java mode. Definedness follows Java's short-circuits (`a && b` needs `b`
 defined only where `a` is true), with rac's three-valued quantifiers. Pure helpers whose body
 is one `return` (or `if (c) return a; else return b;`) are inlined with Java's wrapping
-arithmetic (a helper runs as Java); anything else raises ``Unsupported``.
+arithmetic (a helper runs as Java), a recursive one unfolded to a depth and the rest left
+uninterpreted; anything else raises ``Unsupported``.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 import z3
 
-from adequacy.plugin import BoolType, IntType, Null, Scalar, SeqType, Sym, Unsupported
+from adequacy.plugin import (
+    UNFOLD_DEPTH,
+    BoolType,
+    IntType,
+    Null,
+    Scalar,
+    SeqType,
+    Sym,
+    Unfolder,
+    Unsupported,
+    smt_terms,
+)
 
 from ..jml import ast as A
 
@@ -28,7 +41,6 @@ __all__ = ["JE", "JmlEncoder"]
 T = z3.BoolVal(True)
 RANGES = {"int": 32, "long": 64, "short": 16, "byte": 8}
 INTEGRAL = ("int", "long", "short", "byte", "char", "\\bigint")
-MAX_INLINE = 32
 
 
 @dataclass
@@ -89,12 +101,12 @@ def sc(t: Any, jt: str) -> Scalar:
 class JmlEncoder:
     """One spec's expressions over an environment of parameter values."""
 
-    def __init__(self, spec: Any, mode: str, tag: str) -> None:
+    def __init__(self, spec: Any, mode: str, tag: str, unfold: int = UNFOLD_DEPTH) -> None:
         self.spec = spec
         self.mode = mode
         self.tag = tag
         self.n = 0
-        self.depth = 0
+        self.unfold = Unfolder(unfold)
         self.helpers = {m.name: m for m in spec.cls.methods if "pure" in m.modifiers
                         and m is not spec.method}
 
@@ -331,10 +343,11 @@ class JmlEncoder:
         raise Unsupported(f"call of {e.name} (line {e.line})")
 
     def inline(self, m: Any, args: list[JE], line: int) -> JE:
+        """A pure helper's body with the arguments' values, as Java runs it; a helper that
+        calls itself is unfolded to the ``Unfolder``'s depth, the rest uninterpreted (never a
+        recursive definition: nothing here proves it terminates)."""
         from ..jml.model_bodies import body_value
         from ..jml.parser import parse_expression
-        if self.depth >= MAX_INLINE:
-            raise Unsupported("helper calls nested too deeply (or recursive)")
         shape = body_value(" ".join(m.source[m.source.find("{"):].split()))
         if shape is None:
             raise Unsupported(f"helper {m.name}: a body other than one return")
@@ -345,21 +358,31 @@ class JmlEncoder:
                 env[name] = JE(a.v, ty, a.d)
             else:
                 raise Unsupported(f"helper {m.name}: argument of type {a.jt} for {ty}")
+        rt = (m.return_type or "").strip()
+        key = f"{m.name}!{hashlib.sha256(m.source.encode()).hexdigest()[:16]}"
+        argd = z3.And(*[a.d for a in args])
+        if not self.unfold.may_unfold(key):
+            if rt not in RANGES and rt not in ("char", "boolean"):
+                raise Unsupported(f"helper {m.name}: a recursive helper returning {rt}")
+            terms = [t for a in args for t in smt_terms.leaf_terms(a.v)]
+            sort = z3.BoolSort() if rt == "boolean" else z3.IntSort()
+            (v,), dv = self.unfold.remainder(key, terms, [sort])
+            if rt != "boolean":
+                dv = z3.And(dv, in_range(rt, v))
+            return JE(sc(v, rt), rt, z3.And(argd, dv))
         saved, self.mode = self.mode, "java"  # a helper runs as Java
-        self.depth += 1
         try:
-            if isinstance(shape, tuple):
-                c, x, y = (parse_expression(s) for s in shape)
-                r = self.e_Cond(A.Cond(line, c, x, y), env, env)
-            else:
-                r = self.expr(parse_expression(shape), env, env)
+            with self.unfold.unfolding(key):
+                if isinstance(shape, tuple):
+                    c, x, y = (parse_expression(s) for s in shape)
+                    r = self.e_Cond(A.Cond(line, c, x, y), env, env)
+                else:
+                    r = self.expr(parse_expression(shape), env, env)
         finally:
             self.mode = saved
-            self.depth -= 1
-        if r.jt != (m.return_type or "").strip() and not (
-                r.jt in RANGES and (m.return_type or "").strip() in RANGES):
+        if r.jt != rt and not (r.jt in RANGES and rt in RANGES):
             raise Unsupported(f"helper {m.name}: result type")
-        return JE(r.v, r.jt, z3.And(*[a.d for a in args], r.d))
+        return JE(r.v, r.jt, z3.And(argd, r.d))
 
 
 def param_value(java_type: str, s: Sym) -> JE:

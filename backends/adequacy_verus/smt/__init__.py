@@ -5,7 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from adequacy.plugin import Pred, Rec, SpecTerms, Sym, Task, Unsupported, source_version
+from adequacy.plugin import (
+    UNFOLD_DEPTH,
+    Pred,
+    Rec,
+    SpecTerms,
+    Sym,
+    Task,
+    Unsupported,
+    source_version,
+)
 
 __all__ = ["VerusEncoder"]
 
@@ -22,12 +31,12 @@ class VerusEncoder:
             (HERE.parent / "syntax").glob("*.py")))
 
     def encode(self, spec: Any, task: Task, inputs: dict[str, Sym], outputs: dict[str, Sym],
-               tag: str) -> SpecTerms:
+               tag: str, unfold: int = UNFOLD_DEPTH) -> SpecTerms:
         from ..interp import run_deep
         from .encode import Encoder
 
         module = spec.data.module
-        enc = Encoder(module, tag)
+        enc = Encoder(module, tag, unfold)
         structs = module.structs
         for name, vals in (("Input", inputs), ("Output", outputs)):
             st = structs.get(name)
@@ -49,4 +58,4 @@ class VerusEncoder:
 
         pre = one("pre_spec", [rin], "pre")
         post = one("post_spec", [rin, rout], "post")
-        return SpecTerms(pre, post, axioms=enc.axioms, gaps=gaps)
+        return SpecTerms(pre, post, axioms=enc.axioms, gaps=gaps, exact=enc.unfold.exact)

@@ -9,9 +9,10 @@ an unspecified cast or choice is undefined; `false && U` is false; a quantifier 
 defined instance is false, true when every instance is defined and true), so a model found
 inside both specs' definedness is one the concrete engines can decide.
 
-Recursive spec fns become Z3 recursive definitions (value and definedness), admitted only with
-a `decreases` clause; anything else this module does not know raises ``Unsupported``: the
-question becomes unknown, never a guess.
+Non-recursive spec fns are inlined; recursive ones are unfolded to a depth and the rest left
+uninterpreted (``Unfolder``: never a recursive definition, whose termination nothing here
+proves). Anything else this module does not know raises ``Unsupported``: the question becomes
+unknown, never a guess.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 import z3
 
 from adequacy.plugin import (
+    UNFOLD_DEPTH,
     BoolType,
     IntType,
     Null,
@@ -31,6 +33,7 @@ from adequacy.plugin import (
     SeqType,
     StringType,
     Sym,
+    Unfolder,
     Unsupported,
     smt_terms,
 )
@@ -45,8 +48,6 @@ WIDTHS = {"u8": (8, False), "u16": (16, False), "u32": (32, False), "u64": (64, 
 INT = IntType("int")
 BOOL = BoolType()
 T = z3.BoolVal(True)
-_DEFINED: dict[str, tuple[Any, Any]] = {}
-"""Recursive definitions made in this process, by tag, name and spec text."""
 MAX_INLINE = 64
 """Deepest chain of non-recursive spec fn calls inlined into one another."""
 
@@ -142,13 +143,13 @@ class Scope:
 class Encoder:
     """One spec module's expressions as terms; ``tag`` keeps its declarations apart."""
 
-    def __init__(self, module: A.SpecModule, tag: str) -> None:
+    def __init__(self, module: A.SpecModule, tag: str, unfold: int = UNFOLD_DEPTH) -> None:
         self.m = module
         self.tag = tag
         self.fns = {f.name: f for f in module.all_fns() if f.mode == "spec"}
         self.structs = module.structs
         self.axioms: list[Any] = []
-        self.rec: dict[str, tuple[Any, Any]] = {}
+        self.unfold = Unfolder(unfold)
         self.depth = 0
         self.bound = 0
         """Quantifier nesting: an unspecified choice under a binder is not encoded."""
@@ -468,43 +469,29 @@ class Encoder:
         return hashlib.sha256("\x1f".join(sorted(texts)).encode()).hexdigest()[:16]
 
     def call_rec(self, fn: A.FnItem, args: list[Sym], line: int, d: Any) -> E:
-        if not fn.decreases:
-            raise Unsupported(f"recursive spec fn {fn.name} without decreases")
-        if fn.name not in self.rec:
-            sorts = [sort_of_ref(p.ty) for p in fn.params]
-            rs = sort_of_ref(fn.ret_type)
-            # Z3 keeps recursive definitions for the whole process: one name per spec text
-            # shared by specs whose definitions (and what they call) read the same, so two
-            # specs with one helper compare its calls, not two copies of it
-            key = f"{fn.name}!{self.fn_hash(fn)}"
-            if key in _DEFINED:
-                self.rec[fn.name] = _DEFINED[key]
-                return self.call_rec(fn, args, line, d)
-            fv = z3.RecFunction(key, *sorts, rs)
-            fd = z3.RecFunction(key + "!def", *sorts, z3.BoolSort())
-            self.rec[fn.name] = (fv, fd)
-            params = [z3.Const(f"{self.tag}!{fn.name}!{p.name}", so)
-                      for p, so in zip(fn.params, sorts, strict=True)]
+        """A recursive spec fn: its body inlined up to the unfolding's depth, past it the
+        remainder (``Unfolder``): never a recursive definition, whose termination nothing
+        here proves (a non-terminating one would let the solver prove anything)."""
+        key = f"{fn.name}!{self.fn_hash(fn)}"
+        if self.unfold.may_unfold(key):
             assert fn.body is not None
-            saved = self.bound
-            self.bound += 1  # an unspecified choice inside depends on the parameters
-            try:
-                body = self.expr(fn.body, Scope({p.name: sc(x) for p, x in
-                                                 zip(fn.params, params, strict=True)}))
-            finally:
-                self.bound = saved
-            if not isinstance(body.v, Scalar):
-                raise Unsupported(f"recursive spec fn {fn.name} returning a compound value")
-            z3.RecAddDefinition(fv, params, body.v.term)
-            z3.RecAddDefinition(fd, params, body.d)
-            _DEFINED[key] = (fv, fd)
-        fv, fd = self.rec[fn.name]
-        terms = []
-        for a in args:
-            if not isinstance(a, Scalar):
-                raise Unsupported(f"compound argument of recursive spec fn {fn.name}")
-            terms.append(a.term)
-        return E(sc(fv(*terms)), z3.And(d, fd(*terms)))
+            with self.unfold.unfolding(key):
+                r = self.expr(fn.body, Scope({p.name: a for p, a in zip(fn.params, args,
+                                                                          strict=True)}))
+            return E(r.v, z3.And(d, r.d))
+        terms = [t for a in args for t in smt_terms.leaf_terms(a)]
+        ty = fn.ret_type
+        sort = sort_of_ref(ty)
+        (v,), dv = self.unfold.remainder(key, terms, [sort])
+        if z3.is_bool(v):
+            out: Sym = Scalar(BOOL, v)
+        elif z3.is_int(v):
+            out = Scalar(INT, v)
+            assert ty is not None
+            dv = z3.And(dv, type_range(ty.name, v))
+        else:
+            out = sc(v)
+        return E(out, z3.And(d, dv))
 
     def e_If(self, e: A.If, s: Scope) -> E:
         if e.let_pat is not None:

@@ -110,6 +110,8 @@ class _Search:
             if hasattr(j, "deadline"):
                 j.deadline = self.deadline
         self.oracle = right if isinstance(right, OracleJudge) else _reference_source(task)
+        if self.oracle is not None:
+            self.oracle.deadline = self.deadline
         self.report = SearchReport(task=task.id, left=left.name, right=right.name, seed=seed,
                                    budget=budget, right_oracles=getattr(right, "describe", ""))
         self.found: dict[tuple[str, bool, bool], list[Disagreement]] = {}

@@ -42,6 +42,9 @@ QueryTimeout = Annotated[float, typer.Option(callback=positive, help="--symbolic
                          "seconds per query.")]
 MaxLen = Annotated[int, typer.Option(callback=at_least(0), help="--symbolic: the collection "
                    "length of the bounded question asked when the unbounded one is undecided.")]
+Unfold = Annotated[int, typer.Option(callback=at_least(0), help="--symbolic: nested calls of a "
+                   "recursive helper unfolded; past them nothing is assumed, so an answer "
+                   "that depends on deeper calls is unknown.")]
 
 
 def _options(engine: list[str] | None, case_timeout: float) -> ScoreOptions:
@@ -115,6 +118,7 @@ def explore(
     symbolic: Symbolic = False,
     query_timeout: QueryTimeout = 5.0,
     max_len: MaxLen = 8,
+    unfold: Unfold = 10,
 ) -> None:
     """Search inputs and outputs where SPEC disagrees with an oracle, shrink each to a minimal one.
 
@@ -151,7 +155,8 @@ def explore(
             if oracle == "reference":
                 raise fail("--symbolic needs a spec as the oracle: --oracle gold or "
                            "--oracle PATH")
-            srep = _symbolic(t, left, right, budget, seed, query_timeout, max_len)
+            srep = _symbolic(t, left, right, budget, seed, query_timeout, max_len, unfold,
+                             per_bucket)
         else:
             rep = compare(t, left, right, seed=seed, budget=budget, per_bucket=per_bucket)
     except SpecInvalid as e:
@@ -201,27 +206,42 @@ def _write_new(t: Task, new: list[Any]) -> None:
 
 
 def _symbolic(t: Task, left: Any, right: Any, budget: float, seed: int, query_timeout: float,
-              max_len: int) -> Any:
+              max_len: int, unfold: int, per_bucket: int) -> Any:
     """The symbolic search with concrete-only judges (the solver never confirms itself)."""
     from adequacy.extensions.symbolic import SolverLimits
-    from adequacy.search.symbolic.compare import compare_symbolic, concrete_options
+    from adequacy.search.symbolic import compare_symbolic, concrete_options
     for j in (left, right):
         j.options = concrete_options(t, j.options)
-    return compare_symbolic(t, left, right, budget=budget, seed=seed, limits=SolverLimits(
-        query_seconds=query_timeout, max_len=max_len))
+    return compare_symbolic(t, left, right, budget=budget, seed=seed, per_bucket=per_bucket,
+                            limits=SolverLimits(query_seconds=query_timeout, max_len=max_len,
+                                                unfold=unfold))
+
+
+_SIDES = {("pre", "a"): "input {l} accepts and {r} rejects",
+          ("pre", "b"): "input {r} accepts and {l} rejects",
+          ("post", "a"): "output {l} accepts and {r} rejects",
+          ("post", "b"): "output {r} accepts and {l} rejects"}
 
 
 def _print_symbolic(rep: Any, lname: str, rname: str, role: str) -> None:
     word = {True: "accepts", False: "rejects", None: "undecided"}
-    for r in rep.results:
-        a = r.answer
-        if a.status == "none":
-            _say(f"{r.predicate}: proved: {r.claim} ({a.queries} solver queries, "
-                 f"{a.seconds:.2f} s)")
-        elif a.status == "unknown":
-            _say(f"{r.predicate}: unknown: {a.reason}")
-            if a.input is not None:
-                _say(f"  input   {_dump(a.input)}")
+    for pred in ("pre", "post"):
+        rs = [r for r in rep.results if r.predicate == pred]
+        proof = rep.proved(pred)
+        if rs and proof is not None:
+            from adequacy.search.symbolic.compare import claim_of
+            _say(f"{pred}: proved: {claim_of(pred, proof)} ({sum(r.answer.queries for r in rs)}"
+                 f" solver queries, {sum(r.answer.seconds for r in rs):.2f} s)")
+            continue
+        for r in rs:
+            a = r.answer
+            what = _SIDES.get((pred, r.side), "difference").format(l=lname, r=rname)
+            if a.status == "none":
+                _say(f"{pred}: proved: no {what}, {a.claim()}")
+            elif a.status == "unknown":
+                _say(f"{pred}: unknown whether there is an {what}: {a.reason}")
+                if a.input is not None:
+                    _say(f"  input   {_dump(a.input)}")
     for f in rep.findings:
         if f.status == "counterexample" and f.disagreement is not None:
             d = f.disagreement
@@ -268,6 +288,7 @@ def diff(
     symbolic: Symbolic = False,
     query_timeout: QueryTimeout = 5.0,
     max_len: MaxLen = 8,
+    unfold: Unfold = 10,
 ) -> None:
     """Where two specs disagree: pre on any input, post on inputs both accept.
 
@@ -286,7 +307,8 @@ def diff(
         for j in (ja, jb):
             _check_loads(j, "spec")
         if symbolic:
-            srep = _symbolic(t, jb, ja, budget, seed, query_timeout, max_len)
+            srep = _symbolic(t, jb, ja, budget, seed, query_timeout, max_len, unfold,
+                             per_bucket)
         else:
             rep = compare(t, ja, jb, seed=seed, budget=budget, gate="both",
                           per_bucket=per_bucket)

@@ -6,7 +6,6 @@ so both build the same ``ScoreOptions`` from the same flags.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -42,11 +41,17 @@ def score(
     cache_path: str | None,
     max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
-    symbolic: Annotated[bool, typer.Option("--symbolic", help="Also ask the solver, on each "
-                        "valid input of a unique-output task, whether the postcondition admits "
-                        "another output (docs/symbolic.md).")] = False,
+    symbolic: Annotated[bool, typer.Option("--symbolic", help="Also ask the solver whether "
+                        "the postcondition admits another output on each valid input of a "
+                        "unique-output task, and whether the precondition accepts an input the "
+                        "gold spec refuses; every model is confirmed by the concrete engines "
+                        "(docs/symbolic.md).")] = False,
     symbolic_budget: Annotated[float, typer.Option(min=0.1, help="--symbolic: wall-clock "
-                               "seconds for the output check.")] = 60.0,
+                               "seconds for the solver's figures.")] = 60.0,
+    add: Annotated[bool, typer.Option("--add", help="--symbolic: append what it confirmed to "
+                   "the task: each second output as a post_sound case, each input the gold "
+                   "spec refuses and the task's oracles call invalid as a pre_sound case "
+                   "(origin explored).")] = False,
 ) -> None:
     """Score one spec against its task's four buckets."""
     from adequacy.console import progress
@@ -64,33 +69,21 @@ def score(
     with progress.terminal():
         rep = score_spec(t, text, str(spec), options, cache=vc, cases=cases)
     fmt = resolve(fmt, as_json)
-    pins = None
     if symbolic and rep.status == "scored":
-        from adequacy.search.symbolic.pinning import check_pinned
-        try:
-            pins = check_pinned(t, text, str(spec), options, budget=symbolic_budget)
-        except AdequacyError as e:
-            raise fail(str(e)) from None
-    if fmt is OutputFormat.json and pins is not None:
-        print(json.dumps({"report": json.loads(rep.model_dump_json()),
-                          "output_check": json.loads(pins.model_dump_json())}, indent=2))
-    elif fmt is OutputFormat.json:
+        from adequacy.search.symbolic import with_figures
+        rep = with_figures(t, text, str(spec), rep, options, symbolic_budget)
+        if add and rep.symbolic is not None:
+            from adequacy.search.symbolic.figures import add_found
+            n = add_found(t, rep.symbolic)
+            err.print(f"added {n} case(s) to {task} (origin explored)", highlight=False,
+                      markup=False, soft_wrap=True)
+    if fmt is OutputFormat.json:
         print(rep.model_dump_json(indent=2))
     elif rep.status == "error":
         # one line on stderr only (the table would say it a second time on stdout)
         raise fail(f"{spec}: {rep.error.splitlines()[0] if rep.error else 'scoring failed'}")
     else:
         show(out, spec_table(rep, harness_t=harness_t, task=t), fmt)
-        if pins is not None:
-            out.print(pins.figure(), highlight=False, markup=False, soft_wrap=True)
-            for r in pins.results:
-                if r.status in ("second_output", "encoding_fault", "unconfirmed"):
-                    what = {"second_output": "accepts a second output",
-                            "encoding_fault": "ENCODING FAULT",
-                            "unconfirmed": "unconfirmed second output"}[r.status]
-                    out.print(f"  {what}: input {json.dumps(r.input)} right "
-                              f"{json.dumps(r.output)} other {json.dumps(r.other)} "
-                              f"({r.reason})", highlight=False, markup=False, soft_wrap=True)
     raise typer.Exit(rep.exit_code)
 
 
@@ -125,6 +118,11 @@ def run(
     verify: Annotated[bool, typer.Option("--verify", help="Also prove each spec against the "
                       "method body with the language's best installed prover; `report` shows "
                       "VR beside the metrics.")] = False,
+    symbolic: Annotated[bool, typer.Option("--symbolic", help="Also the solver's figures of "
+                        "each spec (as score --symbolic); `report` shows them beside the "
+                        "buckets.")] = False,
+    symbolic_budget: Annotated[float, typer.Option(min=0.1, help="--symbolic: wall-clock "
+                               "seconds per spec for the solver's figures.")] = 60.0,
 ) -> None:
     """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file.
 
@@ -164,7 +162,11 @@ def run(
     _, cache_path = open_cache(cache_path)
     if max_spec_bytes is not None:  # read by the pool workers, which inherit the environment
         os.environ["ADEQUACY_MAX_SPEC_BYTES"] = str(max_spec_bytes)
-    opts = BatchOptions(score=options, cache_path=cache_path, verify=verify)
+    figures = None
+    if symbolic:
+        from adequacy.search.symbolic import with_figures as figures
+    opts = BatchOptions(score=options, cache_path=cache_path, verify=verify,
+                        symbolic=symbolic_budget if symbolic else None, figures=figures)
     if executor not in ("local", "ray"):
         raise fail(f"--executor must be local or ray, not {executor!r}")
     opts.executor = executor  # type: ignore[assignment]

@@ -1,8 +1,10 @@
 """Symbolic search: the solver proposes inputs and outputs, the concrete engines dispose.
 
 ``compare`` is symbolic diff and explore (``compare_symbolic``, and ``equivalence`` for tools
-that judge rewrites); ``pinning`` the one-output check of ``score --symbolic``. Every model a
-solver returns is re-checked by the concrete engines before it is reported (docs/symbolic.md).
+that judge rewrites); ``figures`` the figures of ``score --symbolic`` (does the postcondition
+determine the output, does the precondition accept an input the gold spec refuses). Every model
+a solver returns is re-checked by the concrete engines before it is reported
+(docs/symbolic.md).
 """
 
 from adequacy.search.symbolic.compare import (
@@ -12,7 +14,12 @@ from adequacy.search.symbolic.compare import (
     concrete_options,
     equivalence,
 )
-from adequacy.search.symbolic.pinning import PinReport, PinResult, check_pinned
+from adequacy.search.symbolic.figures import (
+    output_determination,
+    pre_against_gold,
+    symbolic_figures,
+    with_figures,
+)
 
-__all__ = ["Finding", "PinReport", "PinResult", "SymbolicReport", "check_pinned",
-           "compare_symbolic", "concrete_options", "equivalence"]
+__all__ = ["Finding", "SymbolicReport", "compare_symbolic", "concrete_options", "equivalence",
+           "output_determination", "pre_against_gold", "symbolic_figures", "with_figures"]

@@ -1,13 +1,15 @@
 """Symbolic diff and explore: the solver proposes, the concrete engines dispose.
 
 ``compare_symbolic(task, spec, reference)`` asks the task's backend (``Backend.symbolic()``)
-for an input where the two preconditions differ and for an input the reference side's
-precondition accepts with an output where the postconditions differ. Each model becomes
-concrete values and is judged again by both specs through the normal scoring path with the
-concrete engines only (the ``smt`` engine left out, so the solver never confirms itself):
+for inputs where the two preconditions differ and for inputs the reference side's
+precondition accepts with outputs where the postconditions differ, one side of each
+difference at a time (the spec accepts what the reference rejects, and the other way round:
+each side is a different bucket). Each model becomes concrete values and is judged again by
+both specs through the normal scoring path with the concrete engines only (the ``smt`` engine
+left out, so the solver never confirms itself):
 
 - both decide, differently: a **counterexample**, shrunk like a sampled one
-  (``exploring``'s shrinker), labelled by the task's own oracles where they decide;
+  (``adequacy.search.explore.shrink``), labelled by the task's own oracles where they decide;
 - both decide, alike: an **encoding fault** (the encoding and the engines disagree), reported
   as such and never as a counterexample;
 - either leaves it unknown: **unconfirmed**, reported with the values, not a counterexample.
@@ -24,14 +26,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from adequacy.errors import AdequacyError, BackendError
-from adequacy.extensions.symbolic import Answer, Question, SolverLimits
+from adequacy.extensions.symbolic import Answer, Model, Question, SolverLimits, Symbolic
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Bucket
 from adequacy.scoring.options import ScoreOptions
-from adequacy.search.explore import Disagreement, _Search
+from adequacy.search.explore import Disagreement, shrink
 from adequacy.search.oracles import OracleJudge, SpecJudge, Word
 
-__all__ = ["Finding", "SymbolicReport", "compare_symbolic", "concrete_options", "equivalence"]
+__all__ = ["Finding", "PredicateResult", "SymbolicReport", "compare_symbolic",
+           "concrete_options", "equivalence", "symbolic_for"]
+
+Side = Literal["a", "b"]
+"""Which side of a difference: ``a`` the spec under search holds and the reference side does
+not, ``b`` the other way round."""
 
 
 class Finding(BaseModel):
@@ -56,12 +63,15 @@ class Finding(BaseModel):
 
 
 class PredicateResult(BaseModel):
+    """The solver's answer on one side of one predicate's difference."""
+
     model_config = ConfigDict(extra="forbid")
 
     predicate: Literal["pre", "post"]
+    side: Literal["a", "b", "either"] = "either"
     answer: Answer
     claim: str = ""
-    """For a proof: exactly what was proved ("equivalent for every input ...")."""
+    """For a proof: exactly what was proved ("... equivalent for every input ...")."""
 
 
 class SymbolicReport(BaseModel):
@@ -80,17 +90,27 @@ class SymbolicReport(BaseModel):
         return [f.disagreement for f in self.findings
                 if f.status == "counterexample" and f.disagreement is not None]
 
+    def proved(self, predicate: str) -> Answer | None:
+        """The proof that ``predicate`` has no difference on either side (the weaker scope of
+        the two), or None when one side was not proved."""
+        rs = [r.answer for r in self.results if r.predicate == predicate]
+        if not rs or any(a.status != "none" for a in rs):
+            return None
+        bounded = [a for a in rs if a.scope == "bounded"]
+        return min(bounded, key=lambda a: a.bound or 0) if bounded else rs[0]
+
     def verdict(self) -> Literal["different", "equivalent", "bounded", "unknown"]:
         """``different`` (a confirmed counterexample), ``equivalent`` (both predicates
         proved equal for every input), ``bounded`` (proved, some only up to a length), or
         ``unknown``."""
         if self.counterexamples:
             return "different"
-        if len(self.results) == 2 and all(r.answer.status == "none" for r in self.results):
-            if all(r.answer.scope == "all" for r in self.results):
-                return "equivalent"
-            return "bounded"
-        return "unknown"
+        proofs = [self.proved(p) for p in ("pre", "post")]
+        if any(p is None for p in proofs):
+            return "unknown"
+        if all(p is not None and p.scope == "all" for p in proofs):
+            return "equivalent"
+        return "bounded"
 
 
 def concrete_options(task: Task, options: ScoreOptions) -> ScoreOptions:
@@ -104,30 +124,46 @@ def concrete_options(task: Task, options: ScoreOptions) -> ScoreOptions:
     return options.with_(engines=names)
 
 
+def symbolic_for(task: Task) -> Symbolic:
+    """The task's backend's symbolic answers (``BackendError`` when it gives none)."""
+    from adequacy.extensions.registry import backend_for
+    from adequacy.symbolic import symbolic_of
+    backend = backend_for(task.language)
+    sym = symbolic_of(backend)
+    if sym is None:
+        raise BackendError(f"the {backend.name} backend answers no symbolic questions "
+                           "(it has no smt_encoder() or symbolic())")
+    return sym
+
+
 def _word(w: Word) -> bool | None:
     return w.value
 
 
-class _Run:
-    def __init__(self, task: Task, left: SpecJudge, right: SpecJudge, budget: float,
-                 limits: SolverLimits, seed: int) -> None:
+class Confirmer:
+    """Judges solver models concretely (``left``: the spec under search; ``right``: the
+    reference side), shrinks the confirmed ones and labels them by the task's own oracles,
+    all before ``deadline``."""
+
+    def __init__(self, task: Task, left: SpecJudge, right: SpecJudge, deadline: float,
+                 seed: int = 0) -> None:
         self.task, self.left, self.right = task, left, right
-        self.start = time.monotonic()
-        self.deadline = self.start + budget
+        self.deadline = deadline
         for j in (left, right):
-            j.deadline = self.deadline
-        self.limits = limits.model_copy(update={"deadline": self.deadline})
+            j.deadline = deadline
         self.seed = seed
         try:
             self.oracle: OracleJudge | None = OracleJudge(task)
             if self.oracle.describe == "no oracle":
                 self.oracle = None
+            else:
+                self.oracle.deadline = deadline
         except AdequacyError:
             self.oracle = None
 
-    def confirm(self, pred: Literal["pre", "post"], ans: Answer) -> Finding:
-        inp = ans.input or {}
-        out = ans.output
+    def confirm(self, pred: Literal["pre", "post"], m: Model) -> Finding:
+        inp = m.input
+        out = m.output
         if pred == "pre":
             a, b = self.left.inputs([inp])[0], self.right.inputs([inp])[0]
         else:
@@ -155,16 +191,8 @@ class _Run:
         d = Disagreement(predicate=pred, input=inp, output=out if pred == "post" else None,
                          left=bool(a.value), right=bool(b.value), left_reason=a.reason,
                          right_reason=b.reason)
-        if time.monotonic() < self.deadline:
-            s = _Search(self.task, self.left, self.right, self.seed,
-                        max(0.0, self.deadline - time.monotonic()), "right", 1)
-            s.start, s.deadline = self.start, self.deadline
-            d = s.shrink(d)
-            if s._known(d):
-                d = d.model_copy(update={"existing": s.existing.get(s._case_key(
-                    d.bucket, d.input, d.output))})
-        else:
-            d = d.model_copy(update={"found": {"input": inp, "output": out}})
+        d = shrink(self.task, self.left, self.right, d, deadline=self.deadline, gate="right",
+                   seed=self.seed)
         f.disagreement = d
         f.input, f.output = d.input, d.output
         self.label(f, d)
@@ -195,37 +223,45 @@ class _Run:
         f.oracle_note = o.reason
 
 
+def claim_of(pred: str, ans: Answer) -> str:
+    """The sentence a proof of no difference on ``pred`` supports, and no more."""
+    if ans.status != "none":
+        return ""
+    return (f"{pred}conditions equivalent {ans.claim()}" + (
+        " (compared where the reference side's precondition holds)" if pred == "post" else ""))
+
+
 def compare_symbolic(task: Task, left: SpecJudge, right: SpecJudge, *, budget: float = 10.0,
                      limits: SolverLimits | None = None, seed: int = 0,
-                     predicates: tuple[str, ...] = ("pre", "post")) -> SymbolicReport:
+                     predicates: tuple[str, ...] = ("pre", "post"),
+                     sides: tuple[Side, ...] = ("a", "b"), per_bucket: int = 1
+                     ) -> SymbolicReport:
     """Symbolic search of where ``left`` (the spec under search) and ``right`` (the reference
     side: the gold or oracle spec) differ; post is compared only on inputs ``right``'s
-    precondition accepts. The judges must use the concrete engines (``concrete_options``)."""
+    precondition accepts. Each side of each predicate is asked for up to ``per_bucket``
+    models (each with a new input), and each is confirmed concretely. The judges must use
+    the concrete engines (``concrete_options``)."""
     from adequacy.extensions.registry import backend_for
+    sym = symbolic_for(task)
     backend = backend_for(task.language)
-    from adequacy.symbolic.capability import symbolic_of
-    sym = symbolic_of(backend)
-    if sym is None:
-        raise BackendError(f"the {backend.name} backend answers no symbolic questions "
-                           "(it has no smt_encoder() or symbolic())")
-    lim = limits or SolverLimits()
-    run = _Run(task, left, right, budget, lim, seed)
+    start = time.monotonic()
+    deadline = start + budget
+    run = Confirmer(task, left, right, deadline, seed)
+    lim = (limits or SolverLimits()).model_copy(update={"deadline": deadline})
     la = backend.load_spec(task, left.text, left.path)
     ra = backend.load_spec(task, right.text, right.path)
     rep = SymbolicReport(task=task.id, left=left.name, right=right.name, budget=budget)
     for pred in predicates:
-        q = Question(kind="differ", a=la, b=ra, predicate=pred, gate="b")  # type: ignore[arg-type]
-        ans = sym.find(task, q, run.limits)
-        claim = ""
-        if ans.status == "none":
-            claim = (f"{pred}conditions equivalent {ans.claim()}" + (
-                " (compared where the reference side's precondition holds)"
-                if pred == "post" else ""))
-        rep.results.append(PredicateResult(predicate=pred, answer=ans,  # type: ignore[arg-type]
-                                           claim=claim))
-        if ans.status == "found":
-            rep.findings.append(run.confirm(pred, ans))  # type: ignore[arg-type]
-    rep.seconds = round(time.monotonic() - run.start, 3)
+        for side in sides:
+            q = Question(kind="differ", a=la, b=ra, predicate=pred,  # type: ignore[arg-type]
+                         gate="b", side=side, models=max(1, per_bucket))
+            ans = sym.find(task, q, lim)
+            rep.results.append(PredicateResult(predicate=pred, side=side,  # type: ignore[arg-type]
+                                               answer=ans, claim=claim_of(pred, ans)))
+            if ans.status == "found" and ans.input is not None:
+                for m in [Model(input=ans.input, output=ans.output), *ans.more]:
+                    rep.findings.append(run.confirm(pred, m))  # type: ignore[arg-type]
+    rep.seconds = round(time.monotonic() - start, 3)
     return rep
 
 

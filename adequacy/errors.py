@@ -6,6 +6,11 @@ the CLI can print it without a traceback and a batch can store it as data.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 class AdequacyError(Exception):
     """Base of every error this package raises on purpose."""
@@ -84,6 +89,99 @@ class DatasetError(InputError):
     """A dataset file (or one record of it) does not have the shape its importer reads. Never a
     bare ``ValueError``: the CLI reports this as the dataset's fault and lets any other exception
     surface as an internal error, so our own bugs are not passed off as bad data."""
+
+
+
+class ExtractionError(AdequacyError):
+    """The answer holds no usable spec; the message says what was missing."""
+
+
+class JsonError(AdequacyError, ValueError):
+    """A JSON text that does not parse or breaks a limit; the message is one line."""
+
+
+class WorkerDied(BackendError):
+    """The child exited or did not answer in time; it has been killed and will be restarted."""
+
+
+class JudgeError(BackendError):
+    """A judge cannot be built or run (its language, a compile error, the sandbox)."""
+
+
+class ConvertError(AdequacyError):
+    """The conversion program cannot run at all (it does not load, the sandbox)."""
+
+
+class ResultsLocked(AdequacyError):
+    """Another process is writing the same results file."""
+
+
+class ResultsError(AdequacyError):
+    """A results file that cannot be read as one; the message starts with ``file:line``."""
+
+
+class ShellError(AdequacyError):
+    """The shell cannot run here or on this folder (no bubblewrap, not a gym folder...)."""
+
+
+class GymError(AdequacyError):
+    """A gym folder cannot do what was asked (already submitted, hash mismatch, ...)."""
+
+
+class ToolFailed(AdequacyError):
+    """A tool call that did not do its job (bad arguments, no prover, a bug of ours); its message
+    is safe to show the model."""
+
+
+class BatchInterrupted(AdequacyError):
+    """Ctrl-C: the pool was stopped; what finished is in the results file."""
+
+    def __init__(self, results: Path, finished: int, total: int) -> None:
+        self.results, self.finished, self.total = results, finished, total
+        super().__init__(f"interrupted: {finished} of {total} pairs are done and kept in "
+                         f"{results}; run the same command again to resume")
+
+
+class RayUnavailable(AdequacyError):
+    """Ray is not installed or the cluster cannot be reached."""
+
+
+class HeldOutTask(AdequacyError):
+    """A metric was asked to score a task outside its training split."""
+
+
+class MetricUnavailable(AdequacyError):
+    """The metric needs a tool this machine lacks (a prover for ``vr``)."""
+
+
+class PackageRefused(AdequacyError):
+    """A problem package that cannot become a task; ``kind`` groups such refusals in the
+    import report."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+
+
+class TrustError(AdequacyError):
+    """The grader's private folder or key cannot be used safely (wrong owner, open to others)."""
+
+
+class LenientReward(AdequacyError):
+    """Lenient scoring asked for as a reward without saying it is meant."""
+
+
+class ShellRequestRefused(AdequacyError):
+    """A request the broker does not run; its message is for the agent."""
+
+
+class PrivatePath(AdequacyError):
+    """A path that names the gym's own files, or leads out of the folder."""
+
+
+class ViewRefused(AdequacyError):
+    """A folder the shell would bind holds (or lies in) something the agent must not read."""
 
 
 def validation_message(e: Exception) -> str:

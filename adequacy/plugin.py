@@ -19,20 +19,16 @@ from adequacy.errors import (
     BackendError,
     DatasetError,
     EngineUnavailable,
+    ExtractionError,
     InputError,
     Located,
     SpecInvalid,
     TaskError,
     TypeSyntaxError,
     ValueTypeError,
+    WorkerDied,
 )
-from adequacy.extensions.answers import (
-    ExtractionError,
-    code_blocks,
-    matching_brace,
-    pick_block,
-    whole_file,
-)
+from adequacy.extensions.answers import code_blocks, matching_brace, pick_block, whole_file
 from adequacy.extensions.backend import (
     CAPABILITIES,
     FAILURE_KINDS,
@@ -127,7 +123,7 @@ from adequacy.sandbox.run import (
     run_limited,
 )
 from adequacy.sandbox.toolchain import cache_dir, source_version, tool_version
-from adequacy.sandbox.worker import JsonLineWorker, Launch, WorkerDied, renew_after_fork
+from adequacy.sandbox.worker import JsonLineWorker, Launch, renew_after_fork
 from adequacy.symbolic import UNFOLD_DEPTH, SmtEngine, symbolic_of, z3_symbolic
 from adequacy.taskdirs.load import load_task, read_signature, write_cases
 

@@ -38,11 +38,24 @@ from typing import Any, Literal, TextIO
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from adequacy.batch.jobs import Job, jobs_from_file, jobs_from_glob
-from adequacy.errors import AdequacyError, TaskError, validation_message
+from adequacy.errors import (
+    AdequacyError,
+    BatchInterrupted,
+    TaskError,
+    validation_message,
+)
 from adequacy.model.task import Task
 from adequacy.model.textfiles import read_spec
-from adequacy.records.lock import ResultsLocked, lock_path, results_lock
-from adequacy.records.log import Producer, append_record, producer, read_log, repair_tail
+from adequacy.records.lock import lock_path, results_lock
+from adequacy.records.log import (
+    Producer,
+    append_record,
+    latest,
+    producer,
+    read_log,
+    read_results,
+    repair_tail,
+)
 from adequacy.sandbox.proctree import descendants, kill_tree, parent_death_signal
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.keys import (
@@ -129,21 +142,26 @@ class BatchSummary(BaseModel):
                 + f"errors {self.errors}")
 
 
-class BatchInterrupted(AdequacyError):
-    """Ctrl-C: the pool was stopped; what finished is in the results file."""
-
-    def __init__(self, results: Path, finished: int, total: int) -> None:
-        self.results, self.finished, self.total = results, finished, total
-        super().__init__(f"interrupted: {finished} of {total} pairs are done and kept in "
-                         f"{results}; run the same command again to resume")
-
-
 def read_done(results: Path, final_only: bool = False) -> dict[str, SpecReport]:
     """The latest record of each key in a results file; with ``final_only``, keys whose
     latest record is an ``error`` (retried on resume) are left out."""
     log = read_log(results)
     if final_only:
         return {k: r for k, r in log.items() if r.status != "error"}
+    return log
+
+
+def _resumable(results: Path) -> dict[str, SpecReport]:
+    """What resume may take as done: the latest record of each key, where this installation's
+    grader sealed it. A typed, edited or foreign record (its counts may be consistent and
+    invented) is scored again, with one note saying how many."""
+    recs = latest(read_results(results)) if results.exists() else []
+    log = {r.record.report.key: r.record.report for r in recs if r.sealed}
+    foreign = len(recs) - len(log)
+    if foreign:
+        print(f"note: {foreign} record(s) in {results} were not sealed by this installation's "
+              "grader (typed, edited, or from elsewhere); their pairs are scored again",
+              file=sys.stderr, flush=True)
     return log
 
 
@@ -265,7 +283,7 @@ def _run_locked(
     reports: list[SpecReport | None] = [None] * len(jobs)
     try:
         repair_tail(results)
-        log = read_log(results)
+        log = _resumable(results)
         tasks: dict[str, Task | None] = {}
         todo: dict[str, list[int]] = {}
         skipped = 0
@@ -462,6 +480,6 @@ class _progress:
             self._p.stop()
 
 
-__all__ = ["BatchInterrupted", "BatchOptions", "BatchSummary", "Job", "ResultsLocked",
+__all__ = ["BatchOptions", "BatchSummary", "Job",
            "descendants", "jobs_from_file", "jobs_from_glob", "kill_tree", "lock_path",
            "read_done", "results_lock", "run_batch"]

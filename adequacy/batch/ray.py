@@ -17,16 +17,12 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from adequacy.errors import AdequacyError
+from adequacy.errors import RayUnavailable
 
 RETRIES = 2
 MAX_CHUNK = 8
 """Pairs per Ray task at most: a task's fixed cost is shared by its pairs, while enough tasks
 remain to keep every CPU busy and a lost worker costs little."""
-
-
-class RayUnavailable(AdequacyError):
-    """Ray is not installed or the cluster cannot be reached."""
 
 
 def score_on_ray(jobs: Sequence[Any], opts: Any, score: Callable[[Any, Any], Any],
@@ -78,7 +74,9 @@ def _forwarded_env() -> dict[str, str]:
     """Settings a worker must share with the driver to build the same keys and caches."""
     from adequacy.extensions import registry
 
-    names = {"ADEQUACY_CACHE", "XDG_CACHE_HOME", "ADEQUACY_DATASETS"}
+    # the grader key's home: cache rows must check on the worker too
+    names = {"ADEQUACY_CACHE", "XDG_CACHE_HOME", "ADEQUACY_DATASETS", "ADEQUACY_GRADER_HOME",
+             "XDG_STATE_HOME"}
     for b in registry.backends().values():
         names.update(b.environment)
     return {k: os.environ[k] for k in sorted(names) if k in os.environ}

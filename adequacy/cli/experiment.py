@@ -40,8 +40,7 @@ def experiment_run(
         lm_down = (LmUnavailable,)
     except ImportError:
         pass
-    from adequacy.batch.pool import BatchInterrupted, ResultsLocked
-    from adequacy.records.log import ResultsError
+    from adequacy.errors import BatchInterrupted, ResultsError, ResultsLocked
     try:
         loaded = load_study(study)
         setting = loaded.study.cache

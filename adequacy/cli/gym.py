@@ -62,17 +62,31 @@ def gym_shell(
     timeout: Annotated[float, typer.Option(callback=positive, help="Wall-clock seconds before "
                                            "the command is killed.")] = 60.0,
     ro: Annotated[list[Path] | None, typer.Option(
-        "--ro", help="Another folder the command may read (a tool chain outside PATH).")]
+        "--ro", help="Another folder the command may read, e.g. a tool chain outside /usr "
+        "(its bin/ goes on the command's PATH). Nothing is bound because it is on your PATH; "
+        "a folder that holds a task, a gym folder or the grader's files is refused.")]
     = None,
 ) -> None:
     """Run an agent's shell command in the sandbox, seeing only this gym folder's files
     (read-write) and the tool chain (read-only): no network, no source task, no process left
     behind. Exit code: the command's (124 when the time limit killed it)."""
     from adequacy.gym.shell import run_shell
-    if command[:1] == ["--"]:
+    extra = list(ro or [])
+    if command[:1] != ["--"] and command[:1] and command[0].startswith("-") and "--" in command:
+        # options written after FOLDER (`gym shell DIR --timeout 9 --ro D -- cmd`): the parser
+        # stops at FOLDER so that the command's own options stay the command's
+        cut = command.index("--")
+        mine, command = command[:cut], command[cut + 1:]
+        try:
+            timeout, extra = _shell_options(mine, timeout, extra)
+        except ValueError as e:
+            raise _fail(str(e)) from None
+    elif command[:1] == ["--"]:
         command = command[1:]
+    if not command:
+        raise _fail("no command given (after --)")
     try:
-        r = run_shell(folder, command, timeout=timeout, extra_ro=ro or [])
+        r = run_shell(folder, command, timeout=timeout, extra_ro=extra)
     except AdequacyError as e:
         raise _fail(str(e)) from None
     if r.stdout:
@@ -89,6 +103,32 @@ def gym_shell(
         raise typer.Exit(124)
     code = r.returncode
     raise typer.Exit(128 - code if code is not None and code < 0 else (code or 0))
+
+
+def _shell_options(args: list[str], timeout: float, ro: list[Path]
+                   ) -> tuple[float, list[Path]]:
+    """``--timeout`` and ``--ro`` given between FOLDER and ``--``."""
+    i = 0
+    while i < len(args):
+        name, eq, val = args[i].partition("=")
+        if name not in ("--timeout", "--ro"):
+            raise ValueError(f"{args[i]!r} before --: only --timeout and --ro go there")
+        if not eq:
+            i += 1
+            if i >= len(args):
+                raise ValueError(f"{name} needs a value")
+            val = args[i]
+        if name == "--ro":
+            ro.append(Path(val))
+        else:
+            try:
+                timeout = float(val)
+            except ValueError:
+                raise ValueError(f"--timeout {val!r} is not a number") from None
+            if not timeout > 0 or timeout == float("inf"):
+                raise ValueError(f"--timeout must be a positive number of seconds, not {val}")
+        i += 1
+    return timeout, ro
 
 
 def check_cmd(

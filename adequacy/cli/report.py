@@ -38,6 +38,12 @@ class GroupBy(StrEnum):
     family = "family"
 
 
+VerifiedOnly = Annotated[bool, typer.Option(
+    "--verified-only", help="Count only records this installation's grader sealed; drop "
+    "records typed or edited by hand or written elsewhere (their counts can be consistent and "
+    "still invented).")]
+
+
 def _fail(msg: str) -> typer.Exit:
     err.print(f"[bold red]error:[/] {msg}", highlight=False)
     return typer.Exit(2)
@@ -58,20 +64,27 @@ def report(
                                         "file, writer, model or family.")
                   ] = GroupBy.auto,
     title: Annotated[str, typer.Option(help="Report title.")] = "spec-adequacy report",
+    verified_only: VerifiedOnly = False,
 ) -> None:
-    """Render results as one self-contained HTML file (or markdown / JSON) with plots."""
+    """Render results as one self-contained HTML file (or markdown / JSON) with plots. Records
+    this installation's grader did not seal (typed, edited, from elsewhere) are marked not
+    verified."""
     from adequacy.records.html import (
         build_study,
         read_records,
         render_html,
         render_json,
         render_markdown,
+        trust_notes,
     )
     try:
-        records = read_records(results, group_by=by.value)
+        records = read_records(results, group_by=by.value, verified_only=verified_only)
     except AdequacyError as e:
         raise _fail(str(e)) from None
     study = build_study(records, [str(p) for p in results])
+    for note in trust_notes(study):
+        err.print(Text("warning: ", style="bold yellow") + Text(note), soft_wrap=True,
+                  highlight=False)
     if fmt in (Format.plain, Format.rich):
         _print_tables(study, OutputFormat(fmt.value))
         return
@@ -118,16 +131,22 @@ def compare(
     resamples: Annotated[int, typer.Option(callback=at_least(1),
         help="Bootstrap resamples.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    verified_only: VerifiedOnly = False,
 ) -> None:
     """Per task and bucket, what got better or worse from A to B, with a sign test and a
-    bootstrap confidence interval of the difference."""
+    bootstrap confidence interval of the difference. Says how many records of each side this
+    installation's grader did not seal, and which were scored leniently."""
     from adequacy.records.html import compare as do_compare
     from adequacy.records.html import read_records
     try:
-        ra, rb = read_records([a], "file"), read_records([b], "file")
+        ra = read_records([a], "file", verified_only=verified_only)
+        rb = read_records([b], "file", verified_only=verified_only)
     except AdequacyError as e:
         raise _fail(str(e)) from None
     cmp = do_compare(ra, rb, a.stem, b.stem, resamples=resamples, seed=seed)
+    for note in cmp.trust_notes():
+        err.print(Text("warning: ", style="bold yellow") + Text(note), soft_wrap=True,
+                  highlight=False)
     fmt = resolve(table_format, as_json)
     if fmt is OutputFormat.json:
         print(cmp.model_dump_json(indent=2))

@@ -129,15 +129,8 @@ def run(
     Exit 0 when every pair was scored (whatever the specs' verdicts), 2 on a usage or input
     error or when some pair ended as an error record.
     """
-    from adequacy.batch.pool import (
-        BatchInterrupted,
-        BatchOptions,
-        ResultsLocked,
-        jobs_from_file,
-        jobs_from_glob,
-        run_batch,
-    )
-    from adequacy.records.log import ResultsError
+    from adequacy.batch.pool import BatchOptions, jobs_from_file, jobs_from_glob, run_batch
+    from adequacy.errors import BatchInterrupted, ResultsError, ResultsLocked
     from adequacy.records.tables import batch_table, problem_lines
     try:
         if jobs_file is not None:

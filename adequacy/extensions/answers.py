@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import re
 
-from adequacy.errors import AdequacyError
+from adequacy.errors import ExtractionError
 
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.S)
-
-
-class ExtractionError(AdequacyError):
-    """The answer holds no usable spec; the message says what was missing."""
 
 
 def code_blocks(answer: str) -> list[str]:

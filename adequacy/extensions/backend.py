@@ -375,7 +375,7 @@ class Backend:
     def render_clauses(self, task: Task, clauses: Sequence[Clause]) -> str:
         """A whole spec file stating ``clauses`` (pre clauses conjoined into the precondition,
         post clauses into the postcondition); ``ExtractionError`` when not supported."""
-        from adequacy.extensions.answers import ExtractionError
+        from adequacy.errors import ExtractionError
 
         raise ExtractionError(f"the {self.name} backend writes no template specs")
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from adequacy.errors import TaskError
 from adequacy.extensions import registry
 from adequacy.extensions.texts import GymTexts
-from adequacy.gym.manifest import PRIVATE, GymManifest, write_manifest
+from adequacy.gym.manifest import PRIVATE, GymManifest, seal_manifest, write_manifest
 from adequacy.gym.proving import prover_name
 from adequacy.gym.texts import GENERIC, instructions
 from adequacy.model.task import Case, Task
@@ -266,11 +266,11 @@ def make_gym(tasks: Sequence[Path], out: Path, visible: int = 3, seed: int = 0,
             assert gold is not None
             _write_example(ex, gold, visible, seed, folder / "example")
         _write_visible_task(t, cases, folder / PRIVATE / "task")
-        write_manifest(folder, GymManifest(
+        write_manifest(folder, seal_manifest(GymManifest(
             task_id=t.id, language=t.language, task_hash=task_content_hash(t),
             source=str(t.root.resolve()), spec_file=spec_file,
             visible=[c.key for c in cases], seed=seed,
-            example_task=ex.id if ex else None))
+            example_task=ex.id if ex else None)))
         warn = []
         if len(cases) < visible:
             warn.append(f"only {len(cases)} visible completeness case(s) in the task")

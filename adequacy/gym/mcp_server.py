@@ -23,9 +23,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
+from adequacy.errors import ToolFailed
 from adequacy.gym.proving import can_verify
 from adequacy.gym.session import grade_text
-from adequacy.gym.tools import GymTools, ToolFailed
+from adequacy.gym.tools import GymTools
 from adequacy.model.verdicts import BUCKETS
 
 

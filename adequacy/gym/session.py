@@ -18,9 +18,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from adequacy.errors import AdequacyError, TaskError
+from adequacy.errors import AdequacyError, GymError, PrivatePath, TaskError
 from adequacy.extensions.backend import Limits
-from adequacy.gym.manifest import PRIVATE, GymManifest, read_manifest
+from adequacy.gym.manifest import PRIVATE, GymManifest, manifest_sealed, read_manifest
+from adequacy.gym.private import agent_path
 from adequacy.gym.state import (
     count_check,
     count_submission,
@@ -32,6 +33,7 @@ from adequacy.gym.state import (
 from adequacy.model.task import Task
 from adequacy.model.verdicts import BUCKETS, Bucket
 from adequacy.records.log import append_record, producer
+from adequacy.scoring import trust
 from adequacy.scoring.cache import VerdictCache, default_cache_dir
 from adequacy.scoring.keys import grading_failure_key, spec_hash, submission_key, task_content_hash
 from adequacy.scoring.runner import score_spec
@@ -48,10 +50,6 @@ size for its run and puts them back after, so a run beside it could start its th
 small stack and a huge limit (the process aborts: a C stack overflow) or find the limit lowered
 mid-evaluation ("recursion too deep"). A verdict must not depend on who else is being scored;
 processes (several CLI calls) share no such state and still run side by side."""
-
-
-class GymError(AdequacyError):
-    """A gym folder cannot do what was asked (already submitted, hash mismatch, ...)."""
 
 
 class GymRecord(SpecReport):
@@ -79,11 +77,14 @@ class CheckResult(BaseModel):
 
 
 def spec_text_of(folder: Path, m: GymManifest, spec: str | None) -> str:
-    """The spec given, or the folder's spec file; refused when absurdly long."""
+    """The spec given, or the folder's spec file (an agent's file by the gym's one rule of
+    what is private: not a link into ``.gym/`` or out of the folder); refused when absurdly
+    long."""
     if spec is None:
-        path = (folder / m.spec_file).resolve()
-        if not path.is_relative_to(folder.resolve()):
-            raise GymError(f"the manifest's spec file {m.spec_file!r} is outside the folder")
+        try:
+            path = agent_path(folder, m.spec_file)
+        except PrivatePath as e:
+            raise GymError(f"the spec file: {e}") from None
         try:
             spec = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
@@ -234,6 +235,7 @@ def submit(folder: Path, spec: str | None = None, again: bool = False,
     fails on our side still counts: were it free, a spec that crashes the grader on some hidden
     inputs and not others would be an oracle queried as often as the agent likes."""
     m = read_manifest(folder)
+    refuse_unsealed(folder, m)
     text = spec_text_of(folder, m, spec)
     task = source_task(m, source)
     with locked(folder, "submit"):
@@ -255,6 +257,20 @@ def submit(folder: Path, spec: str | None = None, again: bool = False,
         append_record(logs / "submissions.jsonl", rec, producer("submit"))
         create_exclusive(logs / f"submitted-{st.submissions}.spec", text)
     return rec
+
+
+def refuse_unsealed(folder: Path, m: GymManifest) -> None:
+    """Grade only a folder this installation's ``gym make`` wrote: a manifest edited (pointed
+    at a task of someone's making, its id changed to start a fresh ledger) or made elsewhere
+    does not carry our seal."""
+    if manifest_sealed(m):
+        return
+    why = trust.usable()
+    if why:
+        raise GymError(f"cannot check who made {folder / 'gym.json'}: {why}")
+    raise GymError(f"{folder / 'gym.json'} was not written by this installation's `gym make` "
+                   "(edited, made by another installation or by an older version): it is not "
+                   "graded; make the folder again with `adequacy gym make`")
 
 
 def grade_text(rec: GymRecord) -> str:

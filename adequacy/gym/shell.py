@@ -12,10 +12,12 @@ files only (a symlink made inside is dropped, so nothing written back points out
 size budget, never the manifest or ``.gym/``. Commands on one folder run one at a time (a lock in
 ``.gym/``), so two shells cannot interleave half-synced copies.
 
-What the child sees besides its copy: the system's ``/usr`` and ``/lib*`` read-only, the folders
-on ``PATH`` read-only (the tool chain), any ``extra_ro`` folder the user names, and a private
-memory-backed ``/tmp``. No network, a new PID namespace (every process dies with the command),
-and the sandbox's rlimits (memory, CPU, processes, file size).
+What the child sees besides its copy: the system's ``/usr`` and ``/lib*`` read-only, any
+``extra_ro`` folder the user names, the gym's ``adequacy`` stand-in (``check`` and ``submit``
+run by ``adequacy.gym.broker`` outside the sandbox) and a private memory-backed ``/tmp``; never
+a folder because it is on ``PATH``, and no bind that holds a source task, a gym folder's own
+files or the grader's (``adequacy.gym.shell_view``). No network, a new PID namespace (every
+process dies with the command), and the sandbox's rlimits (memory, CPU, processes, file size).
 """
 
 from __future__ import annotations
@@ -30,11 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adequacy import sandbox
-from adequacy.errors import AdequacyError
-from adequacy.gym.manifest import MANIFEST, PRIVATE, read_manifest
-from adequacy.sandbox import bwrap
-from adequacy.sandbox.mounts import View
-from adequacy.sandbox.toolchain import world_traversable
+from adequacy.errors import ShellError, ViewRefused
+from adequacy.gym.broker import Broker
+from adequacy.gym.manifest import PRIVATE, read_manifest
+from adequacy.gym.private import agent_entries, is_private
+from adequacy.gym.shell_view import shell_view, withheld_for
+from adequacy.sandbox import bwrap, exec_lock
 
 MAX_FOLDER_BYTES = 64 * 1024 * 1024
 """What a gym folder may hold, in the copy and in what comes back."""
@@ -44,14 +47,8 @@ MAX_WORK_BYTES = 4 * MAX_FOLDER_BYTES
 it the command is killed. Checked four times a second, so a fast writer can overshoot by what
 it writes in that time (each file is capped at 64 MiB by the sandbox's limits); a bound, not a
 quota: a size-capped file system for the copy would be exact (docs/gym.md)."""
-MAX_DEPTH = 32
-"""Folders nested deeper are neither copied in nor back."""
 DEFAULT_TIMEOUT = 60.0
 MAX_OUTPUT = 1024 * 1024
-
-
-class ShellError(AdequacyError):
-    """The shell cannot run here or on this folder (no bubblewrap, not a gym folder...)."""
 
 
 @dataclass
@@ -82,34 +79,10 @@ class ShellResult:
         return "\n".join(parts)
 
 
-def _private(rel: Path) -> bool:
-    return bool(rel.parts) and rel.parts[0] in (MANIFEST, PRIVATE)
-
-
 def _agent_files(root: Path) -> Iterator[tuple[Path, Path]]:
-    """(relative path, path) of every entry the agent owns, top-down, private state left out.
-
-    Walked with a stack of our own, not ``os.walk`` (recursive on Python 3.11): a command that
-    nests folders a thousand deep would otherwise raise RecursionError here on every later
-    command. Folders past ``MAX_DEPTH`` are not entered (their contents are not copied)."""
-    stack: list[tuple[Path, Path]] = [(Path("."), root)]
-    while stack:
-        rel_base, base = stack.pop()
-        try:
-            with os.scandir(base) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            continue
-        subdirs: list[tuple[Path, Path]] = []
-        for e in entries:
-            if rel_base == Path(".") and e.name in (PRIVATE, MANIFEST):
-                continue
-            rel = rel_base / e.name if rel_base != Path(".") else Path(e.name)
-            path = base / e.name
-            yield rel, path
-            if e.is_dir(follow_symlinks=False) and len(rel.parts) < MAX_DEPTH:
-                subdirs.append((rel, path))
-        stack.extend(reversed(subdirs))
+    """The entries the gym's one rule of what is private (``adequacy.gym.private``) gives the
+    agent."""
+    return agent_entries(root)
 
 
 def _copy_in(folder: Path, work: Path) -> None:
@@ -144,7 +117,7 @@ def _copy_back(work: Path, folder: Path) -> list[str]:
     kept: set[Path] = set()
     total = 0
     for n, (rel, src) in enumerate(_agent_files(work)):
-        if _private(rel):
+        if is_private(rel):
             notes.append(f"not copied back: {rel} (the gym's own file)")
             continue
         if n >= MAX_FILES:
@@ -180,7 +153,7 @@ def _copy_back(work: Path, folder: Path) -> list[str]:
             kept.add(rel)
     # what the command deleted goes too (deepest first, so folders are empty when removed)
     for rel, path in sorted(_agent_files(folder), key=lambda x: -len(x[0].parts)):
-        if rel in kept or _private(rel):
+        if rel in kept or is_private(rel):
             continue
         if (work / rel).is_symlink() or (work / rel).exists():
             continue  # present but not copied (a link, past the budget): leave the old one
@@ -224,17 +197,6 @@ def _grows_past(work: Path, limit: int) -> Callable[[], str | None]:
     return check
 
 
-def _view(extra_ro: Sequence[str | Path]) -> View:
-    path_dirs = [d for d in os.environ.get("PATH", "").split(os.pathsep) if os.path.isabs(d)]
-    ro: list[str] = []
-    for d in [*path_dirs, *(str(p) for p in extra_ro)]:
-        # under root the child runs as a uid of its own: a folder it cannot reach (under
-        # /root, say) could not be bound for it, and is of no use to it
-        if os.path.isdir(d) and (os.geteuid() != 0 or world_traversable(Path(d))):
-            ro += [d, os.path.realpath(d)]
-    return View(ro=tuple(dict.fromkeys(ro)), system=True)
-
-
 @contextlib.contextmanager
 def _one_at_a_time(folder: Path) -> Iterator[None]:
     lock = folder / PRIVATE / "shell.lock"
@@ -260,8 +222,13 @@ def available() -> str | None:
 
 def run_shell(folder: Path, argv: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
               extra_ro: Sequence[str | Path] = (),
-              limits: sandbox.SandboxLimits | None = None) -> ShellResult:
-    """Run ``argv`` in a sandboxed copy of the gym folder and keep what it changed."""
+              limits: sandbox.SandboxLimits | None = None,
+              withheld: Sequence[Path] = (), gym_tools: bool = True) -> ShellResult:
+    """Run ``argv`` in a sandboxed copy of the gym folder and keep what it changed.
+
+    ``withheld``: more gym folders whose files and source tasks no bind may hold (an MCP
+    server passes every folder it serves). ``gym_tools``: offer ``adequacy check`` and
+    ``adequacy submit`` inside (``adequacy.gym.broker``)."""
     if not argv:
         raise ShellError("no command given")
     if not timeout > 0:  # also NaN (a model's JSON may carry one): no time limit is no limit
@@ -271,19 +238,32 @@ def run_shell(folder: Path, argv: Sequence[str], *, timeout: float = DEFAULT_TIM
     why = available()
     if why:
         raise ShellError(why)
+    python = exec_lock.python()
     with _one_at_a_time(folder):
         work = sandbox.make_workdir("adequacy-shell-")
         try:
-            _copy_in(folder, work)
-            r = sandbox.run_limited(
-                list(argv), cwd=work, timeout=timeout, max_output=MAX_OUTPUT,
-                limits=limits or sandbox.SandboxLimits(cpu_seconds=int(timeout) + 5),
-                env=sandbox.clean_env({"PWD": str(work)}), view=_view(extra_ro),
-                stop_when=_grows_past(work, MAX_WORK_BYTES))
+            with contextlib.ExitStack() as stack:
+                broker = None
+                if gym_tools and python is not None:
+                    broker = stack.enter_context(Broker(folder, work, python[0]))
+                try:
+                    sv = shell_view(extra_ro, withheld_for(folder, withheld),
+                                    (str(broker.dir), str(broker.bin)) if broker else None)
+                except ViewRefused as e:
+                    raise ShellError(str(e)) from None
+                _copy_in(folder, work)
+                cmd = list(argv)
+                if "/" not in cmd[0]:  # the command's PATH decides, never ours
+                    cmd[0] = shutil.which(cmd[0], path=sv.path) or cmd[0]
+                env = {"PATH": sv.path, "HOME": "/tmp", "LANG": "C.UTF-8", "PWD": str(work),
+                       **(broker.env if broker else {})}
+                r = sandbox.run_limited(
+                    cmd, cwd=work, timeout=timeout, max_output=MAX_OUTPUT,
+                    limits=limits or sandbox.SandboxLimits(cpu_seconds=int(timeout) + 5),
+                    env=env, view=sv.view, stop_when=_grows_past(work, MAX_WORK_BYTES))
             notes = r.notes + _copy_back(work, folder)
         finally:
             sandbox.remove_tree(work)
     return ShellResult(returncode=r.returncode, stdout=r.stdout.decode("utf-8", "replace"),
                        stderr=r.stderr.decode("utf-8", "replace"), seconds=r.seconds,
                        timed_out=r.timed_out, output_truncated=r.output_truncated, notes=notes)
-

@@ -37,17 +37,22 @@ WORKFLOW_TEXT = """\
 - `example/`: a worked example on a different task: its statement, a correct spec and its
   visible cases. Copy its style, not its content.
 - `LANGUAGE_NOTES.md`: what the spec language and our engines accept.
-- `gym.json`: the task id and a hash that ties this folder to its task. Do not edit it.
+- `gym.json` and `.gym/` (where present): the gym's own files (which task this is, your checks
+  and your submission). They are not shown to you and you need nothing in them.
 
 ## Tools
 
-- `adequacy check` (in this folder, or `adequacy check DIR`): scores your spec on the visible
-  cases only and prints each failing case with the engine's reason, or the line of a syntax or
-  type error. Run it as often as you like; logs go to `.gym/logs/`.
-{verify_line}- `adequacy submit`: grades your spec on all cases (visible and hidden) and records the grade.
-  You get one submission; `--again` is for people re-running a study, not for you.
+Run these in this folder, in a shell of your own or inside `adequacy gym shell` (the sandboxed
+shell: there the gym runs them for you, outside the sandbox, on the files you edited):
 
-Over MCP the same tools are `check`, {verify_mcp}`submit`, plus `list_tasks` and `read_file`.
+- `adequacy check`: scores your spec on the visible cases only and prints each failing case
+  with the engine's reason, or the line of a syntax or type error. Run it as often as you like;
+  the gym counts and logs each check. `--spec FILE` checks another file.
+{verify_line}- `adequacy submit`: grades your spec on all cases (visible and hidden) and records the grade.
+  You get one submission.
+
+Over MCP the same tools are `check`, {verify_mcp}`submit`, plus `list_tasks` and `read_file`
+(and `bash`, where the server offers it: the sandboxed shell, in which the commands above work).
 
 ## Strategy that works
 

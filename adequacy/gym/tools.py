@@ -14,9 +14,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from adequacy.errors import AdequacyError
+from adequacy.errors import AdequacyError, PrivatePath, ToolFailed
 from adequacy.extensions.backend import Limits
 from adequacy.gym.manifest import MANIFEST, read_manifest
+from adequacy.gym.private import agent_path, listing
 from adequacy.gym.proving import can_verify, verify_text
 from adequacy.gym.session import (
     CheckResult,
@@ -33,11 +34,6 @@ from adequacy.scoring.verification import why_no_prover
 MAX_READ_CHARS = 100_000
 ERROR_PREFIX = "error: "
 """How the text tools begin a failure line (for the agent, which reads text only)."""
-
-
-class ToolFailed(AdequacyError):
-    """A tool call that did not do its job (bad arguments, no prover, a bug of ours); its message
-    is safe to show the model."""
 
 
 class GymTools:
@@ -100,18 +96,19 @@ class GymTools:
         """The file's text or the folder's listing; ``ToolFailed`` saying why not."""
         try:
             folder = self._folder(task_id).resolve()
+            if not isinstance(path, str):
+                raise ToolFailed("path must be text, e.g. statement.md")
             rel = path or "."
-            target = (folder / rel).resolve()
-            if Path(rel).is_absolute() or not target.is_relative_to(folder):
-                raise ToolFailed(f"{str(path)[:200]!r} is outside the task's folder; give a "
-                                 "path relative to it, e.g. statement.md")
+            try:
+                target = agent_path(folder, rel)
+            except PrivatePath as e:
+                raise ToolFailed(f"{e}; give a path relative to the task's folder, e.g. "
+                                 "statement.md") from None
             if self._example_of_served_task(folder, target):
                 raise ToolFailed(f"{str(path)[:200]!r} is a worked example taken from a task "
                                  "this gym also grades; it is withheld")
             if target.is_dir():
-                names = sorted(str(p.relative_to(folder)) + ("/" if p.is_dir() else "")
-                               for p in target.iterdir())
-                return "\n".join(names)
+                return "\n".join(listing(folder, rel))
             if not target.is_file():
                 raise ToolFailed(f"no file {str(path)[:200]!r} in {task_id}")
             text = target.read_text(encoding="utf-8", errors="replace")
@@ -211,7 +208,8 @@ class GymTools:
             raise ToolFailed("the command is longer than 100,000 characters")
         try:
             return run_shell(self._folder(task_id), ["bash", "-c", command],
-                             timeout=min(max(timeout, 1.0), 600.0)).text()
+                             timeout=min(max(timeout, 1.0), 600.0),
+                             withheld=list(self._all_folders().values())).text()
         except AdequacyError as e:
             raise ToolFailed(str(e)[:500]) from None
         except OSError as e:

@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from adequacy.errors import InputError
+from adequacy.errors import InputError, JsonError
 from adequacy.model.values import MAX_INT_DIGITS
 
 DEFAULT_MAX_SPEC_BYTES = 1 << 20
@@ -75,10 +75,6 @@ def decode(data: bytes, name: str, what: str = "file") -> str:
 def read_spec(path: str | Path, max_bytes: int | None = None) -> str:
     """A spec file's text, capped at ``max_bytes`` (default ``max_spec_bytes()``)."""
     return read_text(path, "spec file", max_bytes or max_spec_bytes())
-
-
-class JsonError(ValueError):
-    """A JSON text that does not parse or breaks a limit; the message is one line."""
 
 
 def _depth(value: Any) -> int:

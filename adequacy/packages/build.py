@@ -19,14 +19,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adequacy.errors import AdequacyError, InputError, TaskError
+from adequacy.errors import (
+    AdequacyError,
+    ConvertError,
+    InputError,
+    JudgeError,
+    PackageRefused,
+    TaskError,
+)
 from adequacy.extensions import registry
 from adequacy.extensions.importer import ImportReport, Problem, TaskOutcome
 from adequacy.model.task import Param
 from adequacy.model.verdicts import Bucket
-from adequacy.packages.convert import Converted, ConvertError, Request, convert_all
+from adequacy.packages.convert import Converted, Request, convert_all
 from adequacy.packages.layout import Package, read_bytes, read_package
-from adequacy.packages.programs import JudgeError, Outcome, judge_cache, run_judge
+from adequacy.packages.programs import Outcome, judge_cache, run_judge
 from adequacy.packages.routing import Routed, case, deduplicate, sample, too_few
 from adequacy.sandbox import toolchain
 from adequacy.taskdirs.load import _parse_signature, _read_header, load_task, write_cases
@@ -48,13 +55,6 @@ class Options:
     """A problem whose io.py fails on an official test (input or answer) is dropped, as in
     Verus-SpecGym; False drops only those tests. Hacks that do not convert are always only
     filtered (hacks are often malformed on purpose)."""
-
-
-class Refused(Exception):
-    def __init__(self, kind: str, detail: str) -> None:
-        super().__init__(detail)
-        self.kind = kind
-        self.detail = detail
 
 
 @dataclass
@@ -80,10 +80,10 @@ def declared_types(pkg: Package, stage: Path, need_io: bool = True,
     """The declared task.toml (``adequacy/task.toml``) made into the task's in ``stage``, with
     its types."""
     if pkg.task_toml is None:
-        raise Refused("no declared types", f"{pkg.root}: no adequacy/task.toml (the task's "
+        raise PackageRefused("no declared types", f"{pkg.root}: no adequacy/task.toml (the task's "
                       "language and signature; docs/packages.md)")
     if pkg.io_py is None and need_io:
-        raise Refused("no conversion", f"{pkg.root}: no adequacy/io.py (write it, or run "
+        raise PackageRefused("no conversion", f"{pkg.root}: no adequacy/io.py (write it, or run "
                       "`adequacy package convert --lm MODEL`)")
     text = read_bytes(pkg.task_toml, "task.toml").decode("utf-8", "replace")
     head_lines = []
@@ -102,19 +102,19 @@ def declared_types(pkg: Package, stage: Path, need_io: bool = True,
     errors: list[Any] = []
     head = _read_header(stage, errors)
     if head is None or errors:
-        raise Refused("bad declared types", _where(pkg, errors[0]) if errors else "task.toml")
+        raise PackageRefused("bad declared types", _where(pkg, errors[0]) if errors else "task.toml")
     if not isinstance(head.get("id"), str) or not _ID.match(head["id"]):
-        raise Refused("bad declared types", f"{pkg.task_toml}: id must be a name "
+        raise PackageRefused("bad declared types", f"{pkg.task_toml}: id must be a name "
                       "([A-Za-z0-9_.-], at most 128 characters)")
     if not isinstance(head.get("language"), str):
-        raise Refused("bad declared types", f"{pkg.task_toml}: language is missing")
+        raise PackageRefused("bad declared types", f"{pkg.task_toml}: language is missing")
     inputs, outputs, structs = _parse_signature(stage, head, errors)
     if errors:
-        raise Refused("bad declared types", _where(pkg, errors[0]))
+        raise PackageRefused("bad declared types", _where(pkg, errors[0]))
     texts = [p.type_text for p in inputs + outputs] + [t for f in structs.values()
                                                          for t in f.values()]
     if any(_FLOAT.search(t) for t in texts):
-        raise Refused("floating-point I/O unsupported", f"{pkg.task_toml}: a declared type is "
+        raise PackageRefused("floating-point I/O unsupported", f"{pkg.task_toml}: a declared type is "
                       "a float (f32/f64); floating-point text does not round-trip exactly")
     return head, inputs, outputs
 
@@ -208,7 +208,7 @@ def route(pkg: Package, inputs: list[Param], outputs: list[Param], opts: Options
         lost += [conv_out[i].error for i, r in enumerate(raws)
                  if r.origin == "official" and i in conv_out and conv_out[i].value is None]
         if lost:
-            raise Refused("conversion fails on official tests",
+            raise PackageRefused("conversion fails on official tests",
                           f"{len(lost)} official text(s) do not convert; first: {lost[0]}")
     cache = judge_cache(toolchain.cache_dir(shared_with_sandbox=True))
     limit = _judge_limits(pkg, opts)
@@ -345,21 +345,21 @@ def _write(pkg: Package, stage: Path, head: dict[str, Any], routed: Routed, dest
     try:
         made = backend.new_skeleton(stage)
     except TaskError as e:
-        raise Refused("types outside the language's fragment",
+        raise PackageRefused("types outside the language's fragment",
                       f"{pkg.task_toml}: {e.message}" + (f" ({e.field})" if e.field else "")
                       ) from None
     if made is None:
-        raise Refused("no skeleton", f"the {backend.name} backend writes no skeleton from "
+        raise PackageRefused("no skeleton", f"the {backend.name} backend writes no skeleton from "
                       "declared types")
     (stage / made[0]).write_text(made[1], encoding="utf-8")
     task = load_task(stage)  # the written task must load as any task does
     why = backend.type_fragment_problem(task)
     if why:
-        raise Refused("types outside the language's fragment", f"{pkg.task_toml}: {why}")
+        raise PackageRefused("types outside the language's fragment", f"{pkg.task_toml}: {why}")
     target = dest / head["id"]
     if target.exists() or target.is_symlink():
         if target.is_symlink() or not (target / "task.toml").is_file():
-            raise Refused("destination in the way", f"{target} exists and is not a task folder")
+            raise PackageRefused("destination in the way", f"{target} exists and is not a task folder")
         shutil.rmtree(target)
     stage.rename(target)
     return target
@@ -376,15 +376,15 @@ def import_package(root: Path, dest: Path, opts: Options) -> tuple[TaskOutcome, 
         try:
             pkg = read_package(root)
         except InputError as e:
-            raise Refused("bad package", str(e)) from None
+            raise PackageRefused("bad package", str(e)) from None
         outcome.task_id = pkg.name
         if pkg.interactive:
-            raise Refused("interactive problem", f"{root}: interactive problems (an "
+            raise PackageRefused("interactive problem", f"{root}: interactive problems (an "
                           "interactor) are not supported")
         if not pkg.stdio:
-            raise Refused("file I/O", f"{root}: the problem reads or writes named files")
+            raise PackageRefused("file I/O", f"{root}: the problem reads or writes named files")
         if pkg.checker and _FLOAT_CHECKERS.search(pkg.checker.name):
-            raise Refused("floating-point I/O unsupported",
+            raise PackageRefused("floating-point I/O unsupported",
                           f"{root}: the checker {pkg.checker.name} compares real numbers")
         head, inputs, outputs = declared_types(pkg, stage)
         outcome.task_id = head["id"]
@@ -393,12 +393,12 @@ def import_package(root: Path, dest: Path, opts: Options) -> tuple[TaskOutcome, 
         sample(routed, opts.max_per_bucket, opts.seed)
         short = too_few(routed, opts.min_per_bucket, bool(head.get("every_input_valid")))
         if short:
-            raise Refused("too few cases", f"{head['id']}: {short}")
+            raise PackageRefused("too few cases", f"{head['id']}: {short}")
         target = _write(pkg, stage, head, routed, dest)
         outcome.converted = True
         outcome.dest = str(target)
         outcome.counts = {b.value: len(cs) for b, cs in routed.cases.items()}
-    except Refused as r:
+    except PackageRefused as r:
         outcome.problems.append(Problem(kind=r.kind, detail=r.detail))
     except (JudgeError, ConvertError) as e:
         outcome.problems.append(Problem(kind="judge or conversion failed", detail=str(e)))

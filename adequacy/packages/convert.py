@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adequacy.errors import AdequacyError
+from adequacy.errors import AdequacyError, ConvertError, JudgeError
 from adequacy.model.task import Param
 from adequacy.model.values import validate
-from adequacy.packages.programs import DRIVERS, JudgeError
+from adequacy.packages.programs import DRIVERS
 from adequacy.sandbox import exec_lock
 from adequacy.sandbox.mounts import View
 from adequacy.sandbox.run import SandboxLimits, make_workdir, remove_tree, run_limited
@@ -121,10 +121,6 @@ def convert_all(io_py: Path, requests: list[Request], params: dict[str, list[Par
             continue
         out.append(_check(r, answers[i], params[r.kind]))
     return out
-
-
-class ConvertError(AdequacyError):
-    """The conversion program cannot run at all (it does not load, the sandbox)."""
 
 
 def _check(r: Request, answer: str, params: list[Param]) -> Converted:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from adequacy.errors import BackendError
+from adequacy.errors import JudgeError
 from adequacy.packages.layout import Source
 from adequacy.sandbox import exec_lock
 from adequacy.sandbox.mounts import View
@@ -39,10 +39,6 @@ REJECTS = {1: "wrong answer", 2: "presentation error", 4: "dirt after the answer
            8: "unexpected end of file"}
 NO_VERDICT = {3: "fail (the checker reports its own error)", 7: "points (partial scoring)"}
 COMPILE_SECONDS = 120.0
-
-
-class JudgeError(BackendError):
-    """A judge cannot be built or run (its language, a compile error, the sandbox)."""
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from adequacy.errors import AdequacyError
-
-
-class ResultsLocked(AdequacyError):
-    """Another process is writing the same results file."""
+from adequacy.errors import ResultsLocked
 
 
 def lock_path(results: Path) -> Path:

@@ -6,11 +6,18 @@ writes through ``append_record`` and every reader (resume, ``report``, ``compare
 ``read_results``, so a file says which version of this package, which command and which writer,
 model, prompt family and program made each line, and a reader knows what it is reading
 (docs/report.md, "The results log"). Older schemas are migrated on read.
+
+Every record ``append_record`` writes is sealed: the line begins with ``"seal"``, an HMAC of
+the rest of the line under this installation's grader key (``adequacy.scoring.trust``). A reader can
+then tell a record this installation's grader wrote (``LoggedRecord.sealed``) from one someone
+typed, edited or brought from another installation, whose counts may be consistent and still
+invented.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,17 +25,18 @@ from typing import IO, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from adequacy.errors import AdequacyError, validation_message
+from adequacy.errors import ResultsError, TrustError, validation_message
+from adequacy.scoring import trust
 from adequacy.scoring.spec_report import Provenance, SpecReport
 
-SCHEMA = 3
+SCHEMA = 5
 """Version of the record shape. 1: a bare report, its producer's fields flattened beside it or
 the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope.
-3: the report's ``origins`` (cases of each origin the score rests on)."""
+3: the report's ``origins`` (cases of each origin the score rests on). 4: the ``seal``. 5: the
+report's ``symbolic`` (the solver's figures of ``--symbolic``)."""
 
-
-class ResultsError(AdequacyError):
-    """A results file that cannot be read as one; the message starts with ``file:line``."""
+SEAL_DOMAIN = "results-record"
+_SEALED = re.compile(r'\{"seal":"([0-9a-f]{64})",')
 
 
 class Producer(Provenance):
@@ -47,6 +55,9 @@ class ResultRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
+    seal: str | None = None
+    """HMAC of the rest of the line under this installation's grader key (written first on the
+    line; see ``record_line``). Checked against the line's bytes, never trusted as a field."""
     schema_: int = Field(SCHEMA, alias="schema")
     created: datetime | None
     """When the record was written (None: migrated from schema 1, which did not say)."""
@@ -65,6 +76,9 @@ class LoggedRecord(BaseModel):
     path: str
     line: int
     record: ResultRecord
+    sealed: bool = False
+    """The line carries this installation's grader seal: a grader here wrote it as it is. False
+    for a record typed or edited by hand, written by another installation, or older than seals."""
 
     @property
     def source(self) -> str:
@@ -91,7 +105,36 @@ def make_record(report: SpecReport, prod: Producer,
 
 
 def record_line(rec: ResultRecord) -> str:
-    return rec.model_dump_json(by_alias=True) + "\n"
+    """The record's line, sealed when this installation's grader key can be had (else
+    unsealed, with one warning: the record is kept, and reads back as not verified)."""
+    body = rec.model_dump_json(by_alias=True, exclude={"seal"})
+    try:
+        seal = trust.tag(SEAL_DOMAIN, body.encode("utf-8"))
+    except TrustError as e:
+        _warn_unsealed(str(e))
+        return body + "\n"
+    return '{"seal":"' + seal + '",' + body[1:] + "\n"
+
+
+def line_sealed(line: str) -> bool:
+    """Whether ``line`` (without its newline) is exactly as this installation's grader wrote
+    it: its seal checks against the rest of the line."""
+    m = _SEALED.match(line)
+    if m is None:
+        return False
+    body = "{" + line[m.end():]
+    return trust.genuine(SEAL_DOMAIN, body.encode("utf-8", "surrogatepass"), m.group(1))
+
+
+_warned_unsealed: list[str] = []
+
+
+def _warn_unsealed(why: str) -> None:
+    if not _warned_unsealed:
+        _warned_unsealed.append(why)
+        import sys
+        print(f"warning: results are written unsealed ({why}); they will read back as not "
+              "verified", file=sys.stderr, flush=True)
 
 
 def append_record(path: Path, report: SpecReport, prod: Producer,
@@ -156,7 +199,9 @@ def read_results(path: Path) -> list[LoggedRecord]:
         except ResultsError as e:
             raise ResultsError(f"{path}:{i + 1}: {e}") from None
         # already validated: constructing again would rerun the report's checks
-        out.append(LoggedRecord.model_construct(path=str(path), line=i + 1, record=rec))
+        out.append(LoggedRecord.model_construct(path=str(path), line=i + 1, record=rec,
+                                                sealed=rec.seal is not None
+                                                and line_sealed(line)))
     return out
 
 
@@ -170,11 +215,16 @@ def latest(records: Sequence[LoggedRecord]) -> list[LoggedRecord]:
     return list(by.values())
 
 
-def read_log(path: Path) -> dict[str, SpecReport]:
-    """The latest report of every key (nothing when the file does not exist yet)."""
+def read_log(path: Path, sealed_only: bool = False) -> dict[str, SpecReport]:
+    """The latest report of every key (nothing when the file does not exist yet).
+
+    ``sealed_only``: the latest report of every key whose latest record this installation's
+    grader sealed; resume uses it, so a typed or foreign record is scored again, never taken
+    for done."""
     if not path.exists():
         return {}
-    return {r.record.report.key: r.record.report for r in latest(read_results(path))}
+    return {r.record.report.key: r.record.report for r in latest(read_results(path))
+            if r.sealed or not sealed_only}
 
 
 class _Torn(ResultsError):
@@ -182,7 +232,8 @@ class _Torn(ResultsError):
 
 
 def parse_record(line: str) -> ResultRecord:
-    from adequacy.model.textfiles import JsonError, parse_json
+    from adequacy.errors import JsonError
+    from adequacy.model.textfiles import parse_json
 
     try:
         obj = parse_json(line)
@@ -245,7 +296,18 @@ def _from_v2(obj: dict[str, Any]) -> dict[str, Any]:
     return {**obj, "schema": 3}
 
 
-_MIGRATIONS = {1: _from_v1, 2: _from_v2}
+def _from_v3(obj: dict[str, Any]) -> dict[str, Any]:
+    """Schema 3 -> 4: records of schema 3 were never sealed; a ``seal`` on one is not ours."""
+    return {**{k: v for k, v in obj.items() if k != "seal"}, "schema": 4}
+
+
+def _from_v4(obj: dict[str, Any]) -> dict[str, Any]:
+    """Schema 4 -> 5: nothing to convert; a report without ``symbolic`` reads with none (no
+    solver figures were measured)."""
+    return {**obj, "schema": 5}
+
+
+_MIGRATIONS = {1: _from_v1, 2: _from_v2, 3: _from_v3, 4: _from_v4}
 """Schema N -> N + 1. Any change to ``ResultRecord`` or ``SpecReport`` that an older reader
 would refuse (a new field: both forbid extras) bumps ``SCHEMA`` and adds a step here, so old
 files still read and old readers say "upgrade" instead of "not a valid record"."""

@@ -37,6 +37,7 @@ def cache_dir(shared_with_sandbox: bool = False) -> Path:
     else:
         xdg = os.environ.get("XDG_CACHE_HOME")
         root = (Path(xdg) if xdg else Path.home() / ".cache") / "spec-adequacy"
+    _refuse_open(root)
     if shared_with_sandbox and os.geteuid() == 0 and not world_traversable(root):
         # one such folder per cache root: a fresh ADEQUACY_CACHE (CI proving a first install)
         # must not find the Java workers that another cache root built
@@ -58,6 +59,26 @@ def world_traversable(path: Path) -> bool:
         except OSError:
             return False
     return True
+
+
+def _refuse_open(root: Path) -> None:
+    """What is built in the cache folder is run (exec_spec harnesses, JVM workers and their
+    class archives, compiled judges): a folder another user owns or may write into would let
+    them replace it, and with it the verdicts. Its verdict file is authenticated
+    (``adequacy.scoring.cache``); the folder itself must be ours and closed to others' writes."""
+    try:
+        st = root.stat()
+    except OSError:
+        return  # made by us when first needed
+    if st.st_uid != os.geteuid():
+        why = f"belongs to uid {st.st_uid}, not to us (uid {os.geteuid()})"
+    elif st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        why = f"is writable by other users (mode {stat.S_IMODE(st.st_mode):o})"
+    else:
+        return
+    raise BackendError(f"the cache folder {root} {why}: what is built there could be "
+                       "replaced by someone else; use a folder of your own (chmod go-w it, or "
+                       "set ADEQUACY_CACHE)")
 
 
 def _refuse_squatted(root: Path) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from adequacy.errors import BackendError
+from adequacy.errors import BackendError, WorkerDied
 from adequacy.sandbox import views
 from adequacy.sandbox.run import (
     SandboxLimits,
@@ -89,10 +89,6 @@ def renew_after_fork(obj: Any, *args: Any, **kwargs: Any) -> None:
 
 
 renew_after_fork(_KEEPER)
-
-
-class WorkerDied(BackendError):
-    """The child exited or did not answer in time; it has been killed and will be restarted."""
 
 
 class JsonLineWorker:
@@ -230,4 +226,4 @@ class JsonLineWorker:
             return reply
 
 
-__all__ = ["JsonLineWorker", "Launch", "WorkerDied"]
+__all__ = ["JsonLineWorker", "Launch"]

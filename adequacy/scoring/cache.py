@@ -4,10 +4,17 @@ The key hashes the engine name and version, the spec's normalised text, the pred
 case's canonical input and output, so a renamed file or reordered set hits, and a new engine
 version misses. Only decided verdicts are stored: an ``unknown`` may be due to a time limit that
 a later run raises, and must be recomputed then. The key itself is ``adequacy.scoring.keys.verdict_key``.
+
+The file is input like any other: anyone who can write it (another user's or installation's
+cache, an optimizer, an agent's shell) could put rows under the real keys. So every row carries
+an HMAC of its key, value, reason and engine under this installation's grader key
+(``adequacy.scoring.trust``), and a row whose tag does not check is not a verdict: it is ignored, with
+one warning per file, and recomputed (the fresh row replaces it).
 """
 
 from __future__ import annotations
 
+import hmac
 import os
 import sqlite3
 import sys
@@ -16,8 +23,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from adequacy.errors import TrustError
 from adequacy.model.verdicts import Truth
 from adequacy.sandbox.toolchain import cache_dir
+from adequacy.scoring import trust
 
 # the keys live in adequacy.scoring.keys; re-exported for callers that know them from here
 from adequacy.scoring.keys import case_key, task_context, task_fingerprint, verdict_key
@@ -25,15 +34,25 @@ from adequacy.scoring.keys import case_key, task_context, task_fingerprint, verd
 #: How long a writer waits for another process's transaction before giving up.
 BUSY_SECONDS = 30.0
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS verdicts (
+TABLE = "sealed_verdicts"
+"""Rows with their tag. Files of older versions keep an untagged ``verdicts`` table, which is
+never read."""
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS {TABLE} (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL,
     reason TEXT NOT NULL,
     engine TEXT NOT NULL,
+    tag TEXT NOT NULL,
     created REAL DEFAULT (julianday('now'))
 )
 """
+DOMAIN = "verdict-cache"
+
+
+def _payload(key: str, value: str, reason: str, engine: str) -> bytes:
+    """What a row's tag covers: all of it, so a row moved to another key or edited fails."""
+    return "\x1f".join((key, value, reason, engine)).encode("utf-8", "surrogatepass")
 
 
 def default_cache_dir() -> Path:
@@ -54,6 +73,16 @@ def _warn_once(path: Path, why: object) -> None:
           "(`adequacy cache clear` recreates it)", file=sys.stderr, flush=True)
 
 
+def _warn_forged(path: Path, n: int) -> None:
+    key = f"forged:{path}"
+    if key in _warned:
+        return
+    _warned.add(key)
+    print(f"warning: verdict cache {path} holds {n} row(s) this installation's grader did not "
+          "write (a cache copied from elsewhere, or rows planted by whoever can write the "
+          "file); they are ignored and recomputed", file=sys.stderr, flush=True)
+
+
 class VerdictCache:
     """A SQLite file shared by processes (WAL mode, busy timeout); one connection per process
     and thread.
@@ -68,7 +97,14 @@ class VerdictCache:
         self._local = threading.local()
         self.hits = 0
         self.misses = 0
+        self.forged = 0
+        """Rows read whose tag did not check (ignored)."""
         self.broken: str | None = None
+        try:
+            self._key, self._digest = trust.tagger(DOMAIN)
+        except TrustError as e:
+            self._disable(e)
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             c = self._conn()
@@ -78,7 +114,7 @@ class VerdictCache:
                     c.execute(SCHEMA)
 
             _while_locked(create)
-            c.execute("SELECT key FROM verdicts LIMIT 1").fetchall()
+            c.execute(f"SELECT key FROM {TABLE} LIMIT 1").fetchall()
         except (sqlite3.Error, OSError) as e:
             self._disable(e)
 
@@ -107,20 +143,35 @@ class VerdictCache:
             self._local.pid = os.getpid()
         return conn
 
+    def _tag(self, key: str, value: str, reason: str, engine: str) -> str:
+        return hmac.digest(self._key, _payload(key, value, reason, engine), self._digest).hex()
+
     def get_many(self, keys: list[str]) -> dict[str, tuple[Truth, str, str]]:
+        """The cached verdicts of ``keys`` that this installation's grader wrote; a row whose
+        tag does not check is left out (a miss) and counted in ``forged``."""
         out: dict[str, tuple[Truth, str, str]] = {}
+        forged = 0
         if self.broken is None:
             try:
                 conn = self._conn()
                 for i in range(0, len(keys), 500):
                     chunk = keys[i:i + 500]
-                    q = "SELECT key, value, reason, engine FROM verdicts WHERE key IN ({})".format(
-                        ",".join("?" * len(chunk)))
-                    for k, v, r, e in conn.execute(q, chunk):
+                    q = (f"SELECT key, value, reason, engine, tag FROM {TABLE} "
+                         "WHERE key IN ({})".format(",".join("?" * len(chunk))))
+                    for k, v, r, e, t in conn.execute(q, chunk):
+                        ok = (isinstance(v, str) and isinstance(r, str) and isinstance(e, str)
+                              and isinstance(t, str)
+                              and hmac.compare_digest(self._tag(k, v, r, e), t))
+                        if not ok or v == Truth.unknown.value:
+                            forged += 1
+                            continue
                         out[k] = (Truth(v), r, e)
             except (sqlite3.Error, OSError, ValueError) as e:
                 self._disable(e)
                 out = {}
+        if forged:
+            self.forged += forged
+            _warn_forged(self.path, forged)
         self.hits += len(out)
         self.misses += len(keys) - len(out)
         return out
@@ -133,8 +184,9 @@ class VerdictCache:
             conn = self._conn()
             with conn:
                 conn.executemany(
-                    "INSERT OR REPLACE INTO verdicts (key, value, reason, engine) "
-                    "VALUES (?,?,?,?)", [(k, v.value, r, e) for k, v, r, e in rows])
+                    f"INSERT OR REPLACE INTO {TABLE} (key, value, reason, engine, tag) "
+                    "VALUES (?,?,?,?,?)",
+                    [(k, v.value, r, e, self._tag(k, v.value, r, e)) for k, v, r, e in rows])
         except (sqlite3.Error, OSError) as e:
             self._disable(e)
 

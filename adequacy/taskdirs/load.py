@@ -23,10 +23,17 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from adequacy.errors import InputError, Located, TaskError, TypeSyntaxError, ValueTypeError
+from adequacy.errors import (
+    InputError,
+    JsonError,
+    Located,
+    TaskError,
+    TypeSyntaxError,
+    ValueTypeError,
+)
 from adequacy.extensions import registry
 from adequacy.model.task import Case, Param, Task, TaskFiles
-from adequacy.model.textfiles import JsonError, parse_json, read_text
+from adequacy.model.textfiles import parse_json, read_text
 from adequacy.model.toml_lines import key_line
 from adequacy.model.types import parse_type
 from adequacy.model.values import MAX_INT_DIGITS, validate

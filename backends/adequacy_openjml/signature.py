@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 
+from adequacy.plugin import TaskError
+
 __all__ = ["JavaSignatureError", "java_type_to_schema", "parse_signature", "normalise_java_type"]
 
 
-class JavaSignatureError(ValueError):
+class JavaSignatureError(TaskError, ValueError):
     """The signature is missing, malformed, or uses a type the schema cannot express."""
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from adequacy.plugin import (
+    BackendError,
     BoolType,
     CharType,
     IntType,
@@ -33,7 +34,7 @@ from adequacy.plugin import (
 )
 
 
-class RenderError(ValueError):
+class RenderError(BackendError, ValueError):
     """A value or type the Verus renderers cannot express."""
 
 

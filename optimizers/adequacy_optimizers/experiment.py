@@ -18,7 +18,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from adequacy.batch.jobs import Job, jobs_from_file, jobs_from_glob
 from adequacy.batch.pool import BatchOptions, BatchSummary, run_batch
@@ -29,6 +37,11 @@ from adequacy.scoring.spec_report import Provenance
 from adequacy.taskdirs.discovery import default_spec_glob, discover_tasks
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+LENIENT_REFUSED = (
+    "[scoring] strict = false: lenient scoring leaves unknown cases out, so an unknown is worth "
+    "more than a false and a spec can choose where it is unknown; a study ranks writers by its "
+    "score, so that is refused. Set allow_lenient = true (top level) to score leniently anyway; "
+    "reports label those records LENIENT")
 WRITER_STAMP = "source.json"
 
 
@@ -78,6 +91,10 @@ class Study(BaseModel):
     tasks: list[str] = Field(min_length=1)
     """Task folders or folders of tasks."""
     specs: list[SpecSource] = Field(min_length=1)
+    allow_lenient: bool = False
+    """Score leniently when ``[scoring] strict = false`` (refused otherwise: a study ranks
+    writers by its score, and lenient scoring pays for undecidable specs). Declared before
+    ``scoring``, whose check reads it."""
     scoring: ScoreOptions = Field(default_factory=ScoreOptions)
     results: str = "results.jsonl"
     out: str = "out"
@@ -85,6 +102,12 @@ class Study(BaseModel):
     workers: int | None = Field(default=None, ge=1)
     cache: bool | str = True
     """The verdict cache: true (the default cache), false, or a file."""
+    @field_validator("scoring")
+    @classmethod
+    def _strict_unless_allowed(cls, v: ScoreOptions, info: ValidationInfo) -> ScoreOptions:
+        if not v.strict and not info.data.get("allow_lenient", False):
+            raise ValueError(LENIENT_REFUSED)
+        return v
 
     @model_validator(mode="after")
     def _unique(self) -> Study:
@@ -128,8 +151,11 @@ def load_study(path: Path) -> LoadedStudy:
         study = Study.model_validate(raw)
     except ValidationError as e:
         first = e.errors()[0]
+        loc = tuple(first.get("loc", ()))
+        if loc == ("scoring",) and LENIENT_REFUSED in str(first.get("msg", "")):
+            loc = ("scoring", "strict")  # the line that asked for it, not the table's
         raise TaskError(validation_message(e), file=str(path),
-                        line=line_of(text, tuple(first.get("loc", ())))) from None
+                        line=line_of(text, loc)) from None
     return LoadedStudy(study=study, path=path.resolve(),
                        sha256=hashlib.sha256(data).hexdigest())
 

@@ -10,9 +10,9 @@ message.
 
 from __future__ import annotations
 
-from adequacy.errors import BackendError
+from adequacy.errors import BackendError, ExtractionError
 from adequacy.extensions import registry
-from adequacy.extensions.answers import FENCE, ExtractionError, code_blocks
+from adequacy.extensions.answers import FENCE, code_blocks
 from adequacy.model.task import Task
 
 

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import dspy
 
-from adequacy.errors import AdequacyError
+from adequacy.errors import AdequacyError, HeldOutTask, LenientReward, MetricUnavailable
 from adequacy.extensions.backend import Limits
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Bucket, Truth
@@ -41,12 +41,11 @@ Option = Literal["mean", "all4", "post"]
 KINDS: tuple[str, ...] = ("adequacy", "vr", "verified_adequacy")
 
 
-class HeldOutTask(AdequacyError):
-    """A metric was asked to score a task outside its training split."""
-
-
-class MetricUnavailable(AdequacyError):
-    """The metric needs a tool this machine lacks (a prover for ``vr``)."""
+LENIENT_UNSAFE = ("lenient scoring leaves unknown cases out, so an unknown is worth more than a "
+                  "false and a spec can choose where it is unknown (an uninterpreted function "
+                  "on the failing branch passes everything): as a reward it pays for "
+                  "undecidable specs, not better ones")
+"""Why lenient scoring is never an optimization target by default (its help and errors)."""
 
 
 def _short(value: Any, limit: int = 160) -> str:
@@ -54,8 +53,12 @@ def _short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def adequacy_score(rep: SpecReport, option: Option = "mean", harness_t: float = 1.0) -> float:
-    """The number a report is worth under one option (0.0 unless scored)."""
+def adequacy_score(rep: SpecReport, option: Option = "mean", harness_t: float = 1.0,
+                   allow_lenient: bool = False) -> float:
+    """The number a report is worth under one option (0.0 unless scored). A report scored
+    leniently is refused (``LenientReward``) unless ``allow_lenient``."""
+    if not rep.strict and not allow_lenient:
+        raise LenientReward(f"a leniently scored report as a reward: refused ({LENIENT_UNSAFE})")
     if rep.status != "scored" or rep.metrics is None:
         return 0.0
     if option == "all4":
@@ -117,7 +120,11 @@ class SpecMetric:
     def __init__(self, tasks: Iterable[Task], kind: Kind = "adequacy", option: Option = "mean",
                  harness_t: float = 1.0, max_cases: int = 3, engines: Sequence[str] | None = None,
                  cache: VerdictCache | None = None, limits: Limits | None = None,
-                 language: str | None = None) -> None:
+                 language: str | None = None, strict: bool = True,
+                 allow_lenient: bool = False) -> None:
+        if not strict and not allow_lenient:
+            raise LenientReward(f"a GEPA metric with lenient scoring: refused ({LENIENT_UNSAFE}"
+                                "); pass allow_lenient=True to mean it")
         if kind not in KINDS:
             raise AdequacyError(f"kind={kind!r}: expected one of {', '.join(KINDS)}")
         if option not in ("mean", "all4", "post"):
@@ -125,6 +132,7 @@ class SpecMetric:
         self.tasks = {t.id: t for t in tasks}
         self.kind, self.option, self.harness_t = kind, option, harness_t
         self.max_cases, self.engines, self.cache = max_cases, engines, cache
+        self.strict, self.allow_lenient = strict, allow_lenient
         self.limits = limits or Limits(case_seconds=5.0, spec_seconds=60.0)
         if kind in ("vr", "verified_adequacy"):
             langs = {language} if language else {t.language for t in self.tasks.values()}
@@ -149,8 +157,9 @@ class SpecMetric:
             proof = prove(task, text, self.limits)
             return vr_score(proof), f"Verifier ({proof.engine}): {proof.result}. " \
                 f"{proof.summary}", None
-        rep = score_spec(task, text, engines=self.engines, cache=self.cache, limits=self.limits)
-        score = adequacy_score(rep, self.option, self.harness_t)
+        rep = score_spec(task, text, engines=self.engines, cache=self.cache, limits=self.limits,
+                         strict=self.strict)
+        score = adequacy_score(rep, self.option, self.harness_t, self.allow_lenient)
         feedback = report_feedback(rep, task, self.max_cases)
         if self.kind == "verified_adequacy":
             proof = prove(task, text, self.limits)

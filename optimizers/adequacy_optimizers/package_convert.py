@@ -18,8 +18,9 @@ from typing import Any
 
 import dspy
 
-from adequacy.extensions.answers import ExtractionError, whole_file
-from adequacy.packages.build import Refused, declared_types
+from adequacy.errors import ExtractionError, PackageRefused
+from adequacy.extensions.answers import whole_file
+from adequacy.packages.build import declared_types
 from adequacy.packages.convert import Request, convert_all
 from adequacy.packages.layout import read_bytes, read_package
 
@@ -88,7 +89,7 @@ def convert_package(root: Path, lm: Any, attempts: int = 3, write: bool = True
     with tempfile.TemporaryDirectory() as d:
         try:
             _head, inputs, outputs = declared_types(pkg, Path(d) / "stage", need_io=False)
-        except Refused as r:
+        except PackageRefused as r:
             return ConvertResult(pkg.name, False, [Attempt(0, error=r.detail)])
     params = {"input": inputs, "output": outputs}
     types = "\n".join([f"input {p.name}: {p.type_text}" for p in inputs]

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.batch.pool import BatchOptions, Job, ResultsLocked, results_lock, run_batch
+from adequacy.batch.pool import BatchOptions, Job, results_lock, run_batch
+from adequacy.errors import ResultsLocked
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOLD = "pre: x >= 0\npost: result == x + 1\n"

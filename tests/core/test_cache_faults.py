@@ -52,7 +52,7 @@ def test_garbage_cache_warns_once_and_scores(tmp_path: Path) -> None:
     code, out, err = score(c)
     assert code == 0 and err == ""
     with sqlite3.connect(c) as conn:
-        assert conn.execute("SELECT count(*) FROM verdicts").fetchone()[0] == 34
+        assert conn.execute("SELECT count(*) FROM sealed_verdicts").fetchone()[0] == 34
 
 
 def test_truncated_cache(tmp_path: Path) -> None:
@@ -135,4 +135,4 @@ def test_two_processes_write_at_once(tmp_path: Path) -> None:
     assert [p.exitcode for p in ps] == [0, 0]
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert conn.execute("SELECT count(*) FROM verdicts").fetchone()[0] == 600
+        assert conn.execute("SELECT count(*) FROM sealed_verdicts").fetchone()[0] == 600

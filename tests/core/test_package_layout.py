@@ -162,9 +162,10 @@ def test_a_judge_cannot_read_outside_its_sandbox(tmp_path: Path) -> None:
 def test_an_io_py_that_loops_or_reads_outside_fails_cleanly(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
+    from adequacy.errors import ConvertError
     from adequacy.model.types import parse_type
     from adequacy.packages import convert
-    from adequacy.packages.convert import ConvertError, Request, convert_all
+    from adequacy.packages.convert import Request, convert_all
 
     params = {"input": [Param(name="n", type=parse_type("i64"), type_text="i64")],
               "output": []}
@@ -186,7 +187,7 @@ def test_an_io_py_that_loops_or_reads_outside_fails_cleanly(tmp_path: Path,
 
 @pytest.mark.requires("g++")
 def test_a_judge_that_does_not_compile_names_its_file_and_error(tmp_path: Path) -> None:
-    from adequacy.packages.programs import JudgeError
+    from adequacy.errors import JudgeError
     src = tmp_path / "val.cpp"
     src.write_text("int main() { return undefined_name; }\n")
     with pytest.raises(JudgeError, match=r"val.cpp: does not compile with g\+\+: .*"

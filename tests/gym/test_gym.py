@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.gym import GymError, GymTools, check, make_gym, read_manifest, submit
+from adequacy.errors import GymError
+from adequacy.gym import GymTools, check, make_gym, read_manifest, submit
 from adequacy.gym.manifest import PRIVATE
 from adequacy.model.verdicts import Bucket
 from adequacy.taskdirs.load import load_task

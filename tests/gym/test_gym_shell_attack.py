@@ -10,7 +10,8 @@ import pytest
 
 from adequacy.examples import bundled_folder
 from adequacy.gym import make_gym
-from adequacy.gym.shell import MAX_DEPTH, available, run_shell
+from adequacy.gym.private import MAX_DEPTH
+from adequacy.gym.shell import available, run_shell
 
 pytestmark = pytest.mark.skipif(available() is not None, reason=str(available()))
 

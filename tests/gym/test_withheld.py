@@ -103,7 +103,7 @@ def test_constraints_never_reach_the_agent_copy(tmp_path: Path, header: str) -> 
     body = "min = -77777\n" if header.endswith(".x]") else "x = [-77777, 88888]\n"
     (src / "task.toml").write_text(head + header + "\n" + body)
     make_gym([src], tmp_path / "g")
-    text = GymTools(tmp_path / "g").read_file("jml_abs_value", ".gym/task/task.toml")
+    text = (tmp_path / "g" / "jml_abs_value" / PRIVATE / "task" / "task.toml").read_text()
     assert "[signature.input]" in text and "77777" not in text and "88888" not in text
 
 

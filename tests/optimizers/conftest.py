@@ -11,6 +11,17 @@ from adequacy.taskdirs.load import load_task
 REPO = Path(__file__).resolve().parents[2]
 
 
+class _Examples:
+    """The bundled examples as ``adequacy examples`` lays them out: ``EXAMPLES / "verus"`` is
+    the installed folder that becomes ``DEST/verus``."""
+
+    def __truediv__(self, name: str) -> Path:
+        return bundled_folder(name)
+
+
+EXAMPLES = _Examples()
+
+
 def example(lang: str, name: str) -> Task:
     return load_task(bundled_folder(lang) / name)
 

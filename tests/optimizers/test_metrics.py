@@ -15,8 +15,9 @@ import json  # noqa: E402
 
 import dspy  # noqa: E402
 
+from adequacy.errors import HeldOutTask, MetricUnavailable
 from adequacy.model.task import Task  # noqa: E402
-from adequacy_optimizers.metrics import HeldOutTask, MetricUnavailable, SpecMetric  # noqa: E402
+from adequacy_optimizers.metrics import SpecMetric  # noqa: E402
 
 from .conftest import example, gold  # noqa: E402
 

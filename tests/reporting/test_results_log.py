@@ -227,8 +227,9 @@ def test_append_record_round_trips_and_keeps_subclass_fields_in_extra(tmp_path: 
                                    model="m1"), extra={"verified": True})
     (logged,) = read_results(p)
     raw = json.loads(p.read_text())
-    assert raw["schema"] == SCHEMA and set(raw) == {"schema", "created", "producer", "report",
-                                                    "extra"}
+    assert raw["schema"] == SCHEMA and set(raw) == {"seal", "schema", "created", "producer",
+                                                    "report", "extra"}
+    assert logged.sealed
     assert "submission" not in raw["report"] and raw["extra"]["submission"] == 2
     rec = logged.record
     assert rec.producer.model == "m1" and rec.created is not None
@@ -251,8 +252,30 @@ def test_the_record_shape_is_pinned_to_its_schema_number() -> None:
 
     shape = json.dumps(bare(ResultRecord.model_json_schema(by_alias=True)), sort_keys=True)
     pins = {2: "24c501b17d83d1907b30876327695085908f2ff4e0e9d9fd2f970a33e799e65b",
-            3: "347c6458d56c5e8a4b168d4aa522f4da2d947c34e73a124e25f7d0d6eb4ad36d"}
+            3: "347c6458d56c5e8a4b168d4aa522f4da2d947c34e73a124e25f7d0d6eb4ad36d",
+            4: "7b1a1d851852c50092d73dcbc9a89f24e2f0ffc4ba61c5606631a4088155412a",
+            5: "2a71cd16231c2fef953ce91c3bef7f9be9dfa0a66bc65130ed2f8a5d9296ac69"}
     assert hashlib.sha256(shape.encode()).hexdigest() == pins[SCHEMA]
+
+
+def test_schema_3_records_read_as_not_sealed() -> None:
+    """Real output of main before the seal (tests/fixtures/results_v3): read, and never taken
+    for a record this installation's grader sealed."""
+    v3 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v3" / "run_verus.jsonl"
+    logged = read_results(v3)
+    assert len(logged) == 2 and not any(r.sealed for r in logged)
+    assert {r.record.report.status for r in logged} == {"scored"}
+
+
+def test_schema_4_records_read_without_solver_figures() -> None:
+    """Real output of main before the solver's figures (tests/fixtures/results_v4): read, with
+    no figures claimed, and not taken for this installation's sealed records (the fixture's
+    paths were edited after it was sealed elsewhere)."""
+    v4 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v4" / "run_jml.jsonl"
+    logged = read_results(v4)
+    assert len(logged) == 3 and not any(r.sealed for r in logged)
+    assert all(r.record.report.symbolic is None for r in logged)
+    assert any(r.record.report.status == "scored" for r in logged)
 
 
 def test_schema_2_records_read_with_empty_origins() -> None:

@@ -224,7 +224,7 @@ def test_manifest_spec_file_out_of_the_folder_is_refused(tmp_path: Path) -> None
     m["spec_file"] = "../../secret.java"
     (d / MANIFEST).write_text(json.dumps(m))
     text = GymTools(out).check("jml_abs_value")
-    assert text.startswith("error") and "outside the folder" in text
+    assert text.startswith("error") and "outside the task's folder" in text
 
 
 def test_force_never_deletes_the_source_task(tmp_path: Path) -> None:

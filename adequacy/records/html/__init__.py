@@ -4,6 +4,7 @@ Data flows one way: ``read_records`` (latest record per job) -> ``build_study`` 
 approach, per-spec rows) -> a renderer. Nothing here scores a spec; it reads what was scored.
 """
 
+from adequacy.errors import ResultsError
 from adequacy.records.html._compare import Comparison, compare
 from adequacy.records.html._load import Record, read_records
 from adequacy.records.html._outcomes import Outcome, outcome
@@ -14,9 +15,8 @@ from adequacy.records.html._render import (
     render_markdown,
     summary_rows,
 )
-from adequacy.records.html._study import Study, build_study
-from adequacy.records.log import ResultsError
+from adequacy.records.html._study import Study, build_study, trust_notes
 
 __all__ = ["Comparison", "Outcome", "Record", "ResultsError", "Study", "build_study", "compare",
            "leaderboard_rows", "outcome", "read_records", "render_html", "render_json",
-           "render_markdown", "summary_rows"]
+           "render_markdown", "summary_rows", "trust_notes"]

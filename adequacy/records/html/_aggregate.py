@@ -67,6 +67,11 @@ class ApproachStats(BaseModel):
     cost_measured: int = 0
     seconds: float = 0.0
     """Scoring time of every spec, summed."""
+    unverified: int = 0
+    """Records not sealed by this installation's grader: their figures are claims."""
+    lenient: int = 0
+    """Specs scored leniently (unknown left out): a spec can raise such a score by being
+    undecided where it would fail, so these figures are not strict ones."""
 
 
 def approach_stats(name: str, records: Sequence[Record],
@@ -121,7 +126,9 @@ def approach_stats(name: str, records: Sequence[Record],
         model=_agreed(r.producer.model for r in records),
         family=_agreed(r.producer.family for r in records),
         cost=float(sum(costs)) if costs else None, cost_measured=len(costs),
-        seconds=sum(r.report.seconds for r in records))
+        seconds=sum(r.report.seconds for r in records),
+        unverified=sum(1 for r in records if not r.sealed),
+        lenient=sum(1 for r in reps if not r.strict))
 
 
 def contributions(records: Sequence[Record], summ: SampleSummary, key: str,

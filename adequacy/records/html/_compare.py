@@ -71,6 +71,31 @@ class Comparison(BaseModel):
     improved: list[TaskChange]
     worsened: list[TaskChange]
     specs_flipped: list[SpecChange]
+    records_a: int = 0
+    records_b: int = 0
+    unverified_a: int = 0
+    """Records of A not sealed by this installation's grader (typed, edited, from elsewhere)."""
+    unverified_b: int = 0
+    lenient_a: int = 0
+    """Specs of A scored leniently (unknown left out)."""
+    lenient_b: int = 0
+
+    def trust_notes(self) -> list[str]:
+        """What a reader must know before believing the difference."""
+        notes = []
+        for side, n, total in ((self.a, self.unverified_a, self.records_a),
+                               (self.b, self.unverified_b, self.records_b)):
+            if n:
+                notes.append(f"NOT VERIFIED: {n} of {total} records of {side} were not sealed "
+                             "by this installation's grader (typed or edited by hand, or "
+                             "written elsewhere); their figures are claims (--verified-only "
+                             "drops them)")
+        for side, n, total in ((self.a, self.lenient_a, self.records_a),
+                               (self.b, self.lenient_b, self.records_b)):
+            if n:
+                notes.append(f"LENIENT: {n} of {total} specs of {side} were scored leniently "
+                             "(unknown left out): not comparable with strict figures")
+        return notes
 
 
 def compare(a: Sequence[Record], b: Sequence[Record], name_a: str = "A", name_b: str = "B",
@@ -89,7 +114,11 @@ def compare(a: Sequence[Record], b: Sequence[Record], name_a: str = "A", name_b:
                 if tb[t]["pass"] < ta[t]["pass"]]
     return Comparison(a=name_a, b=name_b, only_a=len(set(ta) - set(tb)),
                       only_b=len(set(tb) - set(ta)), deltas=deltas, improved=improved,
-                      worsened=worsened, specs_flipped=_flips(a, b))
+                      worsened=worsened, specs_flipped=_flips(a, b), records_a=len(a),
+                      records_b=len(b), unverified_a=sum(1 for r in a if not r.sealed),
+                      unverified_b=sum(1 for r in b if not r.sealed),
+                      lenient_a=sum(1 for r in a if not r.report.strict),
+                      lenient_b=sum(1 for r in b if not r.report.strict))
 
 
 def _per_task(records: Sequence[Record]) -> dict[str, dict[str, float]]:

@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from adequacy.records.log import Producer, ResultsError, latest, read_results
+from adequacy.errors import ResultsError
+from adequacy.records.log import Producer, latest, read_results
 from adequacy.scoring.spec_report import SpecReport
 
 GroupBy = Literal["auto", "file", "writer", "model", "family"]
@@ -34,6 +35,9 @@ class Record(BaseModel):
     producer: Producer
     extra: dict[str, Any] = {}
     """Fields of other producers: verified, agent steps, the gym's counters..."""
+    sealed: bool = False
+    """This installation's grader wrote the record as it reads (``LoggedRecord.sealed``); a
+    report calls such a record *verified*, and every other one a claim."""
 
     @property
     def verified(self) -> bool | None:
@@ -42,9 +46,11 @@ class Record(BaseModel):
         return v if isinstance(v, bool) else None
 
 
-def read_records(paths: Sequence[Path], group_by: GroupBy = "auto") -> list[Record]:
+def read_records(paths: Sequence[Path], group_by: GroupBy = "auto",
+                 verified_only: bool = False) -> list[Record]:
     """Every job's latest record from each file; a file with no record at all is an error (a
-    wrong path should not make an empty report)."""
+    wrong path should not make an empty report). ``verified_only``: of those, only the ones
+    this installation's grader sealed (an error when none is)."""
     records: list[Record] = []
     for path in paths:
         logged = latest(read_results(path))
@@ -52,11 +58,17 @@ def read_records(paths: Sequence[Path], group_by: GroupBy = "auto") -> list[Reco
             raise ResultsError(f"{path}: no result records in this file (expected JSON lines "
                                "written by adequacy run, submit or agent)")
         for lr in sorted(logged, key=lambda r: r.line):
+            if verified_only and not lr.sealed:
+                continue
             rec = lr.record
             # parts validated by read_results: constructing again would rerun every check
             records.append(Record.model_construct(
                 approach=_approach(path, rec.producer, group_by), source=lr.source,
-                report=rec.report, producer=rec.producer, extra=rec.extra))
+                report=rec.report, producer=rec.producer, extra=rec.extra, sealed=lr.sealed))
+    if verified_only and not records:
+        raise ResultsError(f"{', '.join(map(str, paths))}: no record was sealed by this "
+                           "installation's grader (nothing verified to report; rescore the "
+                           "specs with adequacy run)")
     return records
 
 

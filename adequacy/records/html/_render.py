@@ -12,7 +12,7 @@ from adequacy.records.html._aggregate import VR_THRESHOLD, ApproachStats
 from adequacy.records.html._charts import charts
 from adequacy.records.html._outcomes import OUTCOME_HELP, Outcome
 from adequacy.records.html._spectext import css
-from adequacy.records.html._study import Study
+from adequacy.records.html._study import Study, trust_notes
 
 
 def _pct(v: float | None) -> str:
@@ -26,6 +26,14 @@ def _pm(a: ApproachStats, figure: str, v: float | None) -> str:
         return "n/a"
     iv = a.intervals.get(figure)
     return _pct(v) if iv is None else f"{_pct(v)} ±{iv.half_width * 100:.1f}"
+
+
+def _trust_cells(a: ApproachStats) -> dict[str, str]:
+    """Whether the approach's records are this grader's own, and how they were scored."""
+    n = a.summary.specs
+    return {"verified": f"{n - a.unverified} of {n}",
+            "scoring": ("strict" if not a.lenient else "LENIENT" if a.lenient == n
+                        else f"{a.lenient} of {n} LENIENT")}
 
 
 def _k_cells(a: ApproachStats) -> dict[str, str]:
@@ -55,6 +63,7 @@ def summary_rows(study: Study) -> list[dict[str, str]]:
         if any(x.determined is not None or x.pre_measured for x in study.approaches):
             row.update(_solver_cells(a))
         row["invalid"] = str(s.invalid)
+        row.update(_trust_cells(a))
         rows.append(row)
     return rows
 
@@ -90,6 +99,7 @@ def leaderboard_rows(study: Study) -> list[dict[str, str]]:
                        f"${a.cost:.4f}" + ("" if a.cost_measured == s.specs
                                            else f" ({a.cost_measured} of {s.specs} specs)"))
         row["time"] = f"{a.seconds:.1f} s"
+        row.update(_trust_cells(a))
         rows.append(row)
     return rows
 
@@ -102,23 +112,32 @@ def _env() -> jinja2.Environment:
                               lstrip_blocks=True)
 
 
+def _scoring(study: Study) -> str:
+    if study.strict:
+        return "strict (unknown counts as failed)"
+    some = "" if study.lenient == len(study.rows) else f" for {study.lenient} of {len(study.rows)} specs"
+    return f"LENIENT{some} (unknown cases left out)"
+
+
 def render_html(study: Study, title: str = "spec-adequacy report") -> str:
     return _env().get_template("report.html.j2").render(
         title=title, study=study, summary=summary_rows(study), charts=charts(study),
         leaderboard=leaderboard_rows(study), source_css=css(),
         buckets=[b.value for b in BUCKETS], outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
         generated=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        scoring="strict (unknown counts as failed)" if study.strict
-        else "lenient (unknown cases left out)")
+        scoring=_scoring(study), notes=trust_notes(study))
 
 
 def render_markdown(study: Study) -> str:
     rows = summary_rows(study)
     lines = ["# spec-adequacy report", "",
              f"Results: {', '.join(study.files)}. Scoring: "
-             f"{'strict' if study.strict else 'lenient'}. ± is half the width of a bootstrap "
+             f"{_scoring(study)}. "
+             f"Verified records (sealed by this installation's grader): {study.verified} of "
+             f"{study.verified + len(study.unverified)}. ± is half the width of a bootstrap "
              "95% interval over tasks (1000 resamples, seed 0); pass@k and pass^k are over one "
              "task set at every k (tasks with fewer samples left out and counted).", ""]
+    lines += [f"> **{n}**" for n in trust_notes(study)] + ([""] if trust_notes(study) else [])
     lines += _md_table(rows)
     lines += ["", "## Leaderboard", ""]
     lines += _md_table(leaderboard_rows(study))
@@ -134,6 +153,8 @@ def render_markdown(study: Study) -> str:
     solver = any(r.solver for r in study.rows)
     lines += _md_table([{"task": r.task_id, "approach": r.approach, "spec": r.spec,
                          "outcome": r.outcome, **r.buckets,
+                         "verified": "yes" if r.verified else "NO",
+                         "scoring": "strict" if r.strict else "LENIENT",
                          **({"solver": "; ".join(r.solver) or "-"} if solver else {})}
                         for r in study.rows])
     return "\n".join(lines) + "\n"

@@ -54,6 +54,9 @@ class SpecRow(BaseModel):
     """The spec itself, highlighted, with the lines engines named marked."""
     solver: list[str] = []
     """The solver's figures of the spec (``--symbolic``), one sentence each."""
+    verified: bool = False
+    """Sealed by this installation's grader (``Record.sealed``)."""
+    strict: bool = True
 
 
 class Study(BaseModel):
@@ -63,6 +66,12 @@ class Study(BaseModel):
     strict: bool
     approaches: list[ApproachStats]
     rows: list[SpecRow]
+    verified: int = 0
+    """Records sealed by this installation's grader."""
+    unverified: list[str] = []
+    """Where each other record is (``file:line``): typed, edited, or from elsewhere."""
+    lenient: int = 0
+    """Specs scored leniently."""
 
 
 def build_study(records: Sequence[Record], files: Sequence[str]) -> Study:
@@ -72,7 +81,28 @@ def build_study(records: Sequence[Record], files: Sequence[str]) -> Study:
     rows = [_row(i, r, cases) for i, r in enumerate(records)]
     rows.sort(key=lambda s: (s.task_id, s.approach, s.spec))
     return Study(files=list(files), strict=all(r.report.strict for r in records),
-                 approaches=approaches, rows=rows)
+                 approaches=approaches, rows=rows,
+                 verified=sum(1 for r in records if r.sealed),
+                 unverified=[r.source for r in records if not r.sealed],
+                 lenient=sum(1 for r in records if not r.report.strict))
+
+
+def trust_notes(study: Study) -> list[str]:
+    """What a reader must know before believing the figures: records nobody here scored, and
+    lenient scoring. One sentence each; empty when every record is verified and strict."""
+    notes = []
+    n = len(study.unverified)
+    if n:
+        where = ", ".join(study.unverified[:5]) + (f" and {n - 5} more" if n > 5 else "")
+        notes.append(f"NOT VERIFIED: {n} of {n + study.verified} records were not sealed by "
+                     "this installation's grader (typed or edited by hand, or written "
+                     f"elsewhere): {where}. Their figures are claims, not measurements; "
+                     "rescore them with adequacy run, or drop them with --verified-only.")
+    if study.lenient:
+        notes.append(f"LENIENT: {study.lenient} spec(s) were scored leniently (unknown cases "
+                     "left out): a spec can raise such a score by being undecided where it "
+                     "would fail, so these figures are not comparable with strict ones.")
+    return notes
 
 
 def _row(i: int, rec: Record, cases: dict[tuple[str, str, str], tuple[str, str]]) -> SpecRow:
@@ -101,7 +131,8 @@ def _row(i: int, rec: Record, cases: dict[tuple[str, str, str], tuple[str, str]]
                    buckets=cells, passed_all=rep.passed_all, detail=detail, failing=failing,
                    more_failing=max(0, len(bad) - MAX_CASES_SHOWN),
                    solver=rep.symbolic.lines() if rep.symbolic is not None else [],
-                   text=spec_text(rep, Path(rec.source.rsplit(":", 1)[0]).parent))
+                   text=spec_text(rep, Path(rec.source.rsplit(":", 1)[0]).parent),
+                   verified=rec.sealed, strict=rep.strict)
 
 
 def _case_texts(records: Sequence[Record]) -> dict[tuple[str, str, str], tuple[str, str]]:

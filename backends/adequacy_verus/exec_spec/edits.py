@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adequacy.plugin import BackendError
+
 from ..syntax import ast as A
 
 
@@ -20,7 +22,7 @@ class Edit:
     wrapper such as ``__ade_int(...)`` around a range another edit rewrites)."""
 
 
-class RewriteError(ValueError):
+class RewriteError(BackendError, ValueError):
     """The token positions do not match the text (the engine then rewrites nothing)."""
 
 

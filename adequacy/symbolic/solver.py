@@ -1,19 +1,21 @@
-"""Ask Z3 one question in the limited solver child, through the content-keyed cache.
+"""Ask Z3 one question in the limited solver child, through a content-keyed cache.
 
 The formula (declarations and assertions as SMT-LIB text, ``z3.Solver.sexpr``) goes to a
 persistent ``JsonLineWorker`` running ``child.py`` in the sandbox with a memory cap; the
 per-query timeout is Z3's own (``timeout``) plus a wall-clock deadline on the reply, past which
 the child is killed and the answer is unknown. Decided answers (sat with its model, unsat) are
-cached under ``solver_query_key``; unknown ones never are (a later run may allow more
-time).
+kept under ``solver_query_key`` for the life of the process; unknown ones never are (a later
+query may allow more time). They are never written to a file: an "unsat" is a proof the
+grader acts on (a case decided, an equivalence claimed), and a file of answers is one whoever
+can write the cache folder could plant proofs in. What lasts between runs is the per-case
+engine's verdicts, in the sealed verdict cache like every engine's.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import sqlite3
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,39 +117,25 @@ def stop_workers() -> None:
         _WORKERS.clear()
 
 
-def _cache_path() -> Path:
-    from adequacy.sandbox.toolchain import cache_dir
-    return cache_dir() / "symbolic.sqlite"
+_CACHE: OrderedDict[str, SolverAnswer] = OrderedDict()
+CACHE_SIZE = 4096
+"""Decided answers kept per process (the oldest dropped first)."""
 
 
 def _cache_get(key: str) -> SolverAnswer | None:
-    try:
-        with sqlite3.connect(_cache_path(), timeout=10) as db:
-            db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, "
-                       "value TEXT NOT NULL)")
-            row = db.execute("SELECT value FROM answers WHERE key = ?", (key,)).fetchone()
-    except sqlite3.Error:
-        return None
-    if row is None:
-        return None
-    try:
-        d = json.loads(row[0])
-        if d.get("status") not in ("sat", "unsat") or not isinstance(d.get("values"), dict):
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is None:
             return None
-        return SolverAnswer(d["status"], d["values"], "", 0.0, cached=True)
-    except (ValueError, TypeError):
-        return None
+        _CACHE.move_to_end(key)
+    return SolverAnswer(hit.status, dict(hit.values), "", 0.0, cached=True)
 
 
 def _cache_put(key: str, ans: SolverAnswer) -> None:
-    try:
-        with sqlite3.connect(_cache_path(), timeout=10) as db:
-            db.execute("CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, "
-                       "value TEXT NOT NULL)")
-            db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?)",
-                       (key, json.dumps({"status": ans.status, "values": ans.values})))
-    except sqlite3.Error:
-        pass
+    with _LOCK:
+        _CACHE[key] = SolverAnswer(ans.status, dict(ans.values))
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
 
 
 def solver_query_key(solver: str, smt2: str, leaves: list[str]) -> str:

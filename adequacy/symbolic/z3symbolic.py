@@ -46,7 +46,7 @@ from adequacy.symbolic.terms import (
     leaf_names,
     literal,
     small,
-    sym_eq,
+    sym_differs,
     value_term,
 )
 
@@ -56,8 +56,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Z3Symbolic"]
 
-REMAINDER = ("the answer depends on a recursive helper beyond the unfolding depth "
-             "(--unfold), where nothing is assumed about it")
+REMAINDER = ("the answer depends on what the encoding leaves uninterpreted (a recursive "
+             "helper or comprehension beyond the unfolding depth, --unfold; a language value "
+             "the encoding models only in part), where nothing is assumed")
 
 
 class _Budget:
@@ -100,7 +101,10 @@ class _Query:
 
     def __init__(self, target: list[Any], defined_diff: list[Any] | None,
                  exact: list[Any], syms: dict[str, Sym], ins: dict[str, Sym],
-                 outs: dict[str, Sym], post: bool, block: str) -> None:
+                 outs: dict[str, Sym], post: bool, block: str,
+                 fixed_input: dict[str, Any] | None = None) -> None:
+        self.fixed_input = fixed_input
+        """The input, when the question fixes it (its terms are then literals)."""
         self.target = target
         """What a model satisfies (the difference, or the other output)."""
         self.defined_diff = defined_diff
@@ -167,16 +171,20 @@ class Z3Symbolic:
         syms = {**{f"in.{k}": v for k, v in ins.items()},
                 **({f"out.{k}": v for k, v in outs.items()} if post else {})}
         if q.kind == "other_output":
-            pa = self._pred(ta, "post", "the spec")
             if q.input is None or q.output is None:
                 raise Unsupported("other_output needs an input and its output")
-            fixed = [value_term(ins[k], q.input[k]) for k in ins]
-            other = z3.Not(z3.And(*[sym_eq(outs[k], _fixed(outs[k], q.output[k]))
-                                    for k in outs]))
-            target = fixed + axioms + [pa.defined, pa.value, other]
+            # the input as literals: the encoding computes with its numbers (a quantifier
+            # over its known bounds becomes a finite conjunction)
+            ins = {k: _fixed(v, q.input[k]) for k, v in ins.items()}
+            ta = self._encode(q.a, task, ins, outs, "a", unfold)
+            exact = [ta.exact] if ta.exact is not None else []
+            pa = self._pred(ta, "post", "the spec")
+            other = z3.Or(*[sym_differs(outs[k], _fixed(outs[k], q.output[k]))
+                            for k in outs])
+            target = list(ta.axioms) + [pa.defined, pa.value, other]
             outs_only = {f"out.{k}": v for k, v in outs.items()}
             return self._search(b, _Query(target, None, exact, outs_only, ins, outs, True,
-                                          "output"), q.models)
+                                          "output", fixed_input=q.input), q.models)
         if q.b is None:
             raise Unsupported("a differ question needs two specs")
         tb = self._encode(q.b, task, ins, outs, "b", unfold)
@@ -224,8 +232,8 @@ class Z3Symbolic:
                 whole = b.ask(inv + q.target, [])
                 if whole.status != "unsat":
                     last = REMAINDER if whole.status == "sat" else (
-                        f"not settled without the unfolding's bound: "
-                        f"{whole.reason or 'solver gave up'}")
+                        "not settled where the encoding is not exact (past the unfolding "
+                        f"depth): {whole.reason or 'solver gave up'}")
                     continue
             if q.defined_diff is not None:
                 d = b.ask(inv + q.defined_diff, q.leaves)
@@ -235,8 +243,8 @@ class Z3Symbolic:
                            "unspecified value) where the other is not")
                     if q.exact:
                         return b.answer(status="unknown", reason=why + " (or the "
-                                        "difference rests on a recursive helper beyond the "
-                                        "unfolding depth)")
+                                        "difference rests on what the encoding leaves "
+                                        "uninterpreted)")
                     inp = {k: decode(v, d.values) for k, v in q.ins.items()}
                     return b.answer(status="unknown", input=inp, reason=why + ", e.g. on "
                                     "this input")
@@ -255,7 +263,7 @@ class Z3Symbolic:
         blocked = list(facts)
         while len(got) < models:
             m = got[-1]
-            if q.block == "input":
+            if q.block == "input" and q.fixed_input is None:
                 same = [value_term(q.ins[k], m.input[k]) for k in q.ins]
             else:
                 same = [value_term(q.outs[k], (m.output or {})[k]) for k in q.outs]
@@ -269,7 +277,9 @@ class Z3Symbolic:
 
     @staticmethod
     def _model(ans: SolverAnswer, q: _Query) -> Model:
-        return Model(input={k: decode(v, ans.values) for k, v in q.ins.items()},
+        inp = (dict(q.fixed_input) if q.fixed_input is not None else
+               {k: decode(v, ans.values) for k, v in q.ins.items()})
+        return Model(input=inp,
                      output=({k: decode(v, ans.values) for k, v in q.outs.items()} if q.post
                              else None))
 
@@ -280,16 +290,17 @@ class Z3Symbolic:
         t0 = time.monotonic()
         try:
             ins, outs = self._vars(task)
-            t = self._encode(q.a, task, ins, outs, "a", limits.unfold)
-            p = self._pred(t, q.predicate, "the spec")
             if q.input is None:
                 raise Unsupported("no input")
-            fixed = [value_term(ins[k], q.input[k]) for k in ins]
+            # the case's values as literals: the encoding computes with its numbers
+            ins = {k: _fixed(v, q.input[k]) for k, v in ins.items()}
             if q.predicate == "post":
                 if q.output is None:
                     raise Unsupported("no output")
-                fixed += [value_term(outs[k], q.output.get(k)) for k in outs]
-            facts = fixed + list(t.axioms)
+                outs = {k: _fixed(v, q.output.get(k)) for k, v in outs.items()}
+            t = self._encode(q.a, task, ins, outs, "a", limits.unfold)
+            p = self._pred(t, q.predicate, "the spec")
+            facts = list(t.axioms)
         except (Unsupported, z3.Z3Exception, KeyError, TypeError, ValueError) as e:
             return Decision(value=None, reason=f"outside the SMT encoding: {e}")
         yes = b.ask(facts + [z3.Not(z3.And(p.defined, p.value))], [])

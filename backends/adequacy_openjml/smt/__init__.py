@@ -116,4 +116,5 @@ class JmlSmtEncoder:
         pre = _kleene_or([(p, dp) for p, dp, _, _ in cases])
         post = _kleene_and([(z3.Implies(p, q), z3.And(dp, z3.Or(z3.Not(p), dq)))
                             for p, dp, q, dq in cases])
-        return SpecTerms(pre, post, axioms=axioms, exact=enc.unfold.exact)
+        exact = [x for x in (enc.unfold.exact, *enc.exact_when) if x is not None]
+        return SpecTerms(pre, post, axioms=axioms, exact=z3.And(*exact) if exact else None)

@@ -28,6 +28,7 @@ from adequacy.plugin import (
     Null,
     Scalar,
     SeqType,
+    StringType,
     Sym,
     Unfolder,
     Unsupported,
@@ -107,6 +108,8 @@ class JmlEncoder:
         self.tag = tag
         self.n = 0
         self.unfold = Unfolder(unfold)
+        self.exact_when: list[Any] = []
+        """Where the encoding is exact beyond the unfolding (Java's UTF-16 view of strings)."""
         self.helpers = {m.name: m for m in spec.cls.methods if "pure" in m.modifiers
                         and m is not spec.method}
 
@@ -296,7 +299,10 @@ class JmlEncoder:
         if e.type not in ("int", "long", "short", "byte", "char", "\\bigint"):
             raise Unsupported(f"quantifier over {e.type} (line {e.line})")
         if e.kind not in ("forall", "exists"):
-            raise Unsupported(f"\\{e.kind} (line {e.line})")
+            return self.comprehension(e, env, old)
+        got = self.expand(e, env, old)
+        if got is not None:
+            return got
         xs = [self.fresh(f"q_{v}") for v in e.vars]
         inner = dict(env)
         rng_type = []
@@ -324,6 +330,174 @@ class JmlEncoder:
                       z3.ForAll(xs, z3.Implies(tr, dinst)))
         return JE(sc(v, "boolean"), "boolean", d)
 
+    def expand(self, e: A.Quant, env: dict[str, JE], old: dict[str, JE]) -> JE | None:
+        """A ``\\forall``/``\\exists`` of one variable whose guard starts with comparisons
+        bounding it by values known as numbers here (a case's input, fixed), as the finite
+        conjunction or disjunction of the instances between the bounds. Outside them the
+        guard's first comparisons are false and defined, and Java's ``&&`` evaluates nothing
+        after them, so those instances change neither value nor definedness. None where it
+        does not apply."""
+        if len(e.vars) != 1 or e.type not in INTEGRAL or e.type == "\\bigint":
+            return None
+        (var,) = e.vars
+        if e.range is not None:
+            guard = e.range
+        elif (e.kind == "forall" and isinstance(e.body, A.Binary) and e.body.op == "==>"):
+            guard = e.body.left
+        elif e.kind == "exists":
+            guard = e.body
+        else:
+            return None
+        lows: list[int] = []
+        highs: list[int] = []
+        for c in _leading_comparisons(guard, var):
+            op, other = c
+            n = self._number(other, env, old)
+            if n is None:
+                break
+            if op in (">", ">=", "=="):
+                lows.append(n + (1 if op == ">" else 0))
+            if op in ("<", "<=", "=="):
+                highs.append(n - (1 if op == "<" else 0))
+        tlo, thi = _type_span(e.type)
+        lo, hi = max([*lows, tlo]), min([*highs, thi])
+        if not lows or not highs or hi - lo + 1 > EXPAND_LIMIT:
+            return None
+        vals: list[Any] = []
+        defs: list[Any] = []
+        for k in range(lo, hi + 1):
+            x = JE(sc(z3.IntVal(k), e.type), e.type)
+            inner, inner_old = {**env, var: x}, {**old, var: x}
+            r = (self.expr(e.range, inner, inner_old) if e.range is not None
+                 else JE(sc(T, "boolean"), "boolean"))
+            b = self.expr(e.body, inner, inner_old)
+            g, body = _bool(r), _bool(b)
+            dinst = z3.And(r.d, z3.Or(z3.Not(g), b.d))
+            if e.kind == "forall":
+                vals.append(z3.Implies(g, body))
+                defs.append((dinst, z3.And(dinst, g, z3.Not(body))))
+            else:
+                vals.append(z3.And(g, body))
+                defs.append((dinst, z3.And(dinst, g, body)))
+        if e.kind == "forall":
+            v = z3.And(*vals) if vals else T
+        else:
+            v = z3.Or(*vals) if vals else z3.BoolVal(False)
+        d = z3.Or(z3.Or(*[w for _, w in defs]), z3.And(*[di for di, _ in defs])) \
+            if defs else T
+        return JE(sc(v, "boolean"), "boolean", d)
+
+    def _number(self, x: A.Expr, env: dict[str, JE], old: dict[str, JE]) -> int | None:
+        """``x``'s value when it is a defined integer known here (else None)."""
+        try:
+            r = self.expr(x, env, old)
+        except Unsupported:
+            return None
+        if r.jt not in INTEGRAL:
+            return None
+        v, d = z3.simplify(r.v.term), z3.simplify(r.d)
+        return v.as_long() if z3.is_int_value(v) and z3.is_true(d) else None
+
+    def comprehension(self, e: A.Quant, env: dict[str, JE], old: dict[str, JE]) -> JE:
+        """``\\sum``, ``\\product``, ``\\num_of``, ``\\max``, ``\\min`` over one integral
+        variable, as rac computes them (docs/jml.md): the range's bounds taken from its
+        conjuncts (rac's own rule), every value from the lower bound up evaluated in order (the
+        range predicate first, the body where it holds), folded left to right; an empty range
+        is 0 / 1 / 0, and undefined for ``\\max``/``\\min``; outside bigint mode a partial
+        result leaving the body's type (``long`` for ``\\num_of``) is undefined, as rac leaves
+        it. The fold is unfolded value by value (``Unfolder``): a range longer than the
+        unfolding depth rests on the uninterpreted remainder, so what depends on it is unknown."""
+        from ..engines.rac.translate import _bounds
+        if len(e.vars) != 1 or e.type not in INTEGRAL:
+            raise Unsupported(f"\\{e.kind} over several variables or a {e.type} "
+                              f"(line {e.line})")
+        (var,) = e.vars
+        bounds = _bounds(e, e.type).get(var)
+        if bounds is None:
+            raise Unsupported(f"\\{e.kind} whose range bounds {var} on one side only "
+                              f"(line {e.line}): rac leaves it unknown")
+
+        def bound(parts: list[tuple[A.Expr, int]], pick: Any) -> tuple[Any, Any]:
+            vals = [self.expr(x, env, old) for x, _ in parts]
+            terms = [_int(v) + adj for v, (_, adj) in zip(vals, parts, strict=True)]
+            out = terms[0]
+            for t in terms[1:]:
+                out = pick(out, t)
+            return out, z3.And(*[v.d for v in vals])
+
+        lo, dlo = bound(bounds[0], lambda x, y: z3.If(x >= y, x, y))
+        hi, dhi = bound(bounds[1], lambda x, y: z3.If(x <= y, x, y))
+        kind = e.kind
+        java = self.mode != "bigint"
+        rjt = "long" if kind == "num_of" else None
+        key = "cmp!" + hashlib.sha256(f"{self.mode}\x1f{e!r}".encode()).hexdigest()[:16]
+        free = self._free_terms(e, env, old)
+
+        def at(j: Any) -> tuple[Any, Any, Any, Any, str]:
+            x = JE(sc(j, e.type), e.type)
+            inner = {**env, var: x}
+            inner_old = {**old, var: x}
+            r = (self.expr(e.range, inner, inner_old) if e.range is not None
+                 else JE(sc(T, "boolean"), "boolean"))
+            body = self.expr(e.body, inner, inner_old)
+            if kind == "num_of":
+                return _bool(r), r.d, z3.If(_bool(body), 1, 0), body.d, "long"
+            return _bool(r), r.d, _int(body), body.d, body.jt
+
+        def step(j: Any, has: Any, acc: Any) -> tuple[Any, Any, Any]:
+            """(has a value, the folded value, defined) from ``j`` on, given the fold so far."""
+            nonlocal rjt
+            if not self.unfold.may_unfold(key):
+                (h, v), d = self.unfold.remainder(key, [j, hi, has, acc, *free],
+                                                  [z3.BoolSort(), z3.IntSort()])
+                return h, v, d
+            with self.unfold.unfolding(key):
+                rv, rd, bv, bd, bjt = at(j)
+                if rjt is None:
+                    rjt = bjt
+                if kind in ("sum", "num_of"):
+                    nxt = z3.If(rv, acc + bv, acc)
+                elif kind == "product":
+                    nxt = z3.If(rv, acc * bv, acc)
+                else:
+                    better = (bv > acc) if kind == "max" else (bv < acc)
+                    nxt = z3.If(rv, z3.If(z3.Or(z3.Not(has), better), bv, acc), acc)
+                nhas = z3.Or(has, rv)
+                ok = z3.And(rd, z3.Or(z3.Not(rv), bd))
+                if java and kind in ("sum", "product", "num_of"):
+                    if rjt not in RANGES:
+                        raise Unsupported(f"\\{kind} of a {rjt} outside bigint math "
+                                          f"(line {e.line})")
+                    ok = z3.And(ok, in_range(rjt, nxt))
+                h2, v2, d2 = step(j + 1, nhas, nxt)
+            stop = j > hi
+            return (z3.If(stop, has, h2), z3.If(stop, acc, v2),
+                    z3.If(stop, T, z3.And(ok, d2)))
+
+        start = {"sum": 0, "num_of": 0, "product": 1, "max": 0, "min": 0}[kind]
+        has, val, d = step(lo, z3.BoolVal(False), z3.IntVal(start))
+        d = z3.And(dlo, dhi, d)
+        if kind in ("max", "min"):
+            d = z3.And(d, has)  # over an empty range: left open by the manual
+        if java and rjt is None:
+            raise Unsupported(f"\\{kind} whose body type is not known (line {e.line})")
+        jt = rjt if java and rjt is not None else "\\bigint"
+        return JE(sc(val, jt), jt, d)
+
+    def _free_terms(self, e: A.Expr, env: dict[str, JE], old: dict[str, JE]) -> list[Any]:
+        """The Z3 terms of every value ``e`` can read (the names it mentions, in both states,
+        and ``\\result``): what a remainder standing for it must be a function of."""
+        names = sorted({n.id for n in A.walk(e) if isinstance(n, A.Name)})
+        out: list[Any] = []
+        for n in names:
+            for src in (env, old):
+                v = src.get(n)
+                if v is not None and v.v is not None:
+                    out += smt_terms.leaf_terms(v.v)
+        if any(isinstance(n, A.Result) for n in A.walk(e)) and "\\result" in env:
+            out += smt_terms.leaf_terms(env["\\result"].v)
+        return out
+
     def e_Call(self, e: A.Call, env: dict[str, JE], old: dict[str, JE]) -> JE:
         if e.target is None:
             m = self.helpers.get(e.name)
@@ -340,7 +514,47 @@ class JmlEncoder:
                 jt = _promote(args[0].jt, args[1].jt, "java")
                 v = z3.If(x >= y, x, y) if e.name == "max" else z3.If(x <= y, x, y)
                 return JE(sc(v, jt), jt, z3.And(args[0].d, args[1].d))
+        if e.target is not None and not isinstance(e.target, A.TypeRef):
+            recv = self.expr(e.target, env, old)
+            if recv.jt == "String" and isinstance(recv.v, Null):
+                return self.string_method(recv, e, [self.expr(a, env, old) for a in e.args])
         raise Unsupported(f"call of {e.name} (line {e.line})")
+
+    def string_method(self, recv: JE, e: A.Call, args: list[JE]) -> JE:
+        """``length()``, ``charAt(i)``, ``isEmpty()``, ``equals(t)`` of a String, as Java
+        computes them: in UTF-16 code units. A task's string is a sequence of Unicode scalar
+        values; where one lies outside the Basic Multilingual Plane, Java's length and chars
+        are not the sequence's, and are left uninterpreted there (``self.exact``: searches
+        look only at strings inside the plane; proofs hold for any value). A null receiver
+        throws: undefined."""
+        ref = recv.v
+        q = ref.val.term
+        d = z3.And(recv.d, z3.Not(ref.null), *[a.d for a in args])
+        k = z3.Int(f"{self.tag}!bmp!{self.n}")
+        self.n += 1
+        bmp = z3.ForAll([k], z3.Implies(z3.And(k >= 0, k < z3.Length(q)), q[k] < 0x10000))
+        self.exact_when.append(bmp)
+        jlen = z3.If(bmp, z3.Length(q),
+                     z3.Function("jml!utf16_length", q.sort(), z3.IntSort())(q))
+        n = e.name
+        if n == "length" and not args:
+            return JE(sc(jlen, "int"), "int", d)
+        if n == "isEmpty" and not args:
+            return JE(sc(jlen == 0, "boolean"), "boolean", d)
+        if n == "charAt" and len(args) == 1:
+            i = _int(args[0])
+            at = z3.Function("jml!utf16_at", q.sort(), z3.IntSort(), z3.IntSort())
+            return JE(sc(z3.If(bmp, q[i], at(q, i)), "char"), "char",
+                      z3.And(d, i >= 0, i < jlen))
+        if n == "equals" and len(args) == 1:
+            o = args[0]
+            if o.jt == "null":
+                return JE(sc(z3.BoolVal(False), "boolean"), "boolean", d)
+            if o.jt != "String" or not isinstance(o.v, Null):
+                raise Unsupported(f"String.equals of a {o.jt} (line {e.line})")
+            same = z3.And(z3.Not(o.v.null), q == o.v.val.term)
+            return JE(sc(same, "boolean"), "boolean", d)
+        raise Unsupported(f"String.{n} (line {e.line})")
 
     def inline(self, m: Any, args: list[JE], line: int) -> JE:
         """A pure helper's body with the arguments' values, as Java runs it; a helper that
@@ -385,6 +599,50 @@ class JmlEncoder:
         return JE(r.v, r.jt, z3.And(argd, r.d))
 
 
+EXPAND_LIMIT = 256
+"""Most instances a quantifier over known bounds is expanded into."""
+
+
+def _type_span(jt: str) -> tuple[int, int]:
+    """The values of an integral Java type."""
+    if jt == "char":
+        return 0, 0xFFFF
+    bits = RANGES[jt]
+    return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+def _leading_comparisons(guard: A.Expr, var: str) -> list[tuple[str, A.Expr]]:
+    """``(op, other)`` for each comparison ``var op other`` the guard starts with (its first
+    ``&&`` operands, in Java's evaluation order), up to the first operand that is not one."""
+    flat: list[A.Expr] = []
+    stack = [guard]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, A.Binary) and x.op == "&&":
+            stack += [x.right, x.left]
+        elif isinstance(x, A.Chain):
+            flat += [A.Binary(x.line, op, x.operands[k], x.operands[k + 1])
+                     for k, op in enumerate(x.ops)]
+        else:
+            flat.append(x)
+    flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+    out: list[tuple[str, A.Expr]] = []
+    for c in flat:
+        if not (isinstance(c, A.Binary) and c.op in flip):
+            break
+        if isinstance(c.left, A.Name) and c.left.id == var and not _mentions(c.right, var):
+            out.append((c.op, c.right))
+        elif isinstance(c.right, A.Name) and c.right.id == var and not _mentions(c.left, var):
+            out.append((flip[c.op], c.left))
+        else:
+            break
+    return out
+
+
+def _mentions(e: A.Expr, var: str) -> bool:
+    return any(isinstance(n, A.Name) and n.id == var for n in A.walk(e))
+
+
 def param_value(java_type: str, s: Sym) -> JE:
     """A parameter's ``Sym`` as a JML value of its Java type."""
     t = java_type.strip()
@@ -392,6 +650,12 @@ def param_value(java_type: str, s: Sym) -> JE:
         if not isinstance(s, Scalar):
             raise Unsupported(f"parameter of type {t}")
         return JE(s, t)
+    if t == "String":
+        if isinstance(s, Null) and isinstance(s.val, Scalar) and isinstance(s.val.ty,
+                                                                            StringType):
+            return JE(s, t)
+        if isinstance(s, Scalar) and isinstance(s.ty, StringType):
+            return JE(Null(s.ty, z3.BoolVal(False), s), t)
     if t.endswith("[]") and t[:-2] in RANGES | {"char": 0, "boolean": 0}:
         if isinstance(s, Null):
             return JE(s, t)

@@ -597,6 +597,10 @@ class Encoder:
         return E(r.v, z3.And(d, r.d))
 
     def e_Quant(self, e: A.Quant, s: Scope) -> E:
+        if e.kind in ("forall", "exists"):
+            got = self.expand(e, s)
+            if got is not None:
+                return got
         xs = []
         ranges = []
         binds: dict[str, Sym] = {}
@@ -640,6 +644,80 @@ class Encoder:
             return E(sc(v), d)
         raise Unsupported(f"{e.kind} (line {e.line})")
 
+    def expand(self, e: A.Quant, s: Scope) -> E | None:
+        """A quantifier whose binders the guard bounds by values the encoding knows as
+        numbers (a case's input, fixed), as the finite conjunction (``forall``) or
+        disjunction (``exists``) of its instances, with the same three-valued rules: outside
+        the bounds the guard is false and defined, so those instances cannot change the
+        value or the definedness. Solvers decide such formulas at once, where the quantified
+        form over a concrete sequence can time out. None where it does not apply."""
+        names = [n for n, _ in e.params]
+        types = [t for _, t in e.params]
+        if any(t is None or not (t.name in WIDTHS or t.name in ("int", "nat")) for t in types):
+            return None
+        source = e.body.l if (e.kind == "forall" and isinstance(e.body, A.Binary)
+                              and e.body.op == "==>") else e.body
+        if e.kind == "exists" and not (isinstance(e.body, A.Binary) and e.body.op in ("&&",
+                                                                                     "&&&")
+                                       or isinstance(e.body, A.Chain)):
+            return None
+        ranges: list[range] = []
+        for name, ty in zip(names, types, strict=True):
+            lo, hi = _guard_bounds(source, name, set(names))
+            assert ty is not None
+            tlo, thi = _type_bounds(ty.name)
+            los = [v for v in (self._number(x, s, adj) for x, adj in lo) if v is not None]
+            his = [v for v in (self._number(x, s, adj) for x, adj in hi) if v is not None]
+            if tlo is not None:
+                los.append(tlo)
+            if thi is not None:
+                his.append(thi)
+            if not los or not his:
+                return None
+            lo_v, hi_v = max(los), min(his)
+            if hi_v - lo_v + 1 > EXPAND_LIMIT:
+                return None
+            ranges.append(range(lo_v, max(lo_v, hi_v + 1)))
+        count = 1
+        for r in ranges:
+            count *= len(r)
+        if count > EXPAND_LIMIT:
+            return None
+        vals: list[Any] = []
+        defs: list[Any] = []
+        for point in _product(ranges):
+            sub = s.child(**{n: sc(z3.IntVal(v)) for n, v in zip(names, point, strict=True)})
+            self.bound += 1
+            try:
+                r = self.expr(e.body, sub)
+            finally:
+                self.bound -= 1
+            vals.append(_b(r.v))
+            defs.append(r.d)
+        if e.kind == "forall":
+            v = z3.And(*vals) if vals else T
+            d = z3.Or(z3.Or(*[z3.And(dk, z3.Not(vk)) for vk, dk in zip(vals, defs,
+                                                                       strict=True)]),
+                      z3.And(*defs)) if vals else T
+        else:
+            v = z3.Or(*vals) if vals else z3.BoolVal(False)
+            d = z3.Or(z3.Or(*[z3.And(dk, vk) for vk, dk in zip(vals, defs, strict=True)]),
+                      z3.And(*defs)) if vals else T
+        return E(sc(v), d)
+
+    def _number(self, x: A.Expr, s: Scope, adj: int) -> int | None:
+        """``x + adj`` when it is a defined number here (else None)."""
+        try:
+            r = self.expr(x, s)
+        except Unsupported:
+            return None
+        if not (isinstance(r.v, Scalar) and z3.is_int(r.v.term)):
+            return None
+        v, d = z3.simplify(r.v.term), z3.simplify(r.d)
+        if not (z3.is_int_value(v) and z3.is_true(d)):
+            return None
+        return v.as_long() + adj
+
     def e_MacroCall(self, e: A.MacroCall, s: Scope) -> E:
         if e.name != "seq":
             raise Unsupported(f"{e.name}! (line {e.line})")
@@ -659,6 +737,55 @@ class Encoder:
         if len(e.elems) == 1:
             return self.expr(e.elems[0], s)
         raise Unsupported(f"tuple expressions (line {e.line})")
+
+
+EXPAND_LIMIT = 256
+"""Most instances a quantifier over known bounds is expanded into."""
+
+
+def _type_bounds(name: str) -> tuple[int | None, int | None]:
+    if name in WIDTHS:
+        bits, signed = WIDTHS[name]
+        return ((-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1))
+    return (0, None) if name == "nat" else (None, None)
+
+
+def _conjuncts(e: A.Expr) -> list[tuple[str, A.Expr, A.Expr]]:
+    """The comparisons ``(op, left, right)`` a guard is a conjunction of."""
+    if isinstance(e, A.Binary) and e.op in ("&&", "&&&"):
+        return _conjuncts(e.l) + _conjuncts(e.r)
+    if isinstance(e, A.Chain):
+        return [(op, e.operands[k], e.operands[k + 1]) for k, op in enumerate(e.ops)]
+    if isinstance(e, A.Binary) and e.op in ("<", "<=", ">", ">=", "=="):
+        return [(e.op, e.l, e.r)]
+    return []
+
+
+def _guard_bounds(guard: A.Expr, name: str, binders: set[str]
+                  ) -> tuple[list[tuple[A.Expr, int]], list[tuple[A.Expr, int]]]:
+    """Inclusive lower and upper bounds of ``name`` the guard's conjuncts state, each an
+    expression free of the quantifier's binders and an adjustment."""
+    lo: list[tuple[A.Expr, int]] = []
+    hi: list[tuple[A.Expr, int]] = []
+    flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
+    for op, left, right in _conjuncts(guard):
+        for v, o, other in ((left, op, right), (right, flip[op], left)):
+            if not (isinstance(v, A.Path) and v.segs == (name,)):
+                continue
+            if _called(other) & binders:
+                continue
+            if o in (">", ">=", "=="):
+                lo.append((other, 1 if o == ">" else 0))
+            if o in ("<", "<=", "=="):
+                hi.append((other, -1 if o == "<" else 0))
+    return lo, hi
+
+
+def _product(ranges: list[range]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for r in ranges:
+        out = [p + (v,) for p in out for v in r]
+    return out
 
 
 def _called(body: A.Expr) -> set[str]:

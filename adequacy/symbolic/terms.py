@@ -10,11 +10,13 @@ the language. A parameter's value is a ``Sym`` tree that mirrors its type (``ade
 | `bool` | ``Scalar`` | `Bool` |
 | `char` | ``Scalar`` | `Int` (a Unicode scalar value: no surrogates) |
 | `string`, `seq<T>`, `array<T>`, `list<T>` of scalar `T` | ``Scalar`` | `Seq(Int)` / `Seq(Bool)` |
+| `set<T>`, `multiset<T>` of integers or chars | ``Scalar`` | `Seq(Int)` in canonical (sorted) order, as the task's JSON lists them |
 | `option<T>` | ``Opt`` | a `Bool` (is `Some`) and `T`'s ``Sym`` |
 | `nullable<T>`, `array<T>` (references that may be null) | ``Null`` | a `Bool` (is null) and `T`'s ``Sym`` |
 | tuples, structs | ``Rec`` | one ``Sym`` per field |
 
-Anything else (floats, sets, maps, sequences of compound values) raises ``Unsupported``: the
+Anything else (floats, maps, sets of other elements, sequences of compound values) raises
+``Unsupported``: the
 question is then unknown, never approximated. Each leaf is a named constant (``leaf_names``),
 and ``decode`` rebuilds the JSON value from the raw values the solver child reports for them.
 """
@@ -30,9 +32,11 @@ from adequacy.model.types import (
     BoolType,
     CharType,
     IntType,
+    MultisetType,
     NullableType,
     OptionType,
     SeqType,
+    SetType,
     StringType,
     StructType,
     TupleType,
@@ -60,6 +64,10 @@ def sort_of(t: Type) -> Any:
         return z3.SeqSort(z3.IntSort())
     if isinstance(t, SeqType):
         return z3.SeqSort(sort_of(t.elem))
+    if isinstance(t, (SetType, MultisetType)):
+        if not isinstance(t.elem, (IntType, CharType)):
+            raise Unsupported(f"type {t} has no SMT encoding here")
+        return z3.SeqSort(z3.IntSort())
     return _scalar_sort(t)
 
 
@@ -71,6 +79,8 @@ def declare(name: str, t: Type) -> Sym:
         if t.kind == "array":
             inner = SeqType(t.elem, "seq")
             return Null(t, z3.Bool(name + "!null"), declare(name, inner))
+        return Scalar(t, z3.Const(name, sort_of(t)))
+    if isinstance(t, (SetType, MultisetType)):
         return Scalar(t, z3.Const(name, sort_of(t)))
     if isinstance(t, OptionType):
         return Opt(t, z3.Bool(name + "!some"), declare(name + "!val", t.elem))
@@ -108,6 +118,16 @@ def _elem_invariant(t: Type, x: Any) -> Any | None:
         if body is None:
             return None
         return z3.ForAll([i], z3.Implies(z3.And(i >= 0, i < z3.Length(x)), body))
+    if isinstance(t, (SetType, MultisetType)):
+        # the canonical form: sorted (strictly for a set: no element twice)
+        i = z3.FreshInt("i")
+        step = x[i] < x[i + 1] if isinstance(t, SetType) else x[i] <= x[i + 1]
+        each = _elem_invariant(t.elem, x[i])
+        ordered = z3.ForAll([i], z3.Implies(z3.And(i >= 0, i + 1 < z3.Length(x)), step))
+        if each is None:
+            return ordered
+        return z3.And(ordered, z3.ForAll([i], z3.Implies(z3.And(i >= 0, i < z3.Length(x)),
+                                                         each)))
     return None
 
 
@@ -119,7 +139,8 @@ def invariant(s: Sym, max_len: int | None = None) -> list[Any]:
         inv = _elem_invariant(s.ty, s.term)
         if inv is not None:
             out.append(inv)
-        if max_len is not None and isinstance(s.ty, (SeqType, StringType)):
+        if max_len is not None and isinstance(s.ty, (SeqType, StringType, SetType,
+                                                     MultisetType)):
             out.append(z3.Length(s.term) <= max_len)
             if isinstance(s.ty, SeqType) and isinstance(s.ty.elem, (SeqType, StringType)):
                 raise Unsupported("a bounded sequence of sequences")
@@ -133,7 +154,7 @@ def invariant(s: Sym, max_len: int | None = None) -> list[Any]:
 
 def has_collection(s: Sym) -> bool:
     if isinstance(s, Scalar):
-        return isinstance(s.ty, (SeqType, StringType))
+        return isinstance(s.ty, (SeqType, StringType, SetType, MultisetType))
     if isinstance(s, (Opt, Null)):
         return has_collection(s.val)
     if isinstance(s, Rec):
@@ -213,7 +234,7 @@ def _scalar_json(t: Type, raw: Any) -> Any:
         return chr(int(raw))
     if isinstance(t, StringType):
         return "".join(chr(int(c)) for c in raw)
-    if isinstance(t, SeqType):
+    if isinstance(t, (SeqType, SetType, MultisetType)):
         return [_scalar_json(t.elem, x) for x in raw]
     raise Unsupported(f"cannot decode {t}")
 
@@ -225,7 +246,7 @@ def decode(s: Sym, raw: dict[str, Any]) -> Any:
         v = raw.get(str(s.term))
         if v is None:
             v = False if isinstance(s.ty, BoolType) else [] if isinstance(
-                s.ty, (SeqType, StringType)) else 0
+                s.ty, (SeqType, StringType, SetType, MultisetType)) else 0
         return _scalar_json(s.ty, v)
     if isinstance(s, Opt):
         return {"some": decode(s.val, raw)} if raw.get(str(s.some)) else None
@@ -269,6 +290,10 @@ def literal(t: Type, v: Any) -> Any:
         return seq_literal(z3.IntSort(), [z3.IntVal(ord(c)) for c in v])
     if isinstance(t, SeqType):
         return seq_literal(sort_of(t.elem), [literal(t.elem, x) for x in v])
+    if isinstance(t, (SetType, MultisetType)):
+        sort_of(t)  # refuses element types without an encoding
+        items = sorted(literal(t.elem, x).as_long() for x in v)
+        return seq_literal(z3.IntSort(), [z3.IntVal(x) for x in items])
     raise Unsupported(f"no literal of {t}")
 
 
@@ -296,8 +321,8 @@ def small(s: Sym, magnitude: int = 16, length: int = 3) -> list[Any]:
         c = num(s.ty, s.term)
         if c is not None:
             out.append(c)
-        if isinstance(s.ty, (SeqType, StringType)):
-            et = s.ty.elem if isinstance(s.ty, SeqType) else CharType()
+        if isinstance(s.ty, (SeqType, StringType, SetType, MultisetType)):
+            et = CharType() if isinstance(s.ty, StringType) else s.ty.elem
             out.append(z3.Length(s.term) <= length)
             i = z3.FreshInt("i")
             body = num(et, s.term[i])

@@ -26,11 +26,13 @@ from adequacy.plugin import (
     UNFOLD_DEPTH,
     BoolType,
     IntType,
+    MultisetType,
     Null,
     Opt,
     Rec,
     Scalar,
     SeqType,
+    SetType,
     StringType,
     Sym,
     Unfolder,
@@ -62,6 +64,72 @@ class E:
 
 class _NoneVal(Sym):
     """``None`` before its type is known (compared or matched against an ``Option``)."""
+
+
+@dataclass
+class _Coll(Sym):
+    """A set (``arr``: element -> member) or multiset (element -> count) as a Z3 array, with
+    its size where known."""
+
+    kind: str
+    arr: Any
+    length: Any = None
+
+
+def _set_of(q: Any) -> Any:
+    k = z3.FreshInt("k")
+    return z3.Lambda([k], z3.Contains(q, z3.Unit(k)))
+
+
+def _multiset_of(q: Any) -> Any:
+    """Element -> count of ``q``: defined without any fold, as the count of each element is
+    the length of ``q`` filtered to it, pinned down by a quantifier over its positions (no
+    recursion: each count is a unique number)."""
+    m = z3.FreshConst(z3.ArraySort(z3.IntSort(), z3.IntSort()), "m")
+    x = z3.FreshInt("x")
+    return z3.SeqFoldLeft(z3.Lambda([m, x], z3.Store(m, x, m[x] + 1)),
+                          z3.K(z3.IntSort(), z3.IntVal(0)), q)
+
+
+def _digest(e: A.Expr) -> str:
+    import hashlib
+    return hashlib.sha256(repr(e).encode()).hexdigest()[:16]
+
+
+def _consts(t: Any) -> list[Any]:
+    """The uninterpreted constants a Z3 term mentions (what a remainder standing for part
+    of it must be a function of)."""
+    out: list[Any] = []
+    seen: set[int] = set()
+    stack = [t]
+    while stack:
+        x = stack.pop()
+        if x.get_id() in seen:
+            continue
+        seen.add(x.get_id())
+        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out.append(x)
+        elif z3.is_quantifier(x):
+            stack.append(x.body())
+        elif z3.is_app(x):
+            stack.extend(x.children())
+    return out
+
+
+def _is_coll(x: Sym) -> bool:
+    return isinstance(x, _Coll) or (isinstance(x, Scalar)
+                                     and isinstance(x.ty, (SetType, MultisetType)))
+
+
+def _coll(x: Sym) -> _Coll:
+    """A set or multiset value as an array: a task's own (a sorted sequence) converted."""
+    if isinstance(x, _Coll):
+        return x
+    if isinstance(x, Scalar) and isinstance(x.ty, SetType) and z3.is_seq(x.term):
+        return _Coll(x.ty, "set", _set_of(x.term), z3.Length(x.term))
+    if isinstance(x, Scalar) and isinstance(x.ty, MultisetType) and z3.is_seq(x.term):
+        return _Coll(x.ty, "multiset", _multiset_of(x.term), z3.Length(x.term))
+    raise Unsupported("expected a set or a multiset")
 
 
 def _b(x: Sym) -> Any:
@@ -100,12 +168,17 @@ def type_range(name: str, x: Any) -> Any:
 
 
 def truncate(name: str, x: Any) -> Any:
+    """``x`` cast to the width ``name`` (the low bits). One wrap either way is written without
+    ``mod`` (a value one step out of range, as ``(n - 1) as usize`` at ``n == 0`` is), which
+    the solver decides at once, where a chain of ``mod``s in an unfolded recursion made it
+    give up; further out, ``mod``."""
     bits, signed = WIDTHS[name]
     m = 1 << bits
-    if signed:
-        h = 1 << (bits - 1)
-        return (x + h) % m - h
-    return x % m
+    lo = -(1 << (bits - 1)) if signed else 0
+    hi = lo + m - 1
+    far = ((x - lo) % m) + lo
+    return z3.If(z3.And(x >= lo - m, x < lo), x + m,
+                 z3.If(z3.And(x > hi, x <= hi + m), x - m, far))
 
 
 def sort_of_ref(t: A.TypeRef | None) -> Any:
@@ -282,6 +355,11 @@ class Encoder:
             return z3.Not(a.some)
         if isinstance(a, _NoneVal) and isinstance(b, _NoneVal):
             return T
+        if _is_coll(a) or _is_coll(b):
+            x, y = _coll(a), _coll(b)
+            if x.kind != y.kind:
+                raise Unsupported(f"comparing a {x.kind} with a {y.kind} (line {line})")
+            return x.arr == y.arr
         if isinstance(a, Scalar) and isinstance(b, Scalar):
             if a.term.sort() != b.term.sort():
                 raise Unsupported(f"comparing {a.term.sort()} with {b.term.sort()} (line {line})")
@@ -337,10 +415,23 @@ class Encoder:
         raise Unsupported(f"field {e.name} (line {e.line})")
 
     def e_MethodCall(self, e: A.MethodCall, s: Scope) -> E:
+        if any(isinstance(a, A.Closure) for a in e.args):
+            return self.closure_call(e, s)
         r = self.expr(e.recv, s)
         args = [self.expr(a, s) for a in e.args]
         d = z3.And(r.d, *[a.d for a in args])
         n = e.name
+        if isinstance(r.v, _Coll) or (isinstance(r.v, Scalar)
+                                      and isinstance(r.v.ty, (SetType, MultisetType))):
+            return self.collection_method(_coll(r.v), n, args, d, e.line)
+        if isinstance(r.v, Scalar) and z3.is_seq(r.v.term) and not args and n in (
+                "to_set", "to_multiset"):
+            q = r.v.term
+            if q.sort() != z3.SeqSort(z3.IntSort()):
+                raise Unsupported(f"{n} of a sequence of {q.sort()} (line {e.line})")
+            return E(_Coll(INT, "set" if n == "to_set" else "multiset", _set_of(q)
+                           if n == "to_set" else _multiset_of(q),
+                           None if n == "to_set" else z3.Length(q)), d)
         if isinstance(r.v, Opt):
             if n == "is_some" and not args:
                 return E(sc(r.v.some), d)
@@ -408,6 +499,147 @@ class Encoder:
             return self.call(fn, [r, *args], e.line)
         raise Unsupported(f"method {n} (line {e.line})")
 
+    # ------------------------------------------------------------------ sets, multisets
+    def collection_method(self, c: _Coll, n: str, args: list[E], d: Any, line: int) -> E:
+        """A set's or multiset's method as Z3 arrays (a set: element -> member; a multiset:
+        element -> count); ``len`` only where the size is known (a task's value, or a
+        sequence's ``to_multiset``): a set's cardinality is not encoded."""
+        def elem(x: E) -> Any:
+            return _i(x.v)
+
+        def other(x: E) -> _Coll:
+            o = _coll(x.v)
+            if o.kind != c.kind:
+                raise Unsupported(f"a {c.kind} with a {o.kind} (line {line})")
+            return o
+
+        if n == "len" and not args:
+            if c.length is None:
+                raise Unsupported(f"the size of a computed {c.kind} (line {line})")
+            return E(sc(c.length), d)
+        if c.kind == "set":
+            if n == "contains" and len(args) == 1:
+                return E(sc(z3.Select(c.arr, elem(args[0]))), d)
+            if n == "is_empty" and not args:
+                k = z3.FreshInt("k")
+                return E(sc(z3.ForAll([k], z3.Not(z3.Select(c.arr, k)))), d)
+            if n == "insert" and len(args) == 1:
+                return E(_Coll(INT, "set", z3.Store(c.arr, elem(args[0]), True)), d)
+            if n == "remove" and len(args) == 1:
+                return E(_Coll(INT, "set", z3.Store(c.arr, elem(args[0]), False)), d)
+            if n in ("union", "spec_add") and len(args) == 1:
+                return E(_Coll(INT, "set", z3.SetUnion(c.arr, other(args[0]).arr)), d)
+            if n == "intersect" and len(args) == 1:
+                return E(_Coll(INT, "set", z3.SetIntersect(c.arr, other(args[0]).arr)), d)
+            if n in ("difference", "spec_sub") and len(args) == 1:
+                return E(_Coll(INT, "set", z3.SetDifference(c.arr, other(args[0]).arr)), d)
+            if n == "subset_of" and len(args) == 1:
+                return E(sc(z3.IsSubset(c.arr, other(args[0]).arr)), d)
+            if n == "disjoint" and len(args) == 1:
+                k = z3.FreshInt("k")
+                return E(sc(z3.ForAll([k], z3.Not(z3.And(z3.Select(c.arr, k), z3.Select(
+                    other(args[0]).arr, k))))), d)
+            raise Unsupported(f"Set::{n} (line {line})")
+        if n == "count" and len(args) == 1:
+            return E(sc(z3.Select(c.arr, elem(args[0]))), d)
+        if n == "contains" and len(args) == 1:
+            return E(sc(z3.Select(c.arr, elem(args[0])) > 0), d)
+        raise Unsupported(f"Multiset::{n} (line {line})")
+
+    # ------------------------------------------------------------------ closures
+    def closure(self, c: A.Expr, sorts: list[Any], s: Scope, line: int) -> tuple[list[Any], E]:
+        """A closure's parameters (fresh constants of ``sorts``) and its body over them."""
+        if not isinstance(c, A.Closure):
+            raise Unsupported(f"a function value that is not a closure (line {line})")
+        if len(c.params) != len(sorts):
+            raise Unsupported(f"a closure of {len(c.params)} parameters where {len(sorts)} "
+                              f"are passed (line {line})")
+        xs: list[Any] = []
+        binds: dict[str, Sym] = {}
+        for (pat, _ty), so in zip(c.params, sorts, strict=True):
+            if not (isinstance(pat, A.PBind) and pat.sub is None):
+                raise Unsupported(f"a closure parameter pattern (line {line})")
+            x = self.fresh(f"cl_{pat.name}", so)
+            xs.append(x)
+            binds[pat.name] = sc(x)
+        self.bound += 1  # an unspecified choice inside depends on the parameters
+        try:
+            body = self.expr(c.body, s.child(**binds))
+        finally:
+            self.bound -= 1
+        if not isinstance(body.v, Scalar):
+            raise Unsupported(f"a closure returning a compound value (line {line})")
+        return xs, body
+
+    def seq_fold(self, key: str, q: Any, init: Any, params: list[Any], step: Any,
+                 step_d: Any) -> tuple[Any, Any]:
+        """``q`` folded from the left with ``step`` over ``params`` = (the value so far, the
+        element), from ``init``: each element's step unfolded in turn (``Unfolder``), so the
+        result is exact for sequences up to the unfolding depth and rests on the
+        uninterpreted remainder beyond; defined where every step is."""
+        acc, x = params
+        free: list[Any] = []
+        for c in _consts(step) + _consts(step_d):
+            if not any(c.eq(p) for p in params) and not any(c.eq(f) for f in free):
+                free.append(c)
+
+        def go(j: Any, cur: Any) -> tuple[Any, Any]:
+            if not self.unfold.may_unfold(key):
+                (v,), d = self.unfold.remainder(key, [q, j, cur, *free], [cur.sort()])
+                return v, d
+            with self.unfold.unfolding(key):
+                nxt = z3.substitute(step, (acc, cur), (x, q[j]))
+                dn = z3.substitute(step_d, (acc, cur), (x, q[j]))
+                rest, drest = go(j + 1, nxt)
+            stop = j >= z3.Length(q)
+            return z3.If(stop, cur, rest), z3.If(stop, T, z3.And(dn, drest))
+
+        return go(z3.IntVal(0), init)
+
+    def closure_call(self, e: A.MethodCall, s: Scope) -> E:
+        """``filter``, ``map_values``, ``map``, ``fold_left`` of a sequence, with Z3's own
+        sequence folds and maps (defined by Z3, not by an axiom of ours). Each element is
+        given to the closure once, so the result is defined where the closure is on every
+        element; ``fold_left``'s closure must be defined everywhere (its definedness along
+        the fold is not encoded)."""
+        r = self.expr(e.recv, s)
+        q = _s(r.v)
+        es = q.sort().basis()
+        n = e.name
+        k = z3.FreshInt("k")
+        inside = z3.And(k >= 0, k < z3.Length(q))
+
+        def every(xs: list[Any], body: E, at: list[Any]) -> Any:
+            return z3.ForAll([k], z3.Implies(inside, z3.substitute(
+                body.d, *zip(xs, at, strict=True))))
+
+        if n == "filter" and len(e.args) == 1:
+            (x,), p = self.closure(e.args[0], [es], s, e.line)
+            key = f"filter!{_digest(e)}"
+            acc = self.fresh("acc", q.sort())
+            v, dv = self.seq_fold(key, q, z3.Empty(q.sort()), [acc, x], z3.If(
+                _b(p.v), z3.Concat(acc, z3.Unit(x)), acc), p.d)
+            return E(sc(v), z3.And(r.d, dv))
+        if n == "map_values" and len(e.args) == 1:
+            (x,), f = self.closure(e.args[0], [es], s, e.line)
+            return E(sc(z3.SeqMap(z3.Lambda([x], f.v.term), q)),
+                     z3.And(r.d, every([x], f, [q[k]])))
+        if n == "map" and len(e.args) == 1:
+            (i, x), f = self.closure(e.args[0], [z3.IntSort(), es], s, e.line)
+            return E(sc(z3.SeqMapI(z3.Lambda([i, x], f.v.term), z3.IntVal(0), q)),
+                     z3.And(r.d, every([i, x], f, [k, q[k]])))
+        if n == "fold_left" and len(e.args) == 2:
+            init = self.expr(e.args[0], s)
+            if not isinstance(init.v, Scalar):
+                raise Unsupported(f"fold_left of a compound value (line {e.line})")
+            (acc, x), f = self.closure(e.args[1], [init.v.term.sort(), es], s, e.line)
+            if f.v.term.sort() != init.v.term.sort():
+                raise Unsupported(f"fold_left changing the value's sort (line {e.line})")
+            v, dv = self.seq_fold(f"fold!{_digest(e)}", q, init.v.term, [acc, x], f.v.term,
+                                  f.d)
+            return E(sc(v), z3.And(r.d, init.d, dv))
+        raise Unsupported(f"Seq::{n} with a closure (line {e.line})")
+
     def e_Call(self, e: A.Call, s: Scope) -> E:
         if not isinstance(e.func, A.Path):
             raise Unsupported(f"call of a computed function (line {e.line})")
@@ -436,6 +668,19 @@ class Encoder:
         finally:
             self.depth -= 1
         return E(r.v, z3.And(d, r.d))
+
+    def named(self, a: Sym) -> Sym:
+        """An integer argument of an unfolded call as a fresh constant equal to it (a
+        definition: always satisfiable, so nothing is assumed), so the next level's terms
+        name it instead of repeating its whole expression; not under a binder, where the
+        argument depends on the bound variable."""
+        if self.bound or not (isinstance(a, Scalar) and z3.is_int(a.term)):
+            return a
+        if z3.is_int_value(a.term) or z3.is_const(a.term):
+            return a
+        c = self.fresh("arg", z3.IntSort())
+        self.axioms.append(c == a.term)
+        return Scalar(a.ty, c)
 
     def _recursive(self, fn: A.FnItem) -> bool:
         """Whether ``fn`` reaches itself through the spec fns it calls."""
@@ -475,6 +720,7 @@ class Encoder:
         key = f"{fn.name}!{self.fn_hash(fn)}"
         if self.unfold.may_unfold(key):
             assert fn.body is not None
+            args = [self.named(a) for a in args]
             with self.unfold.unfolding(key):
                 r = self.expr(fn.body, Scope({p.name: a for p, a in zip(fn.params, args,
                                                                           strict=True)}))

@@ -212,6 +212,9 @@ class Pred:
 
     value: Any
     defined: Any
+    axioms: list[Any] = field(default_factory=list)
+    """Facts only this predicate's encoding relies on (its definitions), asserted only in
+    questions that use it (``SpecTerms.axioms`` hold for both)."""
 
 
 @dataclass

@@ -22,7 +22,12 @@ if TYPE_CHECKING:
     from adequacy.extensions.backend import Backend
     from adequacy.model.task import Case, Task
 
-__all__ = ["DECIDES", "SmtEngine"]
+__all__ = ["CASE_UNFOLD", "DECIDES", "SmtEngine"]
+
+CASE_UNFOLD = 64
+"""Unfolding depth for one case: its values are literals, so a recursion on them stops at its
+base case as the encoding goes (a known condition takes its branch alone), and a deeper one
+costs only the calls it really makes (at most the unfolding's budget in all)."""
 
 DECIDES = ("a case whose predicate or its negation Z3 proves from the spec's encoding (the "
            "solver in its own limited process); unknown where neither is proved or the spec "
@@ -71,7 +76,7 @@ class SmtEngine:
             lim = SolverLimits(query_seconds=max(0.1, min(limits.case_seconds / 2,
                                                           deadline - time.monotonic())),
                                memory_mb=max(256, min(limits.memory_mb, 4096)),
-                               deadline=deadline)
+                               deadline=deadline, unfold=CASE_UNFOLD)
             q = Question(kind="decide", a=spec, predicate=c.bucket.predicate,
                          input=c.input, output=c.output)
             t0 = time.monotonic()

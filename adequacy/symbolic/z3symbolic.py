@@ -181,7 +181,7 @@ class Z3Symbolic:
             pa = self._pred(ta, "post", "the spec")
             other = z3.Or(*[sym_differs(outs[k], _fixed(outs[k], q.output[k]))
                             for k in outs])
-            target = list(ta.axioms) + [pa.defined, pa.value, other]
+            target = list(ta.axioms) + pa.axioms + [pa.defined, pa.value, other]
             outs_only = {f"out.{k}": v for k, v in outs.items()}
             return self._search(b, _Query(target, None, exact, outs_only, ins, outs, True,
                                           "output", fixed_input=q.input), q.models)
@@ -192,10 +192,10 @@ class Z3Symbolic:
         exact += [tb.exact] if tb.exact is not None else []
         which = q.predicate
         pa, pb = self._pred(ta, which, "A"), self._pred(tb, which, "B")
-        facts = list(axioms)
+        facts = list(axioms) + pa.axioms + pb.axioms
         if post and q.gate != "none":
             g = self._pred(ta if q.gate == "a" else tb, "pre", "the reference side")
-            facts += [g.defined, g.value]
+            facts += g.axioms + [g.defined, g.value]
         differ = {"either": z3.Xor(pa.value, pb.value),
                   "a": z3.And(pa.value, z3.Not(pb.value)),
                   "b": z3.And(pb.value, z3.Not(pa.value))}[q.side]
@@ -300,7 +300,7 @@ class Z3Symbolic:
                 outs = {k: _fixed(v, q.output.get(k)) for k, v in outs.items()}
             t = self._encode(q.a, task, ins, outs, "a", limits.unfold)
             p = self._pred(t, q.predicate, "the spec")
-            facts = list(t.axioms)
+            facts = list(t.axioms) + p.axioms
         except (Unsupported, z3.Z3Exception, KeyError, TypeError, ValueError) as e:
             return Decision(value=None, reason=f"outside the SMT encoding: {e}")
         yes = b.ask(facts + [z3.Not(z3.And(p.defined, p.value))], [])

@@ -46,13 +46,18 @@ class VerusEncoder:
         gaps: dict[str, str] = {}
 
         def one(fn: str, args: list[Sym], which: str) -> Pred | None:
+            start = len(enc.axioms)
             try:
                 e = run_deep(lambda: enc.predicate(fn, args))
-                return Pred(e.v, e.d)
+                own = enc.axioms[start:]
+                del enc.axioms[start:]
+                return Pred(e.v, e.d, axioms=own)
             except Unsupported as ex:
+                del enc.axioms[start:]
                 gaps[which] = str(ex)
                 return None
             except RecursionError:
+                del enc.axioms[start:]
                 gaps[which] = "nested too deeply to encode"
                 return None
 

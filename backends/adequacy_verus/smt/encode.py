@@ -676,10 +676,13 @@ class Encoder:
         argument depends on the bound variable."""
         if self.bound or not (isinstance(a, Scalar) and z3.is_int(a.term)):
             return a
-        if z3.is_int_value(a.term) or z3.is_const(a.term):
-            return a
-        c = self.fresh("arg", z3.IntSort())
-        self.axioms.append(c == a.term)
+        t = z3.simplify(a.term)
+        if z3.is_int_value(t) or z3.is_const(t):
+            return Scalar(a.ty, t)
+        import hashlib
+        # named by its text: the same argument in two specs (a shared helper) is one constant
+        c = z3.Int("arg!" + hashlib.sha256(t.sexpr().encode()).hexdigest()[:16])
+        self.axioms.append(c == t)
         return Scalar(a.ty, c)
 
     def _recursive(self, fn: A.FnItem) -> bool:
@@ -747,9 +750,14 @@ class Encoder:
             el = self.expr(e.els, s) if e.els is not None else E(sc(T))
             return self.ite(cond, r.d, th, el, e.line)
         c, dc = self.bexpr(e.cond, s)
-        th = self.expr(e.then, s)
         if e.els is None:
             raise Unsupported(f"if without else (line {e.line})")
+        # a condition known here (a case's values are literals) takes its branch alone: the
+        # same value and definedness, and an unfolded recursion stops at its base case
+        known, kd = z3.simplify(c), z3.simplify(dc)
+        if z3.is_true(kd) and (z3.is_true(known) or z3.is_false(known)):
+            return self.expr(e.then if z3.is_true(known) else e.els, s)
+        th = self.expr(e.then, s)
         el = self.expr(e.els, s)
         return self.ite(c, dc, th, el, e.line)
 

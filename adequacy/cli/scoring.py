@@ -155,9 +155,10 @@ def run(
     _, cache_path = open_cache(cache_path)
     if max_spec_bytes is not None:  # read by the pool workers, which inherit the environment
         os.environ["ADEQUACY_MAX_SPEC_BYTES"] = str(max_spec_bytes)
-    figures = None
+    figures: Any = None
     if symbolic:
-        from adequacy.search.symbolic import with_figures as figures
+        from adequacy.search.symbolic import with_figures
+        figures = with_figures
     opts = BatchOptions(score=options, cache_path=cache_path, verify=verify,
                         symbolic=symbolic_budget if symbolic else None, figures=figures)
     if executor not in ("local", "ray"):

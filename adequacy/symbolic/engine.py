@@ -77,8 +77,8 @@ class SmtEngine:
                                                           deadline - time.monotonic())),
                                memory_mb=max(256, min(limits.memory_mb, 4096)),
                                deadline=deadline, unfold=CASE_UNFOLD)
-            q = Question(kind="decide", a=spec, predicate=c.bucket.predicate,
-                         input=c.input, output=c.output)
+            q = Question(kind="decide", a=spec, predicate="pre" if c.bucket.predicate == "pre"
+                         else "post", input=c.input, output=c.output)
             t0 = time.monotonic()
             d = sym.decide(task, q, lim)
             value = Truth.unknown if d.value is None else (Truth.true if d.value

@@ -58,7 +58,7 @@ class JmlSmtEncoder:
     def encode(self, spec: Any, task: Task, inputs: dict[str, Sym], outputs: dict[str, Sym],
                tag: str, unfold: int = UNFOLD_DEPTH) -> SpecTerms:
         from ..jml.semantics import spec_math_mode
-        from .encode import JE, JmlEncoder, param_value, sc
+        from .encode import JE, JmlEncoder, _seq, param_value, sc
 
         js = spec.data
         if js.gap:
@@ -83,7 +83,7 @@ class JmlSmtEncoder:
             if isinstance(a, Null) and isinstance(b, Null):
                 # a method cannot change an array's length nor null the caller's reference
                 axioms.append(z3.Implies(z3.Not(a.null), z3.And(
-                    z3.Not(b.null), z3.Length(a.val.term) == z3.Length(b.val.term))))
+                    z3.Not(b.null), z3.Length(_seq(a)) == z3.Length(_seq(b)))))
         rt = (js.method.return_type or "void").strip()
         if rt != "void":
             if "result" not in outputs:
@@ -113,8 +113,9 @@ class JmlSmtEncoder:
         if not cases:
             return SpecTerms(Pred(z3.BoolVal(True), z3.BoolVal(True)),
                              Pred(z3.BoolVal(True), z3.BoolVal(True)), axioms=axioms)
-        pre = _kleene_or([(p, dp) for p, dp, _, _ in cases])
-        post = _kleene_and([(z3.Implies(p, q), z3.And(dp, z3.Or(z3.Not(p), dq)))
-                            for p, dp, q, dq in cases])
+        pre_p = _kleene_or([(p, dp) for p, dp, _, _ in cases])
+        post_p = _kleene_and([(z3.Implies(p, q), z3.And(dp, z3.Or(z3.Not(p), dq)))
+                              for p, dp, q, dq in cases])
         exact = [x for x in (enc.unfold.exact, *enc.exact_when) if x is not None]
-        return SpecTerms(pre, post, axioms=axioms, exact=z3.And(*exact) if exact else None)
+        return SpecTerms(pre_p, post_p, axioms=axioms,
+                         exact=z3.And(*exact) if exact else None)

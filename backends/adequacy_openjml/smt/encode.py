@@ -77,6 +77,13 @@ def tdiv(a: Any, b: Any) -> Any:
     return z3.If((a >= 0) == (b >= 0), q, -q)
 
 
+def _seq(n: Null) -> Any:
+    """The sequence term of an array or String reference."""
+    if not isinstance(n.val, Scalar):
+        raise Unsupported("an array of compound values")
+    return n.val.term
+
+
 def _int(x: JE) -> Any:
     if x.jt not in INTEGRAL:
         raise Unsupported(f"expected an integral value, found {x.jt}")
@@ -166,7 +173,7 @@ class JmlEncoder:
             return JE(sc(z3.IntVal(got[0]), got[1]), got[1])
         o = self.expr(e.obj, env, old)
         if e.name == "length" and isinstance(o.v, Null) and o.jt.endswith("[]"):
-            return JE(sc(z3.Length(o.v.val.term), "int"), "int", z3.And(o.d, z3.Not(o.v.null)))
+            return JE(sc(z3.Length(_seq(o.v)), "int"), "int", z3.And(o.d, z3.Not(o.v.null)))
         raise Unsupported(f"field {e.name} (line {e.line})")
 
     def e_Index(self, e: A.Index, env: dict[str, JE], old: dict[str, JE]) -> JE:
@@ -174,7 +181,7 @@ class JmlEncoder:
         if not (isinstance(a.v, Null) and a.jt.endswith("[]")):
             raise Unsupported(f"indexing a {a.jt} (line {e.line})")
         k = _int(i)
-        s = a.v.val.term
+        s = _seq(a.v)
         et = a.jt[:-2]
         return JE(sc(s[k], et), et, z3.And(a.d, i.d, z3.Not(a.v.null), k >= 0,
                                             k < z3.Length(s)))
@@ -528,7 +535,7 @@ class JmlEncoder:
         look only at strings inside the plane; proofs hold for any value). A null receiver
         throws: undefined."""
         ref = recv.v
-        q = ref.val.term
+        q = _seq(ref)
         d = z3.And(recv.d, z3.Not(ref.null), *[a.d for a in args])
         k = z3.Int(f"{self.tag}!bmp!{self.n}")
         self.n += 1
@@ -552,7 +559,7 @@ class JmlEncoder:
                 return JE(sc(z3.BoolVal(False), "boolean"), "boolean", d)
             if o.jt != "String" or not isinstance(o.v, Null):
                 raise Unsupported(f"String.equals of a {o.jt} (line {e.line})")
-            same = z3.And(z3.Not(o.v.null), q == o.v.val.term)
+            same = z3.And(z3.Not(o.v.null), q == _seq(o.v))
             return JE(sc(same, "boolean"), "boolean", d)
         raise Unsupported(f"String.{n} (line {e.line})")
 

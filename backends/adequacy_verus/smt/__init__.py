@@ -47,6 +47,7 @@ class VerusEncoder:
 
         def one(fn: str, args: list[Sym], which: str) -> Pred | None:
             start = len(enc.axioms)
+            enc.forget_calls()  # a call's encoding relies on this predicate's axioms
             try:
                 e = run_deep(lambda: enc.predicate(fn, args))
                 own = enc.axioms[start:]

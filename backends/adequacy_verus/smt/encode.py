@@ -223,6 +223,10 @@ class Encoder:
         self.structs = module.structs
         self.axioms: list[Any] = []
         self.unfold = Unfolder(unfold)
+        self._calls: dict[tuple[str, tuple[int, ...]], E] = {}
+        """Recursive calls already encoded, by helper and argument terms."""
+        self._rec_memo: dict[str, bool] = {}
+        self._hash_memo: dict[str, str] = {}
         self.depth = 0
         self.bound = 0
         """Quantifier nesting: an unspecified choice under a binder is not encoded."""
@@ -669,6 +673,10 @@ class Encoder:
             self.depth -= 1
         return E(r.v, z3.And(d, r.d))
 
+    def forget_calls(self) -> None:
+        """Start a predicate afresh: no call encoded for another one is reused."""
+        self._calls.clear()
+
     def named(self, a: Sym) -> Sym:
         """An integer argument of an unfolded call as a fresh constant equal to it (a
         definition: always satisfiable, so nothing is assumed), so the next level's terms
@@ -687,6 +695,12 @@ class Encoder:
 
     def _recursive(self, fn: A.FnItem) -> bool:
         """Whether ``fn`` reaches itself through the spec fns it calls."""
+        if fn.name in self._rec_memo:
+            return self._rec_memo[fn.name]
+        self._rec_memo[fn.name] = got = self._reaches_itself(fn)
+        return got
+
+    def _reaches_itself(self, fn: A.FnItem) -> bool:
         seen: set[str] = set()
         todo = [fn.name]
         while todo:
@@ -702,6 +716,12 @@ class Encoder:
         return False
 
     def fn_hash(self, fn: A.FnItem) -> str:
+        if fn.name in self._hash_memo:
+            return self._hash_memo[fn.name]
+        self._hash_memo[fn.name] = h = self._fn_hash(fn)
+        return h
+
+    def _fn_hash(self, fn: A.FnItem) -> str:
         import hashlib
         seen = {fn.name}
         todo = [fn]
@@ -721,12 +741,23 @@ class Encoder:
         remainder (``Unfolder``): never a recursive definition, whose termination nothing
         here proves (a non-terminating one would let the solver prove anything)."""
         key = f"{fn.name}!{self.fn_hash(fn)}"
+        args = [self.named(a) for a in args]
+        try:
+            memo = (key, tuple(t.get_id() for a in args for t in smt_terms.leaf_terms(a)))
+        except Unsupported:
+            memo = None
+        if memo is not None and memo in self._calls:
+            # the same call again (both branches of a step call it on the same arguments):
+            # one encoding, so an unfolding grows with its depth, not 2^depth
+            r = self._calls[memo]
+            return E(r.v, z3.And(d, r.d))
         if self.unfold.may_unfold(key):
             assert fn.body is not None
-            args = [self.named(a) for a in args]
             with self.unfold.unfolding(key):
                 r = self.expr(fn.body, Scope({p.name: a for p, a in zip(fn.params, args,
                                                                           strict=True)}))
+            if memo is not None and not self.bound:
+                self._calls[memo] = r
             return E(r.v, z3.And(d, r.d))
         terms = [t for a in args for t in smt_terms.leaf_terms(a)]
         ty = fn.ret_type

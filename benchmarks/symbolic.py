@@ -28,7 +28,12 @@ from adequacy.examples import bundled_folder  # noqa: E402
 from adequacy.extensions.registry import backend_for  # noqa: E402
 from adequacy.scoring.options import ScoreOptions  # noqa: E402
 from adequacy.search.oracles import SpecJudge  # noqa: E402
-from adequacy.search.symbolic.compare import compare_symbolic, concrete_options  # noqa: E402
+from adequacy.search.symbolic.compare import (  # noqa: E402
+    SymbolicReport,
+    claim_of,
+    compare_symbolic,
+    concrete_options,
+)
 from adequacy.taskdirs.load import load_task  # noqa: E402
 
 
@@ -39,7 +44,7 @@ def expected(task_dir: Path, spec: Path) -> list[str]:
     return list(data.get(spec.stem, {}).get("fails", []))
 
 
-def diff(task_dir: Path, gold: Path, other: Path, budget: float):  # type: ignore[no-untyped-def]
+def diff(task_dir: Path, gold: Path, other: Path, budget: float) -> tuple[SymbolicReport, float]:
     t = load_task(task_dir)
     opts = concrete_options(t, ScoreOptions())
     right = SpecJudge(t, gold.read_text(), str(gold), opts, name="gold")
@@ -68,8 +73,9 @@ def main() -> None:
             for f in sorted((td / "specs").glob(f"flawed*.{ext}")):
                 rep, secs = diff(td, gold, f, a.budget)
                 want = expected(td, f)
-                got = [(fd.oracle_bucket or fd.disagreement.bucket).value  # type: ignore[union-attr]
-                       for fd in rep.findings if fd.status == "counterexample"]
+                got = [(fd.oracle_bucket or fd.disagreement.bucket).value
+                       for fd in rep.findings
+                       if fd.status == "counterexample" and fd.disagreement is not None]
                 faults = [fd.status for fd in rep.findings if fd.status != "counterexample"]
                 ok = any(g in want for g in got)
                 total += 1
@@ -90,8 +96,16 @@ def main() -> None:
             v = rep.verdict()
             n += 1
             proved += v in ("equivalent", "bounded")
-            claims = "; ".join(r.claim or f"{r.predicate}: {r.answer.status} "
-                               f"({r.answer.reason[:60]})" for r in rep.results)
+            parts = []
+            for pred in ("pre", "post"):
+                proof = rep.proved(pred)
+                if proof is not None:
+                    parts.append(claim_of(pred, proof))
+                else:
+                    parts += [f"{pred} side {r.side}: {r.answer.status} ({r.answer.reason[:60]})"
+                              for r in rep.results if r.predicate == pred
+                              and r.answer.status != "none"]
+            claims = "; ".join(parts)
             print(f"{lang:5} {f.parent.name:20} {f.name:26} {v:10} {secs:5.1f} s  {claims}")
     print(f"rewrites: {proved}/{n} proved equivalent (bounded where lengths are unbounded)")
     if verus_times:
@@ -105,7 +119,7 @@ def main() -> None:
 def engine_costs() -> None:
     b = backend_for("verus")
     eng = {e.name: e for e in b.engines()}
-    per: dict[str, list[float]] = {"interp": [0.0, 0], "smt": [0.0, 0]}  # type: ignore[dict-item]
+    per: dict[str, list[float]] = {"interp": [0.0, 0.0], "smt": [0.0, 0.0]}
     from adequacy.extensions.backend import Limits
     for td in sorted(bundled_folder("verus").iterdir()):
         t = load_task(td)
@@ -124,4 +138,5 @@ def engine_costs() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
+    sys.exit(0)

@@ -46,7 +46,7 @@ def score(
                         "unique-output task, and whether the precondition accepts an input the "
                         "gold spec refuses; every model is confirmed by the concrete engines "
                         "(docs/symbolic.md).")] = False,
-    symbolic_budget: Annotated[float, typer.Option(min=0.1, help="--symbolic: wall-clock "
+    symbolic_budget: Annotated[float, typer.Option(callback=positive, help="--symbolic: wall-clock "
                                "seconds for the solver's figures.")] = 60.0,
     add: Annotated[bool, typer.Option("--add", help="--symbolic: append what it confirmed to "
                    "the task: each second output as a post_sound case, each input the gold "
@@ -121,7 +121,7 @@ def run(
     symbolic: Annotated[bool, typer.Option("--symbolic", help="Also the solver's figures of "
                         "each spec (as score --symbolic); `report` shows them beside the "
                         "buckets.")] = False,
-    symbolic_budget: Annotated[float, typer.Option(min=0.1, help="--symbolic: wall-clock "
+    symbolic_budget: Annotated[float, typer.Option(callback=positive, help="--symbolic: wall-clock "
                                "seconds per spec for the solver's figures.")] = 60.0,
 ) -> None:
     """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file.

@@ -181,6 +181,10 @@ class Decision(BaseModel):
     value: bool | None
     reason: str = ""
     seconds: float = 0.0
+    failure: Literal["outside", "timeout"] | None = None
+    """Why ``value`` is None, where the engine can act on it: ``outside`` (the spec's
+    predicate is outside the encoding: every case of it will be), ``timeout`` (the solver ran
+    out of time: a streak of them gives the predicate up, as ``Limits.timeout_streak`` says)."""
 
 
 @runtime_checkable

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from adequacy.extensions.backend import EngineInfo, Limits, LoadedSpec
+from adequacy.extensions.backend import TIMEOUT, EngineInfo, FailureStreak, Limits, LoadedSpec
 from adequacy.extensions.symbolic import Question, SolverLimits
 from adequacy.model.verdicts import Truth, Verdict
 from adequacy.symbolic.solver import solver_version
@@ -64,15 +64,18 @@ class SmtEngine:
         out: list[Verdict] = []
         start = time.monotonic()
         deadline = start + limits.spec_seconds
+        outside: dict[str, str] = {}
+        streak = FailureStreak(limits.timeout_streak)
         for c in cases:
-            if sym is None:
+            pred = c.bucket.predicate
+            skip = ("the backend has no encoding" if sym is None else
+                    outside.get(pred) or streak.skip_reason(pred) or
+                    ("spec time budget spent" if time.monotonic() >= deadline else None))
+            if skip is not None:
                 out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
-                                   engine=self.name, reason="the backend has no encoding"))
+                                   engine=self.name, reason=skip))
                 continue
-            if time.monotonic() >= deadline:
-                out.append(Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
-                                   engine=self.name, reason="spec time budget spent"))
-                continue
+            assert sym is not None
             lim = SolverLimits(query_seconds=max(0.1, min(limits.case_seconds / 2,
                                                           deadline - time.monotonic())),
                                memory_mb=max(256, min(limits.memory_mb, 4096)),
@@ -81,6 +84,10 @@ class SmtEngine:
                          else "post", input=c.input, output=c.output)
             t0 = time.monotonic()
             d = sym.decide(task, q, lim)
+            if d.failure == "outside":
+                # the predicate's encoding failed, not this case's: the others would too
+                outside[pred] = "smt: " + d.reason
+            streak.note(pred, TIMEOUT if d.failure == "timeout" else None)
             value = Truth.unknown if d.value is None else (Truth.true if d.value
                                                             else Truth.false)
             out.append(Verdict(case_id=c.id, bucket=c.bucket, value=value, engine=self.name,

@@ -302,7 +302,8 @@ class Z3Symbolic:
             p = self._pred(t, q.predicate, "the spec")
             facts = list(t.axioms) + p.axioms
         except (Unsupported, z3.Z3Exception, KeyError, TypeError, ValueError) as e:
-            return Decision(value=None, reason=f"outside the SMT encoding: {e}")
+            return Decision(value=None, reason=f"outside the SMT encoding: {e}",
+                            failure="outside")
         yes = b.ask(facts + [z3.Not(z3.And(p.defined, p.value))], [])
         if yes.status == "unsat":
             return Decision(value=True, reason="proved", seconds=time.monotonic() - t0)
@@ -311,9 +312,11 @@ class Z3Symbolic:
             return Decision(value=False, reason="negation proved",
                             seconds=time.monotonic() - t0)
         why = [a.reason for a in (yes, no) if a.status == "unknown" and a.reason]
+        timed_out = any("timeout" in w or "out of time" in w for w in why)
         return Decision(value=None, reason=("neither the predicate nor its negation proved"
                                             + (f" ({why[0]})" if why else "")),
-                        seconds=time.monotonic() - t0)
+                        seconds=time.monotonic() - t0,
+                        failure="timeout" if timed_out else None)
 
 
 def _fixed(s: Sym, v: Any) -> Sym:

@@ -231,6 +231,12 @@ class SpecTerms:
     post: Pred | None
     axioms: list[Any] = field(default_factory=list)
     gaps: dict[str, str] = field(default_factory=dict)
+    domain: list[Any] = field(default_factory=list)
+    """Facts about which values a method can produce at all (an array's length is kept by a
+    call): asserted when the solver looks for inputs and outputs, never when it decides a
+    case, whose values may lie outside them (a ``post_sound`` case with a shorter array is a
+    case like any other). A fact that can be false of the values must never be an axiom:
+    from a false one the solver proves anything."""
     exact: Any = None
     """A Z3 boolean that holds where the encoding is exact, or None where it always is: an
     encoding that leaves part of a definition uninterpreted (a recursive helper unfolded to a

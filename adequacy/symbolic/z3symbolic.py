@@ -181,7 +181,7 @@ class Z3Symbolic:
             pa = self._pred(ta, "post", "the spec")
             other = z3.Or(*[sym_differs(outs[k], _fixed(outs[k], q.output[k]))
                             for k in outs])
-            target = list(ta.axioms) + pa.axioms + [pa.defined, pa.value, other]
+            target = list(ta.axioms) + ta.domain + pa.axioms + [pa.defined, pa.value, other]
             outs_only = {f"out.{k}": v for k, v in outs.items()}
             return self._search(b, _Query(target, None, exact, outs_only, ins, outs, True,
                                           "output", fixed_input=q.input), q.models)
@@ -193,6 +193,8 @@ class Z3Symbolic:
         which = q.predicate
         pa, pb = self._pred(ta, which, "A"), self._pred(tb, which, "B")
         facts = list(axioms) + pa.axioms + pb.axioms
+        if post:
+            facts += ta.domain + tb.domain
         if post and q.gate != "none":
             g = self._pred(ta if q.gate == "a" else tb, "pre", "the reference side")
             facts += g.axioms + [g.defined, g.value]

@@ -74,6 +74,7 @@ class JmlSmtEncoder:
             pre_env[name] = param_value(ty, inputs[name])
         post_env = dict(pre_env)
         axioms: list[Any] = []
+        domain: list[Any] = []
         for name in task.settings.get("post_state", []) or []:
             ty = next((t for t, n in js.method.params if n == name), None)
             if ty is None or name not in outputs:
@@ -82,7 +83,7 @@ class JmlSmtEncoder:
             a, b = pre_env[name].v, post_env[name].v
             if isinstance(a, Null) and isinstance(b, Null):
                 # a method cannot change an array's length nor null the caller's reference
-                axioms.append(z3.Implies(z3.Not(a.null), z3.And(
+                domain.append(z3.Implies(z3.Not(a.null), z3.And(
                     z3.Not(b.null), z3.Length(_seq(a)) == z3.Length(_seq(b)))))
         rt = (js.method.return_type or "void").strip()
         if rt != "void":
@@ -109,13 +110,14 @@ class JmlSmtEncoder:
                 cases.append((pre.v.term, pre.d, ens.v.term, ens.d))
         except Unsupported as e:
             gaps = {"pre": str(e), "post": str(e)}
-            return SpecTerms(None, None, axioms=axioms, gaps=gaps)
+            return SpecTerms(None, None, axioms=axioms, gaps=gaps, domain=domain)
         if not cases:
             return SpecTerms(Pred(z3.BoolVal(True), z3.BoolVal(True)),
-                             Pred(z3.BoolVal(True), z3.BoolVal(True)), axioms=axioms)
+                             Pred(z3.BoolVal(True), z3.BoolVal(True)), axioms=axioms,
+                             domain=domain)
         pre_p = _kleene_or([(p, dp) for p, dp, _, _ in cases])
         post_p = _kleene_and([(z3.Implies(p, q), z3.And(dp, z3.Or(z3.Not(p), dq)))
                               for p, dp, q, dq in cases])
         exact = [x for x in (enc.unfold.exact, *enc.exact_when) if x is not None]
-        return SpecTerms(pre_p, post_p, axioms=axioms,
+        return SpecTerms(pre_p, post_p, axioms=axioms, domain=domain,
                          exact=z3.And(*exact) if exact else None)

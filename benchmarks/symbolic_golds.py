@@ -1,10 +1,16 @@
-"""Does each dataset gold spec pin the output? The solver's output figure over imported tasks.
+"""Does each dataset gold spec pin the output? The solver's output figures over imported tasks.
 
 For every gold spec of an imported dataset (VERINA's with the Verus backend's
-``examples/verina-gold``, SpecGenBench's with the JML backend's ``examples/sgb-gold``), on each
-valid input of its task with a known right output, the solver looks for another output the
-gold's postcondition accepts (``adequacy.search.symbolic.output_determination``). A gold is
-counted as
+``examples/verina-gold``, SpecGenBench's with the JML backend's ``examples/sgb-gold``), two
+questions:
+
+1. Over **every** input the gold's precondition accepts: are there two different outputs its
+   postcondition accepts (``adequacy.search.symbolic.unique_post``)? Determined (for every
+   input, or every input with collections of at most L elements), two outputs (confirmed
+   concretely, listed), or unknown.
+2. On each valid input of its task with a known right output: another output the gold's
+   postcondition accepts (``adequacy.search.symbolic.output_determination``). A gold is counted
+   as
 
 - **pinned**: the solver proved, on every valid input, that no other output is accepted (for
   every output, or every output whose collections have at most L elements: said per gold);
@@ -36,7 +42,7 @@ from adequacy.examples import bundled_folder  # noqa: E402
 from adequacy.extensions.symbolic import SolverLimits  # noqa: E402
 from adequacy.model.symbolic_figures import OutputDetermination  # noqa: E402
 from adequacy.scoring.options import ScoreOptions  # noqa: E402
-from adequacy.search.symbolic import output_determination  # noqa: E402
+from adequacy.search.symbolic import output_determination, unique_post  # noqa: E402
 from adequacy.taskdirs.load import load_task  # noqa: E402
 
 
@@ -61,8 +67,36 @@ def one(task_dir: Path, gold: Path, budget: float, max_inputs: int
     return "unknown", got, secs
 
 
+def universal(task_dir: Path, gold: Path, budget: float) -> tuple[str, str]:
+    try:
+        task = load_task(task_dir)
+        got = unique_post(task, gold.read_text(encoding="utf-8"), str(gold), ScoreOptions(),
+                          deadline=time.monotonic() + budget,
+                          limits=SolverLimits(query_seconds=min(10.0, budget)))
+    except AdequacyError as e:
+        return "unknown", f"error: {str(e).splitlines()[0]}"
+    if isinstance(got, str):
+        return "unknown", got
+    kind = {"determined": "determined", "two_outputs": "two outputs"}.get(got.status, "unknown")
+    return kind, got.figure()
+
+
 def run(name: str, tasks: Path, golds: Path, ext: str, budget: float, max_inputs: int) -> None:
     print(f"== {name}: golds in {golds}, tasks in {tasks}")
+    print("-- every input the gold's precondition accepts (two outputs its post accepts?)")
+    every: collections.Counter[str] = collections.Counter()
+    for gold in sorted(golds.glob(f"*.{ext}")):
+        td = tasks / gold.stem
+        if not td.is_dir():
+            continue
+        t0 = time.monotonic()
+        kind, text = universal(td, gold, budget / 2)
+        every[kind] += 1
+        print(f"  {gold.stem:28} {kind:13} {time.monotonic() - t0:5.1f} s  {text[:160]}")
+    print(f"{name}, every input: {sum(every.values())} golds: determined "
+          f"{every['determined']}, two outputs {every['two outputs']}, unknown "
+          f"{every['unknown']}")
+    print("-- the task's valid inputs (another output than the right one?)")
     counts: collections.Counter[str] = collections.Counter()
     findings: list[str] = []
     unknowns: list[str] = []

@@ -115,10 +115,13 @@ class Question:
       input ``gate``'s precondition accepts (the reference side: ``b`` by default);
     - ``other_output``: an output other than ``output`` that ``a``'s postcondition accepts on
       ``input`` (the input is taken as valid);
+    - ``two_outputs``: an input ``a``'s precondition accepts and two different outputs its
+      postcondition accepts on it (none: the postcondition determines the output on every
+      input the precondition accepts);
     - ``decide``: whether ``a``'s ``predicate`` holds on ``input`` (and ``output``).
     """
 
-    kind: Literal["differ", "other_output", "decide"]
+    kind: Literal["differ", "other_output", "two_outputs", "decide"]
     a: LoadedSpec
     b: LoadedSpec | None = None
     predicate: Predicate = "pre"
@@ -140,6 +143,8 @@ class Model(BaseModel):
 
     input: dict[str, Any]
     output: dict[str, Any] | None = None
+    other: dict[str, Any] | None = None
+    """``two_outputs``: the second output."""
 
 
 class Answer(BaseModel):
@@ -152,6 +157,8 @@ class Answer(BaseModel):
     within ``scope``; ``unknown``: neither, with the ``reason``."""
     input: dict[str, Any] | None = None
     output: dict[str, Any] | None = None
+    other: dict[str, Any] | None = None
+    """``two_outputs``: the second output the postcondition accepts."""
     more: list[Model] = []
     """``found`` with ``Question.models`` > 1: the further models, each a new input."""
     scope: Literal["all", "bounded"] | None = None

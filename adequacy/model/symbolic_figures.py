@@ -20,7 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = ["AdmittedInput", "OutputDetermination", "PinnedInput", "PreAdmission",
-           "SymbolicFigures"]
+           "SymbolicFigures", "UniquePost"]
 
 
 class PinnedInput(BaseModel):
@@ -69,6 +69,44 @@ class OutputDetermination(BaseModel):
     def figure(self) -> str:
         return (f"post determines the output on {self.pinned} of {self.inputs} valid inputs"
                 f" ({self.second_output} with a second output, {self.unknown} undecided)")
+
+
+class UniquePost(BaseModel):
+    """Does the postcondition determine the output on every input its precondition accepts
+    (not only on the task's inputs)?"""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: Literal["determined", "two_outputs", "unconfirmed", "unknown"]
+    """``determined``: proved within ``claim``; ``two_outputs``: an input the precondition
+    accepts and two outputs the postcondition accepts, all three confirmed concretely;
+    ``unconfirmed``: the solver's model the concrete engines did not confirm."""
+    claim: str = ""
+    input: dict[str, Any] | None = None
+    outputs: list[dict[str, Any]] = []
+    oracle: str = ""
+    """The task's oracles' word on the input and the two outputs (which one is wrong)."""
+    wrong: list[int] = []
+    """Indices into ``outputs`` the task's oracles call wrong (on an input they call valid)."""
+    reason: str = ""
+
+    @model_validator(mode="after")
+    def _shape(self) -> UniquePost:
+        if any(i not in (0, 1) for i in self.wrong) or len(set(self.wrong)) != len(self.wrong):
+            raise ValueError("unique post: 'wrong' names outputs 0 and 1 at most once")
+        if (self.status == "two_outputs") != (self.input is not None and len(self.outputs) == 2):
+            raise ValueError("unique post: 'two_outputs' exactly with an input and two outputs")
+        return self
+
+    def figure(self) -> str:
+        if self.status == "determined":
+            return f"post determines the output on every input the pre accepts ({self.claim})"
+        if self.status == "two_outputs":
+            import json
+            return (f"post admits two outputs on {json.dumps(self.input)}: "
+                    f"{json.dumps(self.outputs[0])} and {json.dumps(self.outputs[1])}"
+                    + (f" ({self.oracle})" if self.oracle else ""))
+        return f"post on every input the pre accepts: undecided ({self.reason})"
 
 
 class AdmittedInput(BaseModel):
@@ -129,6 +167,8 @@ class SymbolicFigures(BaseModel):
     output: OutputDetermination | None = None
     output_skipped: str = ""
     """Why there is no output figure (the output is not unique, no valid input...)."""
+    unique: UniquePost | None = None
+    """The same question over every input the precondition accepts."""
     pre: PreAdmission | None = None
     pre_skipped: str = ""
     """Why there is no precondition figure (no gold spec, the spec is the gold...)."""
@@ -139,6 +179,8 @@ class SymbolicFigures(BaseModel):
             out.append(self.output.figure())
         elif self.output_skipped:
             out.append(f"output determination not measured: {self.output_skipped}")
+        if self.unique is not None:
+            out.append(self.unique.figure())
         if self.pre is not None:
             out.append(self.pre.figure())
         elif self.pre_skipped:

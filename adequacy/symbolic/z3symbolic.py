@@ -102,8 +102,11 @@ class _Query:
     def __init__(self, target: list[Any], defined_diff: list[Any] | None,
                  exact: list[Any], syms: dict[str, Sym], ins: dict[str, Sym],
                  outs: dict[str, Sym], post: bool, block: str,
-                 fixed_input: dict[str, Any] | None = None) -> None:
+                 fixed_input: dict[str, Any] | None = None,
+                 outs2: dict[str, Sym] | None = None) -> None:
         self.fixed_input = fixed_input
+        self.outs2 = outs2
+        """``two_outputs``: the second output's values."""
         """The input, when the question fixes it (its terms are then literals)."""
         self.target = target
         """What a model satisfies (the difference, or the other output)."""
@@ -185,6 +188,20 @@ class Z3Symbolic:
             outs_only = {f"out.{k}": v for k, v in outs.items()}
             return self._search(b, _Query(target, None, exact, outs_only, ins, outs, True,
                                           "output", fixed_input=q.input), q.models)
+        if q.kind == "two_outputs":
+            outs2 = declare_params("out2", [(p.name, p.type) for p in task.outputs])
+            t2 = self._encode(q.a, task, ins, outs2, "a2", unfold)
+            exact += [t2.exact] if t2.exact is not None else []
+            pre = self._pred(ta, "pre", "the spec")
+            p1, p2 = self._pred(ta, "post", "the spec"), self._pred(t2, "post", "the spec")
+            differ = z3.Or(*[sym_differs(outs[k], outs2[k]) for k in outs])
+            target = (axioms + list(t2.axioms) + ta.domain + t2.domain + pre.axioms
+                      + p1.axioms + p2.axioms
+                      + [pre.defined, pre.value, p1.defined, p1.value, p2.defined, p2.value,
+                         differ])
+            both = {**syms, **{f"out2.{k}": v for k, v in outs2.items()}}
+            return self._search(b, _Query(target, None, exact, both, ins, outs, True, "input",
+                                          outs2=outs2), q.models)
         if q.b is None:
             raise Unsupported("a differ question needs two specs")
         tb = self._encode(q.b, task, ins, outs, "b", unfold)
@@ -275,7 +292,7 @@ class Z3Symbolic:
                 break
             got.append(self._model(ans, q))
         return b.answer(status="found", input=got[0].input, output=got[0].output,
-                        more=got[1:])
+                        other=got[0].other, more=got[1:])
 
     @staticmethod
     def _model(ans: SolverAnswer, q: _Query) -> Model:
@@ -283,7 +300,9 @@ class Z3Symbolic:
                {k: decode(v, ans.values) for k, v in q.ins.items()})
         return Model(input=inp,
                      output=({k: decode(v, ans.values) for k, v in q.outs.items()} if q.post
-                             else None))
+                             else None),
+                     other=({k: decode(v, ans.values) for k, v in q.outs2.items()}
+                            if q.outs2 is not None else None))
 
     def decide(self, task: Task, q: Question, limits: SolverLimits) -> Decision:
         """Proofs only (no exactness assumed): a recursive helper's remainder can make the

@@ -55,12 +55,22 @@ def test_weak_post_has_second_outputs_as_a_report_field() -> None:
     assert r["other"] == {"result": {"some": 1}}
     assert {r["source"] for r in out["results"]} == {"case", "reference"}
     assert rep["symbolic"]["pre"]["status"] == "none"
+    # over every input: two indices of the target, both accepted; every one but the first
+    # occurrence is wrong (the reference's word)
+    uniq = rep["symbolic"]["unique"]
+    assert uniq["status"] == "two_outputs"
+    arr, target = uniq["input"]["arr"], uniq["input"]["target"]
+    idx = [o["result"]["some"] for o in uniq["outputs"]]
+    assert idx[0] != idx[1] and all(arr[i] == target for i in idx)
+    assert uniq["wrong"] == [k for k, i in enumerate(idx) if i != arr.index(target)]
+    assert uniq["wrong"]
 
 
 def test_gold_pins_the_output_and_skips_its_own_pre() -> None:
     rep = _score(TASK, "gold.rs")
     out = rep["symbolic"]["output"]
     assert out["second_output"] == 0 and out["pinned"] == out["inputs"] > 0
+    assert rep["symbolic"]["unique"]["status"] == "determined"
     assert rep["symbolic"]["pre"] is None and "gold" in rep["symbolic"]["pre_skipped"]
 
 

@@ -18,8 +18,10 @@ from adequacy.search.symbolic.figures import (
     output_determination,
     pre_against_gold,
     symbolic_figures,
+    unique_post,
     with_figures,
 )
 
 __all__ = ["Finding", "SymbolicReport", "compare_symbolic", "concrete_options", "equivalence",
-           "output_determination", "pre_against_gold", "symbolic_figures", "with_figures"]
+           "output_determination", "pre_against_gold", "symbolic_figures", "unique_post",
+           "with_figures"]

@@ -8,7 +8,9 @@ the spec accepts (a ``post_sound`` failure found without any mutant), counted on
 spec's concrete engines accept it and the task's oracles call it wrong. "None" means the
 postcondition pins the output on that input, for every output or for every output whose
 collections have at most L elements. Each input gets an equal share of the time left, so one
-hard input cannot starve the others.
+hard input cannot starve the others. The same question is asked once over **every** input
+the precondition accepts (two different outputs the postcondition accepts on one input), which
+no list of inputs can settle.
 
 **Does the precondition accept an input the gold spec refuses?** One side of the symbolic
 diff against the task's gold spec, every model confirmed concretely on both specs and shrunk.
@@ -28,6 +30,7 @@ from adequacy.model.symbolic_figures import (
     PinnedInput,
     PreAdmission,
     SymbolicFigures,
+    UniquePost,
 )
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Bucket
@@ -37,12 +40,15 @@ from adequacy.search.oracles import OracleJudge, SpecJudge
 from adequacy.search.symbolic.compare import compare_symbolic, concrete_options, symbolic_for
 from adequacy_mutators import params_key
 
-__all__ = ["add_found", "gold_spec", "output_determination", "pre_against_gold", "symbolic_figures",
-           "with_figures"]
+__all__ = ["add_found", "gold_spec", "output_determination", "pre_against_gold",
+           "symbolic_figures", "unique_post", "with_figures"]
 
 PRE_SHARE = 0.3
 """Of the budget, the part the precondition figure may use (the rest, and whatever it leaves,
-goes to the output figure)."""
+goes to the output figures)."""
+UNIQUE_SHARE = 0.4
+"""Of what is left after it, the part the question over every input may use (the rest goes to
+the task's inputs one by one)."""
 
 
 def valid_pairs(task: Task, oracle: OracleJudge) -> list[tuple[dict[str, Any], dict[str, Any],
@@ -132,6 +138,50 @@ def output_determination(task: Task, text: str, path: str | None, options: Score
     return OutputDetermination.model_validate(rep.model_dump())
 
 
+def unique_post(task: Task, text: str, path: str | None, options: ScoreOptions, *,
+                deadline: float, limits: SolverLimits | None = None) -> UniquePost | str:
+    """Does the postcondition determine the output on every input the precondition accepts?
+    Asked of the solver for any input; a model (an input and two outputs) is confirmed by the
+    spec's concrete engines and labelled by the task's oracles."""
+    from adequacy.extensions.registry import backend_for
+    oracle = OracleJudge(task)
+    if not oracle.cons.unique_output:
+        return "several outputs may be right (unique_output = false)"
+    oracle.deadline = deadline
+    sym = symbolic_for(task)
+    loaded = backend_for(task.language).load_spec(task, text, path)
+    lim = (limits or SolverLimits()).model_copy(update={"deadline": deadline})
+    ans = sym.find(task, Question(kind="two_outputs", a=loaded, predicate="post"), lim)
+    if ans.status == "none":
+        return UniquePost(status="determined", claim=ans.claim())
+    if ans.status != "found" or ans.input is None or ans.output is None or ans.other is None:
+        return UniquePost(status="unknown", reason=ans.reason or "undecided")
+    judge = SpecJudge(task, text, path, concrete_options(task, options), name=path or "spec")
+    judge.deadline = deadline
+    inp, o1, o2 = ans.input, ans.output, ans.other
+    try:
+        pre = judge.inputs([inp])[0]
+        posts = judge.outputs([(inp, o1), (inp, o2)])
+        words = oracle.outputs([(inp, o1), (inp, o2)])
+        valid = oracle.inputs([inp])[0]
+    except AdequacyError as e:
+        return UniquePost(status="unconfirmed", reason=str(e).splitlines()[0])
+    if pre.value is not True or any(w.value is not True for w in posts):
+        return UniquePost(status="unconfirmed", reason=(
+            "the concrete engines do not accept the input and both outputs "
+            f"(pre: {pre.reason}; posts: {posts[0].reason}, {posts[1].reason})"))
+    wrong: list[int] = []
+    if valid.value is False:
+        note = f"the task's oracles call the input invalid ({valid.reason}): the pre is too weak"
+    else:
+        wrong = [i for i, w in enumerate(words) if w.value is False]
+        names = [("first", "second")[i] for i in wrong]
+        note = (f"the task's oracles call the {' and '.join(names)} output wrong"
+                if wrong else "the task's oracles do not say which is wrong")
+    return UniquePost(status="two_outputs", input=inp, outputs=[o1, o2], oracle=note,
+                      wrong=wrong)
+
+
 def gold_spec(task: Task) -> Path | None:
     """The task's gold spec (``specs/gold.<ext>``), if it has one."""
     from adequacy.extensions.registry import backend_for
@@ -197,6 +247,10 @@ def symbolic_figures(task: Task, text: str, path: str | None, options: ScoreOpti
         figs.pre_skipped = pre
     else:
         figs.pre = pre
+    uniq = unique_post(task, text, path, options, limits=limits,
+                       deadline=time.monotonic() + (deadline - time.monotonic()) * UNIQUE_SHARE)
+    if isinstance(uniq, UniquePost):
+        figs.unique = uniq
     out = output_determination(task, text, path, options, deadline=deadline, limits=limits,
                                max_inputs=max_inputs)
     if isinstance(out, str):
@@ -222,8 +276,9 @@ def with_figures(task: Task, text: str, path: str | None, report: SpecReport,
 
 def add_found(task: Task, figs: SymbolicFigures, seed: int = 0) -> int:
     """Append the figures' confirmed findings to the task's buckets (origin ``explored``): each
-    second output as ``post_sound``, each input the gold spec refuses that the task's oracles
-    call invalid as ``pre_sound``. Returns how many cases were new."""
+    second output, and each output of two on one input that the task's oracles call wrong, as
+    ``post_sound``; each input the gold spec refuses that the task's oracles call invalid as
+    ``pre_sound``. Returns how many cases were new."""
     from adequacy.search.explore import Disagreement, as_cases
     from adequacy.taskdirs.load import write_cases
     found: list[Disagreement] = []
@@ -232,6 +287,10 @@ def add_found(task: Task, figs: SymbolicFigures, seed: int = 0) -> int:
             if r.status == "second_output" and r.other is not None:
                 found.append(Disagreement(predicate="post", input=r.input, output=r.other,
                                           left=True, right=False))
+    if figs.unique is not None and figs.unique.input is not None:
+        for i in figs.unique.wrong:
+            found.append(Disagreement(predicate="post", input=figs.unique.input,
+                                      output=figs.unique.outputs[i], left=True, right=False))
     if figs.pre is not None:
         for a in figs.pre.inputs:
             if a.oracle == "invalid":

@@ -212,9 +212,12 @@ def _symbolic(t: Task, left: Any, right: Any, budget: float, seed: int, query_ti
     from adequacy.search.symbolic import compare_symbolic, concrete_options
     for j in (left, right):
         j.options = concrete_options(t, j.options)
-    return compare_symbolic(t, left, right, budget=budget, seed=seed, per_bucket=per_bucket,
-                            limits=SolverLimits(query_seconds=query_timeout, max_len=max_len,
-                                                unfold=unfold))
+    from adequacy.console import progress
+    with progress.terminal():
+        return compare_symbolic(t, left, right, budget=budget, seed=seed,
+                                per_bucket=per_bucket, limits=SolverLimits(
+                                    query_seconds=query_timeout, max_len=max_len,
+                                    unfold=unfold))
 
 
 _SIDES = {("pre", "a"): "input {l} accepts and {r} rejects",

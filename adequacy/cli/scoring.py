@@ -71,7 +71,8 @@ def score(
     fmt = resolve(fmt, as_json)
     if symbolic and rep.status == "scored":
         from adequacy.search.symbolic import with_figures
-        rep = with_figures(t, text, str(spec), rep, options, symbolic_budget)
+        with progress.terminal():
+            rep = with_figures(t, text, str(spec), rep, options, symbolic_budget)
         if add and rep.symbolic is not None:
             from adequacy.search.symbolic.figures import add_found
             n = add_found(t, rep.symbolic)

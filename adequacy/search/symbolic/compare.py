@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from adequacy.console import progress
 from adequacy.errors import AdequacyError, BackendError
 from adequacy.extensions.symbolic import Answer, Model, Question, SolverLimits, Symbolic
 from adequacy.model.task import Task
@@ -35,6 +36,9 @@ from adequacy.search.oracles import OracleJudge, SpecJudge, Word
 
 __all__ = ["Finding", "PredicateResult", "SymbolicReport", "compare_symbolic",
            "concrete_options", "equivalence", "symbolic_for"]
+
+_SIDE_WORDS = {"a": "the spec accepts, the reference rejects",
+               "b": "the reference accepts, the spec rejects"}
 
 Side = Literal["a", "b"]
 """Which side of a difference: ``a`` the spec under search holds and the reference side does
@@ -255,12 +259,14 @@ def compare_symbolic(task: Task, left: SpecJudge, right: SpecJudge, *, budget: f
         for side in sides:
             q = Question(kind="differ", a=la, b=ra, predicate=pred,  # type: ignore[arg-type]
                          gate="b", side=side, models=max(1, per_bucket))
-            ans = sym.find(task, q, lim)
+            with progress.phase(f"solver: {pred}condition, {_SIDE_WORDS[side]}"):
+                ans = sym.find(task, q, lim)
             rep.results.append(PredicateResult(predicate=pred, side=side,  # type: ignore[arg-type]
                                                answer=ans, claim=claim_of(pred, ans)))
             if ans.status == "found" and ans.input is not None:
                 for m in [Model(input=ans.input, output=ans.output), *ans.more]:
-                    rep.findings.append(run.confirm(pred, m))  # type: ignore[arg-type]
+                    with progress.phase("concrete engines: confirming and shrinking a model"):
+                        rep.findings.append(run.confirm(pred, m))  # type: ignore[arg-type]
     rep.seconds = round(time.monotonic() - start, 3)
     return rep
 

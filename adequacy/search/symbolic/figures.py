@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from adequacy.console import progress
 from adequacy.errors import AdequacyError
 from adequacy.extensions.symbolic import Question, SolverLimits
 from adequacy.model.symbolic_figures import (
@@ -95,40 +96,11 @@ def output_determination(task: Task, text: str, path: str | None, options: Score
     base = limits or SolverLimits()
     rep = OutputDetermination()
     results: list[PinnedInput] = []
-    for n, (inp, right, source) in enumerate(pairs):
-        left = deadline - time.monotonic()
-        if left <= 0.05:
-            results.append(PinnedInput(input=inp, output=right, source=source,  # type: ignore[arg-type]
-                                       status="unknown", reason="out of time (the budget)"))
-            continue
-        share = time.monotonic() + left / (len(pairs) - n)
-        lim = base.model_copy(update={"deadline": share})
-        ans = sym.find(task, Question(kind="other_output", a=loaded, predicate="post",
-                                      input=inp, output=right), lim)
-        r = PinnedInput(input=inp, output=right, source=source,  # type: ignore[arg-type]
-                        status="unknown", reason=ans.reason)
-        if ans.status == "none":
-            r.status = "pinned"
-            r.claim = ("no other output" if ans.scope == "all" else
-                       f"no other output with collections of length <= {ans.bound}")
-        elif ans.status == "found" and ans.output is not None:
-            r.other = ans.output
-            try:
-                w = judge.outputs([(inp, ans.output)])[0]
-                o = oracle.outputs([(inp, ans.output)])[0]
-            except AdequacyError as e:
-                r.status, r.reason = "unconfirmed", str(e).splitlines()[0]
-            else:
-                if w.value is True and o.value is False:
-                    r.status, r.reason = "second_output", o.reason
-                elif w.value is False:
-                    r.status = "encoding_fault"
-                    r.reason = "the concrete engines reject the solver's output"
-                else:
-                    r.status = "unconfirmed"
-                    r.reason = (f"spec: {w.reason or 'undecided'}; task's oracles: "
-                                f"{o.reason or 'undecided'}")
-        results.append(r)
+    with progress.engine_task("solver: another output on each valid input", len(pairs)):
+        for n, (inp, right, source) in enumerate(pairs):
+            results.append(_pin_one(task, sym, loaded, judge, oracle, base, deadline, inp,
+                                    right, source, len(pairs) - n))
+            progress.advance()
     rep.results = results
     rep.inputs = len(results)
     rep.pinned = sum(1 for r in results if r.status == "pinned")
@@ -151,7 +123,8 @@ def unique_post(task: Task, text: str, path: str | None, options: ScoreOptions, 
     sym = symbolic_for(task)
     loaded = backend_for(task.language).load_spec(task, text, path)
     lim = (limits or SolverLimits()).model_copy(update={"deadline": deadline})
-    ans = sym.find(task, Question(kind="two_outputs", a=loaded, predicate="post"), lim)
+    with progress.phase("solver: two outputs on one input the pre accepts?"):
+        ans = sym.find(task, Question(kind="two_outputs", a=loaded, predicate="post"), lim)
     if ans.status == "none":
         return UniquePost(status="determined", claim=ans.claim())
     if ans.status != "found" or ans.input is None or ans.output is None or ans.other is None:
@@ -180,6 +153,43 @@ def unique_post(task: Task, text: str, path: str | None, options: ScoreOptions, 
                 if wrong else "the task's oracles do not say which is wrong")
     return UniquePost(status="two_outputs", input=inp, outputs=[o1, o2], oracle=note,
                       wrong=wrong)
+
+
+def _pin_one(task: Task, sym: Any, loaded: Any, judge: SpecJudge, oracle: OracleJudge,
+             base: SolverLimits, deadline: float, inp: dict[str, Any], right: dict[str, Any],
+             source: str, remaining: int) -> PinnedInput:
+    """One valid input, with an equal share of the time left among the ``remaining``."""
+    src = "reference" if source == "reference" else "case"
+    left = deadline - time.monotonic()
+    if left <= 0.05:
+        return PinnedInput(input=inp, output=right, source=src, status="unknown",
+                           reason="out of time (the budget)")
+    lim = base.model_copy(update={"deadline": time.monotonic() + left / remaining})
+    ans = sym.find(task, Question(kind="other_output", a=loaded, predicate="post",
+                                  input=inp, output=right), lim)
+    r = PinnedInput(input=inp, output=right, source=src, status="unknown", reason=ans.reason)
+    if ans.status == "none":
+        r.status = "pinned"
+        r.claim = ("no other output" if ans.scope == "all" else
+                   f"no other output with collections of length <= {ans.bound}")
+    elif ans.status == "found" and ans.output is not None:
+        r.other = ans.output
+        try:
+            w = judge.outputs([(inp, ans.output)])[0]
+            o = oracle.outputs([(inp, ans.output)])[0]
+        except AdequacyError as e:
+            r.status, r.reason = "unconfirmed", str(e).splitlines()[0]
+        else:
+            if w.value is True and o.value is False:
+                r.status, r.reason = "second_output", o.reason
+            elif w.value is False:
+                r.status = "encoding_fault"
+                r.reason = "the concrete engines reject the solver's output"
+            else:
+                r.status = "unconfirmed"
+                r.reason = (f"spec: {w.reason or 'undecided'}; task's oracles: "
+                            f"{o.reason or 'undecided'}")
+    return r
 
 
 def gold_spec(task: Task) -> Path | None:

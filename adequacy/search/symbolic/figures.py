@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from adequacy.console import progress
 from adequacy.errors import AdequacyError
@@ -159,7 +159,7 @@ def _pin_one(task: Task, sym: Any, loaded: Any, judge: SpecJudge, oracle: Oracle
              base: SolverLimits, deadline: float, inp: dict[str, Any], right: dict[str, Any],
              source: str, remaining: int) -> PinnedInput:
     """One valid input, with an equal share of the time left among the ``remaining``."""
-    src = "reference" if source == "reference" else "case"
+    src: Literal["case", "reference"] = "reference" if source == "reference" else "case"
     left = deadline - time.monotonic()
     if left <= 0.05:
         return PinnedInput(input=inp, output=right, source=src, status="unknown",

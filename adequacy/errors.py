@@ -184,6 +184,30 @@ class ViewRefused(AdequacyError):
     """A folder the shell would bind holds (or lies in) something the agent must not read."""
 
 
+EXTRAS = {"dspy": "optimize", "gepa": "optimize", "litellm": "optimize", "mcp": "gym",
+          "ray": "ray"}
+"""The optional extra (``pip install 'spec-adequacy[EXTRA]'``) that brings each module."""
+
+
+class MissingExtra(AdequacyError):
+    """A feature needs an optional extra that is not installed: one line naming it.
+
+    Exit 2 like every input error: the core install is complete, the user asked for more."""
+
+    def __init__(self, extra: str, what: str, cause: BaseException | None = None) -> None:
+        self.extra = extra
+        missing = getattr(cause, "name", None)
+        why = f" (no module {missing})" if missing else ""
+        super().__init__(f"{what} needs the {extra} extra{why}: "
+                         f"pip install 'spec-adequacy[{extra}]'")
+
+
+def missing_extra(e: ImportError, what: str) -> MissingExtra | None:
+    """``e`` as a ``MissingExtra`` when the module it could not import comes with an extra."""
+    name = (getattr(e, "name", None) or "").split(".")[0]
+    return MissingExtra(EXTRAS[name], what, e) if name in EXTRAS else None
+
+
 def validation_message(e: Exception) -> str:
     """One clean line for a pydantic ``ValidationError`` (its ``str`` spans lines and ends with a
     documentation URL, which is noise in a one-line error)."""

@@ -39,12 +39,14 @@ from adequacy.extensions.backend import (
     TIMEOUT,
     WORKER_DIED,
     Backend,
+    ContainerRecipe,
     Engine,
     EngineInfo,
     FailureStreak,
     Limits,
     LoadedSpec,
     ReferenceOutcome,
+    ReferenceSession,
     Verifier,
 )
 from adequacy.extensions.engine_version import engine_version
@@ -111,7 +113,7 @@ from adequacy.model.types import (
 )
 from adequacy.model.values import canonical, content_hash, encode, validate
 from adequacy.model.verdicts import BUCKETS, Bucket, Truth, Verdict
-from adequacy.sandbox import views
+from adequacy.sandbox import lanes, views
 from adequacy.sandbox.mounts import View
 from adequacy.sandbox.run import (
     RunResult,
@@ -136,9 +138,9 @@ __all__ = [
     "AdequacyError", "BackendError", "DatasetError", "EngineUnavailable", "InputError",
     "Located", "SpecInvalid", "TaskError", "TypeSyntaxError", "ValueTypeError",
     # the contract
-    "Backend", "CAPABILITIES", "Engine", "EngineInfo", "EngineRow", "FAILURE_KINDS", "FORBIDDEN",
+    "Backend", "CAPABILITIES", "ContainerRecipe", "Engine", "EngineInfo", "EngineRow", "FAILURE_KINDS", "FORBIDDEN",
     "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "OVERFLOW_REASON",
-    "ReferenceOutcome", "STACK_OVERFLOW", "TIMEOUT", "Verifier", "WORKER_DIED", "engine_version",
+    "ReferenceOutcome", "ReferenceSession", "STACK_OVERFLOW", "TIMEOUT", "Verifier", "WORKER_DIED", "engine_version",
     "hookimpl", "load_engines",
     # what writers and agents are told, and reading their answers
     "ExtractionError", "GymTexts", "WriterTexts", "code_blocks", "matching_brace", "pick_block",
@@ -165,8 +167,8 @@ __all__ = [
     "JsonLineWorker", "Launch", "RunResult", "SandboxLimits", "View", "WorkerDied", "cache_dir",
     "clean_env", "make_workdir", "popen_limited", "remove_tree", "renew_after_fork",
     "run_limited", "source_version", "tool_version", "views",
-    # progress of long work on stderr
-    "progress",
+    # progress of long work on stderr; how many CPU-bound lanes a command keeps busy
+    "lanes", "progress",
 ]
 
 

@@ -1,4 +1,4 @@
-"""What generated cases change on the imported benchmarks, measured in one run (issue 21).
+"""What generated cases change on the imported benchmarks, measured in one run.
 
 Usage: python benchmarks/cases_generate.py [--sgb N] [--fb N] [--verina N] [--valid N]
        [--seed S] [--no-baselines]

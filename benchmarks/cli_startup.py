@@ -1,4 +1,4 @@
-"""Start-up and cache figures of issue 23, as ratios measured in one run.
+"""Start-up and cache figures, as ratios measured in one run.
 
     python benchmarks/cli_startup.py [--repeat 7]
 

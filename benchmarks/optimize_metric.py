@@ -14,7 +14,7 @@ as an optimizer's long-lived process has.
    same spec repeated shows what per-spec work engines reuse.
 2. A scripted GEPA run (tests/optimizers/test_gepa_e2e.py's set-up) where the task and
    reflection LMs sleep 1 s per call: the share of wall time spent outside the LMs.
-Goals (issue 12): < 50 ms Verus, < 150 ms JML, < 5% outside the LM.
+Goals: < 50 ms Verus, < 150 ms JML, < 5% outside the LM.
 """
 
 from __future__ import annotations
@@ -261,7 +261,7 @@ def main(argv: list[str]) -> int:
         print(f"| {task.id} | {engine} | {med:.1f} | {p95:.1f} | {smed:.1f} | {sp95:.1f} "
               f"| < {goal} ms: {'met' if med < goal else 'MISSED'} |")
     print(f"\nrac, array_max: fresh / same-spec ratio and where a call's time goes, {calls} "
-          "calls each (goal, issue 23: ratio <= 1.5, fresh median < 100 ms):")
+          "calls each (goal: ratio <= 1.5, fresh median < 100 ms):")
     print("| pause before each call | fresh median ms | same median ms | fresh / same "
           "| compile, fresh ms | wait for a JVM ms | load+eval ms | JVM start ms (background) |")
     print("|---|---|---|---|---|---|---|---|")

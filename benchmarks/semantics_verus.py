@@ -1,4 +1,4 @@
-"""Fidelity of the Verus engines, measured in one run (issue 11, part A).
+"""Fidelity of the Verus engines, measured in one run.
 
     python benchmarks/semantics_verus.py [--datasets ../shared/datasets] [--no-verina]
 

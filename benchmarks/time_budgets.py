@@ -1,5 +1,5 @@
 """Time a spec that never finishes costs, with and without giving up a predicate after
-consecutive failed cases (``Limits.timeout_streak``, issue 10 section 5 and issue 27).
+consecutive failed cases (``Limits.timeout_streak``).
 
 Spec: SpecGenBench's SGB_GCD (222 pre + 222 post cases after ``adequacy import
 specgenbench``) with a pure helper that loops forever, called in the postcondition (variant
@@ -9,7 +9,7 @@ specgenbench``) with a pure helper that loops forever, called in the postconditi
 times the first ``--sample`` looping cases and extrapolates per case, capped by the spec
 budget; the printed ratio says which side is extrapolated.
 
-Beside them (issue 27): SGB_Abs imported *with* mutants (``adequacy import specgenbench``, then
+Beside them: SGB_Abs imported *with* mutants (``adequacy import specgenbench``, then
 the mutate step: 206 pre + 824 post cases) and a pure model method that allocates without
 bound (``new long[1 << 20][]``, each row ``new long[1 << 20]``) in the postcondition: every
 post case runs out of memory; measured with the rule (goal: under 30 s) and, for a sample,

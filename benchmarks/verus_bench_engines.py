@@ -1,5 +1,5 @@
 """interp and exec_spec side by side on Verus-Bench's MBPP programs: specs accepted, cases decided
-per engine, exec_spec's share of what interp decides, and disagreements (issue 25).
+per engine, exec_spec's share of what interp decides, and disagreements.
 
 Usage: python benchmarks/verus_bench_engines.py [MBPP_VERIFIED_DIR] [--only task_id_105,...] [-v]
 

@@ -1,4 +1,4 @@
-"""Benchmark of the exec_spec engine: the figures issue 3 asks for, as ratios from one run.
+"""Benchmark of the exec_spec engine: its figures, as ratios from one run.
 
     python benchmarks/verus_exec.py [--cases 240] [--per-case-sample 40]
 

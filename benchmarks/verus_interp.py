@@ -5,7 +5,7 @@ Usage: python benchmarks/verus_interp.py [--n 200000] [--repeat 5] [--no-exec-sp
 Prints (1) interp's time for the gold spec (a linear ``forall`` pre_spec and a
 first-occurrence post_spec) on one case with an N-element Seq, side by side with a
 hand-written Python function doing the same check on the same JSON data, and their ratio
-(issue 23's goal: <= 3x), best of ``--repeat`` runs each, interleaved in one run; interp's
+(goal: <= 3x), best of ``--repeat`` runs each, interleaved in one run; interp's
 figure is the per-case seconds the engine reports (JSON conversion and evaluation), so the
 baseline gets the JSON list too; (2) exec_spec's evaluation time for the same cases (compile excluded: the per-case seconds the
 engine reports) and the ratio; (3) end-to-end per-spec time of both engines on the task's own

@@ -43,7 +43,7 @@ class FakeEndpoint:
         self.fail_all = fail_all
         self.usage = usage
         self.seen: list[dict[str, Any]] = []
-        """Every request: path, model, prompt text."""
+        """Every request: path, model, prompt text, the Authorization header."""
         self.answered = 0
         self._srv: ThreadingHTTPServer | None = None
         self.port = 0
@@ -71,7 +71,8 @@ class FakeEndpoint:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 prompt = "\n".join(str(m.get("content")) for m in body.get("messages", []))
                 owner.seen.append({"path": self.path, "model": body.get("model"),
-                                   "prompt": prompt})
+                                   "prompt": prompt,
+                                   "authorization": self.headers.get("Authorization")})
                 code = owner.fail_all or (owner.fail_first.pop(0) if owner.fail_first
                                           else None)
                 if code is not None:

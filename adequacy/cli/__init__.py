@@ -36,16 +36,32 @@ def main() -> None:  # pragma: no cover - console entry (tested through subproce
     except AdequacyError as e:
         say_error(str(e))
         sys.exit(2)
+    except ImportError as e:  # an optional extra's module, wherever a command reached it
+        if os.environ.get("ADEQUACY_DEBUG") == "1":
+            raise
+        from adequacy.errors import missing_extra
+
+        known = missing_extra(e, "this command")
+        if known is None:
+            _internal(e)
+        say_error(str(known))
+        sys.exit(2)
     except KeyboardInterrupt:
         err.print("interrupted", highlight=False)
         sys.exit(130)
     except Exception as e:  # noqa: BLE001 - the last resort: one line, never a traceback
         if os.environ.get("ADEQUACY_DEBUG") == "1":
             raise
-        msg = str(e).splitlines()[0] if str(e) else ""
-        say_error(f"{type(e).__name__}: {msg} (please report; ADEQUACY_DEBUG=1 shows the "
-                  "traceback)", prefix="internal error: ")
-        sys.exit(2)
+        _internal(e)
+
+
+def _internal(e: BaseException) -> None:
+    from adequacy.cli.common import say_error
+
+    msg = str(e).splitlines()[0] if str(e) else ""
+    say_error(f"{type(e).__name__}: {msg} (please report; ADEQUACY_DEBUG=1 shows the "
+              "traceback)", prefix="internal error: ")
+    sys.exit(2)
 
 
 def __getattr__(name: str) -> Any:

@@ -70,6 +70,7 @@ def setup(
     = None,
 ) -> None:
     """Build what the engines need ahead of time (vstd via cargo, Java workers via javac/Maven)."""
+    from adequacy.console import progress
     from adequacy.extensions import registry
 
     failed = 0
@@ -78,7 +79,8 @@ def setup(
             continue
         err.print(f"preparing {b.name} ...", highlight=False)
         try:
-            summary = b.prepare()
+            with progress.terminal(), progress.phase(f"preparing {b.name}"):
+                summary = b.prepare()
             out.print(f"{b.name}: {summary or 'nothing to prepare'}", highlight=False)
         except AdequacyError as e:
             failed += 1

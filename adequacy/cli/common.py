@@ -7,7 +7,7 @@ the library: a command pays for the library parts it uses, when it runs.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -16,8 +16,20 @@ from rich.text import Text
 if TYPE_CHECKING:
     from adequacy.scoring.cache import VerdictCache
 
-out = Console()
-err = Console(stderr=True)
+class PipeConsole(Console):
+    """A console that never wraps a line it does not print to a terminal: in a pipe, a CI log
+    or a file, rich assumes 80 columns and broke every long line (a task's case counts, an
+    engine's reason, a path) in two, which ``grep`` and a reader of the log then see cut.
+    On a terminal it wraps as rich does."""
+
+    def print(self, *objects: Any, soft_wrap: bool | None = None, **kwargs: Any) -> None:
+        if soft_wrap is None and not self.is_terminal:
+            soft_wrap = True
+        super().print(*objects, soft_wrap=soft_wrap, **kwargs)
+
+
+out = PipeConsole()
+err = PipeConsole(stderr=True)
 
 
 def say_error(msg: str, prefix: str = "error: ") -> None:

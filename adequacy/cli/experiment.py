@@ -32,15 +32,10 @@ def experiment_run(
     results file lacks, and record the study file's SHA-256 in every record. Rerunning scores
     only what is new. Exit 2 on a bad study file or when some pair ended as an error."""
     from adequacy.cli.common import default_cache, open_cache
-    from adequacy.errors import AdequacyError
+    from adequacy.console.progress import terminal as shown
+    from adequacy.errors import AdequacyError, BatchInterrupted, ResultsError, ResultsLocked
     from adequacy_optimizers.experiment import load_study, run_study
-    lm_down: tuple[type[BaseException], ...] = ()
-    try:  # without the optimize extra (dspy) no model writer runs, so none can be down
-        from adequacy_optimizers.lm import LmUnavailable
-        lm_down = (LmUnavailable,)
-    except ImportError:
-        pass
-    from adequacy.errors import BatchInterrupted, ResultsError, ResultsLocked
+    from adequacy_optimizers.lm_errors import LmUnavailable
     try:
         loaded = load_study(study)
         setting = loaded.study.cache
@@ -50,10 +45,10 @@ def experiment_run(
             cache_path = default_cache(False, loaded.resolve(setting)
                                        if isinstance(setting, str) else None)
         _, cache_path = open_cache(cache_path)
-        summary = run_study(loaded, workers=workers, progress=progress, cache_path=cache_path,
-                            say=lambda m: err.print(m, highlight=False, markup=False,
-                                                    soft_wrap=True))
-    except lm_down as e:
+        with shown(progress):
+            summary = run_study(loaded, workers=workers, progress=progress,
+                                cache_path=cache_path, say=_say)
+    except LmUnavailable as e:
         raise fail(f"{e}; nothing was scored as the model's answer") from None
     except BatchInterrupted as e:
         raise fail(str(e), 130) from None
@@ -73,6 +68,13 @@ def experiment_run(
                   highlight=False)
     out.print(summary.batch.footer(summary.results), highlight=False, soft_wrap=True)
     raise typer.Exit(2 if summary.batch.errors else 0)
+
+
+def _say(m: str) -> None:
+    from adequacy.console import progress
+
+    if not progress.say(m):
+        err.print(m, highlight=False, markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

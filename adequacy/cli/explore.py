@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from adequacy.cli.checks import at_least, positive
-from adequacy.cli.common import fail, out
+from adequacy.cli.common import err, fail, out
 from adequacy.cli.tasks import task_app
 
 if TYPE_CHECKING:
@@ -124,6 +124,7 @@ def explore(
 
     Exit 0 when none is found, 1 when one is, 2 on an input error, 3 when SPEC is invalid.
     """
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError, SpecInvalid
     from adequacy.search.explore import as_cases, compare
     from adequacy.search.oracles import OracleJudge
@@ -158,7 +159,10 @@ def explore(
             srep = _symbolic(t, left, right, budget, seed, query_timeout, max_len, unfold,
                              per_bucket)
         else:
-            rep = compare(t, left, right, seed=seed, budget=budget, per_bucket=per_bucket)
+            with progress.terminal(), progress.phase(
+                    f"explore {t.id}: searching, then shrinking (budget {budget:g} s)"):
+                rep = compare(t, left, right, seed=seed, budget=budget,
+                              per_bucket=per_bucket)
     except SpecInvalid as e:
         raise fail(f"{e.file or spec}:{e.line or ''}: invalid spec: {e.message}", 3) from None
     except AdequacyError as e:
@@ -300,6 +304,7 @@ def diff(
 
     Exit 0 when no disagreement is found (not a proof of equivalence), 1 when one is.
     """
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError, SpecInvalid
     from adequacy.search.explore import compare
     from adequacy.taskdirs.load import load_task
@@ -313,8 +318,10 @@ def diff(
             srep = _symbolic(t, jb, ja, budget, seed, query_timeout, max_len, unfold,
                              per_bucket)
         else:
-            rep = compare(t, ja, jb, seed=seed, budget=budget, gate="both",
-                          per_bucket=per_bucket)
+            with progress.terminal(), progress.phase(
+                    f"diff {t.id}: searching, then shrinking (budget {budget:g} s)"):
+                rep = compare(t, ja, jb, seed=seed, budget=budget, gate="both",
+                              per_bucket=per_bucket)
     except SpecInvalid as e:
         raise fail(f"{e.file}:{e.line or ''}: invalid spec: {e.message}", 3) from None
     except AdequacyError as e:
@@ -369,8 +376,9 @@ def task_audit(
     Exit 0 when nothing contradicts a case, 1 when something does, 2 on an input error.
     """
     from adequacy.cli.common import open_cache
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError
-    from adequacy.search.audit import audit_task, summary
+    from adequacy.search.audit import audit_task, gold_specs, summary
     from adequacy.taskdirs.discovery import discover_tasks
     from adequacy.taskdirs.load import load_task
     for d in gold or []:
@@ -384,30 +392,65 @@ def task_audit(
     cache, _ = open_cache(default_cache(no_cache, None))
     opts = _options(engine, case_timeout)
     reports = []
-    for f in folders:
-        try:
-            t = load_task(f)
-        except AdequacyError as e:
-            raise fail(str(e)) from None
-        r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
-        reports.append(r)
-        if as_json:
-            print(r.model_dump_json(), flush=True)
-            continue
-        if r.error:
-            _say(f"{t.id}: error: {r.error}")
-        for n, x in enumerate(r.findings):
-            if limit and n >= limit:
-                _say(f"{t.id}: ... {len(r.findings) - limit} more")
-                break
-            _say(f"{t.id}: {x.kind}: {x.case}: {x.detail}")
+    with_gold = 0
+    from_dirs: dict[Path, int] = {d: 0 for d in gold or []}
+    with progress.terminal(), progress.steps("task audit", len(folders), "tasks") as bar:
+        for f in folders:
+            try:
+                t = load_task(f)
+            except AdequacyError as e:
+                raise fail(str(e)) from None
+            golds = gold_specs(t, list(gold or []))
+            with_gold += bool(golds)
+            for d in from_dirs:
+                from_dirs[d] += any(g.parent == d for g in golds)
+            bar.note(f"now: {t.id}")
+            r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
+            bar.advance()
+            reports.append(r)
+            _show_audit(r, t.id, as_json, limit)
     s = summary(reports)
     if not as_json:
         _say(f"audited {s['tasks']} task(s): {s['with_findings']} with findings, "
                   f"{s['errors']} error(s)")
+        # a gold folder that matched no task audits nothing more, and must not look like one
+        # that did: name files as the audit looks for them
+        _say(f"gold specs found for {with_gold} of {len(folders)} task(s)"
+             + "".join(f"; {n} from {d}" for d, n in from_dirs.items()))
+        for d, n in from_dirs.items():
+            if not n:
+                err.print(f"warning: --gold {d}: no file named <task id>.<ext> for any of the "
+                          f"{len(folders)} task(s) (e.g. {_gold_name(folders[0])})",
+                          highlight=False, markup=False, soft_wrap=True)
         for k, v in s["kinds"].items():
             _say(f"  {k}: {v['findings']} in {v['tasks']} task(s)")
     raise typer.Exit(2 if s["errors"] else 1 if s["with_findings"] else 0)
+
+
+def _show_audit(r: Any, tid: str, as_json: bool, limit: int) -> None:
+    if as_json:
+        print(r.model_dump_json(), flush=True)
+        return
+    if r.error:
+        _say(f"{tid}: error: {r.error}")
+    for n, x in enumerate(r.findings):
+        if limit and n >= limit:
+            _say(f"{tid}: ... {len(r.findings) - limit} more")
+            break
+        _say(f"{tid}: {x.kind}: {x.case}: {x.detail}")
+
+
+def _gold_name(folder: Path) -> str:
+    """The file name a gold folder holds for the task in ``folder`` (``euclid_mod.rs``)."""
+    from adequacy.errors import AdequacyError
+    from adequacy.extensions.registry import backend_for
+    from adequacy.taskdirs.load import load_task
+
+    try:
+        t = load_task(folder)
+        return f"{t.id}.{backend_for(t.language).writer_texts().spec_ext}"
+    except AdequacyError:
+        return "<task id>.<ext>"
 
 
 def register(app: typer.Typer) -> None:

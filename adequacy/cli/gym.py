@@ -10,15 +10,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from adequacy.cli.checks import at_least, fraction, positive
-from adequacy.cli.optimize import VerboseOpt, need_dspy
+from adequacy.cli.common import err, out
+from adequacy.cli.optimize import ApiKeyOpt, VerboseOpt, need_dspy
 from adequacy.errors import AdequacyError
+from adequacy.model.thresholds import HARNESS_T
 
 gym_app = typer.Typer(no_args_is_help=True, help="Task folders for coding agents.")
-out = Console()
-err = Console(stderr=True)
 
 
 def _fail(msg: str, code: int = 2) -> typer.Exit:
@@ -227,13 +226,14 @@ def agent_cmd(
     = Path("rollouts.jsonl"),
     api_base: Annotated[str | None, typer.Option("--api-base", help="OpenAI-compatible "
                                                  "endpoint.")] = None,
+    api_key: ApiKeyOpt = None,
     steps: Annotated[int, typer.Option(callback=at_least(1),
         help="Step budget (tool calls) per rollout.")] = 10,
     no_harness: Annotated[bool, typer.Option("--no-harness", help="Remove the check tool "
                                              "(ablation).")] = False,
     threshold: Annotated[float, typer.Option(callback=fraction,
         help="t of Harness@t / PostHarness@t in the "
-                                             "summary.")] = 0.75,
+                                             "summary.")] = HARNESS_T,
     rollouts: Annotated[int, typer.Option(callback=at_least(1),
         help="Rollouts per task (pass@k).")] = 1,
     visible: Annotated[int, typer.Option(callback=at_least(0), help="Visible cases per task.")] = 3,
@@ -253,11 +253,11 @@ def agent_cmd(
     need_dspy(verbose)
     try:
         from adequacy_optimizers.agent import AgentOptions, run_agent, summary_text
-        from adequacy_optimizers.lm import LmUnavailable
+        from adequacy_optimizers.lm_errors import LmUnavailable
     except ImportError as e:
         raise _fail(f"the agent needs the optimize extra: pip install "
                     f"'spec-adequacy[optimize]' ({e})") from None
-    opts = AgentOptions(lm=lm, api_base=api_base, steps=steps, harness=not no_harness,
+    opts = AgentOptions(lm=lm, api_base=api_base, api_key=api_key, steps=steps, harness=not no_harness,
                         threshold=threshold, rollouts=rollouts, visible=visible, seed=seed,
                         temperature=temperature, tries=tries, retry_wait=retry_wait)
     try:

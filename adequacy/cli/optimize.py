@@ -13,13 +13,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from adequacy.cli.checks import at_least, fraction
+from adequacy.cli.common import err, out
 from adequacy.errors import AdequacyError
-
-out = Console()
-err = Console(stderr=True)
+from adequacy.model.thresholds import HARNESS_T
 
 
 def _fail(msg: str, code: int = 2) -> typer.Exit:
@@ -39,8 +37,10 @@ def need_dspy(verbose: bool = False) -> None:
         os.environ["TQDM_DISABLE"] = "1"
     try:
         import dspy  # noqa: F401
-    except ImportError:
-        raise _fail("this command needs DSPy: pip install 'spec-adequacy[optimize]'") from None
+    except ImportError as e:
+        from adequacy.errors import MissingExtra
+
+        raise _fail(str(MissingExtra("optimize", "this command", e))) from None
     if not verbose:
         for name in QUIET_LOGGERS:
             logging.getLogger(name).setLevel(logging.WARNING)
@@ -66,6 +66,8 @@ def _library_stdout(output: Path, verbose: bool) -> Iterator[None]:
                 f.write(buf.getvalue())
 
 
+DEFAULT_SPLIT = "100/50/512"
+"""The study's sizes (docs/optimize.md), as proportions."""
 QUIET_LOGGERS = ("dspy", "gepa", "LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "httpx")
 VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show DSPy's and GEPA's "
                        "INFO lines and progress bars (hidden by default; optimize keeps "
@@ -75,7 +77,11 @@ VerboseOpt = Annotated[bool, typer.Option("--verbose", "-v", help="Show DSPy's a
 LmOpt = Annotated[str | None, typer.Option("--lm", help="litellm model string, e.g. "
                   "openai/gpt-4o or openai/<name> with --api-base.")]
 ApiBaseOpt = Annotated[str | None, typer.Option("--api-base", help=
-                       "OpenAI-compatible endpoint (vLLM, llama.cpp, LM Studio).")]
+                       "OpenAI-compatible endpoint (vLLM, llama.cpp, LM Studio); no key is "
+                       "needed for one that reads none.")]
+ApiKeyOpt = Annotated[str | None, typer.Option("--api-key", help=
+                      "The endpoint's key (default: the provider's variable, e.g. "
+                      "OPENAI_API_KEY; the variable keeps it out of the process list).")]
 TempOpt = Annotated[float | None, typer.Option(callback=at_least(0), help="Sampling temperature.")]
 FamilyOpt = Annotated[str, typer.Option("--family", help="Prompt family: zs 2s 4s zs-cot "
                       "fs-cot fs-ltm.")]
@@ -90,13 +96,13 @@ RetryWaitOpt = Annotated[float, typer.Option("--retry-wait", min=0.0, max=60.0, 
 
 def _lm(model: str | None, api_base: str | None, temperature: float | None,
         no_cache: bool = False, tries: int = 3, retry_wait: float = 1.0,
-        max_tokens: int | None = None) -> Any:
+        max_tokens: int | None = None, api_key: str | None = None) -> Any:
     if model is None:
         return None
     from adequacy_optimizers.lm import LmSettings, make_lm
-    return make_lm(LmSettings(model=model, api_base=api_base, temperature=temperature,
-                              cache=not no_cache, tries=tries, retry_wait=retry_wait,
-                              max_tokens=max_tokens))
+    return make_lm(LmSettings(model=model, api_base=api_base, api_key=api_key,
+                              temperature=temperature, cache=not no_cache, tries=tries,
+                              retry_wait=retry_wait, max_tokens=max_tokens))
 
 
 def _lm_stopped(e: BaseException) -> typer.Exit:
@@ -131,6 +137,7 @@ def synthesize(
                        "optimize`).")] = None,
     lm: LmOpt = None,
     api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
     temperature: TempOpt = None,
     samples: Annotated[int, typer.Option(callback=at_least(1), help="Specs per task.")] = 1,
     demo_tasks: Annotated[list[Path] | None, typer.Option("--demo-tasks", help=
@@ -145,16 +152,18 @@ def synthesize(
         raise _fail(f"--samples must be at least 1, got {samples}")
     if writer == "dspy":
         need_dspy()
-    from adequacy_optimizers.lm import LmUnavailable
+    from adequacy.console import progress
+    from adequacy_optimizers.lm_errors import LmUnavailable
     from adequacy_optimizers.registry import make_writer
     from adequacy_optimizers.synthesize import synthesize as run
     try:
         pool = _load_tasks(demo_tasks) if demo_tasks else []
         w = make_writer(writer, family=family, lm=_lm(lm, api_base, temperature, no_cache,
-                                                      tries, retry_wait),
+                                                      tries, retry_wait, api_key=api_key),
                         pool=pool, program_path=program)
-        summary = run(tasks, output, w, samples=samples,
-                      provenance=_provenance(writer, family, program))
+        with progress.terminal():
+            summary = run(tasks, output, w, samples=samples,
+                          provenance=_provenance(writer, family, program))
     except LmUnavailable as e:
         raise _lm_stopped(e) from None
     except AdequacyError as e:
@@ -178,6 +187,7 @@ def optimize(
                              "litellm model string for GEPA's reflection (default: --lm).")]
     = None,
     api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
     reflection_api_base: Annotated[str | None, typer.Option(help="Endpoint of the reflection "
                                    "model (default: --api-base).")] = None,
     temperature: TempOpt = None,
@@ -186,13 +196,14 @@ def optimize(
     option: Annotated[str, typer.Option(help="adequacy option: mean | all4 | post")] = "mean",
     harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
         help="Threshold t of Harness@t "
-                         "and PostHarness@t.")] = 1.0,
+                         "and PostHarness@t.")] = HARNESS_T,
     auto: Annotated[str, typer.Option(help="GEPA budget: light | medium | heavy.")] = "light",
     max_metric_calls: Annotated[int | None, typer.Option(callback=at_least(1),
         help="GEPA budget in metric calls "
                                 "(overrides --auto).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the split and of GEPA.")] = 0,
-    split: Annotated[str, typer.Option(help="TRAIN/VAL/TEST proportions.")] = "100/50/512",
+    split: Annotated[str | None, typer.Option(help="TRAIN/VAL/TEST proportions (default "
+                     "100/50/512); a split given a share must get a task.")] = None,
     with_vr: Annotated[bool, typer.Option("--with-vr", help="Report VR in the final table "
                        "(one proof per spec).")] = False,
     threads: Annotated[int, typer.Option(callback=at_least(1),
@@ -213,25 +224,38 @@ def optimize(
         raise _fail(f"--auto {auto!r}: expected light, medium or heavy")
     from adequacy_optimizers.optimize import OptimizeOptions
     from adequacy_optimizers.optimize import optimize as run
-    from adequacy_optimizers.splits import parse_proportions
+    from adequacy_optimizers.splits import empty_splits, parse_proportions, split_sizes
     try:
         # validated by the model: a bad --metric/--option names the allowed values
         opts = OptimizeOptions.model_validate(dict(
             family=family, metric=metric, option=option, harness_t=harness_t, auto=auto,
-            max_metric_calls=max_metric_calls, seed=seed, proportions=parse_proportions(split),
-            with_vr=with_vr, num_threads=threads, allow_no_validation=allow_no_validation))
+            max_metric_calls=max_metric_calls, seed=seed,
+            proportions=parse_proportions(split or DEFAULT_SPLIT), with_vr=with_vr,
+            num_threads=threads, allow_no_validation=allow_no_validation))
     except AdequacyError as e:
         raise _fail(str(e)) from None
     except ValueError as e:
         lines = str(e).splitlines()
         raise _fail(f"bad option {lines[1] if len(lines) > 1 else ''}: "
                     f"{lines[2].strip() if len(lines) > 2 else lines[0]}") from None
-    from adequacy_optimizers.lm import LmUnavailable
+    from adequacy_optimizers.lm_errors import LmUnavailable
     try:
         loaded = _load_tasks(tasks)
-        task_lm = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
+    except AdequacyError as e:
+        raise _fail(str(e)) from None
+    sizes = split_sizes(len(loaded), opts.proportions)
+    empty = empty_splits(len(loaded), opts.proportions)
+    if split is not None and empty:
+        raise _fail(f"--split {split} of {len(loaded)} tasks leaves the {' and '.join(empty)} "
+                    f"split{'s' if len(empty) > 1 else ''} empty (train {sizes[0]}, validation "
+                    f"{sizes[1]}, test {sizes[2]}); give more tasks, or a share of 0 to a "
+                    "split you do not want")
+    out.print(f"split {split or DEFAULT_SPLIT} of {len(loaded)} tasks (seed {seed}): train "
+              f"{sizes[0]}, validation {sizes[1]}, test {sizes[2]}", highlight=False)
+    try:
+        task_lm = _lm(lm, api_base, temperature, no_cache, tries, retry_wait, api_key=api_key)
         refl = _lm(reflection_lm or lm, reflection_api_base or api_base, 1.0, no_cache,
-                   tries, retry_wait)
+                   tries, retry_wait, api_key=api_key)
         with _library_stdout(output, verbose):
             res = run(loaded, output, task_lm, refl, opts)
     except LmUnavailable as e:
@@ -249,6 +273,7 @@ def judge(
     jobs: Annotated[Path, typer.Argument(help="jobs.jsonl (as `adequacy synthesize` writes).")],
     lm: LmOpt = None,
     api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
     temperature: TempOpt = None,
     results: Annotated[Path | None, typer.Option("--output", "-o", help=
                        "Write one JSON line per spec here.")] = None,
@@ -264,10 +289,10 @@ def judge(
     from adequacy.batch.pool import jobs_from_file
     from adequacy.taskdirs.load import load_task
     from adequacy_optimizers.judge import judge_one, summarize
-    from adequacy_optimizers.lm import LmUnavailable
+    from adequacy_optimizers.lm_errors import LmUnavailable
     try:
         job_list = jobs_from_file(jobs)
-        model = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
+        model = _lm(lm, api_base, temperature, no_cache, tries, retry_wait, api_key=api_key)
         records = []
         unwritten = sum(1 for j in job_list if j.writer_failed is not None)
         for j in job_list:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from adequacy.cli.common import fail, out
-from adequacy.cli.optimize import ApiBaseOpt, LmOpt, RetryWaitOpt, TempOpt, TriesOpt
+from adequacy.cli.optimize import ApiBaseOpt, ApiKeyOpt, LmOpt, RetryWaitOpt, TempOpt, TriesOpt
 from adequacy.errors import AdequacyError
 
 package_app = typer.Typer(no_args_is_help=True, help="Problem packages (Polygon's layout).")
@@ -22,6 +22,7 @@ def convert(
                                                    "adequacy/task.toml).")],
     lm: LmOpt = None,
     api_base: ApiBaseOpt = None,
+    api_key: ApiKeyOpt = None,
     temperature: TempOpt = None,
     attempts: Annotated[int, typer.Option("--attempts", min=1, max=20, help=
                         "Attempts per package; each after the first sees the round-trip "
@@ -36,9 +37,9 @@ def convert(
     need_dspy()
     if lm is None:
         raise fail("--lm MODEL is required (a litellm model string)")
-    from adequacy_optimizers.lm import LmUnavailable
+    from adequacy_optimizers.lm_errors import LmUnavailable
     from adequacy_optimizers.package_convert import convert_package
-    model = _lm(lm, api_base, temperature, no_cache, tries, retry_wait)
+    model = _lm(lm, api_base, temperature, no_cache, tries, retry_wait, api_key=api_key)
     done = 0
     try:
         for p in packages:

@@ -7,19 +7,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from adequacy.cli.checks import at_least
+from adequacy.cli.checks import at_least, fraction
+from adequacy.cli.common import err, out
 from adequacy.console.tables import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
+from adequacy.model.thresholds import HARNESS_T
 
 if TYPE_CHECKING:
     from adequacy.records.html import Study
 
-out = Console()
-err = Console(stderr=True)
 
 
 class Format(StrEnum):
@@ -28,6 +27,7 @@ class Format(StrEnum):
     json = "json"
     plain = "plain"
     rich = "rich"
+    csv = "csv"
 
 
 class GroupBy(StrEnum):
@@ -57,7 +57,8 @@ def report(
                       ] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="html, md or json (a file, or "
                                         "md/json on stdout); plain or rich: the summary and "
-                                        "leaderboard tables on stdout.")
+                                        "leaderboard tables on stdout; csv: one row per spec "
+                                        "(every bucket, metric and provenance field).")
                    ] = Format.html,
     by: Annotated[GroupBy, typer.Option("--by", help="What one approach is: auto (the writer, "
                                         "family and model that wrote each spec, else the file), "
@@ -65,6 +66,9 @@ def report(
                   ] = GroupBy.auto,
     title: Annotated[str, typer.Option(help="Report title.")] = "spec-adequacy report",
     verified_only: VerifiedOnly = False,
+    harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
+        help="Threshold t of the Harness@t and PostHarness@t columns (the default is "
+             "score's too).")] = HARNESS_T,
 ) -> None:
     """Render results as one self-contained HTML file (or markdown / JSON) with plots. Records
     this installation's grader did not seal (typed, edited, from elsewhere) are marked not
@@ -81,7 +85,11 @@ def report(
         records = read_records(results, group_by=by.value, verified_only=verified_only)
     except AdequacyError as e:
         raise _fail(str(e)) from None
-    study = build_study(records, [str(p) for p in results])
+    if fmt is Format.csv:
+        from adequacy.ecosystem.tables import spec_rows, to_csv
+        _emit(to_csv(spec_rows(results, by.value)), output, f"{len(records)} specs")
+        return
+    study = build_study(records, [str(p) for p in results], harness_t=harness_t)
     for note in trust_notes(study):
         err.print(Text("warning: ", style="bold yellow") + Text(note), soft_wrap=True,
                   highlight=False)
@@ -100,6 +108,17 @@ def report(
         raise _fail(f"{dest}: cannot write report: {e.strerror or e}") from None
     err.print(f"wrote {dest} ({len(study.rows)} specs, {len(study.approaches)} approaches)",
               highlight=False)
+
+
+def _emit(text: str, output: Path | None, what: str) -> None:
+    if output is None:
+        print(text, end="")
+        return
+    try:
+        output.write_text(text, encoding="utf-8", newline="")
+    except OSError as e:
+        raise _fail(f"{output}: cannot write: {e.strerror or e}") from None
+    err.print(f"wrote {output} ({what})", highlight=False)
 
 
 def _print_tables(study: Study, fmt: OutputFormat) -> None:

@@ -1,44 +1,51 @@
 """``adequacy score``, ``run`` and ``verify``: one spec, many pairs, a proof.
 
-``score`` and ``run`` take the same scoring options from one group (``adequacy.cli.options``),
-so both build the same ``ScoreOptions`` from the same flags.
+``score`` and ``run`` take the same scoring options from one group generated from
+``ScoreOptions`` (``adequacy.cli.options``), so both build the same model from the same flags.
 """
 
 from __future__ import annotations
 
 import os
+from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from adequacy.cli.checks import at_least, fraction, positive
 from adequacy.cli.common import err, fail, open_cache, out
-from adequacy.cli.options import cache_option_group, score_option_group
+from adequacy.cli.model_options import group_value, with_groups
+from adequacy.cli.options import CACHE, SCORE
 from adequacy.console.tables import FORMAT_HELP, OutputFormat, resolve, show
 from adequacy.errors import AdequacyError
-
-if TYPE_CHECKING:
-    from adequacy.scoring.options import ScoreOptions
+from adequacy.model.thresholds import HARNESS_T
 
 
-@score_option_group
-@cache_option_group
+class RunFormat(StrEnum):
+    """``run``'s formats: every table format, and CSV."""
+
+    auto = "auto"
+    plain = "plain"
+    rich = "rich"
+    json = "json"
+    csv = "csv"
+
+
 def score(
+    ctx: typer.Context,
     task: Annotated[Path, typer.Argument(help="Task folder.")],
     spec: Annotated[Path, typer.Argument(help="Spec file (skeleton with holes filled).")],
     *,
-    options: ScoreOptions,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON "
                                           "(--format json).")] = False,
     fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
                    ] = OutputFormat.auto,
     harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
-        help="Threshold t of Harness@t.")]
-    = 1.0,
+        help="Threshold t of Harness@t and PostHarness@t (the default is report's too).")]
+    = HARNESS_T,
     visible_only: Annotated[bool, typer.Option("--visible-only",
                             help="Score only cases marked visible.")] = False,
-    cache_path: str | None,
     max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
     symbolic: Annotated[bool, typer.Option("--symbolic", help="Also ask the solver whether "
@@ -54,6 +61,7 @@ def score(
                    "(origin explored).")] = False,
 ) -> None:
     """Score one spec against its task's four buckets."""
+    options, cache_path = group_value(ctx, SCORE), group_value(ctx, CACHE)
     from adequacy.console import progress
     from adequacy.model.textfiles import read_spec
     from adequacy.records.tables import spec_table
@@ -88,14 +96,15 @@ def score(
     raise typer.Exit(rep.exit_code)
 
 
-@score_option_group
-@cache_option_group
 def run(
-    jobs_file: Annotated[Path | None, typer.Argument(help=
-                         "JSONL of {\"task\": PATH, \"spec\": PATH} lines.", show_default=False)
-                         ] = None,
+    ctx: typer.Context,
+    paths: Annotated[list[Path] | None, typer.Argument(metavar="JOBS.jsonl|DIR", help=
+                     "A JSONL file of {\"task\": PATH, \"spec\": PATH} lines, or task "
+                     "folders (folders of tasks) as with --tasks.", show_default=False)
+                     ] = None,
     tasks: Annotated[list[Path] | None, typer.Option("--tasks", metavar="DIR", help=
-                     "Task folders or folders of tasks (with --spec-glob).")] = None,
+                     "Task folders or folders of tasks (with --spec-glob); more may follow: "
+                     "--tasks A B.")] = None,
     spec_glob: Annotated[str | None, typer.Option(help="Specs of each task, relative to it "
                          "(default: specs/* with the backend's spec suffix, e.g. specs/*.rs).")]
     = None,
@@ -104,13 +113,12 @@ def run(
     workers: Annotated[int | None, typer.Option(callback=at_least(1),
         help="Processes (default: cores).")] = None,
     *,
-    options: ScoreOptions,
-    cache_path: str | None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress", help=
                         "A progress bar on stderr.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary table.")] = False,
-    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
-                   ] = OutputFormat.auto,
+    fmt: Annotated[RunFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP
+                   + " csv: the table, one row per pair (the footer on stderr).")
+                   ] = RunFormat.auto,
     max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
     executor: Annotated[str, typer.Option(help="local (process pool) or ray.")] = "local",
@@ -130,9 +138,18 @@ def run(
     Exit 0 when every pair was scored (whatever the specs' verdicts), 2 on a usage or input
     error or when some pair ended as an error record.
     """
+    options, cache_path = group_value(ctx, SCORE), group_value(ctx, CACHE)
     from adequacy.batch.pool import BatchOptions, jobs_from_file, jobs_from_glob, run_batch
     from adequacy.errors import BatchInterrupted, ResultsError, ResultsLocked
     from adequacy.records.tables import batch_table, problem_lines
+    folders = [p for p in paths or [] if p.is_dir()]
+    files = [p for p in paths or [] if not p.is_dir()]
+    if files and (tasks or folders or len(files) > 1):
+        raise fail(f"{files[0]}: give either one jobs file or task folders (--tasks DIR...), "
+                   "not both" if tasks or folders else
+                   f"one jobs file at a time (got {', '.join(map(str, files))})")
+    jobs_file = files[0] if files else None
+    tasks = [*(tasks or []), *folders]
     try:
         if jobs_file is not None:
             jobs = jobs_from_file(jobs_file)
@@ -175,11 +192,19 @@ def run(
     except (AdequacyError, OSError) as e:
         raise fail(f"batch stopped: {e} (finished pairs are kept in {results}; rerun to "
                     "resume)") from None
-    if fmt is OutputFormat.json:
+    sampled = [j.provenance is not None and j.provenance.sample is not None for j in jobs]
+    if fmt is RunFormat.json:
         print(summary.model_dump_json(indent=2, exclude={"reports"} if quiet else None))
+    elif fmt is RunFormat.csv:  # stdout is the table alone, for a spreadsheet or pandas
+        from adequacy.console.tables import csv_text
+
+        if not quiet:
+            out.file.write(csv_text(batch_table(summary.reports, sampled=sampled)))
+            out.file.flush()
+        err.print(summary.footer(results), highlight=False, soft_wrap=True)
     else:
         if not quiet:
-            show(out, batch_table(summary.reports), fmt)
+            show(out, batch_table(summary.reports, sampled=sampled), OutputFormat(fmt.value))
         out.print(summary.footer(results), highlight=False, soft_wrap=True)
     if verify:
         out.print(verified_line(summary.reports), highlight=False)
@@ -222,6 +247,7 @@ def verify(
     from adequacy.extensions.backend import Limits
     from adequacy.model.textfiles import read_spec
     from adequacy.scoring.verification import (
+        check_front_end,
         provers,
         render_text,
         verify_with_metrics,
@@ -230,9 +256,10 @@ def verify(
     from adequacy.taskdirs.load import load_task
     try:
         t = load_task(task)
+        text = read_spec(spec)
+        check_front_end(t, text, str(spec))
         if not provers(t.language, engine):
             raise fail(f"{task}: cannot verify: {why_no_prover(t.language, engine)}")
-        text = read_spec(spec)
         with progress.terminal(), progress.phase("verify (proof, then adequacy)"):
             rep = verify_with_metrics(t, text, str(spec),
                                       Limits(case_seconds=case_timeout, spec_seconds=spec_timeout),
@@ -247,6 +274,6 @@ def verify(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(score)
-    app.command()(run)
+    app.command(cls=with_groups(SCORE, CACHE))(score)
+    app.command(cls=with_groups(SCORE, CACHE))(run)
     app.command()(verify)

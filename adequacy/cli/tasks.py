@@ -1,5 +1,5 @@
-"""``adequacy task validate`` and ``task new``: check task folders; write the skeleton a task's
-``task.toml`` implies.
+"""``adequacy task validate`` and ``task new``: check task folders; make a task to fill in, or
+write the skeleton a task's ``task.toml`` implies.
 
 A new Verus task has a schema but no ``skeleton.rs``, and writing one by hand invites the
 struct drift the front end then rejects; the backend generates it from the schema instead.
@@ -105,17 +105,64 @@ def task_validate(
 
 
 def task_new(
-    task: Annotated[Path, typer.Argument(help="Task folder holding task.toml.")],
+    task: Annotated[Path, typer.Argument(help="Task folder (made when it does not exist; its "
+                                         "name is the task's id).")],
+    lang: Annotated[str | None, typer.Option("--lang", help="The task's language (an "
+                    "installed backend's; default: the only one installed).")] = None,
+    inputs: Annotated[list[str] | None, typer.Option("--input", metavar="NAME=TYPE", help=
+                      "An argument, in order (repeat): --input a=i64 --input xs=seq<i64>.")]
+    = None,
+    outputs: Annotated[list[str] | None, typer.Option("--output", metavar="NAME=TYPE", help=
+                       "An output field (repeat); a return value is result=TYPE.")] = None,
+    title: Annotated[str, typer.Option(help="The task's title (default: from its name).")]
+    = "",
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing skeleton.")]
     = False,
 ) -> None:
-    """Write the task's skeleton file (the one its backend names) from task.toml; exit 2 on any
-    problem."""
+    """Make a task to fill in, or write the skeleton an existing task.toml implies.
+
+    A folder without task.toml: writes task.toml (the signature from --input/--output, or a
+    commented template to fill in when none is given), statement.md, the four empty
+    tests/*.jsonl and the language's skeleton. A folder with task.toml: writes the skeleton
+    (skeleton.rs, Solution.java) from it. Exit 2 on any problem."""
     from adequacy.extensions import registry
-    from adequacy.taskdirs.load import _read_header
+    from adequacy.taskdirs.scaffold import example_case, new_task, parse_params
 
     if not (task / "task.toml").is_file():
-        raise _fail(f"{task}: not a task folder (no task.toml)")
+        installed = list(dict.fromkeys(b.language for b in registry.backends().values()))
+        try:
+            ins = parse_params(inputs or [], "--input")
+            outs = parse_params(outputs or [], "--output")
+            if lang is None and len(installed) != 1 and (ins or outs):
+                raise AdequacyError(f"--lang: which language? installed: "
+                                    f"{', '.join(installed)}")
+            language = lang or (installed[0] if installed else "")
+            if language not in installed:
+                raise AdequacyError(f"--lang {language!r}: no installed backend scores it "
+                                    f"(installed: {', '.join(installed) or 'none'})")
+            scaffold = new_task(task, language, installed, ins, outs, title)
+        except AdequacyError as e:
+            raise _fail(str(e)) from None
+        except OSError as e:
+            raise _fail(f"{e.filename or task}: {e.strerror or e}") from None
+        typer.echo(f"wrote {', '.join(str(task / w) for w in scaffold.written)}")
+        if scaffold.template:
+            typer.echo(f"next: fill in [signature.input] and [signature.output] in "
+                       f"{task / 'task.toml'}, then run `adequacy task new {task}` again "
+                       "for the skeleton")
+            return
+        if scaffold.skeleton_note:
+            typer.echo(f"note: {scaffold.skeleton_note}")
+        typer.echo(f"next: say what the function must do in {task / 'statement.md'}; add "
+                   f"cases to {task / 'tests'}/*.jsonl, one JSON object a line, e.g. "
+                   f"{example_case(ins, outs)} (docs/tasks.md); then `adequacy task validate "
+                   f"{task}`")
+        return
+    if inputs or outputs or lang:
+        raise _fail(f"{task / 'task.toml'} exists: edit its signature there (--lang, --input "
+                    "and --output make a new task)")
+    from adequacy.taskdirs.load import _read_header
+
     errors: list[Located] = []
     try:
         head = _read_header(task, errors)
@@ -123,17 +170,21 @@ def task_new(
         raise _fail(f"{task / 'task.toml'}: cannot read: {e}") from None
     if head is None:
         raise _fail(str(errors[0]))
-    language = head.get("language")
+    task_language = head.get("language")
+    sig = head.get("signature") or {}
+    if isinstance(sig, dict) and not (sig.get("input") or sig.get("output")):
+        raise _fail(f"{task / 'task.toml'}: [signature.input] and [signature.output] are "
+                    "empty: fill them in first (docs/tasks.md)")
     made = None
     try:
-        made = registry.registry().owner(str(language)).new_skeleton(task)
+        made = registry.registry().owner(str(task_language)).new_skeleton(task)
     except BackendError:
         pass
     except AdequacyError as e:
         raise _fail(str(e)) from None
     if made is None:
         raise _fail(f"{task / 'task.toml'}: no backend writes skeletons for language "
-                    f"{language!r}")
+                    f"{task_language!r}")
     name, text = made
     dest = task / name
     if dest.exists() and dest.read_bytes().strip() and not force:

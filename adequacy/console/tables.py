@@ -37,6 +37,8 @@ FORMAT_HELP = ("auto, plain, rich or json. rich: boxes and colour; plain: aligne
                "never cuts a cell; auto (default): rich on a terminal wide enough, else plain.")
 
 GAP = "  "
+UNLIMITED = 1 << 30
+"""The width of a pipe: a plain table printed there is never sliced."""
 
 _KEYS: WeakKeyDictionary[Table, int] = WeakKeyDictionary()
 
@@ -58,7 +60,8 @@ def show(console: Console, renderable: Any, fmt: OutputFormat = OutputFormat.aut
     if fmt is OutputFormat.rich or (fmt is OutputFormat.auto and _fits(console, renderable)):
         console.print(renderable)
         return
-    text = plain(renderable, console.width)
+    # in a pipe or a file nobody's screen is 80 columns: one line per row, never sliced
+    text = plain(renderable, console.width if console.is_terminal else UNLIMITED)
     console.file.write(text + ("\n" if text and not text.endswith("\n") else ""))
     console.file.flush()
 
@@ -76,6 +79,24 @@ def _tables(renderable: Any) -> list[Table]:
     if isinstance(renderable, Group):
         return [t for r in renderable.renderables for t in _tables(r)]
     return []
+
+
+def csv_text(renderable: Any) -> str:
+    """The tables of a renderable as CSV (RFC 4180; a header row, then one row per row), the
+    headers as one line each; lines of text around them are left out."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    for n, t in enumerate(_tables(renderable)):
+        if n:
+            buf.write("\n")
+        w.writerow(" ".join(_text(c.header).split()) for c in t.columns)
+        cols = [[_text(cell).replace("\n", " ") for cell in c.cells] for c in t.columns]
+        for r in range(max((len(c) for c in cols), default=0)):
+            w.writerow(col[r] if r < len(col) else "" for col in cols)
+    return buf.getvalue()
 
 
 def plain(renderable: Any, width: int = 80) -> str:

@@ -59,27 +59,48 @@ class EngineInfo(BaseModel):
     prints it; the engine's docs page has the full list)."""
 
 
-class Limits(BaseModel):
-    """Resource limits handed down to engines."""
+class ContainerRecipe(BaseModel):
+    """What a container image needs to score a language's specs on its own (an exported
+    Harbor task's image): system packages, whether ``adequacy setup`` must prepare the
+    backend, and the engines a grader there names, in chain order, so a grade does not depend
+    on what happens to be installed."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    case_seconds: float = 10.0
+    apt: tuple[str, ...] = ()
+    """Debian packages to install (``apt-get install``), e.g. a JDK."""
+    prepare: bool = False
+    """Run ``adequacy setup --backend NAME`` in the image (build workers ahead of grading)."""
+    engines: tuple[str, ...]
+    """The engine chain the grader runs: engines that work with only the packages above."""
+
+
+class Limits(BaseModel):
+    """Resource limits handed down to engines."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    case_seconds: float = Field(default=10.0, gt=0, allow_inf_nan=False,
+                                json_schema_extra={"cli": "--case-timeout"})
     """Wall-clock limit for one case; exceeding it makes that case unknown."""
-    spec_seconds: float = 600.0
+    spec_seconds: float = Field(default=600.0, gt=0, allow_inf_nan=False,
+                                json_schema_extra={"cli": "--spec-timeout"})
     """Wall-clock limit for one spec on one engine (compile included)."""
     memory_mb: int = Field(default=2048, ge=16)
-    """Memory of one spec's evaluation: the address space of engines' child processes, half
-    of it (128 to 1024 MiB) as a JVM worker's heap, and the growth of interp's own process
-    during a case (past it the case is unknown, "out of memory")."""
-    steps: int = 2_000_000
+    """Memory of one spec's evaluation in MiB; past it a case is unknown (out of memory).
+
+    The address space of engines' child processes, half of it (128 to 1024 MiB) as a JVM
+    worker's heap, and the growth of interp's own process during a case."""
+    steps: int = Field(default=2_000_000, gt=0)
     """Evaluation step limit for embedded interpreters (per case)."""
     timeout_streak: int = Field(default=3, ge=0)
-    """After this many consecutive cases of one predicate (pre or post) that failed to give a
-    verdict for want of resources or rights (``FAILURE_KINDS``: a timeout, out of memory, a
-    stack overflow, a worker that died, a forbidden action), an engine stops evaluating that
-    predicate: its remaining cases are unknown (0: never stop). Once one predicate is given
-    up, one such failure is enough for the other."""
+    """Give up a predicate after this many failed cases in a row (its other cases unknown;
+    0: never).
+
+    Failed means no verdict for want of resources or rights (``FAILURE_KINDS``: a timeout, out
+    of memory, a stack overflow, a worker that died, a forbidden action); the engine stops
+    evaluating that predicate. Once one predicate is given up, one such failure is enough for
+    the other."""
 
 
 OVERFLOW_REASON = "arithmetic overflow"
@@ -109,6 +130,33 @@ class ReferenceOutcome(BaseModel):
     def overflowed(self) -> bool:
         """The reference's checked arithmetic overflowed (a ``threw`` of its own kind)."""
         return self.kind == "threw" and self.reason.startswith(OVERFLOW_REASON)
+
+
+class ReferenceSession:
+    """``Backend.reference_session``'s default: each batch through ``reference_outcomes``."""
+
+    stateless: bool = False
+    """The backend knows that the reference keeps nothing from one input to the next, so an
+    input's outcome does not depend on the batch it runs in or on what ran before: a caller
+    may split, order and defer its inputs as it likes. False when not known."""
+
+    def __init__(self, backend: Backend, task: Task, limits: Limits | None = None) -> None:
+        self.backend, self.task, self.limits = backend, task, limits
+
+    def outcomes(self, inputs: list[dict[str, Any]], limits: Limits | None = None
+                 ) -> list[ReferenceOutcome] | None:
+        """What the reference did on each input (None: the backend runs no reference);
+        ``limits`` overrides the session's for this batch (``case_seconds``)."""
+        return self.backend.reference_outcomes(self.task, inputs, limits or self.limits)
+
+    def close(self) -> None:
+        return None
+
+    def __enter__(self) -> ReferenceSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 TIMEOUT = "timeout"
@@ -290,6 +338,11 @@ class Backend:
         summary, None when there is nothing to prepare; BackendError saying what to install."""
         return None
 
+    def container_recipe(self) -> ContainerRecipe | None:
+        """What an image needs to grade this language's specs (``adequacy export harbor``);
+        None: the language's tasks cannot be exported to a container."""
+        return None
+
     def run_reference(self, task: Task, inputs: list[dict[str, Any]],
                       limits: Limits | None = None) -> list[dict[str, Any] | None] | None:
         """Outputs of the task's reference implementation on ``inputs`` (mutator oracles), None
@@ -311,6 +364,14 @@ class Backend:
         return [ReferenceOutcome(kind="returned", output=o) if isinstance(o, dict)
                 else ReferenceOutcome(kind="failed", reason="the reference gave no output")
                 for o in outs]
+
+    def reference_session(self, task: Task, limits: Limits | None = None) -> ReferenceSession:
+        """A runner of the task's reference for several batches of inputs, each batch answered
+        as ``reference_outcomes`` answers it (the reference's own state fresh at each batch);
+        close it (or use it as a context manager) when done. A backend whose references need
+        a start-up (a compile, a JVM) pays it once per session. Default: one
+        ``reference_outcomes`` call per batch."""
+        return ReferenceSession(self, task, limits)
 
     def implicit_invalid(self, task: Task, inp: dict[str, Any]) -> str | None:
         """Why ``inp`` breaks a precondition that every spec of the language states without
@@ -424,6 +485,7 @@ def verifiers_of(backend: Backend) -> list[Verifier]:
 
 
 __all__ = ["Backend", "CAPABILITIES", "Engine", "EngineInfo", "FAILURE_KINDS", "FORBIDDEN",
-           "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "ReferenceOutcome", "STACK_OVERFLOW",
+           "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "ReferenceOutcome",
+           "ReferenceSession", "STACK_OVERFLOW",
            "TIMEOUT", "Verifier", "WORKER_DIED", "engine_named", "verifiers_of"]
 

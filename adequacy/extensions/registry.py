@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
+import types
 import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 import pluggy
@@ -59,7 +63,54 @@ def make_manager(load_entry_points: bool = True, plugins: list[Any] | None = Non
         pm.check_pending()
     except pluggy.PluginValidationError as e:
         raise BackendError(f"invalid plugin {getattr(e, 'plugin', '?')!r}: {e}") from e
+    _RECIPES[pm] = _recipe_of(load_entry_points, plugins or [])
     return pm
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How to build the same plugin manager in a fresh interpreter (a spawned pool worker):
+    whether entry points are loaded, and each extra plugin module with the folder it is
+    imported from."""
+
+    entry_points: bool
+    modules: tuple[tuple[str, str], ...] = ()
+
+
+_RECIPES: weakref.WeakKeyDictionary[pluggy.PluginManager, Recipe | None] = \
+    weakref.WeakKeyDictionary()
+
+
+def _recipe_of(load_entry_points: bool, extra: list[Any]) -> Recipe | None:
+    mods: list[tuple[str, str]] = []
+    for p in extra:
+        file = getattr(p, "__file__", None)
+        if not isinstance(p, types.ModuleType) or not file:
+            return None  # an object only this process has
+        root = Path(file).parent
+        if Path(file).name == "__init__.py":
+            root = root.parent
+        for _ in range(p.__name__.count(".")):
+            root = root.parent
+        mods.append((p.__name__, str(root)))
+    return Recipe(load_entry_points, tuple(mods))
+
+
+def recipe() -> Recipe | None:
+    """The current manager's recipe; None when a fresh interpreter cannot rebuild it."""
+    return _RECIPES.get(default_manager())
+
+
+def install_recipe(r: Recipe) -> None:
+    """Make this (fresh) process's plugin manager the one ``r`` describes."""
+    if r == Recipe(True, ()):
+        return
+    for _, root in r.modules:
+        if root not in sys.path:
+            sys.path.insert(0, root)
+    pm = make_manager(r.entry_points, [importlib.import_module(m) for m, _ in r.modules],
+                      broken=BROKEN)
+    globals()["default_manager"] = lambda: pm
 
 
 def collect_backends(pm: pluggy.PluginManager) -> dict[str, Backend]:

@@ -30,7 +30,7 @@ from adequacy.model.task import Case, Task
 from adequacy.model.verdicts import Bucket
 from adequacy.scoring.keys import task_content_hash
 from adequacy.taskdirs.discovery import discover_tasks
-from adequacy.taskdirs.load import _read_header, load_task, task_files
+from adequacy.taskdirs.load import load_task, task_files
 
 GOLD_NAMES = ("specs/gold", "reference/gold")
 
@@ -182,12 +182,6 @@ def texts_for(language: str) -> GymTexts:
     """The language's backend's texts, or the generic ones when it has none."""
     texts = registry.registry().owner(language).gym_texts()
     return texts if isinstance(texts, GymTexts) else GENERIC
-
-
-def _language_of(task_dir: Path) -> str | None:
-    """The ``language`` of a task folder's task.toml, read without loading the task."""
-    head = _read_header(task_dir, [])
-    return str(head.get("language")) if head else None
 
 
 def worked_examples(batch: Sequence[Task], candidates: Sequence[Task]) -> list[Task]:

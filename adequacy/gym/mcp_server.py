@@ -14,6 +14,9 @@ task's language has a prover installed here.
 from __future__ import annotations
 
 import json
+import logging
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, TypeVar
@@ -105,10 +108,41 @@ write your spec, call check until it passes the visible cases, think about inval
 wrong outputs the hidden cases will try, then submit once."""
 
 
+class OneLine(logging.Formatter):
+    """A log record on one line: a failed tool call's reason (text an agent chose) and an
+    exception's message are joined with `` | ``; the traceback of an unexpected exception
+    only with ``ADEQUACY_DEBUG=1``. The SDK's default handler drew each record as a box
+    wrapped over several lines, unreadable in a log and in a client's stderr pane."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"{self.formatTime(record, '%H:%M:%S')} {record.levelname} {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            text += f": {type(exc).__name__}: {exc}"
+            if os.environ.get("ADEQUACY_DEBUG") == "1":
+                text += "\n" + self.formatException(record.exc_info)
+                return text
+        return " | ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+def one_line_logging() -> None:
+    """Replace the root handlers the SDK installs (rich boxes) with one line per record on
+    stderr (stdout is the stdio transport's)."""
+    root = logging.getLogger()
+    for h in list(root.handlers):
+        root.removeHandler(h)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(OneLine())
+    root.addHandler(handler)
+
+
 def build_server(root: Path, allow_again: bool = False, task: str | None = None,
                  shell: bool = False) -> MCPServer:
+    from adequacy.version import __version__
+
     tools = GymTools(root, allow_again=allow_again, only=task)
-    server: MCPServer = MCPServer(name="spec-adequacy-gym", instructions=SERVER_INSTRUCTIONS)
+    server: MCPServer = MCPServer(name="spec-adequacy-gym", version=__version__,
+                                  instructions=SERVER_INSTRUCTIONS)
 
     @server.tool(annotations=READ_ONLY)
     def list_tasks() -> Annotated[CallToolResult, TaskList]:
@@ -176,6 +210,7 @@ def build_server(root: Path, allow_again: bool = False, task: str | None = None,
 def serve(root: Path, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765,
           allow_again: bool = False, task: str | None = None, shell: bool = False) -> None:
     server = build_server(root, allow_again, task, shell)
+    one_line_logging()
     if transport == "streamable-http":
         server.run("streamable-http", host=host, port=port)
     else:

@@ -8,6 +8,7 @@ single precision. Set elements and map keys are checked for distinctness under t
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from collections.abc import Sequence
@@ -15,8 +16,10 @@ from typing import Any
 
 from adequacy.errors import ValueTypeError
 from adequacy.model.types import (
+    BoolType,
     CharType,
     FloatType,
+    IntType,
     MapType,
     MultisetType,
     NullableType,
@@ -79,8 +82,22 @@ def _norm(v: Any, t: Type) -> Any:
     return v
 
 
+@functools.cache
+def _as_is(t: Type) -> bool:
+    """Whether a value of ``t`` is its own canonical form (booleans, integers, chars and
+    strings, sequences of them, nullable or not): nothing to normalise or sort, so its key
+    is its JSON text (``value_key``'s shortcut, the same text)."""
+    if isinstance(t, NullableType):
+        return _as_is(t.elem)
+    if isinstance(t, SeqType):
+        return _as_is(t.elem)
+    return isinstance(t, (BoolType, IntType, CharType, StringType))
+
+
 def value_key(value: Any, ty: Type) -> str:
     """Canonical text of a value; two values with the same key are indistinguishable to a spec."""
+    if _as_is(ty):
+        return encode(value)
     return encode(_norm(value, ty), ty)
 
 

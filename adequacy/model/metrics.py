@@ -12,6 +12,7 @@ from math import comb
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from adequacy.model.thresholds import HARNESS_T as HARNESS_T  # re-exported: a metric's default
 from adequacy.model.verdicts import BUCKETS, Bucket, Truth, Verdict
 
 _Count = Field(default=0, ge=0, strict=True)
@@ -165,17 +166,73 @@ class SampleSummary(BaseModel):
     samples."""
     k_excluded: int = 0
     """Tasks left out of pass@k and pass^k for having fewer samples than the largest k."""
+    k_samples_min: int = 0
+    k_samples_max: int = 0
+    """Fewest and most samples per task among the ``k_tasks`` tasks."""
+    unsampled: int = 0
+    """Specs left out of pass@k and pass^k for carrying no sample index (hand-written specs,
+    the files of a folder: not draws of one writer)."""
     bucket_means: dict[str, float | None]
     """Mean pass fraction per bucket over specs whose bucket is non-empty."""
     invalid: int
 
+    def grouped(self) -> str:
+        """What pass@k grouped, in words: k, the tasks, the samples per task, what was left
+        out (``k=2; 5 tasks of 2-3 samples; 1 task with fewer left out``)."""
+        if not self.pass_at_k:
+            return self.why_no_pass_k()
+        kmax = max(self.pass_at_k)
+        per = (f"{self.k_samples_min}" if self.k_samples_min == self.k_samples_max
+               else f"{self.k_samples_min}-{self.k_samples_max}")
+        words = [f"k={kmax}", f"{self.k_tasks} task{'s' if self.k_tasks != 1 else ''} of "
+                 f"{per} sample{'s' if per != '1' else ''}"]
+        if self.k_excluded:
+            words.append(f"{self.k_excluded} task{'s' if self.k_excluded != 1 else ''} with "
+                         "fewer left out")
+        if self.unsampled:
+            words.append(f"{self.unsampled} spec{'s' if self.unsampled != 1 else ''} without "
+                         "a sample index left out")
+        return "; ".join(words)
+
+    def grouped_short(self) -> str:
+        """``grouped`` for a table cell: ``k=2, 5 tasks x 2-3 samples, 1 task left out``."""
+        if not self.pass_at_k:
+            return ""
+        per = (f"{self.k_samples_min}" if self.k_samples_min == self.k_samples_max
+               else f"{self.k_samples_min}-{self.k_samples_max}")
+        words = [f"k={max(self.pass_at_k)}", f"{self.k_tasks} tasks x {per} samples"]
+        if self.k_excluded:
+            words.append(f"{self.k_excluded} task{'s' if self.k_excluded != 1 else ''} "
+                         "left out")
+        if self.unsampled:
+            words.append(f"{self.unsampled} unsampled spec{'s' if self.unsampled != 1 else ''}"
+                         " left out")
+        return ", ".join(words)
+
+    def why_no_pass_k(self) -> str:
+        """Why there is no pass@k figure (an empty string when there is one)."""
+        if self.pass_at_k:
+            return ""
+        if self.unsampled == self.specs:
+            return "no pass@k: no spec carries a writer's sample index"
+        return "no pass@k: too few samples per task"
+
+
+KS = (1, 2, 3, 5, 10, 20, 50, 100)
+"""The ks pass@k and pass^k are computed at (those the samples reach: ``pass_k_range``)."""
+
 
 def summarize(
     results: Sequence[tuple[str, bool, dict[Bucket, BucketStats] | None]],
-    ks: Sequence[int] = (1, 5, 10),
+    ks: Sequence[int] = KS,
     strict: bool = True,
+    sampled: Sequence[bool] | None = None,
 ) -> SampleSummary:
     """``results``: (task id, passed_all, stats or None when invalid) per spec.
+
+    ``sampled``: whether each result is a writer's sample (its record carries a sample index);
+    None: all are. pass@k and pass^k count samples only: the gold and flawed specs of a folder
+    are not k draws of one approach, and Pass@1 and the bucket means still count every spec.
 
     pass@k and pass^k are averaged over one set of tasks at every k: those with at least
     ``k_max`` samples, ``k_max`` being the largest of ``ks`` that at least half of the tasks
@@ -183,11 +240,17 @@ def summarize(
     falls where hard tasks with many samples join (pass@2 0.914 > pass@3 0.867); over one set,
     pass@k cannot fall as k grows and pass^k cannot rise. Tasks left out are counted.
     """
+    if sampled is not None and len(sampled) != len(results):
+        raise ValueError("sampled must say, for each result, whether it is a sample")
+    flags = list(sampled) if sampled is not None else [True] * len(results)
     per_task: dict[str, list[bool]] = {}
-    for tid, ok, _ in results:
+    drawn: dict[str, list[bool]] = {}
+    for (tid, ok, _), is_sample in zip(results, flags, strict=True):
         per_task.setdefault(tid, []).append(ok)
-    shown = pass_k_range(ks, [len(v) for v in per_task.values()])
-    eligible = ([(len(v), sum(v)) for v in per_task.values() if len(v) >= max(shown)]
+        if is_sample:
+            drawn.setdefault(tid, []).append(ok)
+    shown = pass_k_range(ks, [len(v) for v in drawn.values()])
+    eligible = ([(len(v), sum(v)) for v in drawn.values() if len(v) >= max(shown)]
                 if shown else [])
     pk: dict[int, float] = {}
     phk: dict[int, float] = {}
@@ -201,9 +264,12 @@ def summarize(
         fr = [f for _, _, st in results if st is not None
               for f in [st[b].fraction(strict)] if f is not None]
         means[b.value] = sum(fr) / len(fr) if fr else None
+    sizes = [n for n, _ in eligible]
     return SampleSummary(specs=len(results), tasks=len(per_task), pass_at_1=p1, pass_at_k=pk,
                          pass_hat_k=phk, k_tasks=len(eligible),
-                         k_excluded=len(per_task) - len(eligible), bucket_means=means,
+                         k_excluded=len(drawn) - len(eligible),
+                         k_samples_min=min(sizes, default=0), k_samples_max=max(sizes, default=0),
+                         unsampled=flags.count(False), bucket_means=means,
                          invalid=sum(1 for _, _, st in results if st is None))
 
 

@@ -32,8 +32,9 @@ from adequacy.scoring.spec_report import Provenance, SpecReport
 SCHEMA = 5
 """Version of the record shape. 1: a bare report, its producer's fields flattened beside it or
 the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope.
-3: the report's ``origins`` (cases of each origin the score rests on). 4: the ``seal``. 5: the
-report's ``symbolic`` (the solver's figures of ``--symbolic``)."""
+3: the report's ``origins`` (cases of each origin the score rests on). 4: the ``seal`` and the
+producer's ``sample`` (the writer's sample index). 5: the report's ``symbolic`` (the solver's
+figures of ``--symbolic``)."""
 
 SEAL_DOMAIN = "results-record"
 _SEALED = re.compile(r'\{"seal":"([0-9a-f]{64})",')
@@ -104,16 +105,20 @@ def make_record(report: SpecReport, prod: Producer,
                         report=SpecReport.model_validate(base), extra={**own, **(extra or {})})
 
 
-def record_line(rec: ResultRecord) -> str:
+def record_line(rec: ResultRecord, seal: bool = True) -> str:
     """The record's line, sealed when this installation's grader key can be had (else
-    unsealed, with one warning: the record is kept, and reads back as not verified)."""
+    unsealed, with one warning: the record is kept, and reads back as not verified).
+    ``seal=False``: a record whose grade this grader did not compute (a Harbor job's, imported)
+    is written unsealed on purpose, and reads back as not verified."""
     body = rec.model_dump_json(by_alias=True, exclude={"seal"})
+    if not seal:
+        return body + "\n"
     try:
-        seal = trust.tag(SEAL_DOMAIN, body.encode("utf-8"))
+        tag = trust.tag(SEAL_DOMAIN, body.encode("utf-8"))
     except TrustError as e:
         _warn_unsealed(str(e))
         return body + "\n"
-    return '{"seal":"' + seal + '",' + body[1:] + "\n"
+    return '{"seal":"' + tag + '",' + body[1:] + "\n"
 
 
 def line_sealed(line: str) -> bool:
@@ -138,25 +143,26 @@ def _warn_unsealed(why: str) -> None:
 
 
 def append_record(path: Path, report: SpecReport, prod: Producer,
-                  extra: dict[str, Any] | None = None, out: IO[str] | None = None
-                  ) -> ResultRecord:
+                  extra: dict[str, Any] | None = None, out: IO[str] | None = None,
+                  seal: bool = True) -> ResultRecord:
     """Append one record and flush it to disk: the one way every producer writes results.
 
     ``out``: an already open handle on ``path`` (a batch keeps one open); otherwise the file is
-    opened for this record, after cutting a torn last line a killed writer left."""
+    opened for this record, after cutting a torn last line a killed writer left. ``seal``:
+    False for a grade this installation's grader did not compute (an imported run)."""
     rec = make_record(report, prod, extra)
     if out is None:
         path.parent.mkdir(parents=True, exist_ok=True)
         repair_tail(path)
         with path.open("a", encoding="utf-8") as f:
-            _write(f, rec)
+            _write(f, rec, seal)
     else:
-        _write(out, rec)
+        _write(out, rec, seal)
     return rec
 
 
-def _write(f: IO[str], rec: ResultRecord) -> None:
-    f.write(record_line(rec))
+def _write(f: IO[str], rec: ResultRecord, seal: bool = True) -> None:
+    f.write(record_line(rec, seal))
     f.flush()
     os.fsync(f.fileno())
 
@@ -297,7 +303,9 @@ def _from_v2(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def _from_v3(obj: dict[str, Any]) -> dict[str, Any]:
-    """Schema 3 -> 4: records of schema 3 were never sealed; a ``seal`` on one is not ours."""
+    """Schema 3 -> 4: records of schema 3 were never sealed (a ``seal`` on one is not ours) and
+    did not say which sample a spec was (``producer.sample`` reads null, so none counts as
+    one)."""
     return {**{k: v for k, v in obj.items() if k != "seal"}, "schema": 4}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adequacy.console.tables import key_columns
-from adequacy.model.metrics import passed_all, summarize, untested_buckets
+from adequacy.model.metrics import HARNESS_T, KS, passed_all, summarize, untested_buckets
 from adequacy.model.task import Task
 from adequacy.model.verdicts import BUCKETS, Bucket
 from adequacy.scoring.spec_report import SpecReport, totals
@@ -45,7 +46,7 @@ def _symbolic_findings(rep: SpecReport, limit: int = 5) -> list[str]:
                           if len(out) > limit else [])
 
 
-def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
+def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int = 20,
                task: Task | None = None) -> Group:
     """The bucket table, metrics, engines and failing cases of one report."""
     parts: list[object] = []
@@ -93,7 +94,7 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
     if rep.origins:
         parts.append(Text("cases by origin: " + ", ".join(
             f"{k} {n}" for k, n in sorted(rep.origins.items(), key=lambda kv: (-kv[1], kv[0])))))
-    parts.append(verdict_line(rep))
+    parts.append(verdict_line(rep, task))
     parts.append(Text("engines: " + "; ".join(_engine_note(e.name, e.skipped, e.decided,
                                                            e.cases, e.cached, e.seconds)
                                               for e in rep.engines), style="dim"))
@@ -130,9 +131,10 @@ def spec_table(rep: SpecReport, harness_t: float = 1.0, max_failures: int = 20,
     return Group(*parts)  # type: ignore[arg-type]
 
 
-def verdict_line(rep: SpecReport) -> Text:
+def verdict_line(rep: SpecReport, task: Task | None = None) -> Text:
     """PASSED ALL only when every bucket was tested and nothing failed; otherwise say why not,
-    naming the untested buckets (an imported task has no sound cases until ``mutate`` runs)."""
+    naming the untested buckets (an imported task has no sound cases until ``mutate`` runs)
+    and, given the task, what would fill each with what the task has."""
     if rep.passed_all:
         return Text("PASSED ALL", style="bold green")
     failed = sum(s.failed + (s.unknown if rep.strict else 0) for s in rep.buckets.values())
@@ -148,11 +150,18 @@ def verdict_line(rep: SpecReport) -> Text:
         words.append("untested: " + "; ".join(said))
         empty_sound = {b for b in untested if not b.expects and rep.buckets[b].total == 0}
         # each command fills the bucket it can: advice that adds nothing would loop
-        if Bucket.pre_sound in empty_sound:
-            words.append(f"- `adequacy cases generate {rep.task_path}` adds invalid inputs "
-                         "(or marks the task every_input_valid)")
-        if Bucket.post_sound in empty_sound:
-            words.append(f"- `adequacy mutate {rep.task_path}` adds wrong outputs")
+        if task is not None:
+            from adequacy.taskdirs.advice import fill_advice
+
+            for b in (Bucket.pre_sound, Bucket.post_sound):
+                if b in empty_sound:
+                    words.append(f"- {b.value}: {fill_advice(task, b)}")
+        else:
+            if Bucket.pre_sound in empty_sound:
+                words.append(f"- `adequacy cases generate {rep.task_path}` adds invalid "
+                             "inputs (or marks the task every_input_valid)")
+            if Bucket.post_sound in empty_sound:
+                words.append(f"- `adequacy mutate {rep.task_path}` adds wrong outputs")
     return Text(" ".join(words), style="bold red")
 
 
@@ -175,8 +184,12 @@ def _short(inp: object, out: object) -> str:
     return s if len(s) <= 70 else s[:67] + "..."
 
 
-def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -> Group:
-    """One row per report; give exactly one report per job of the batch (``BatchSummary``)."""
+def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = KS,
+                sampled: Sequence[bool] | None = None) -> Group:
+    """One row per report; give exactly one report per job of the batch (``BatchSummary``).
+
+    ``sampled``: whether each report's job carries a writer's sample index (None: none does);
+    pass@k and pass^k count those only."""
     t = Table(title="batch", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False,
               pad_edge=False, collapse_padding=True)
     # names fold rather than end in "...": two specs differing only at the end must not read
@@ -196,19 +209,28 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = (1, 5, 10)) -
         spec = Path(r.spec_path).name if r.spec_path else ""
         t.add_row(Text(r.task_id), Text(spec), r.status, *cells, "yes" if _passed(r) else "no")
     summ = summarize([(r.task_id, _passed(r), r.buckets if r.status == "scored" else None)
-                      for r in reports], ks=ks)
+                      for r in reports], ks=ks,
+                     sampled=list(sampled) if sampled is not None else [False] * len(reports))
     # every count comes from ``totals`` (as the run's footer does), so the two cannot disagree
     lines = [f"{totals(reports).line()}; tasks {summ.tasks}, Pass@1 {_pct(summ.pass_at_1)}"
              " (an error counts as not passed)"]
     if summ.pass_at_k:
-        over = f" (over {summ.k_tasks} tasks" + (f"; {summ.k_excluded} with fewer samples "
-                                                  "left out)" if summ.k_excluded else ")")
         lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items())
                      + "   pass^k " + ", ".join(f"k={k}: {v:.3f}"
-                                                for k, v in summ.pass_hat_k.items()) + over)
+                                                for k, v in summ.pass_hat_k.items())
+                     + f" ({summ.grouped()})")
+    elif any(n > 1 for n in Counter(r.task_id for r in reports).values()):
+        lines.append(summ.why_no_pass_k() + " (pass@k counts samples of one writer: "
+                     "`adequacy synthesize --samples N` numbers them)")
     lines.append("bucket means " + ", ".join(f"{b}: {_pct(v)}"
                                             for b, v in summ.bucket_means.items()))
+    lines.append(CELL_LEGEND)
     return Group(key_columns(t, 2), Text("\n".join(lines)))
+
+
+CELL_LEGEND = ("cells: passed/total cases of the bucket; (n?): n of them undecided (unknown: "
+               "not passed when strict, left out when lenient); -: the bucket has no cases")
+"""What a bucket cell such as ``4/9 (3?)`` means, said under every table that has them."""
 
 
 def _passed(r: SpecReport) -> bool:

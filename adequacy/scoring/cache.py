@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from adequacy.errors import TrustError
 from adequacy.model.verdicts import Truth
 from adequacy.sandbox.toolchain import cache_dir
@@ -81,6 +83,23 @@ def _warn_forged(path: Path, n: int) -> None:
     print(f"warning: verdict cache {path} holds {n} row(s) this installation's grader did not "
           "write (a cache copied from elsewhere, or rows planted by whoever can write the "
           "file); they are ignored and recomputed", file=sys.stderr, flush=True)
+
+
+class CacheChoice(BaseModel):
+    """Which verdict cache a command reads and writes (its command-line options)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    no_cache: bool = False
+    """Do not read or write the verdict cache."""
+    cache: Path | None = Field(default=None, json_schema_extra={"env": "ADEQUACY_VERDICT_CACHE"})
+    """Verdict cache file (default: verdicts.sqlite in the cache folder, $ADEQUACY_CACHE)."""
+
+    def path(self) -> str | None:
+        """The cache file to open, or None for no cache."""
+        if self.no_cache:
+            return None
+        return str(self.cache or default_cache_dir() / "verdicts.sqlite")
 
 
 class VerdictCache:

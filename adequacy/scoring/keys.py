@@ -65,18 +65,22 @@ def engine_fingerprint(language: str) -> str:
 
 def job_key(task: Task, spec_text: str, options: ScoreOptions) -> str:
     """Identity of a scoring job, for resuming batches: the task's full content (cases,
-    signature, settings), the spec, every scoring option, and the engines' versions."""
-    return content_hash(task_fingerprint(task), spec_text, ",".join(options.engines),
-                        str(options.cross_check), str(options.strict), options.backend or "",
-                        options.limits.model_dump_json(), engine_fingerprint(task.language))
+    signature, settings), the spec, every scoring option (the whole model, so a field added to
+    ``ScoreOptions`` or ``Limits`` is in the key without an edit here), and the engines'
+    versions."""
+    return content_hash(task_fingerprint(task), spec_text,
+                        json.dumps(options.model_dump(mode="json"), sort_keys=True),
+                        engine_fingerprint(task.language))
 
 
 def with_provenance(key: str, provenance: Provenance | None) -> str:
     """A job's key: the scoring key, and who wrote the spec when the jobs file says so (the
-    same text written by two models is two records)."""
+    same text written by two models, or twice by one model as two samples, is two records)."""
     if provenance is None or key.startswith("error:"):
         return key
-    return content_hash(key, provenance.model_dump_json())
+    # ``sample`` joins the key only when set: keys of jobs that carry none stay as they were
+    unset = {"sample"} if provenance.sample is None else None
+    return content_hash(key, provenance.model_dump_json(exclude=unset))
 
 
 def with_verification(key: str, verify: bool) -> str:

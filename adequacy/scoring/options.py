@@ -20,11 +20,12 @@ class EngineOptions(BaseModel):
     """What chooses and bounds the engines (shared by ``ScoreOptions`` and the recorded
     ``RunOptions``, so a field added here is both taken and recorded)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     backend: str | None = None
     """Backend name (default: the language's main backend)."""
-    engines: list[str] = []
+    engines: list[str] = Field(default=[], json_schema_extra={"cli": "--engine -e",
+                                                              "metavar": "ENGINE"})
     """Engines asked for by name, chained in order (empty: the language's default chain)."""
     cross_check: bool = False
     """Every available engine on every case; disagreements reported."""
@@ -34,7 +35,7 @@ class EngineOptions(BaseModel):
 class ScoreOptions(EngineOptions):
     """Everything that changes a spec's verdicts or scores; part of every job's key."""
 
-    strict: bool = True
+    strict: bool = Field(default=True, json_schema_extra={"cli": "--strict/--lenient"})
     """Strict: ``unknown`` counts as failed; lenient: left out of the metrics."""
 
     def with_(self, **changes: Any) -> ScoreOptions:

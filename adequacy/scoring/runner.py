@@ -21,6 +21,7 @@ from adequacy.extensions.backend import Backend, Engine, EngineInfo, Limits, Loa
 from adequacy.extensions.registry import engine_infos
 from adequacy.model.task import Case, Task
 from adequacy.model.verdicts import Bucket, InvalidSpec, Truth, Verdict
+from adequacy.scoring import activity
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.keys import engine_fingerprint, job_key, spec_hash, verdict_key
 from adequacy.scoring.options import ScoreOptions, score_options
@@ -45,14 +46,10 @@ def resolve_engines(
     engine of every backend of the language. Asking by name for an engine that cannot run is
     an error, not a silent skip.
     """
-    found = registry.backends()
-    cands = [b for b in found.values() if b.language == language
-             and (backend is None or b.name == backend)]
-    if backend is not None and backend not in found:
-        raise BackendError(f"no backend named {backend!r} (installed: {', '.join(found)})")
-    if not cands:
-        raise BackendError(f"no installed backend scores {language!r} tasks (installed: "
-                           + ", ".join(f"{b.name} ({b.language})" for b in found.values()) + ")")
+    reg = registry.registry()
+    # the registry's one rule (and its messages) for which backends serve the language
+    owner = reg.backend_for(language, backend)
+    cands = [owner] if backend is not None else reg.of_language(language)
     chain: list[EngineRef] = []
     skipped: list[EngineRun] = []
     if engines:
@@ -68,8 +65,7 @@ def resolve_engines(
                 raise BackendError(f"engine {name!r} is unavailable: {ref.info.reason}")
             chain.append(ref)
         return chain, skipped
-    pool = cands if all_available else [
-        registry.main_backend(language) if backend is None else cands[0]]
+    pool = cands if all_available else [owner]
     for b in pool:
         for e, i in engine_infos(b):
             if not i.available:
@@ -110,6 +106,7 @@ def _run_engine(
                                    engine=ref.info.name, reason=f"{ref.info.name} does not "
                                    f"evaluate {c.bucket.predicate}conditions")
     if able:
+        activity.note(ref.info.name)
         with progress.engine_task(ref.info.name, len(able)):
             got = ref.engine.check(spec, task, able, limits)
         if len(got) != len(able):

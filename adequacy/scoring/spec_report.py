@@ -217,3 +217,7 @@ class Provenance(BaseModel):
     """The prompt family (``zs``, ``fs-cot``, ...)."""
     program: str | None = None
     """SHA-256 of the optimized program file the writer ran, where it ran one."""
+    sample: int | None = Field(default=None, ge=0)
+    """Which of the writer's samples for the task this spec is (0, 1, ...): what pass@k and
+    pass^k group, and part of the job's key, so two samples with the same text are two
+    records. None: not a sample (a hand-written spec, a file of a folder)."""

@@ -61,12 +61,22 @@ def why_no_prover(language: str, name: str | None = None) -> str:
                         if name is None or v.name == name))
 
 
+def check_front_end(task: Task, spec_text: str, spec_path: str | None) -> None:
+    """Raise ``SpecInvalid`` when the language's front end rejects the spec. Asked before
+    any prover, so an invalid spec is the spec's fault (exit 3) on every machine, with or
+    without a prover installed, and no prover ever reads it."""
+    backends = registry.language_backends(task.language)
+    if backends:
+        backends[0].load_spec(task, spec_text, spec_path)
+
+
 def prove(task: Task, spec_text: str, spec_path: str | None, limits: Limits,
           name: str | None = None) -> VerifyResult:
     """Run the task language's best available prover. Raises ``SpecInvalid`` when the front
     end rejects the spec and ``BackendError`` when no prover can run."""
     found = provers(task.language, name)
     if not found:
+        check_front_end(task, spec_text, spec_path)
         raise BackendError(why_no_prover(task.language, name))
     backend, verifier = found[0]
     loaded = backend.load_spec(task, spec_text, spec_path)
@@ -117,5 +127,5 @@ def render_text(rep: VerifyReport) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["VerifyReport", "VerifyResult", "provers",
+__all__ = ["VerifyReport", "VerifyResult", "check_front_end", "provers",
            "prove", "prove_quietly", "render_text", "verify_with_metrics", "why_no_prover"]

@@ -17,6 +17,7 @@ from adequacy.plugin import (
     Backend,
     BackendError,
     Clause,
+    ContainerRecipe,
     Engine,
     EngineRow,
     Limits,
@@ -81,6 +82,11 @@ class OpenJmlBackend(Backend):
         from .engines.key.verify import KeyVerifier
 
         return [KeyVerifier()]
+
+    def container_recipe(self) -> ContainerRecipe:
+        """rac needs a JDK (Debian's default, 17 or newer) and its worker compiled by
+        ``adequacy setup``; KeY and OpenJML stay out of the image."""
+        return ContainerRecipe(apt=("default-jdk-headless",), prepare=True, engines=("rac",))
 
     def prepare(self) -> str:
         """Compile the rac worker and build the KeY worker jar now (``adequacy setup``) rather
@@ -175,6 +181,13 @@ class OpenJmlBackend(Backend):
 
         return rac.reference_outcomes(rac.reference_unit(task), task, inputs,
                                       limits or Limits())
+
+    def reference_session(self, task: Task, limits: Limits | None = None) -> Any:
+        """One compile and one sandboxed JVM for every batch (``rac.ReferenceSession``: the
+        reference's classes reloaded per batch, so each batch starts from fresh statics)."""
+        from .engines.rac.reference import ReferenceSession
+
+        return ReferenceSession(task, limits or Limits())
 
     def implicit_invalid(self, task: Task, inp: dict[str, Any]) -> str | None:
         """JML's non-null default (JML RM 2.8): a null String or array argument breaks every

@@ -17,10 +17,12 @@ from adequacy.plugin import (
     Backend,
     BackendError,
     Clause,
+    ContainerRecipe,
     Engine,
     EngineRow,
     Limits,
     LoadedSpec,
+    SpecInvalid,
     Task,
     TaskError,
     TaskFiles,
@@ -78,7 +80,18 @@ class VerusBackend(Backend):
             raise BackendError(f"the verus backend scores verus tasks, not {task.language!r}")
 
         def front_end() -> tuple[SpecModule, Program]:
-            spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
+            try:
+                spec = frontend.check_source(text, task.skeleton, path, str(task.skeleton_path))
+            except SpecInvalid as e:
+                if "is an exec fn" not in e.message:
+                    raise
+                from .contract_answer import how_to_convert
+
+                how = how_to_convert(task, text, path)
+                if how is None:
+                    raise
+                raise SpecInvalid(f"{e.message}: {how}", e.file, e.line, e.field,
+                                  e.engine) from None
             # Resolve names now: a spec calling an undefined function is invalid (rustc would
             # reject it), not a spec whose every case is unknown.
             return spec, compile_module(spec, path)
@@ -163,6 +176,11 @@ class VerusBackend(Backend):
         done = convert(program, function, dest, task_id)
         skipped = f"; {len(done.skipped_tests)} test(s) skipped" if done.skipped_tests else ""
         return f"{dest}: {done.cases} case(s) from the program's tests{skipped}"
+
+    def container_recipe(self) -> ContainerRecipe:
+        """interp is pure Python: an image needs nothing else to grade (exec_spec would need
+        cargo and a vstd build, verus its release; neither is put in an image)."""
+        return ContainerRecipe(engines=("interp",))
 
     def prepare(self) -> str:
         """Build vstd once into the shared cargo target directory (minutes cold, then cached),

@@ -65,13 +65,20 @@ def spec_functions(code: str) -> dict[str, str]:
 
 
 def verus_spec(task: Task, answer: str) -> str:
-    """A whole Verus spec file from an answer: a complete file as given, or the answer's spec
-    functions put into the task's skeleton (helpers before ``pre_spec``)."""
+    """A whole Verus spec file from an answer: a complete file as given, the answer's spec
+    functions put into the task's skeleton (helpers before ``pre_spec``), or an exec fn's
+    ``requires``/``ensures`` as the skeleton's two spec fns (``contract_answer``)."""
     code = pick_block(answer, ("post_spec", "pre_spec"))
     if "verus!" in code and "post_spec" in code and code.rstrip().endswith("}"):
         return code.strip() + "\n"
     fns = spec_functions(code)
     if "pre_spec" not in fns and "post_spec" not in fns:
+        from .contract_answer import NotAContract, contract_spec
+
+        try:  # the function itself, its contract on the header: what models often write
+            return contract_spec(task, code)
+        except NotAContract:
+            pass
         if SPEC_FN.search(code):
             raise ExtractionError("the answer's spec functions are cut off (no closing brace): "
                                   "answer with complete `spec fn pre_spec` and `spec fn "

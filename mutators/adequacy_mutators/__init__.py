@@ -12,8 +12,10 @@ Public API (see docs/mutators.md):
 - ``mutate_task(task_dir, per_case, seed) -> MutateReport``: fill post_sound and pre_sound;
 - ``generate_task(task_dir, valid, seed) -> GenerateReport``: valid pairs from the reference,
   oracle-labelled invalid inputs, and the ``every_input_valid`` inference (docs/cases.md);
+- ``fill_task(task_dir, ...) -> FillReport``: both of the above on one task, sharing its
+  loading and its reference (what an import runs on each task);
 - ``pre_reason(task, report)`` / ``valid_reason(task, report)``: why a task falls short of
-  issue 21's case goals, in a few words (None when it meets them).
+  the case goals (docs/cases.md), in a few words (None when it meets them).
 
 ``value_key`` is the identity used everywhere ("equal to the original" means equal keys).
 """
@@ -21,6 +23,7 @@ Public API (see docs/mutators.md):
 from adequacy.model.identity import params_key, strictly_valid, value_key
 
 from ._constraints import Constraint, Constraints, parse_constraints
+from ._fill import FillReport, fill_task, fill_tasks
 from ._generate import GenerateReport, generate_task
 from ._inputs import InputCandidate, invalid_candidates
 from ._operators import Operator, all_operator_names, mutate_once, operators_for
@@ -41,11 +44,12 @@ from ._shortfall import pre_reason, valid_reason
 from ._task import MutateReport, mutate_task
 
 __all__ = [
-    "CheckerOracle", "Constraint", "ConstraintOracle", "Constraints", "GenerateReport",
+    "CheckerOracle", "Constraint", "ConstraintOracle", "Constraints", "FillReport",
+    "GenerateReport",
     "InputCandidate",
     "InputOracle", "Judgement", "MutateReport", "Mutant", "Operator", "OutputOracle",
     "RecordedOracle", "ReferenceOracle", "ValidatorOracle", "all_operator_names", "combine",
-    "generate_task",
+    "fill_task", "fill_tasks", "generate_task",
     "invalid_candidates", "mutants", "mutate_once", "mutate_task", "operators_for",
     "output_mutants", "params_key", "parse_constraints", "pre_reason", "report_renderable",
     "strictly_valid", "valid_reason",

@@ -1,4 +1,4 @@
-"""Why a task falls short of issue 21's case goals, in a few words (docs/cases.md, "Measured").
+"""Why a task falls short of the case goals, in a few words (docs/cases.md, "Measured").
 
 The goals: at least ``pre_goal`` pre_sound cases or ``every_input_valid``, and at least
 ``valid_goal`` valid pairs (post_complete). ``shortfall_reasons`` reads the task after

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from adequacy.errors import AdequacyError
+from adequacy.extensions.backend import Limits
 from adequacy.model.identity import params_key
 from adequacy.model.task import Case, Task
 from adequacy.model.values import content_hash
@@ -30,8 +32,9 @@ from ._oracles import (
     python_reference_run,
 )
 from ._outputs import output_mutants
+from ._reference import SharedReference
 
-__all__ = ["MutateReport", "input_oracles", "mutate_task", "output_oracles"]
+__all__ = ["MutateReport", "input_oracles", "mutate_loaded", "mutate_task", "output_oracles"]
 
 
 class MutateReport(BaseModel):
@@ -65,7 +68,8 @@ def _reason_key(text: str) -> str:
     return text.split(" raised ")[0] + (" raised" if " raised " in text else "")
 
 
-def output_oracles(task: Task, cons: Constraints, notes: list[str]) -> list[OutputOracle]:
+def output_oracles(task: Task, cons: Constraints, notes: list[str],
+                   shared: SharedReference | None = None) -> list[OutputOracle]:
     ref_dir = task.reference_dir
     oracles: list[OutputOracle] = []
     if (ref_dir / "checker.py").is_file():
@@ -79,7 +83,7 @@ def output_oracles(task: Task, cons: Constraints, notes: list[str]) -> list[Outp
         fn = load_module_function(ref_dir / "reference.py", "reference")
         oracles.append(ReferenceOracle(python_reference_run(fn), task.inputs, task.outputs))
     else:
-        backend_run = _backend_reference(task, notes)
+        backend_run = _backend_reference(task, notes, shared)
         if backend_run is not None:
             oracles.append(ReferenceOracle(backend_run, task.inputs, task.outputs,
                                            name="reference(backend)"))
@@ -89,8 +93,9 @@ def output_oracles(task: Task, cons: Constraints, notes: list[str]) -> list[Outp
     return oracles
 
 
-def _backend_reference(task: Task, notes: list[str]) -> Any:
-    """The task language's backend's ``run_reference(task, inputs)``, when it offers one."""
+def _backend_reference(task: Task, notes: list[str], shared: SharedReference | None) -> Any:
+    """The task language's backend's ``run_reference(task, inputs)``, when it offers one
+    (through ``shared``'s session and known outcomes when given)."""
     from adequacy.extensions.registry import backend_for
 
     try:
@@ -101,6 +106,10 @@ def _backend_reference(task: Task, notes: list[str]) -> Any:
     if not backend.runs_references():
         notes.append(f"backend {backend.name} has no run_reference; using recorded outputs")
         return None
+    if shared is not None and shared.backend is backend:
+        limits = Limits()
+        return lambda inputs: [o.output if o.kind == "returned" else None
+                               for o in shared.outcomes(inputs, limits)]
     return lambda inputs: backend.run_reference(task, inputs)
 
 
@@ -114,6 +123,13 @@ def input_oracles(task: Task, cons: Constraints, notes: list[str]) -> list[Input
     if not oracles:
         notes.append("no validator.py and no [constraints]: no invalid input can be labelled")
     return oracles
+
+
+def _op_id(kind: str, operator: str) -> str:
+    """``m-int.plus_two``: the id's prefix says which operator made the case, so a failing
+    case in a table reads as what it is ("off by two") without opening the file."""
+    slug = re.sub(r"[^A-Za-z0-9_.]+", ".", operator).strip(".") or "op"
+    return f"{kind}-{slug}"
 
 
 def _new_id(prefix: str, taken: set[str], *parts: str) -> str:
@@ -143,11 +159,35 @@ def mutate_task(
     output mutants, each distinct valid input (pre_complete and post_complete) up to
     ``per_case`` invalid-input candidates. Existing cases are kept; a candidate equal to an
     existing case (or to a known right output / valid input) is dropped as a duplicate. New ids
-    are ``m-<hash8>`` (mutants) and ``g-<hash8>`` (generated inputs), stable for the content.
+    are ``m-<operator>-<hash8>`` (mutants, e.g. ``m-int.plus_two-8b95476c``) and
+    ``g-<operator>-<hash8>`` (generated inputs), stable for the content.
     ``write=False`` computes the report without touching files.
     """
     task = load_task(task_dir)
-    root = Path(task_dir)
+    from ._generate import _shared
+
+    with _shared(task) as shared:
+        return mutate_loaded(task, Path(task_dir), per_case, seed, outputs=outputs,
+                             inputs=inputs, write=write,
+                             extra_output_oracles=extra_output_oracles,
+                             extra_input_oracles=extra_input_oracles, shared=shared)
+
+
+def mutate_loaded(
+    task: Task,
+    root: Path,
+    per_case: int = 3,
+    seed: int = 0,
+    *,
+    outputs: bool = True,
+    inputs: bool = True,
+    write: bool = True,
+    extra_output_oracles: list[OutputOracle] | None = None,
+    extra_input_oracles: list[InputOracle] | None = None,
+    shared: SharedReference | None = None,
+) -> MutateReport:
+    """``mutate_task`` on a task already loaded from ``root``, its backend reference run
+    through ``shared`` when given."""
     cons = parse_constraints(task.constraints, task.inputs)
     report = MutateReport(task=task.id, per_case=per_case, seed=seed)
     dropped: Counter[str] = Counter()
@@ -163,7 +203,8 @@ def mutate_task(
     new_pre: list[Case] = []
 
     if outputs and per_case > 0:
-        oracles = output_oracles(task, cons, report.notes) + list(extra_output_oracles or [])
+        oracles = output_oracles(task, cons, report.notes, shared) + list(
+            extra_output_oracles or [])
         report.output_oracles = [o.name for o in oracles]
         taken = {(params_key(c.input, task.inputs), params_key(c.output, task.outputs))
                  for c in post_sound + post_complete if c.output is not None}
@@ -200,7 +241,7 @@ def mutate_task(
                 dropped["post: " + _reason_key(why)] += 1
                 continue
             taken.add(key)
-            cid = _new_id("m", ids_post, "post_sound", *key)
+            cid = _new_id(_op_id("m", op), ids_post, "post_sound", *key)
             new_post.append(Case(id=cid, bucket=Bucket.post_sound, input=inp, output=outp,
                                  origin="mutant", visible=False))
             post_ops[op] += 1
@@ -238,7 +279,7 @@ def mutate_task(
                 dropped["pre: " + _reason_key(why)] += 1
                 continue
             taken_in.add(ikey2)
-            cid = _new_id("g", ids_pre, "pre_sound", ikey2)
+            cid = _new_id(_op_id("g", cand.operator), ids_pre, "pre_sound", ikey2)
             new_pre.append(Case(id=cid, bucket=Bucket.pre_sound, input=cand.input,
                                 origin="generated", visible=False))
             pre_ops[cand.operator] += 1

@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import dspy
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from adequacy.errors import AdequacyError
 from adequacy.gym.make import make_gym
 from adequacy.gym.manifest import read_manifest
 from adequacy.gym.session import GymRecord
 from adequacy.gym.tools import GymTools
-from adequacy.model.metrics import summarize
+from adequacy.model.metrics import HARNESS_T, summarize
 from adequacy.records.log import append_record, producer, read_results
 from adequacy.scoring import verification
 from adequacy.scoring.spec_report import Provenance
@@ -41,11 +41,13 @@ class AgentOptions(BaseModel):
     lm: str
     """litellm model string."""
     api_base: str | None = None
+    api_key: str | None = Field(default=None, repr=False, exclude=True)
+    """Never written anywhere (excluded from dumps)."""
     steps: int = 10
     """Step budget: the most tool calls (ReAct iterations) per rollout."""
     harness: bool = True
     """Offer the check tool (visible-case feedback)."""
-    threshold: float = 0.75
+    threshold: float = HARNESS_T
     rollouts: int = 1
     visible: int = 3
     seed: int = 0
@@ -171,7 +173,7 @@ def _steps(trajectory: dict[str, Any], history: list[dict[str, Any]]) -> list[Ag
 
 def agent_lm(opts: AgentOptions) -> Any:
     """The agent's LM; uncached, so that rollouts of one task are distinct samples."""
-    return make_lm(LmSettings(model=opts.lm, api_base=opts.api_base,
+    return make_lm(LmSettings(model=opts.lm, api_base=opts.api_base, api_key=opts.api_key,
                               temperature=opts.temperature, max_tokens=opts.max_tokens,
                               cache=False, tries=opts.tries, retry_wait=opts.retry_wait))
 
@@ -237,7 +239,7 @@ def run_agent(tasks: Sequence[Path], output: Path, opts: AgentOptions,
                 rec = run_rollout(Path(f.folder), opts, lm, rollout=k)
                 recs.append(rec)
                 append_record(output, rec, producer("agent", Provenance(
-                    writer="agent", model=opts.lm)))
+                    writer="agent", model=opts.lm, sample=k)))
     finally:
         if tmp is not None:
             tmp.cleanup()
@@ -250,10 +252,10 @@ def read_rollouts(path: Path) -> list[AgentRollout]:
             for r in read_results(path)]
 
 
-def summary_text(recs: Sequence[GymRecord], threshold: float = 0.75) -> str:
+def summary_text(recs: Sequence[GymRecord], threshold: float = HARNESS_T) -> str:
     """Pass@1, pass@k over repeated rollouts, bucket means, Harness@t and PostHarness@t."""
     summ = summarize([(r.task_id, r.passed_all, r.buckets if r.status == "scored" else None)
-                      for r in recs])
+                      for r in recs])  # every rollout is a sample of the agent
     harness = [r.metrics.harness_at(threshold) for r in recs if r.metrics]
     post = [r.metrics.post_harness_at(threshold) for r in recs if r.metrics]
 
@@ -265,7 +267,8 @@ def summary_text(recs: Sequence[GymRecord], threshold: float = 0.75) -> str:
              f"Pass@1 {summ.pass_at_1 if summ.pass_at_1 is None else f'{summ.pass_at_1:.3f}'}",
              f"Harness@{threshold:g} {frac(harness)}  PostHarness@{threshold:g} {frac(post)}"]
     if summ.pass_at_k:
-        lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items()))
+        lines.append("pass@k " + ", ".join(f"k={k}: {v:.3f}" for k, v in summ.pass_at_k.items())
+                     + f" ({summ.grouped()})")
     lines.append("bucket means " + json.dumps({b: None if v is None else round(v, 3)
                                                for b, v in summ.bucket_means.items()}))
     return "\n".join(lines)

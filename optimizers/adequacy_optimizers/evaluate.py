@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from adequacy.extensions.backend import Limits
 from adequacy.model.task import Task
+from adequacy.model.thresholds import HARNESS_T
 from adequacy.scoring.runner import score_spec
 from adequacy.scoring.spec_report import SpecReport
 
@@ -96,7 +97,8 @@ class _ScoreTask(dspy.Module):
                          error=rep.invalid.render() if rep.invalid else rep.error), rep
 
 
-def evaluate(program: dspy.Module, tasks: Sequence[Task], lm: Any, harness_t: float = 1.0,
+def evaluate(program: dspy.Module, tasks: Sequence[Task], lm: Any,
+             harness_t: float = HARNESS_T,
              with_vr: bool = False, limits: Limits | None = None,
              calls: list[dict[str, Any]] | None = None,
              on_report: Callable[[SpecReport], None] | None = None,

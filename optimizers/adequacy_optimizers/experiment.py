@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -30,10 +31,10 @@ from pydantic import (
 
 from adequacy.batch.jobs import Job, jobs_from_file, jobs_from_glob
 from adequacy.batch.pool import BatchOptions, BatchSummary, run_batch
-from adequacy.errors import AdequacyError, TaskError, validation_message
+from adequacy.errors import AdequacyError, MissingExtra, TaskError, validation_message
 from adequacy.model.toml_lines import line_of
 from adequacy.scoring.options import ScoreOptions
-from adequacy.scoring.spec_report import Provenance
+from adequacy.scoring.spec_report import Provenance, SpecReport
 from adequacy.taskdirs.discovery import default_spec_glob, discover_tasks
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -227,6 +228,34 @@ def _own_jobs(jobs: list[Job], src: SpecSource, tasks: list[Path], folder: Path)
     return True
 
 
+def _numbered(jobs: list[Job]) -> list[Job]:
+    """Jobs written before samples carried their index get it back: ``synthesize`` writes a
+    task's samples in order, so the n-th job of a task is its sample n."""
+    seen: dict[str, int] = {}
+    out = []
+    for j in jobs:
+        n = seen[j.task] = seen.get(j.task, -1) + 1
+        if j.provenance is not None and j.provenance.sample is None:
+            j = j.model_copy(update={"provenance": j.provenance.model_copy(
+                update={"sample": n})})
+        out.append(j)
+    return out
+
+
+def _source_lm(src: SpecSource) -> Any:
+    """The model of a source that names one; DSPy (the optimize extra) is imported only
+    then, so template and Houdini sources run on the core install."""
+    if not src.model:
+        return None
+    try:
+        from adequacy_optimizers.lm import LmSettings, make_lm
+    except ImportError as e:
+        raise MissingExtra("optimize", f"source {src.name!r} (writer {src.writer})",
+                           e) from None
+    return make_lm(LmSettings(model=src.model, api_base=src.api_base,
+                              temperature=src.temperature))
+
+
 def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
                  say: Callable[[str], None]) -> tuple[list[Job], bool]:
     """The jobs of a writer source: reused when the folder holds a complete write for the
@@ -241,17 +270,15 @@ def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
             reused = jobs_from_file(jobs_file)
             if _own_jobs(reused, src, tasks, folder):
                 say(f"{src.name}: specs already written in {folder}")
-                return reused, False
+                return _numbered(reused), False
             say(f"{src.name}: {jobs_file} holds jobs synthesize did not write; writing again")
     except (OSError, ValueError):
         pass
     from adequacy.taskdirs.load import load_task
-    from adequacy_optimizers.lm import LmSettings, make_lm
     from adequacy_optimizers.registry import make_writer
     from adequacy_optimizers.synthesize import synthesize
 
-    lm = (make_lm(LmSettings(model=src.model, api_base=src.api_base,
-                             temperature=src.temperature)) if src.model else None)
+    lm = _source_lm(src)
     pool = [load_task(d) for d in discover_tasks([loaded.resolve(p) for p in src.demo_tasks])]
     writer = make_writer(str(src.writer), family=src.family, lm=lm, pool=pool,
                          program_path=program)
@@ -264,6 +291,25 @@ def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
                provenance=prov)
     stamp_file.write_text(json.dumps(stamp, indent=1) + "\n", encoding="utf-8")
     return jobs_from_file(jobs_file), True
+
+
+def _pair_lines(total: int, say: Callable[[str], None], enabled: bool
+                ) -> Callable[[SpecReport], None] | None:
+    """One line per pair scored now, where no progress bar is drawn (a pipe, a log file):
+    a study can run for hours, and a silent one cannot be told from a hung one."""
+    if not enabled or sys.stderr.isatty():
+        return None
+    done = 0
+
+    def line(rep: SpecReport) -> None:
+        nonlocal done
+        done += 1
+        outcome: str = ("PASSED ALL" if rep.passed_all else rep.status
+                        if rep.status != "scored" else "failed")
+        if rep.error:
+            outcome += f": {' '.join(rep.error.split())[:160]}"
+        say(f"[{done}/{total}] {rep.task_id} {Path(rep.spec_path or '?').name}: {outcome}")
+    return line
 
 
 def run_study(loaded: LoadedStudy, *, workers: int | None = None, progress: bool = True,
@@ -289,7 +335,7 @@ def run_study(loaded: LoadedStudy, *, workers: int | None = None, progress: bool
     results = loaded.resolve(study.results)
     opts = BatchOptions(score=study.scoring, cache_path=cache_path, experiment=loaded.sha256)
     summary = run_batch(jobs, results, opts, workers=workers or study.workers,
-                        progress=progress)
+                        progress=progress, on_report=_pair_lines(len(jobs), say, progress))
     sources = []
     for src, lo, hi, fresh in per_source:
         reps = summary.reports[lo:hi]

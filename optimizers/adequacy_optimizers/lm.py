@@ -33,6 +33,7 @@ from typing import Any, Literal
 import dspy
 from pydantic import BaseModel, ConfigDict, Field
 
+from .lm_errors import LmUnavailable
 from .writer import Usage
 
 # litellm prices calls from a bundled table; by default it first tries to download a newer
@@ -50,7 +51,10 @@ class LmSettings(BaseModel):
 
     model: str
     api_base: str | None = None
-    api_key: str | None = None
+    api_key: str | None = Field(default=None, repr=False, exclude=True)
+    """The endpoint's key (never in a repr or a dump); None: the provider's variable (``OPENAI_API_KEY``...). With an
+    ``api_base`` and no key anywhere, a placeholder is sent: local servers (vLLM, llama.cpp,
+    LM Studio) want none, and one that does answers 401, which says so."""
     temperature: float | None = None
     max_tokens: int | None = None
     cache: bool = True
@@ -60,20 +64,6 @@ class LmSettings(BaseModel):
     """Seconds before the second attempt; doubles after each, at most 60."""
     timeout: float = Field(default=300.0, gt=0.0)
     """Seconds one request may take (litellm's default is 600)."""
-
-
-class LmUnavailable(BaseException):  # noqa: N818 - reads as a state, like KeyboardInterrupt
-    """The LM cannot answer (endpoint down, bad key, unknown model): stop the command.
-
-    A ``BaseException`` on purpose: DSPy's executors, GEPA's adapter and ReAct catch
-    ``Exception`` from LM calls and score them 0; this must reach the command instead."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def _chain(exc: BaseException) -> Iterable[BaseException]:
@@ -111,7 +101,8 @@ def classify(exc: BaseException) -> tuple[Kind, str]:
     status = getattr(exc, "status", None)
     http = f" (HTTP {status})" if isinstance(status, int) else ""
     if _no_credentials(exc) or isinstance(exc, ex.LMNotConfiguredError):
-        return "fatal", "no API key (set the provider's key variable, e.g. OPENAI_API_KEY)"
+        return "fatal", ("no API key (pass --api-key or set the provider's key variable, e.g. "
+                         "OPENAI_API_KEY)")
     if isinstance(exc, ex.LMAuthError):
         return "fatal", f"authentication failed{http}"
     if isinstance(exc, ex.LMBillingError):
@@ -143,6 +134,16 @@ def provider_message(exc: BaseException, limit: int = 160) -> str:
     text = (str(exc).strip().splitlines() or [""])[0]
     text = _PREFIX.sub("", text).strip()
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+PLACEHOLDER_KEY = "no-key"
+"""Sent to an ``api_base`` when no key is given anywhere (never to a provider's default)."""
+
+
+def key_variable(model: str) -> str:
+    """The environment variable litellm reads the model's key from (``OPENAI_API_KEY``)."""
+    provider = model.split("/", 1)[0] if "/" in model else "openai"
+    return f"{provider.upper()}_API_KEY"
 
 
 def endpoint_of(model: str, api_base: str | None) -> str:
@@ -190,8 +191,14 @@ class GuardedLM(dspy.LM):
         kw: dict[str, Any] = {"timeout": settings.timeout}
         if settings.api_base:
             kw["api_base"] = settings.api_base
+        self.placeholder_key = False
         if settings.api_key:
             kw["api_key"] = settings.api_key
+        elif settings.api_base and not os.environ.get(key_variable(settings.model)):
+            # the OpenAI client refuses to start without some key, though a local server
+            # reads none
+            kw["api_key"] = PLACEHOLDER_KEY
+            self.placeholder_key = True
         super().__init__(settings.model, temperature=settings.temperature,
                          max_tokens=settings.max_tokens, cache=False, num_retries=0,
                          engine="litellm", **kw)
@@ -223,6 +230,9 @@ class GuardedLM(dspy.LM):
     def _fail(self, exc: BaseException, reason: str, attempt: int) -> LmUnavailable:
         tries = f" after {attempt} tries" if attempt > 1 else ""
         said = provider_message(exc)
+        if self.placeholder_key and reason.startswith("authentication failed"):
+            reason += (f" (no key was given: this endpoint wants one; pass --api-key or set "
+                       f"{key_variable(self.settings.model)})")
         return self.breaker.trip(f"{self.where}: {reason}{tries}" + (f": {said}" if said else ""))
 
     def _decide(self, exc: Exception, attempt: int) -> float:

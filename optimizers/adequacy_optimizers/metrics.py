@@ -28,7 +28,8 @@ import dspy
 from adequacy.errors import AdequacyError, HeldOutTask, LenientReward, MetricUnavailable
 from adequacy.extensions.backend import Limits
 from adequacy.model.task import Task
-from adequacy.model.verdicts import Bucket, Truth
+from adequacy.model.thresholds import HARNESS_T
+from adequacy.model.verdicts import Truth
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.runner import score_spec
 from adequacy.scoring.spec_report import SpecReport
@@ -53,7 +54,7 @@ def _short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def adequacy_score(rep: SpecReport, option: Option = "mean", harness_t: float = 1.0,
+def adequacy_score(rep: SpecReport, option: Option = "mean", harness_t: float = HARNESS_T,
                    allow_lenient: bool = False) -> float:
     """The number a report is worth under one option (0.0 unless scored). A report scored
     leniently is refused (``LenientReward``) unless ``allow_lenient``."""
@@ -118,7 +119,7 @@ class SpecMetric:
     """Callable GEPA metric over a fixed set of training tasks."""
 
     def __init__(self, tasks: Iterable[Task], kind: Kind = "adequacy", option: Option = "mean",
-                 harness_t: float = 1.0, max_cases: int = 3, engines: Sequence[str] | None = None,
+                 harness_t: float = HARNESS_T, max_cases: int = 3, engines: Sequence[str] | None = None,
                  cache: VerdictCache | None = None, limits: Limits | None = None,
                  language: str | None = None, strict: bool = True,
                  allow_lenient: bool = False) -> None:
@@ -182,5 +183,3 @@ class SpecMetric:
         return dspy.Prediction(score=score, feedback=feedback)
 
 
-def bucket_names() -> list[str]:
-    return [b.value for b in Bucket]

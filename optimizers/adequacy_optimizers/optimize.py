@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from adequacy.errors import AdequacyError
 from adequacy.model.task import Task
+from adequacy.model.thresholds import HARNESS_T
 from adequacy.records.log import append_record, producer
 from adequacy.scoring.keys import split_record_key
 from adequacy.scoring.spec_report import Provenance, SpecReport
@@ -46,7 +47,7 @@ class OptimizeOptions(BaseModel):
     family: str = "zs"
     metric: Kind = "adequacy"
     option: Option = "mean"
-    harness_t: float = 1.0
+    harness_t: float = HARNESS_T
     auto: Literal["light", "medium", "heavy"] | None = "light"
     max_metric_calls: int | None = None
     """Overrides ``auto`` when set."""
@@ -72,6 +73,9 @@ class OptimizeResult(BaseModel):
     chosen: Literal["seed", "optimized"]
     validated: bool = True
     """False when the validation split was empty: ``chosen`` is then GEPA's program unchecked."""
+    tie: bool = False
+    """Seed and optimized program scored the same on validation: the seed is kept (nothing
+    shows the optimized one is better)."""
     candidates: int
     metric_calls: int | None
     seconds: float
@@ -101,7 +105,7 @@ def table(seed: SplitScore | None, opt: SplitScore | None, title: str) -> str:
     rows = ["adequacy", "post_corr", "post_comp", "pre_corr", "pre_comp", "harness_at_t", "vr",
             "invalid", "writer_failed"]
     n = seed.tasks if seed else 0
-    t = seed.harness_t if seed else 1.0
+    t = seed.harness_t if seed else HARNESS_T
     head = [f"### {title} ({n} tasks; harness_at_t is the share with all four >= {t})", "",
             "| metric | seed | optimized |", "|---|---|---|"]
     return "\n".join(head + [_row(r, seed, opt) for r in rows]) + "\n"
@@ -183,13 +187,23 @@ def optimize(tasks: Sequence[Task], out_dir: Path, task_lm: Any, reflection_lm: 
 
     seed_val, opt_val = score(seed_prog, val, "val"), score(optimized, val, "val")
     chosen: Literal["seed", "optimized"] = "optimized"
-    if seed_val and opt_val and seed_val.adequacy > opt_val.adequacy:
-        chosen = "seed"
+    tie = bool(seed_val and opt_val and seed_val.adequacy == opt_val.adequacy)
+    if seed_val and opt_val and seed_val.adequacy >= opt_val.adequacy:
+        chosen = "seed"  # on a tie too: nothing shows the optimized program is better
     seed_test, opt_test = score(seed_prog, test, "test"), score(optimized, test, "test")
     raise_if_failed(task_lm, reflection_lm)
     validated = bool(val)
-    verdict = (f"chosen on validation: {chosen}" if validated else
-               f"chosen without validation: {chosen} (the validation split is empty)")
+    if not validated:
+        verdict = f"chosen without validation: {chosen} (the validation split is empty)"
+    elif tie and seed_val is not None:
+        verdict = (f"chosen on validation: seed (a tie: seed and optimized both "
+                   f"{seed_val.adequacy:.3f}; the seed is kept: `synthesize` without "
+                   "`--program` writes with it)")
+    elif chosen == "seed":
+        verdict = ("chosen on validation: seed (better than the optimized program: "
+                   "`synthesize` without `--program` writes with it)")
+    else:
+        verdict = "chosen on validation: optimized (program.json)"
     (out_dir / "scores.json").write_text(json.dumps({
         k2: v.model_dump() if v else None for k2, v in
         {"seed_val": seed_val, "optimized_val": opt_val, "seed_test": seed_test,
@@ -207,7 +221,8 @@ def optimize(tasks: Sequence[Task], out_dir: Path, task_lm: Any, reflection_lm: 
                   for r in records])
     return OptimizeResult(out_dir=str(out_dir), splits=splits, seed_val=seed_val,
                           optimized_val=opt_val, seed_test=seed_test, optimized_test=opt_test,
-                          chosen=chosen, validated=validated, candidates=n_cand, metric_calls=calls,
+                          chosen=chosen, validated=validated, tie=tie, candidates=n_cand,
+                          metric_calls=calls,
                           seconds=time.monotonic() - start, lm_seconds=lm_time.seconds,
                           prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens,
                           cost=u.cost)

@@ -2,7 +2,8 @@
 
 Layout: ``DIR/<task_id>/<writer>-<n>.<ext>``, ``DIR/jobs.jsonl`` (the ``{"task", "spec",
 "provenance"}`` lines ``adequacy run`` reads, paths relative to DIR; provenance says which
-writer, model, prompt family and program wrote the spec, and ``run`` records it) and
+writer, model, prompt family and program wrote the spec and which of the task's samples it is,
+and ``run`` records it) and
 ``DIR/writes.jsonl`` (one ``WrittenSpec`` per spec: writer, model, tokens, cost, notes, error).
 A writer that produced no spec (the model's answer held none) gets a job line with
 ``writer_failed`` (the reason) and a ``<writer>-<n>.writer-failed.txt`` file with the raw
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from adequacy.console import progress
 from adequacy.scoring.spec_report import Provenance
 from adequacy.taskdirs.discovery import discover_tasks
 from adequacy.taskdirs.load import load_task
@@ -77,8 +79,10 @@ def synthesize(
     for p in final.values():
         p.unlink(missing_ok=True)
     with partial["jobs.jsonl"].open("w", encoding="utf-8") as jobs, \
-            partial["writes.jsonl"].open("w", encoding="utf-8") as log:
+            partial["writes.jsonl"].open("w", encoding="utf-8") as log, \
+            progress.steps(f"writing specs ({stem})", len(loaded), "tasks") as bar:
         for d, task in loaded:
+            bar.note(f"now: {task.id}")
             folder = out / _safe(task.id)
             folder.mkdir(exist_ok=True)
             for i, w in enumerate(writer.write(task, samples)):
@@ -91,7 +95,8 @@ def synthesize(
                     (out / rel).write_text(_failed_text(w), encoding="utf-8")
                     job["writer_failed"] = failure_reason(w)
                 job["spec"] = rel
-                prov = made_by.model_copy(update={"model": w.model or made_by.model})
+                prov = made_by.model_copy(update={"model": w.model or made_by.model,
+                                                  "sample": i})
                 job["provenance"] = prov.model_dump()
                 jobs.write(json.dumps(job) + "\n")
                 log.write(w.model_copy(update={"sample": i}).model_dump_json() + "\n")
@@ -102,6 +107,7 @@ def synthesize(
                 cost += w.usage.cost
                 if on_spec:
                     on_spec(w)
+            bar.advance()
     for name, p in partial.items():
         p.replace(final[name])
     return SynthesisSummary(tasks=len(loaded), specs=n_specs, failed=failed,

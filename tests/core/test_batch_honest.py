@@ -1,4 +1,4 @@
-"""Honest batch totals (issue 10 section 4): the results file is a log, the report of a job is
+"""Honest batch totals: the results file is a log, the report of a job is
 its latest record for the job's current key, summaries cover exactly the current job list; one
 writer per results file; workers and their children die with the run; Ctrl-C stops at once."""
 

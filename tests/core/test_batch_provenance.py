@@ -19,6 +19,7 @@ from adequacy.errors import ResultsError, TaskError
 from adequacy.examples import bundled_folder
 from adequacy.model.verdicts import Bucket
 from adequacy.records.html import read_records
+from adequacy.scoring.options import ScoreOptions
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 REPO = FIXTURES.parents[1]
@@ -126,7 +127,7 @@ def test_synthesize_then_run_reports_by_writer(tmp_path: Path) -> None:
     out = tmp_path / "syn"
     synthesize([bundled_folder("verus") / "binary_search_first"], out, TemplateWriter())
     results = tmp_path / "results.jsonl"
-    run_batch(jobs_from_file(out / "jobs.jsonl"), results, BatchOptions(engines=["interp"]),
+    run_batch(jobs_from_file(out / "jobs.jsonl"), results, BatchOptions(score=ScoreOptions(engines=["interp"])),
               workers=1, progress=False)
     (rec,) = read_records([results], group_by="writer")
     assert rec.approach == "templates" and rec.producer.writer == "templates"
@@ -143,6 +144,7 @@ def test_a_report_failing_its_own_checks_is_an_error_record_not_a_crash(
         return real(*args, **kwargs).model_copy(update={"passed_all": True})  # type: ignore[arg-type]
 
     monkeypatch.setattr(batch, "score_spec", lying)
+    monkeypatch.setenv("ADEQUACY_POOL_START", "fork")  # the stand-in bug lives in this process
     _task(tmp_path, {"s.toy": WEAK})
     jf = _jobs(tmp_path, [{"task": "toy_succ", "spec": "toy_succ/specs/s.toy"}])
     s = run_batch(jobs_from_file(jf), tmp_path / "r.jsonl", BatchOptions(), workers=1,

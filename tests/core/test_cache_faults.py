@@ -1,4 +1,4 @@
-"""Issue 10 section 3: a cache fault never breaks scoring; `cache clear` always works;
+"""a cache fault never breaks scoring; `cache clear` always works;
 concurrent writers are safe."""
 
 from __future__ import annotations

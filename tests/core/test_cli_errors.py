@@ -1,4 +1,4 @@
-"""Issue 10 section 2: bad input gets one line naming the file (and line) and exit 2, never a
+"""bad input gets one line naming the file (and line) and exit 2, never a
 traceback and never exit 1 (which means "the spec failed"). Each case runs the real CLI."""
 
 from __future__ import annotations
@@ -235,8 +235,9 @@ def test_batch_spec_cap_and_dev_zero(task: Path, gold: Path, tmp_path: Path,
 
 
 def test_run_on_a_folder(tmp_path: Path) -> None:
+    # a folder is taken as task folders (as `run --tasks`); one holding no task says so
     line = one_line_error(*cli("run", tmp_path, "-o", tmp_path / "r.jsonl"))
-    assert "is a folder, expected a jobs file" in line
+    assert str(tmp_path) in line and "not a task folder or a folder of tasks" in line
 
 
 def test_jobs_file_nested_100000_deep(tmp_path: Path) -> None:

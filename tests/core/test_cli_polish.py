@@ -1,4 +1,4 @@
-"""Issue 24's smaller items, each through the real CLI (real engines, real datasets where the
+"""Small CLI behaviours, each through the real CLI (real engines, real datasets where the
 item is about them): every test failed before its fix."""
 
 from __future__ import annotations

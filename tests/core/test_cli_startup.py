@@ -1,4 +1,4 @@
-"""A CLI that starts fast (issue 23): what each entry point imports, checked in a fresh
+"""A CLI that starts fast: what each entry point imports, checked in a fresh
 interpreter (``sys.modules`` after the import), and that ``--version`` needs no app."""
 
 from __future__ import annotations

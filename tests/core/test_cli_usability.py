@@ -1,4 +1,4 @@
-"""Issue 10 sections 6 and 7: no PASSED ALL where nothing was tested, and the paper cuts."""
+"""no PASSED ALL where nothing was tested, and the paper cuts."""
 
 from __future__ import annotations
 

@@ -78,7 +78,7 @@ def test_passed_all_with_unknown() -> None:
 
 
 def test_passed_all_needs_every_bucket_tested() -> None:
-    # issue 10 section 6: an imported task without sound cases must not let a spec pass
+    # an imported task without sound cases must not let a spec pass
     only_complete = bucket_stats([v(Bucket.pre_complete, Truth.true, 0),
                                   v(Bucket.post_complete, Truth.true, 1)])
     assert passed_all(only_complete, strict=True) is False

@@ -45,8 +45,8 @@ def test_wheel_installs_only_adequacy_packages(tmp_path: Path) -> None:
                            "--target", str(target), str(wheel)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     top = {p.name for p in target.iterdir() if p.name != "bin"}
-    assert top == {"adequacy", "adequacy_verus", "adequacy_openjml", "adequacy_mutators",
-                   "adequacy_optimizers",
+    assert top == {"adequacy", "adequacy_verus", "adequacy_openjml", "adequacy_python",
+                   "adequacy_mutators", "adequacy_optimizers",
                    wheel.name.split("-")[0] + "-" + wheel.name.split("-")[1] + ".dist-info"}
     code = ("import adequacy, adequacy_verus, adequacy_mutators, adequacy_optimizers;"
             "print(adequacy.__file__)")

@@ -1,5 +1,5 @@
-"""One ``ScoreOptions`` (issue 19, fault 4): taken by ``score_spec``, ``job_key`` and batch
-options, recorded in every report, built by the one option group of ``score`` and ``run``."""
+"""One ``ScoreOptions``: taken by ``score_spec``, ``job_key`` and batch options, recorded in
+every report, and the command-line options of ``score`` and ``run`` generated from it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from adequacy.batch.pool import BatchOptions
 from adequacy.cli import app
-from adequacy.cli.options import SCORE_OPTIONS, score_option_group
+from adequacy.cli.model_options import group_value, with_groups
+from adequacy.cli.options import SCORE
 from adequacy.extensions.backend import Limits
 from adequacy.records.log import read_results
 from adequacy.scoring.keys import job_key
@@ -55,20 +56,20 @@ def test_score_spec_keywords_are_validated_fields(toy: None, toy_task: Path) -> 
 
 def test_batch_options_embed_score_options() -> None:
     nested = BatchOptions(score=ScoreOptions(engines=["exact"], strict=False))
-    assert BatchOptions(engines=["exact"], strict=False) == nested
-    assert BatchOptions(engines=None).score.engines == []
+    assert nested.score.engines == ["exact"] and nested.score.strict is False
+    with pytest.raises(ValidationError):  # one spelling: the options are the score field
+        BatchOptions(engines=["exact"])
     with pytest.raises(ValidationError):
-        BatchOptions(strict="sometimes")
+        BatchOptions(score={"strict": "sometimes"})
 
 
 def test_option_group_builds_score_options() -> None:
     seen: list[ScoreOptions] = []
     probe = typer.Typer()
 
-    @probe.command()
-    @score_option_group
-    def cmd(*, options: ScoreOptions) -> None:
-        seen.append(options)
+    @probe.command(cls=with_groups(SCORE))
+    def cmd(ctx: typer.Context) -> None:
+        seen.append(group_value(ctx, SCORE))
 
     r = CliRunner().invoke(probe, ["--lenient", "-e", "a", "-e", "b", "--cross-check",
                                    "--case-timeout", "2.5", "--memory-mb", "64",
@@ -79,6 +80,23 @@ def test_option_group_builds_score_options() -> None:
                                                              timeout_streak=0))]
     r = CliRunner().invoke(probe, ["--memory-mb", "8"])
     assert r.exit_code == 2 and "--memory-mb must be >= 16" in r.output
+    # every option also reads its environment variable; the flag wins
+    r = CliRunner().invoke(probe, ["--steps", "7"], env={"ADEQUACY_STEPS": "5",
+                                                        "ADEQUACY_STRICT": "false"})
+    assert r.exit_code == 0, r.output
+    assert seen[-1].limits.steps == 7 and seen[-1].strict is False
+
+
+def test_every_field_of_the_model_is_an_option() -> None:
+    """A field added to ``ScoreOptions`` or ``Limits`` reaches the command line by itself,
+    with the model's default and its docstring as help."""
+    r = CliRunner().invoke(app, ["score", "--help"], env={"COLUMNS": "200"})
+    fields = [f for f in ScoreOptions.model_fields if f != "limits"] + list(Limits.model_fields)
+    assert len(fields) >= 9
+    for f in fields:
+        env = "ADEQUACY_" + f.upper()
+        assert env in r.stdout, f
+    assert "--steps" in r.stdout and "2000000" in r.stdout
 
 
 def test_score_and_run_share_the_group(toy: None, toy_task: Path, tmp_path: Path) -> None:
@@ -101,6 +119,8 @@ def test_score_and_run_share_the_group(toy: None, toy_task: Path, tmp_path: Path
     assert rec.record.report.options.model_dump(mode="json") == scored["options"]
     assert scored["strict"] is False and scored["options"]["limits"]["case_seconds"] == 2.5
     for command in ("score", "run"):
-        help_text = runner.invoke(app, [command, "--help"]).stdout
-        for p in SCORE_OPTIONS:
-            assert "--" + p.name.replace("_", "-") in help_text.replace("--lenient", "")
+        help_text = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"}).stdout
+        for flag in ("--backend", "--engine", "--cross-check", "--strict", "--lenient",
+                     "--case-timeout", "--spec-timeout", "--memory-mb", "--steps",
+                     "--timeout-streak", "--no-cache", "--cache"):
+            assert flag in help_text, (command, flag)

@@ -1,4 +1,4 @@
-"""Issue 10 section 2, task validation: typos are errors with a did-you-mean, a BOM is fine."""
+"""Task validation: typos are errors with a did-you-mean, a BOM is fine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rule every engine applies to a predicate that keeps timing out (issue 10 section 5)."""
+"""The rule every engine applies to a predicate that keeps timing out."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_zero_never_gives_up() -> None:
 
 
 def test_every_failure_kind_counts_and_is_named() -> None:
-    """Issue 27: out of memory, stack overflow, a dead worker and a forbidden action give a
+    """out of memory, stack overflow, a dead worker and a forbidden action give a
     predicate up like timeouts do, and the reason names the kind and says the rest are
     skipped."""
     from adequacy.extensions.backend import FAILURE_KINDS, FailureStreak

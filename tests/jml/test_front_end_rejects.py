@@ -1,4 +1,4 @@
-"""Only the JML front end calls a spec invalid (issue 11, rule 1).
+"""Only the JML front end calls a spec invalid.
 
 The front end (``jml/``) must not need any engine: name resolution moved out of rac's
 translator into ``jml/resolve.py``, so a spec rac cannot translate is rac's gap (its cases

@@ -1,4 +1,4 @@
-"""The bundled JML examples' soundness buckets come from ``adequacy mutate`` (issue 7).
+"""The bundled JML examples' soundness buckets come from ``adequacy mutate``.
 
 Each task carries a ``reference/validator.py`` and a ``[constraints]`` table where the
 statement's promise fits the vocabulary; its output oracle is the task's own Java method run

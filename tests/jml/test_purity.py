@@ -1,4 +1,4 @@
-"""JML's purity rules for helpers (issue 18.3): verdicts never depend on case order.
+"""JML's purity rules for helpers: verdicts never depend on case order.
 
 The attack on main: a ``pure`` helper kept a static map (a static field of a local class is
 legal Java 17) and accepted the first output it saw per input. The completeness cases run

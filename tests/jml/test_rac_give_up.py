@@ -1,5 +1,5 @@
 """A predicate that keeps failing for want of resources or rights is given up, whatever the
-kind of failure (issue 27): out of memory, stack overflow, a forbidden action, a worker that
+kind of failure: out of memory, stack overflow, a forbidden action, a worker that
 died (timeouts: test_rac_time_budget.py). Three failures in a row, then the predicate's other
 cases are unknown with a reason that names the kind; the other predicate is scored normally,
 and so is the next spec."""
@@ -38,7 +38,7 @@ def _given_up_post(tmp_path: Path, helper: str, call: str, limits: Limits) -> li
     t0 = time.monotonic()
     b = backends()["openjml"]
     loaded = b.load_spec(task, spec, "Spec.java")
-    # a helper that reads System is a gap of the front end (issue 18.3: every case unknown
+    # a helper that reads System is a gap of the front end (every case unknown
     # before any engine runs); the engine's own give-up rule is tested underneath it
     loaded.data.gap = None
     verdicts = engine_named(b, "rac").check(loaded, task, task.all_cases(), limits)

@@ -27,7 +27,7 @@ EVIL = {
               "x[i] = new long[100000]; return x.length > 0;", "out of memory|timeout"),
     "thread": ("new Thread(() -> { while (true) { } }).start(); return true;", "forbidden"),
     "recursion": ("return evil(s);", "stack overflow"),
-    # issue 10 section 7: catching the SecurityException must not turn a forbidden action
+    # catching the SecurityException must not turn a forbidden action
     # into a decided verdict (before, this case was decided "true")
     "caught-file": ("try { java.nio.file.Files.readAllBytes(java.nio.file.Path.of("
                     "\"/etc/passwd\")); } catch (Throwable t) { } return true;", "forbidden"),
@@ -48,7 +48,7 @@ def test_hostile_helper_is_contained(name: str) -> None:
         "    public static String solve")
     b = OpenJmlBackend()
     loaded = b.load_spec(task, spec, f"{name}.java")
-    # the front end cannot vouch for such a helper (issue 18.3: its cases are unknown); the
+    # the front end cannot vouch for such a helper (its cases are unknown); the
     # sandbox underneath must contain it all the same, so this test runs rac without the gap
     loaded.data.gap = None
     cases = task.all_cases()

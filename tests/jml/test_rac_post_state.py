@@ -1,4 +1,4 @@
-"""Importer conventions the rac engine, run_reference and the stubs follow (issue 5).
+"""Importer conventions the rac engine, run_reference and the stubs follow.
 
 - ``[jml] post_state = ["a"]``: the output field ``a`` is the array after the call; in an
   ensures ``a`` is that value and ``\\old(a)`` the input.

@@ -1,4 +1,4 @@
-"""A spec whose pure helper loops forever stops costing time (issue 10 section 5).
+"""A spec whose pure helper loops forever stops costing time.
 
 Before: every case paid the full case timeout (206 cases x 10 s on a SpecGenBench task, then
 the 600 s spec budget). Now three timeouts in a row give the predicate up, and its remaining

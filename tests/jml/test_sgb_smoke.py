@@ -1,4 +1,4 @@
-"""Issue 5's smoke test of the whole JML pipeline on real data (SpecGenBench, all 120 tasks).
+"""The smoke test of the whole JML pipeline on real data (SpecGenBench, all 120 tasks).
 
 Import every record, then score two specs per task under ``rac``: a tautology, which must
 accept every recorded (input, output) pair, and ``ensures false``, which must reject every one.

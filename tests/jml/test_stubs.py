@@ -19,7 +19,9 @@ from adequacy_openjml.stubs import java_literal, render_stubs
 def test_java_literals() -> None:
     assert java_literal([1, -2], "int[]") == "new int[]{1, (-2)}"
     assert java_literal("a\"b", "String") == '"a\\"b"'
-    assert java_literal("x", "char") == "'\\u0078'"
+    assert java_literal("x", "char") == "'x'"
+    # not '\\u0027': Java replaces unicode escapes before lexing, so that is '''
+    assert java_literal("'", "char") == "'\\''"
     assert java_literal(None, "int[]") == "null"
     assert java_literal(5, "long") == "5L"
     assert java_literal("NaN", "double") == "Double.NaN"
@@ -43,7 +45,9 @@ def test_stubs_cover_both_directions_and_keep_helpers() -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("javac") is None, reason="needs javac")
 def test_stub_files_compile(tmp_path: Path) -> None:
-    for d in sorted(EXAMPLES.iterdir()):
+    tasks = sorted(EXAMPLES.iterdir())
+    assert len(tasks) >= 5  # the bundled JML examples: an empty folder must not pass
+    for d in tasks:
         task = load_task(d)
         spec = load(task, (d / "specs" / "gold.java").read_text(), "g.java")
         sf = render_stubs(spec, task, task.all_cases())

@@ -1,6 +1,6 @@
 """Ill-typed JML specs, each one edit from a gold spec, must be invalid at the edited line.
 
-Each mutant is an edit of a kind models make (issue 20): a misspelt name, a member the type
+Each mutant is an edit of a kind models make: a misspelt name, a member the type
 lacks, wrong arity or argument types, an int where a boolean is expected, ``.length`` vs
 ``.length()``, ``\\result`` in a void method, comparing an array with an int. The rule each
 breaks is cited (JLS = Java Language Specification SE 17; JML RM = JML Reference Manual);

@@ -1,4 +1,4 @@
-"""Java reads unicode escapes before it lexes (JLS 3.3); so must the JML front end (issue 18.4).
+"""Java reads unicode escapes before it lexes (JLS 3.3); so must the JML front end.
 
 The attack: ``// note \\u000a if (true) return 42;`` was a comment to the front end and a
 statement to KeY, so ``adequacy verify`` proved ``ensures \\result == 42`` on abs_value, and
@@ -7,6 +7,7 @@ KeY's verdicts for that poison filled the shared cache under the key of an hones
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -60,11 +61,13 @@ def test_carriage_return_ends_a_line_comment() -> None:
 
 def test_verify_refuses_the_poison_before_key_starts(tmp_path: Path) -> None:
     """On main, KeY read the hidden statement and said "verified"; now the front end refuses
-    the spec (exit 3), so no engine ever reads it."""
+    the spec (exit 3), so no engine ever reads it. An empty cache (no `adequacy setup`, so no
+    KeY worker): the spec's fault is found before any prover is looked for."""
     p = tmp_path / "poison.java"
     p.write_text(POISON)
+    env = dict(os.environ, ADEQUACY_CACHE=str(tmp_path / "empty-cache"))
     r = subprocess.run([sys.executable, "-m", "adequacy", "verify", str(ABS), str(p)],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 3, r.stdout + r.stderr
     assert "code altered" in r.stdout + r.stderr
     assert "Traceback" not in r.stderr

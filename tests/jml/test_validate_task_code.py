@@ -1,4 +1,4 @@
-"""``task validate`` runs the checks ``score`` runs on the task's own code (issue 25): before,
+"""``task validate`` runs the checks ``score`` runs on the task's own code: before,
 a Solution.java whose JML does not read made ``score`` exit 2 while ``validate`` said ok."""
 
 from __future__ import annotations

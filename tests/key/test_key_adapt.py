@@ -1,6 +1,6 @@
 """What the KeY stubs change in a spec's text so KeY 2.12.3 loads it (engines/key/adapt.py):
 each rewrite checked on the text, and on real KeY against truths worked out by hand for
-specs in the styles of SpecGen's OpenJML-verified oracle programs (issue 25: constants KeY's
+specs in the styles of SpecGen's OpenJML-verified oracle programs (constants KeY's
 library lacks, loop annotations left in the method body, ``function`` helpers, bare
 quantifier clauses)."""
 
@@ -174,7 +174,7 @@ def test_character_min_value_is_exact(tmp_path: Path) -> None:
         [v.reason for v in got]
 
 
-# --- unary minus on narrow types, unreached helper contracts (issue 25: Absolute, GCD) -----
+# --- unary minus on narrow types, unreached helper contracts (Absolute, GCD) -----
 
 
 def test_unary_minus_of_a_narrow_variable_is_promoted_to_int_in_the_text() -> None:
@@ -249,7 +249,7 @@ def test_key_decides_narrow_minus_beside_an_old_clause(narrow_task: Task) -> Non
         [v.reason for v in got]
 
 
-# --- model methods (issue 25: SpecGen's Factorial, spec_factorial) --------------------------
+# --- model methods (SpecGen's Factorial, spec_factorial) --------------------------
 
 FACT = """public class Solution {
     public static long solve(int n) {

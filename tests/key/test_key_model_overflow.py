@@ -70,7 +70,7 @@ def test_key_defines_a_model_body_only_where_java_arithmetic_agrees(tmp_path: Pa
     """
     task = load_task(EXAMPLES / "abs_value")
     post_c = [c for c in task.cases[Bucket.post_complete] if c.id in ("neg", "min-plus-one")]
-    post_s = [c for c in task.cases[Bucket.post_sound] if c.id == "m-af9f7902"]
+    post_s = [c for c in task.cases[Bucket.post_sound] if c.id == "m-int.plus_two-af9f7902"]
     task = task.model_copy(update={"cases": {Bucket.post_complete: post_c,
                                              Bucket.post_sound: post_s}})
     spec = tmp_path / "model.java"
@@ -81,5 +81,5 @@ def test_key_defines_a_model_body_only_where_java_arithmetic_agrees(tmp_path: Pa
                                                                 spec_seconds=300))
     by_id = {(v.bucket, v.case_id): v for v in got}
     assert by_id[(Bucket.post_complete, "neg")].value is Truth.true, got
-    assert by_id[(Bucket.post_sound, "m-af9f7902")].value is Truth.false, got
+    assert by_id[(Bucket.post_sound, "m-int.plus_two-af9f7902")].value is Truth.false, got
     assert by_id[(Bucket.post_complete, "min-plus-one")].value is Truth.unknown, got

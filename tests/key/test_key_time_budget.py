@@ -1,4 +1,4 @@
-"""The key engine gives up a predicate whose proofs keep timing out (issue 10 section 5).
+"""The key engine gives up a predicate whose proofs keep timing out.
 
 The prover is replaced by a recorded reply per stub (every post stub times out, every pre stub
 closes): this tests the engine's request plan and verdicts, not KeY. The real KeY worker

@@ -1,4 +1,4 @@
-"""The bundled Verus examples' soundness buckets come from ``adequacy mutate`` (issue 7).
+"""The bundled Verus examples' soundness buckets come from ``adequacy mutate``.
 
 Each task carries its own oracles (reference/reference.py, reference/validator.py and a
 ``[constraints]`` table where the statement's promise fits the vocabulary); the mutated cases in

@@ -1,4 +1,4 @@
-"""Output mutants respect what the language makes impossible (issue 25): the post-state of an
+"""Output mutants respect what the language makes impossible: the post-state of an
 in-place array parameter keeps its length and stays non-null (JLS 10.7: "once an array object
 is created, its length never changes"; the parameter still refers to the same object)."""
 

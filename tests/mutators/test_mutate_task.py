@@ -69,7 +69,7 @@ def test_reference_and_validator_label_everything(tmp_path: Path) -> None:
     task = load_task(d)  # the written files load and validate
     ref = {json.dumps(i, sort_keys=True): o for i, o in SUM_CASES}
     for c in task.cases[Bucket.post_sound]:
-        assert c.origin == "mutant" and c.id.startswith("m-") and len(c.id) == 10
+        assert c.origin == "mutant" and c.id.startswith("m-int.") and len(c.id.rsplit("-", 1)[1]) == 8
         assert c.output != ref[json.dumps(c.input, sort_keys=True)]
     exec_ns: dict[str, Any] = {}
     exec(VALIDATOR, exec_ns)  # noqa: S102 - the test's own validator
@@ -212,3 +212,25 @@ counts = "map<string, i32>"
     fields = {op.split(".")[0] for op in rep.post_operators}
     assert fields == {"words", "first", "counts"}
     load_task(d)
+
+
+def test_case_ids_name_the_operator_that_made_them(tmp_path: Path) -> None:
+    """``m-int.plus_two-<hash>``: the id says which mutation made the wrong output (and
+    ``g-<operator>-<hash>`` which made the invalid input); counted per operator, the ids give
+    exactly the report's table."""
+    import re
+    from collections import Counter
+
+    d = make_task(tmp_path, files={"reference.py": REFERENCE, "validator.py": VALIDATOR})
+    rep = mutate_task(d, per_case=4, seed=7)
+    post = [c["id"] for c in lines(d, "post_sound")]
+    pre = [c["id"] for c in lines(d, "pre_sound")]
+    shape = re.compile(r"^([mg])-([A-Za-z0-9_.]+)-[0-9a-f]{8,}$")
+    assert post and pre and all(shape.match(i) for i in post + pre), post + pre
+
+    def ops(ids: list[str]) -> Counter[str]:
+        return Counter(shape.match(i).group(2) for i in ids)  # type: ignore[union-attr]
+
+    slug = {k.replace(":", "."): v for k, v in rep.post_operators.items()}
+    assert ops(post) == Counter(slug) and all(i.startswith("m-") for i in post)
+    assert ops(pre) == Counter(rep.pre_operators) and all(i.startswith("g-") for i in pre)

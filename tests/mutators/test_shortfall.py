@@ -1,4 +1,4 @@
-"""Why a task falls short of issue 21's case goals (mutators/_shortfall.py), on small tasks whose
+"""Why a task falls short of the case goals (mutators/_shortfall.py), on small tasks whose
 input space and reference we know by heart (hand-worked truths in each test's comment)."""
 
 from __future__ import annotations

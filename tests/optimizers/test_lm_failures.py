@@ -122,12 +122,16 @@ def test_auth_and_unknown_model_stop_at_the_first_request(command, status, reaso
 
 
 def test_no_api_key_stops_synthesize(tmp_path, monkeypatch):
+    # the provider's own endpoint (no --api-base) needs a key: stopped before any request.
+    # A local --api-base needs none (tests/optimizers/test_api_key.py).
     monkeypatch.delenv("OPENAI_API_KEY")
-    with FakeEndpoint(_reply) as srv:
-        res, _ = _run(_args("synthesize", srv.base, tmp_path))
+    args = [a for a in _args("synthesize", "unused", tmp_path) if a not in ("--api-base",
+                                                                            "unused")]
+    res, _ = _run(args)
     assert res.exit_code == 2, res.output
-    assert "no API key" in _one_line(res)
-    assert srv.seen == [] and _results_written("synthesize", tmp_path) == []
+    line = _one_line(res)
+    assert "no API key" in line and "--api-key" in line
+    assert _results_written("synthesize", tmp_path) == []
 
 
 def test_a_lasting_server_error_is_tried_3_times_then_stops(tmp_path):

@@ -33,3 +33,18 @@ def test_proportions_parse_and_reject_nonsense():
     for bad in ("1/2", "a/b/c", "0/1/1", "-1/1/1"):
         with pytest.raises(AdequacyError, match="--split"):
             parse_proportions(bad)
+
+
+def test_sizes_are_the_asked_proportions_of_the_task_count():
+    from adequacy_optimizers.splits import empty_splits, split_sizes
+
+    # 7 tasks at 4/2/1 are 4/2/1 (before: train 3, validation 4, test 0, silently)
+    s = split_tasks([_task(i, "a" if i % 2 else "b") for i in range(7)], (4, 2, 1), seed=0)
+    assert (len(s.train), len(s.val), len(s.test)) == (4, 2, 1)
+    assert split_sizes(7, (4, 2, 1)) == (4, 2, 1) and empty_splits(7, (4, 2, 1)) == []
+    # each within one task of its share, adding up: 10 at 1/1/1 -> 3.33 each -> 4/3/3
+    assert split_sizes(10, (1, 1, 1)) == (4, 3, 3)
+    # too few tasks for a share the user gave: named
+    assert split_sizes(3, (4, 2, 1)) == (2, 1, 0) and empty_splits(3, (4, 2, 1)) == ["test"]
+    # a share of 0 is not asked for; training always gets a task
+    assert empty_splits(3, (4, 2, 0)) == [] and split_sizes(2, (1, 50, 50))[0] == 1

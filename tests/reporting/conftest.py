@@ -37,10 +37,21 @@ def full(passed: bool) -> dict[Bucket, tuple[int, int, int]]:
     return {b: (2, 0 if passed else (1 if b is Bucket.post_sound else 0), 0) for b in ALL}
 
 
-def write(path: Path, reports: list[SpecReport], extra: dict[str, object] | None = None) -> Path:
+def write(path: Path, reports: list[SpecReport], extra: dict[str, object] | None = None,
+          samples: bool = False) -> Path:
+    """Records of ``reports``; ``samples``: as a writer's numbered samples (each report the
+    next sample of its task, as ``synthesize`` then ``run`` record them), else bare reports
+    (schema 1: no sample index, so no pass@k)."""
+    seen: dict[str, int] = {}
     with path.open("w") as f:
         for r in reports:
             obj = json.loads(r.model_dump_json())
             obj.update(extra or {})
+            if samples:
+                n = seen[r.task_id] = seen.get(r.task_id, -1) + 1
+                obj = {"schema": 4, "created": None,
+                       "producer": {"adequacy": "0.1.0", "command": "run", "writer": "w",
+                                    "sample": n},
+                       "report": obj, "extra": {}}
             f.write(json.dumps(obj) + "\n")
     return path

@@ -39,7 +39,8 @@ def test_every_headline_figure_has_an_interval_around_it(tmp_path: Path) -> None
     for t in range(6):  # task t: 3 samples, t % 4 of them... at most 3 passing
         for s in range(3):
             reps.append(spec_report(f"t{t}", f"s{s}.rs", full(s < t % 4), key=f"{t}/{s}"))
-    (a,) = build_study(read_records([write(tmp_path / "r.jsonl", reps)]), ["r"]).approaches
+    (a,) = build_study(read_records([write(tmp_path / "r.jsonl", reps, samples=True)]),
+                       ["r"]).approaches
     # per task pass@1: 0, 1/3, 2/3, 1, 0, 1/3 -> mean 7/18
     assert a.summary.pass_at_1 == pytest.approx(7 / 18)
     figures = {"Pass@1": a.summary.pass_at_1, "pass@3": a.summary.pass_at_k[3],
@@ -56,7 +57,7 @@ def test_every_headline_figure_has_an_interval_around_it(tmp_path: Path) -> None
     assert pc is not None and (pc.low, pc.high) == (1.0, 1.0)
     row = summary_rows(build_study(read_records([tmp_path / "r.jsonl"]), ["r"]))[0]
     assert row["Pass@1"].startswith("38.9% ±") and row["PreCorr"] == "100.0% ±0.0"
-    assert row["pass@k"].endswith("(k=3, 6 tasks)")
+    assert row["pass@k"].endswith("(k=3, 6 tasks x 3 samples)")
 
 
 def _record(path: Path, rep: SpecReport, producer: dict[str, object],
@@ -136,10 +137,11 @@ def test_pass_at_k_leaves_out_tasks_with_fewer_samples_and_says_so(tmp_path: Pat
     reps = [spec_report(f"t{t}", f"s{s}.rs", full(s == 0), key=f"{t}/{s}")
             for t in range(3) for s in range(2)]
     reps.append(spec_report("t3", "s0.rs", full(True), key="t3/0"))
-    study = build_study(read_records([write(tmp_path / "r.jsonl", reps)]), ["r"])
+    study = build_study(read_records([write(tmp_path / "r.jsonl", reps, samples=True)]), ["r"])
     (a,) = study.approaches
     assert a.summary.pass_at_k == {1: pytest.approx(0.5), 2: pytest.approx(1.0)}
     assert a.summary.pass_hat_k[2] == pytest.approx(0.0)
     assert (a.summary.k_tasks, a.summary.k_excluded) == (3, 1)
     assert a.summary.pass_at_1 == pytest.approx((0.5 * 3 + 1) / 4)  # Pass@1: every task
-    assert summary_rows(study)[0]["pass@k"] == "100.0% ±0.0 (k=2, 3 tasks, 1 left out)"
+    assert summary_rows(study)[0]["pass@k"] == ("100.0% ±0.0 (k=2, 3 tasks x 2 samples, "
+                                                "1 task left out)")

@@ -36,7 +36,8 @@ def test_pass_at_k_and_bucket_means_by_hand(tmp_path: Path) -> None:
     # t2: 1 spec, fails     -> pass@1 = 0 (not eligible for k=2)
     reps = [spec_report("t1", "a.rs", full(True)), spec_report("t1", "b.rs", full(False)),
             spec_report("t2", "c.rs", full(False))]
-    study = build_study(read_records([write(tmp_path / "r.jsonl", reps)]), ["r.jsonl"])
+    study = build_study(read_records([write(tmp_path / "r.jsonl", reps, samples=True)]),
+                        ["r.jsonl"])
     (a,) = study.approaches
     assert a.summary.pass_at_1 == pytest.approx(0.25)
     assert a.summary.pass_at_k[2] == pytest.approx(1.0)

@@ -49,7 +49,7 @@ def test_hostile_helper_makes_the_case_unknown_and_leaves_nothing(name: str) -> 
         "    public static String solve")
     b = OpenJmlBackend()
     loaded = b.load_spec(task, spec, f"{name}.java")
-    # the front end cannot vouch for such a helper (issue 18.3: its cases are unknown); the
+    # the front end cannot vouch for such a helper (its cases are unknown); the
     # sandbox underneath must contain it all the same, so this test runs rac without the gap
     assert loaded.data.gap and "pure method evil" in loaded.data.gap
     loaded.data.gap = None

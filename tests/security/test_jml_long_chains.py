@@ -1,4 +1,4 @@
-"""Small valid JML specs must not become "error" records (issue 18.9, JML half).
+"""Small valid JML specs must not become "error" records.
 
 On main a flat ``&&`` chain of 990 terms raised RecursionError (status ``error``, retried on
 every rerun), deep nesting was refused without a line, and a 15,000-helper spec spent minutes

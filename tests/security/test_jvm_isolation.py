@@ -1,4 +1,4 @@
-"""No state crosses specs in the rac engine (issue 18, points 1 and 2).
+"""No state crosses specs in the rac engine.
 
 Each attack is one spec that leaves something behind in the JVM that evaluated it (loggers,
 interned strings, a finalizer chain, a full heap) and a later, different spec that reads it or
@@ -59,7 +59,7 @@ def run(task: Task, u: Unit, cs: list[Case], limits: Limits | None = None) -> li
 
 
 def test_loggers_named_after_cases_do_not_reach_a_later_spec(task: Task) -> None:
-    """Issue 18.1: loggers named after the hidden cases, listed by the next spec."""
+    """loggers named after the hidden cases, listed by the next spec."""
     spy = unit("static boolean note(int x, int y) { java.util.logging.Logger.getLogger("
                "\"adq.seen.\" + x + \".\" + y); return true; }", "note(x, y)")
     assert all(v.value is Truth.true for v in run(task, spy, cases(5, base=4200)))
@@ -104,7 +104,7 @@ FINALIZER = """
 
 
 def test_a_finalizer_chain_does_not_change_later_verdicts(task: Task) -> None:
-    """Issue 18.2: a finalizer that recreates itself and reads a system property ran on the
+    """a finalizer that recreates itself and reads a system property ran on the
     Finalizer thread during later specs and made their cases ``forbidden``."""
     run(task, unit(FINALIZER, "plant()"), cases(2, base=1))
     gold = unit("", "x >= 0")
@@ -115,7 +115,7 @@ def test_a_finalizer_chain_does_not_change_later_verdicts(task: Task) -> None:
 
 
 def test_a_heap_filled_by_a_static_is_not_the_next_specs_heap(task: Task) -> None:
-    """Issue 18.2: a helper that fills the heap into a static field left the worker with no
+    """a helper that fills the heap into a static field left the worker with no
     memory for later specs, whose cases then ran out of memory."""
     limits = Limits(case_seconds=20, memory_mb=512)  # a 256 MB worker heap
     hog = unit("static java.util.List<long[]> hog = new java.util.ArrayList<>();\n"

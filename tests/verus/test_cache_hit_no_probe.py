@@ -1,4 +1,4 @@
-"""A verdict cache hit starts nothing (issue 23): no engine check, no toolchain probe, even in
+"""A verdict cache hit starts nothing: no engine check, no toolchain probe, even in
 a process that has not asked the engines for their infos yet."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Verus backend's modules import each other without cycles (issue 11: interp's compiler
+"""The Verus backend's modules import each other without cycles (interp's compiler
 and quantifier compiler used to import each other lazily). Every import counts, top-level or
 inside a function, since a lazy import hides a cycle rather than removing it."""
 

@@ -1,4 +1,4 @@
-"""Issue 18, points 8 and 9 (Verus): interp's limits hold inside built-ins, it has a memory cap,
+"""Interp's limits hold inside built-ins, it has a memory cap,
 and long chains or deep nesting never become RecursionError records.
 
 Every spec is a variant of the bundled count_in_range gold spec with another ``pre_spec``;
@@ -321,7 +321,7 @@ def test_watchdog_stops_work_no_step_pays_for() -> None:
 
 
 def test_give_up_after_out_of_memory_names_the_kind() -> None:
-    """Issue 27 for interp: after ``timeout_streak`` cases that hit the memory cap in a row,
+    """For interp: after ``timeout_streak`` cases that hit the memory cap in a row,
     the predicate's remaining cases are skipped with a reason naming memory, not time."""
     program = load(UNION)
     inputs = [case(0, 1)] * 5

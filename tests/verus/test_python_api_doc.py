@@ -1,4 +1,4 @@
-"""docs/python-api.md runs as written: its examples are a doctest (the API of issue 19).
+"""docs/python-api.md runs as written: its examples are a doctest.
 
 The verdicts it shows are those ``specs/expected.toml`` of binary_search_first states (gold
 passes everything, ``flawed_post_too_weak`` fails ``post_sound`` only); the doc computes them

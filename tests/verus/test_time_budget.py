@@ -1,4 +1,4 @@
-"""Verus specs that never finish stop costing time (issue 10 section 5): after three case
+"""Verus specs that never finish stop costing time: after three case
 timeouts in a row on one predicate, interp and exec_spec give that predicate up."""
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ def test_long_chains_are_no_recursion() -> None:
 
 
 def test_interp_views_a_slice_as_its_seq() -> None:
-    """Issue 25: `x@` on `x: &[u8]` is refused by interp ("Seq has no View"); vstd's slice.rs
+    """`x@` on `x: &[u8]` is refused by interp ("Seq has no View"); vstd's slice.rs
     gives `[T]` the view `Seq<T>`, so `x@.len()` is the slice's length."""
     mod = parse_module("verus! { fn f(x: &[u8]) -> (r: bool) ensures r == (x@.len() == 2), "
                        "x@[1] == 7 { true } }", "t.rs")

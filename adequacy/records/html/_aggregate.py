@@ -8,15 +8,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from adequacy.model.metrics import SampleSummary, pass_at_k, pass_hat_k, summarize
+from adequacy.model.metrics import HARNESS_T, KS, SampleSummary, pass_at_k, pass_hat_k, summarize
 from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html._intervals import Interval, bootstrap
 from adequacy.records.html._load import Record
 from adequacy.records.html._outcomes import Outcome, outcome
 
 THRESHOLDS = [round(i / 20, 2) for i in range(21)]
-"""Harness@t is drawn for t = 0, 0.05, ..., 1."""
-VR_THRESHOLD = 0.75
+"""Harness@t is drawn for t = 0, 0.05, ..., 1 (and at the study's ``harness_t``)."""
 
 
 class TaskInfo(BaseModel):
@@ -47,7 +46,8 @@ class ApproachStats(BaseModel):
     """Pass@1 per task tag (and ``difficulty:...``)."""
     intervals: dict[str, Interval | None] = {}
     """Bootstrap 95% interval per headline figure (``Pass@1``, ``pass@K``, ``pass^K``, each
-    bucket, ``Harness@0.75``, ``PostHarness@0.75``, ``VR``), tasks resampled."""
+    bucket, ``Harness@T``, ``PostHarness@T`` at the study's threshold, ``VR``), tasks
+    resampled."""
     writer: str | None = None
     model: str | None = None
     family: str | None = None
@@ -75,14 +75,16 @@ class ApproachStats(BaseModel):
 
 
 def approach_stats(name: str, records: Sequence[Record],
-                   tasks: dict[str, TaskInfo]) -> ApproachStats:
+                   tasks: dict[str, TaskInfo], harness_t: float = HARNESS_T) -> ApproachStats:
     reps = [r.report for r in records]
-    per_task = Counter(r.task_id for r in reps)
+    # pass@k counts a writer's samples only: a folder's gold and flawed specs are not k draws
+    sampled = [r.producer.sample is not None for r in records]
+    per_task = Counter(r.task_id for r, s in zip(reps, sampled, strict=True) if s)
     max_k = max(per_task.values(), default=1)
-    ks = [k for k in (1, 2, 3, 5, 10, 20, 50, 100) if k <= max_k]
+    ks = [k for k in KS if k <= max_k]
     strict = all(r.strict for r in reps)
     summ = summarize([(r.task_id, r.passed_all, r.buckets if r.status == "scored" else None)
-                      for r in reps], ks=ks, strict=strict)
+                      for r in reps], ks=ks, strict=strict, sampled=sampled)
     # a spec its writer failed to write is counted as not passed, but it is not invalid
     unwritten = sum(1 for r in reps if r.status == "writer failed")
     summ = summ.model_copy(update={"invalid": summ.invalid - unwritten})
@@ -93,8 +95,9 @@ def approach_stats(name: str, records: Sequence[Record],
         decided = [v for v in values if v is not None]
         return sum(decided) / len(decided) if decided else None
 
-    harness = {f"{t:g}": frac_true([m.harness_at(t) for m in metrics]) for t in THRESHOLDS}
-    post = {f"{t:g}": frac_true([m.post_harness_at(t) for m in metrics]) for t in THRESHOLDS}
+    ts = sorted({*THRESHOLDS, harness_t})
+    harness = {f"{t:g}": frac_true([m.harness_at(t) for m in metrics]) for t in ts}
+    post = {f"{t:g}": frac_true([m.post_harness_at(t) for m in metrics]) for t in ts}
     verified = [r.verified for r in records if r.verified is not None]
     outcomes = Counter(outcome(r).value for r in reps)
     groups: dict[str, list[bool]] = defaultdict(list)
@@ -103,7 +106,7 @@ def approach_stats(name: str, records: Sequence[Record],
         keys = list(info.tags) + ([f"difficulty:{info.difficulty}"] if info.difficulty else [])
         for k in keys:
             groups[k].append(r.passed_all)
-    key = f"{VR_THRESHOLD:g}"
+    key = f"{harness_t:g}"
     costs = [c for r in records for c in [r.extra.get("cost")]
              if isinstance(c, int | float) and not isinstance(c, bool)]
     outs = [r.report.symbolic.output for r in records
@@ -145,10 +148,12 @@ def contributions(records: Sequence[Record], summ: SampleSummary, key: str,
         reps = [r.report for r in recs]
         n, c = len(reps), sum(r.passed_all for r in reps)
         fig: dict[str, tuple[float, float]] = {"Pass@1": (c / n, 1.0)}
-        if kmax and n >= kmax:
+        drawn = [r.report.passed_all for r in recs if r.producer.sample is not None]
+        ns, cs = len(drawn), sum(drawn)
+        if kmax and ns >= kmax:
             for k in summ.pass_at_k:
-                fig[f"pass@{k}"] = (pass_at_k(n, c, k), 1.0)
-                fig[f"pass^{k}"] = (pass_hat_k(n, c, k), 1.0)
+                fig[f"pass@{k}"] = (pass_at_k(ns, cs, k), 1.0)
+                fig[f"pass^{k}"] = (pass_hat_k(ns, cs, k), 1.0)
         for b in BUCKETS:
             fr = [f for r in reps if r.status == "scored"
                   for s in [r.buckets.get(b)] if s is not None

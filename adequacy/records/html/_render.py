@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from importlib import resources
 
 import jinja2
+from markupsafe import Markup
 
 from adequacy.model.verdicts import BUCKETS
-from adequacy.records.html._aggregate import VR_THRESHOLD, ApproachStats
+from adequacy.records.html._aggregate import ApproachStats
 from adequacy.records.html._charts import charts
 from adequacy.records.html._outcomes import OUTCOME_HELP, Outcome
 from adequacy.records.html._spectext import css
 from adequacy.records.html._study import Study, trust_notes
+from adequacy.records.tables import CELL_LEGEND
 
 
 def _pct(v: float | None) -> str:
@@ -40,16 +43,15 @@ def _k_cells(a: ApproachStats) -> dict[str, str]:
     s = a.summary
     kmax = max(s.pass_at_k) if s.pass_at_k else None
     if kmax is None or kmax == 1:
-        return {"pass@k": "n/a", "pass^k": "n/a"}
-    over = f"k={kmax}, {s.k_tasks} tasks" + (f", {s.k_excluded} left out" if s.k_excluded
-                                             else "")
-    return {"pass@k": f"{_pm(a, f'pass@{kmax}', s.pass_at_k[kmax])} ({over})",
+        why = ("no sample index" if s.unsampled == s.specs else "1 sample per task")
+        return {"pass@k": f"n/a ({why})", "pass^k": "n/a"}
+    return {"pass@k": f"{_pm(a, f'pass@{kmax}', s.pass_at_k[kmax])} ({s.grouped_short()})",
             "pass^k": f"{_pm(a, f'pass^{kmax}', s.pass_hat_k[kmax])} (k={kmax})"}
 
 
 def summary_rows(study: Study) -> list[dict[str, str]]:
     """The per-approach summary, as text cells shared by HTML and markdown."""
-    key = f"{VR_THRESHOLD:g}"
+    key = f"{study.harness_t:g}"
     rows = []
     for a in study.approaches:
         s = a.summary
@@ -104,12 +106,38 @@ def leaderboard_rows(study: Study) -> list[dict[str, str]]:
     return rows
 
 
+_CELL = re.compile(r"^(?P<value>[^±(]*?)\s*(?P<pm>±\S+)?\s*(?P<note>\(.*\))?$")
+
+
+def cell_html(text: str) -> Markup:
+    """A figure cell as the tables print it (``62.5% ±10.0 (k=2, 40 tasks x 2 samples)``),
+    laid out for a narrow column: the value, its interval and its note each on a line of
+    their own, the note in small type. The same text, so nothing is lost."""
+    m = _CELL.match(text)
+    if m is None or not (m.group("pm") or m.group("note")):
+        return Markup.escape(text)
+    out = Markup.escape(m.group("value"))
+    if m.group("pm"):
+        out += Markup('<br><span class="pm">') + m.group("pm") + Markup("</span>")
+    if m.group("note"):
+        out += Markup('<span class="sub">') + m.group("note") + Markup("</span>")
+    return out
+
+
+def head_html(text: str) -> Markup:
+    """A column header that may break before ``@`` (``PostHarness@0.75``) in a narrow column."""
+    return Markup("<wbr>@").join(Markup.escape(p) for p in text.split("@"))
+
+
 def _env() -> jinja2.Environment:
     loader = jinja2.FunctionLoader(
         lambda name: resources.files("adequacy.records.html").joinpath("templates", name)
         .read_text(encoding="utf-8"))
-    return jinja2.Environment(loader=loader, autoescape=True, trim_blocks=True,
-                              lstrip_blocks=True)
+    env = jinja2.Environment(loader=loader, autoescape=True, trim_blocks=True,
+                             lstrip_blocks=True)
+    env.filters["cell"] = cell_html
+    env.filters["head"] = head_html
+    return env
 
 
 def _scoring(study: Study) -> str:
@@ -122,7 +150,7 @@ def _scoring(study: Study) -> str:
 def render_html(study: Study, title: str = "spec-adequacy report") -> str:
     return _env().get_template("report.html.j2").render(
         title=title, study=study, summary=summary_rows(study), charts=charts(study),
-        leaderboard=leaderboard_rows(study), source_css=css(),
+        leaderboard=leaderboard_rows(study), source_css=css(), cell_legend=CELL_LEGEND,
         buckets=[b.value for b in BUCKETS], outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
         generated=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         scoring=_scoring(study), notes=trust_notes(study))
@@ -135,8 +163,9 @@ def render_markdown(study: Study) -> str:
              f"{_scoring(study)}. "
              f"Verified records (sealed by this installation's grader): {study.verified} of "
              f"{study.verified + len(study.unverified)}. ± is half the width of a bootstrap "
-             "95% interval over tasks (1000 resamples, seed 0); pass@k and pass^k are over one "
-             "task set at every k (tasks with fewer samples left out and counted).", ""]
+             "95% interval over tasks (1000 resamples, seed 0); pass@k and pass^k count only "
+             "specs whose record carries a writer's sample index, over one task set at every "
+             "k (tasks with fewer samples left out and counted).", ""]
     lines += [f"> **{n}**" for n in trust_notes(study)] + ([""] if trust_notes(study) else [])
     lines += _md_table(rows)
     lines += ["", "## Leaderboard", ""]
@@ -149,7 +178,7 @@ def render_markdown(study: Study) -> str:
         lines += ["", "## Pass@1 by tag", ""]
         lines += _md_table([{"tag": t, **{a.name: _pct(a.by_tag.get(t))
                                           for a in study.approaches}} for t in tags])
-    lines += ["", "## Specs", ""]
+    lines += ["", "## Specs", "", CELL_LEGEND + ".", ""]
     solver = any(r.solver for r in study.rows)
     lines += _md_table([{"task": r.task_id, "approach": r.approach, "spec": r.spec,
                          "outcome": r.outcome, **r.buckets,

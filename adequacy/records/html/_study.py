@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from adequacy.model.metrics import HARNESS_T
 from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html._aggregate import ApproachStats, approach_stats, group, task_infos
 from adequacy.records.html._load import Record
@@ -64,6 +65,8 @@ class Study(BaseModel):
 
     files: list[str]
     strict: bool
+    harness_t: float = HARNESS_T
+    """The threshold of the Harness@t and PostHarness@t columns (the curves show every t)."""
     approaches: list[ApproachStats]
     rows: list[SpecRow]
     verified: int = 0
@@ -74,14 +77,16 @@ class Study(BaseModel):
     """Specs scored leniently."""
 
 
-def build_study(records: Sequence[Record], files: Sequence[str]) -> Study:
+def build_study(records: Sequence[Record], files: Sequence[str],
+                harness_t: float = HARNESS_T) -> Study:
     infos = task_infos(records)
-    approaches = [approach_stats(name, recs, infos) for name, recs in group(records).items()]
+    approaches = [approach_stats(name, recs, infos, harness_t)
+                  for name, recs in group(records).items()]
     cases = _case_texts(records)
     rows = [_row(i, r, cases) for i, r in enumerate(records)]
     rows.sort(key=lambda s: (s.task_id, s.approach, s.spec))
     return Study(files=list(files), strict=all(r.report.strict for r in records),
-                 approaches=approaches, rows=rows,
+                 harness_t=harness_t, approaches=approaches, rows=rows,
                  verified=sum(1 for r in records if r.sealed),
                  unverified=[r.source for r in records if not r.sealed],
                  lenient=sum(1 for r in records if not r.report.strict))

@@ -19,9 +19,32 @@ def color(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
+TITLE_CHAR = 7.6
+"""Width of one character of a chart's title (13 px, semibold), in px: a chart is at least as
+wide as its title, which is centred and would otherwise be cut at both ends."""
+PANEL_CHAR = 6.6
+"""Width of one character of a small multiple's panel title (11.5 px, semibold)."""
+
+
+def fit(text: str, room: float, char: float) -> str:
+    """``text`` cut with an ellipsis to what ``room`` px hold (``label`` keeps the whole text
+    in a tooltip)."""
+    most = max(4, int(room / char))
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
+def label(attrs: str, text: str, room: float, char: float) -> str:
+    """A ``<text>`` fitted to ``room`` px; when cut, inside a group whose tooltip is the whole
+    text (a ``<title>`` inside the ``<text>`` would join its words)."""
+    shown = fit(text, room, char)
+    el = f"<text {attrs}>{escape(shown)}</text>"
+    return el if shown == text else f"<g><title>{escape(text)}</title>{el}</g>"
+
+
 def _frame(title: str, body: list[str], legend: Sequence[str], height: int = H,
            width: int = W) -> str:
     """Title, marks, and a legend that wraps onto as many rows as it needs below the plot."""
+    width = max(width, int(len(title) * TITLE_CHAR) + 24)
     rows: list[list[tuple[int, str, int]]] = [[]]
     x = LEFT
     for i, name in enumerate(legend):
@@ -117,6 +140,58 @@ def bars(title: str, categories: Sequence[str], series: Mapping[str, Sequence[fl
     return _frame(title, body, list(series), width=width)
 
 
+TICK_CHAR = 6.0
+"""Width of one character of a tick label (10.5 px), in px."""
+
+
+def hbars(title: str, categories: Sequence[str],
+          series: Mapping[str, Sequence[float | None]], show_na: bool = False,
+          errors: Errors | None = None) -> str:
+    """Grouped bars laid sideways: one row per category, its label at the left, one bar per
+    series. Labels under vertical bars had to be turned when there were many (task tags, long
+    approach names), and turned labels ran into each other and off the chart; a row's label
+    has the row to itself. ``errors`` adds a 95% interval to each bar that has one."""
+    n = max(1, len(series))
+    bar_h, gap = 9, 9
+    row_h = n * bar_h + gap
+    label_w = min(230.0, max(60.0, TICK_CHAR * max((len(c) for c in categories), default=4)
+                             + 10))
+    x0, plot_w = 8 + label_w, 320
+    width = int(x0 + plot_w + RIGHT + 20)
+    top = TOP + 4
+    plot_h = row_h * max(1, len(categories))
+    body = []
+    for i in range(5):
+        x = x0 + plot_w * i / 4
+        body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{top + plot_h}" '
+                    f'class="grid"/><text x="{x:.1f}" y="{top + plot_h + 13}" '
+                    f'text-anchor="middle" class="tick">{25 * i}%</text>')
+    for ci_, cat in enumerate(categories):
+        y = top + ci_ * row_h + gap / 2
+        body.append(label(f'x="{x0 - 6:.1f}" y="{y + n * bar_h / 2 + 4:.1f}" '
+                          'text-anchor="end" class="tick"', cat, label_w - 8, TICK_CHAR))
+        for si, (name, values) in enumerate(series.items()):
+            v = values[ci_]
+            by = y + si * bar_h
+            if v is None:
+                if show_na:
+                    body.append(f'<text x="{x0 + 3:.1f}" y="{by + bar_h - 1:.1f}" '
+                                f'class="na">n/a</text>')
+                continue
+            w = max(1.0, plot_w * min(max(v, 0.0), 1.0))
+            ci = (errors or {}).get(name, [None] * len(categories))[ci_]
+            body.append(f'<rect class="mark" x="{x0:.1f}" y="{by:.1f}" width="{w:.1f}" '
+                        f'height="{bar_h - 1}" fill="{color(si)}"><title>{escape(name)} · '
+                        f'{escape(cat)}: {v * 100:.1f}%{_ci_label(ci, True)}</title></rect>')
+            if ci is not None:
+                lo, hi = (x0 + plot_w * min(max(e, 0.0), 1.0) for e in ci)
+                cy = by + (bar_h - 1) / 2
+                body.append(f'<path class="errbar" d="M{lo:.1f},{cy - 3:.1f}V{cy + 3:.1f}'
+                            f'M{lo:.1f},{cy:.1f}H{hi:.1f}M{hi:.1f},{cy - 3:.1f}V{cy + 3:.1f}" '
+                            'stroke="#222" stroke-width="1.1" fill="none"/>')
+    return _frame(title, body, list(series), height=int(top + plot_h + 52), width=width)
+
+
 def _category_label(x: float, y: float, text: str, room: float) -> str:
     """A label under a bar group, turned when it would run into its neighbours."""
     if len(text) * 6 <= room:
@@ -180,8 +255,8 @@ def stacked(title: str, categories: Sequence[str], parts: Mapping[str, Sequence[
         y = TOP + ci * (row_h + 8)
         total = sum(vals[ci] for vals in parts.values()) or 1
         x = 140.0
-        body.append(f'<text x="134" y="{y + 15}" text-anchor="end" class="tick">'
-                    f'{escape(cat[:22])}</text>')
+        body.append(label(f'x="134" y="{y + 15}" text-anchor="end" class="tick"', cat, 128,
+                          TICK_CHAR))
         for si, (name, vals) in enumerate(parts.items()):
             w = plot_w * vals[ci] / total
             if vals[ci]:
@@ -218,8 +293,8 @@ def small_multiples(title: str, xs: Sequence[float],
         ox = 4 + (idx % cols) * pw
         oy = TOP + (idx // cols) * ph
         iw, ih = pw - pl - 10, ph - pt - pb
-        body.append(f'<text x="{ox + pl + iw / 2:.1f}" y="{oy + 14}" text-anchor="middle" '
-                    f'class="ptitle">{escape(name[:38])}</text>')
+        body.append(label(f'x="{ox + pw / 2:.1f}" y="{oy + 14}" text-anchor="middle" '
+                          'class="ptitle"', name, pw - 12, PANEL_CHAR))
         for i in range(3):
             y = oy + pt + ih - ih * i / 2
             body.append(f'<line x1="{ox + pl}" x2="{ox + pl + iw}" y1="{y:.1f}" y2="{y:.1f}" '

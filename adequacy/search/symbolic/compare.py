@@ -20,6 +20,7 @@ input" or "for every input with collections of length <= L".
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any, Literal
 
@@ -255,6 +256,7 @@ def compare_symbolic(task: Task, left: SpecJudge, right: SpecJudge, *, budget: f
     la = backend.load_spec(task, left.text, left.path)
     ra = backend.load_spec(task, right.text, right.path)
     rep = SymbolicReport(task=task.id, left=left.name, right=right.name, budget=budget)
+    seen: set[tuple[str, str, str]] = set()
     for pred in predicates:
         for side in sides:
             q = Question(kind="differ", a=la, b=ra, predicate=pred,  # type: ignore[arg-type]
@@ -265,6 +267,13 @@ def compare_symbolic(task: Task, left: SpecJudge, right: SpecJudge, *, budget: f
                                                answer=ans, claim=claim_of(pred, ans)))
             if ans.status == "found" and ans.input is not None:
                 for m in [Model(input=ans.input, output=ans.output), *ans.more]:
+                    # a backend that answers either side for each (or repeats a model) is
+                    # confirmed once per model
+                    key = (pred, json.dumps(m.input, sort_keys=True),
+                           json.dumps(m.output, sort_keys=True))
+                    if key in seen:
+                        continue
+                    seen.add(key)
                     with progress.phase("concrete engines: confirming and shrinking a model"):
                         rep.findings.append(run.confirm(pred, m))  # type: ignore[arg-type]
     rep.seconds = round(time.monotonic() - start, 3)

@@ -35,6 +35,7 @@ from adequacy.model.symbolic_figures import (
 )
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Bucket
+from adequacy.scoring import activity
 from adequacy.scoring.options import ScoreOptions
 from adequacy.scoring.spec_report import SpecReport
 from adequacy.search.oracles import OracleJudge, SpecJudge
@@ -123,6 +124,7 @@ def unique_post(task: Task, text: str, path: str | None, options: ScoreOptions, 
     sym = symbolic_for(task)
     loaded = backend_for(task.language).load_spec(task, text, path)
     lim = (limits or SolverLimits()).model_copy(update={"deadline": deadline})
+    activity.note("symbolic figures")
     with progress.phase("solver: two outputs on one input the pre accepts?"):
         ans = sym.find(task, Question(kind="two_outputs", a=loaded, predicate="post"), lim)
     if ans.status == "none":
@@ -159,6 +161,7 @@ def _pin_one(task: Task, sym: Any, loaded: Any, judge: SpecJudge, oracle: Oracle
              base: SolverLimits, deadline: float, inp: dict[str, Any], right: dict[str, Any],
              source: str, remaining: int) -> PinnedInput:
     """One valid input, with an equal share of the time left among the ``remaining``."""
+    activity.note("symbolic figures")  # a batch pair's deadline counts from each step
     src: Literal["case", "reference"] = "reference" if source == "reference" else "case"
     left = deadline - time.monotonic()
     if left <= 0.05:
@@ -250,6 +253,7 @@ def symbolic_figures(task: Task, text: str, path: str | None, options: ScoreOpti
     most ``PRE_SHARE`` of it)."""
     start = time.monotonic()
     deadline = start + budget
+    activity.note("symbolic figures")
     figs = SymbolicFigures(budget=budget)
     pre = pre_against_gold(task, text, path, options, gold=gold, limits=limits,
                            deadline=start + budget * PRE_SHARE)

@@ -2,7 +2,7 @@
 
 Why: a spec's helpers are code the spec calls, and before this pass a type error in one
 (``return n % d;`` in a ``boolean`` helper, ``if (n % 2)``) reached javac inside rac and became
-``unknown`` for every case, so the spec still scored (issue 20). OpenJML type-checks them as
+``unknown`` for every case, so the spec still scored. OpenJML type-checks them as
 Java, so the front end does too, with the clause checker's expression types.
 
 There is no Java statement parser here: the body's tokens are scanned for the places Java

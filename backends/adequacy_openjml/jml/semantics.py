@@ -196,13 +196,6 @@ def _null(line: int) -> A.Lit:
 
 
 # ------------------------------------------------------------------------------- frames
-@dataclass
-class _Frame:
-    everything: bool = False
-    indices: list[A.Expr] | None = None
-    """Per parameter below: None = no element of it, [] never used."""
-
-
 def _locations(clauses: list[Clause]) -> list[list[Token]]:
     locs: list[list[Token]] = []
     for cl in clauses:

@@ -286,10 +286,6 @@ def methods(cls: str, name: str) -> list[Sig]:
     return METHODS.get((cls, name), [])
 
 
-def has_class(cls: str) -> bool:
-    return any(c == cls for c, _n in METHODS) or any(c == cls for c, _f in FIELDS)
-
-
 LIBRARY_CLASSES = frozenset({
     "Math", "StrictMath", "Integer", "Long", "Short", "Byte", "Character", "Boolean", "Double",
     "Float", "String", "Arrays", "Objects", "List", "Set", "Map", "Collections", "BigInteger",

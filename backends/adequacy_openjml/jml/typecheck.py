@@ -1,7 +1,7 @@
 """Type checking of JML clauses: the Java/JML type errors OpenJML reports, found in the front end.
 
 Why here: before this pass a type error reached javac inside rac and became ``unknown`` for
-every case, so an ill-typed spec still scored on the buckets it did not touch (issue 20). Only
+every case, so an ill-typed spec still scored on the buckets it did not touch. Only
 the front end may call a spec invalid (docs/design.md, rule 1), so the checker lives beside
 name resolution and runs after it (names are known to exist here).
 

@@ -208,7 +208,12 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
     # through it is still contained: no network once vstd is fetched, a private /tmp, writes
     # only to the crate and the target folder, a wall clock and no stray children.
     view, env = cargo_sandbox(crate, offline=offline)
-    with contextlib.nullcontext() if offline else cargo.online_lock(cache_dir() / "exec_spec"):
+    has_vstd = any((target_dir() / triple / "release" / "deps").glob("libvstd-*.rlib"))
+    what = ("exec_spec: cargo builds the spec's harness" if offline and has_vstd else
+            "exec_spec: cargo " + ("builds" if offline else "fetches and builds") +
+            " vstd, then the spec's harness (first use: about a minute)")
+    with contextlib.nullcontext() if offline else cargo.online_lock(cache_dir() / "exec_spec"), \
+            progress.phase(what):
         res = run_limited(cmd, cwd=crate, timeout=max(0.05, limits.spec_seconds), env=env,
                           limits=SandboxLimits(memory_mb=None, cpu_seconds=1800,
                                                file_size_mb=2048, open_files=4096,

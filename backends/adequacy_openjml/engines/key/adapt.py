@@ -1,6 +1,6 @@
 """The spec's Java+JML as KeY 2.12.3 can load it, without changing what any stub proves.
 
-Why: on real corpora (issue 25) KeY refused whole files for reasons that have nothing to do
+Why: on real corpora KeY refused whole files for reasons that have nothing to do
 with the case being checked, and every case of the spec was then unknown:
 - its JavaRedux library has no ``java.lang.Short`` or ``Byte`` and no ``Character.MIN_VALUE``
   / ``MAX_VALUE``, so those constants are inlined, as a cast literal of the constant's own type

@@ -3,7 +3,7 @@
 Why not one warm JVM for every spec: class loaders separate a spec's classes, not the JVM's
 own state. A spec that names ``java.util.logging`` loggers after its cases, interns strings,
 leaves a finalizer that recreates itself, or fills the heap into a static field reaches every
-later spec of that JVM (issue 18: hidden cases leaked through MCP ``check`` after a ``submit``;
+later spec of that JVM (hidden cases leaked through MCP ``check`` after a ``submit``;
 a finalizer made gold specs FAIL). So a JVM serves one engine run of one spec (one ``check``
 call: its cases, its restarts) and is killed when the run ends; nothing of it survives. That
 includes the same spec text run again on other cases (``submit`` then ``check``). The cost of

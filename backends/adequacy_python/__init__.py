@@ -1,0 +1,1 @@
+"""Python contracts for spec-adequacy: a language backend built on ``adequacy.plugin`` alone."""

@@ -1,0 +1,2 @@
+def post(string: str, result: int) -> bool:
+    return result == len(string)

@@ -1,0 +1,2 @@
+def post(string: str, result: str) -> bool:
+    return result == string.swapcase()

@@ -1,0 +1,1 @@
+assert return_value == "".join(strings)

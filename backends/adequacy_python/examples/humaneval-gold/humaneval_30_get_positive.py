@@ -1,0 +1,2 @@
+def post(l: list[int], result: list[int]) -> bool:
+    return result == [e for e in l if e > 0]

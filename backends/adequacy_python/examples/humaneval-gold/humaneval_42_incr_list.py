@@ -1,0 +1,2 @@
+def post(l: list[int], result: list[int]) -> bool:
+    return result == [e + 1 for e in l]

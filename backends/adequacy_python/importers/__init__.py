@@ -1,0 +1,1 @@
+"""Dataset importers of the Python backend (``adequacy import humaneval``)."""

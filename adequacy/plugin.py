@@ -10,6 +10,8 @@ the one whose names stay stable. docs/plugins.md describes each group.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 # -- the contract: a backend, its engines and provers, the limits they run under
 from adequacy.console import progress
 from adequacy.errors import (
@@ -55,6 +57,22 @@ from adequacy.extensions.judges import Judge, JudgeCapabilities, JudgeKind, Pair
 from adequacy.extensions.lazy_engines import EngineRow, load_engines
 from adequacy.extensions.objectives import Objective
 from adequacy.extensions.operators import SKIP, MutationOperator, OperatorFn
+from adequacy.extensions.symbolic import (
+    Answer,
+    Decision,
+    Null,
+    Opt,
+    Pred,
+    Question,
+    Rec,
+    Scalar,
+    SmtEncoder,
+    SolverLimits,
+    SpecTerms,
+    Sym,
+    Symbolic,
+    Unsupported,
+)
 from adequacy.extensions.texts import GymTexts, WriterTexts
 from adequacy.extensions.writers import (
     Usage,
@@ -125,7 +143,12 @@ from adequacy.sandbox.run import (
 )
 from adequacy.sandbox.toolchain import cache_dir, source_version, tool_version
 from adequacy.sandbox.worker import JsonLineWorker, Launch, renew_after_fork
+from adequacy.symbolic import UNFOLD_DEPTH, SmtEngine, symbolic_of, z3_symbolic
 from adequacy.taskdirs.load import load_task, read_signature, write_cases
+
+if TYPE_CHECKING:
+    from adequacy.symbolic import terms as smt_terms
+    from adequacy.symbolic.unfolding import Unfolder
 
 __all__ = [
     # errors (every one an AdequacyError: the CLI prints it as one line)
@@ -155,6 +178,11 @@ __all__ = [
     "AllElems", "AllIn", "Atom", "Clause", "Cmp", "Const", "Iff", "IndexIn", "Len", "Member",
     "NonNull", "Pointwise", "Sorted", "Term", "Var", "atom_vars",
     "ContractResult", "OpenGoal", "ProofOutcome", "VerifyResult",
+    # symbolic questions: the contract, Z3 terms of a task's values (``smt_terms``, imported
+    # on first use: it loads z3), core's Z3 driver over an encoder, the per-case smt engine
+    "Answer", "Decision", "Null", "Opt", "Pred", "Question", "Rec", "Scalar", "SmtEncoder",
+    "SmtEngine", "SolverLimits", "SpecTerms", "Sym", "Symbolic", "UNFOLD_DEPTH", "Unfolder",
+    "Unsupported", "smt_terms", "symbolic_of", "z3_symbolic",
     # task folders
     "key_line", "load_task", "read_signature", "write_cases",
     # the sandbox, persistent workers, the tool cache
@@ -164,3 +192,15 @@ __all__ = [
     # progress of long work on stderr; how many CPU-bound lanes a command keeps busy
     "lanes", "progress",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``smt_terms`` and ``Unfolder`` on first use (they import z3, which a run without
+    symbolic questions never pays for)."""
+    if name == "smt_terms":
+        from adequacy.symbolic import terms
+        return terms
+    if name == "Unfolder":
+        from adequacy.symbolic.unfolding import Unfolder
+        return Unfolder
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

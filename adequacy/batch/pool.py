@@ -59,6 +59,7 @@ from adequacy.scoring.keys import (
     fallback_key,
     job_key,
     with_provenance,
+    with_symbolic,
     with_verification,
     writer_failed_key,
 )
@@ -91,6 +92,13 @@ class BatchOptions(BaseModel):
     experiment: str | None = None
     """SHA-256 of the study file of ``adequacy experiment run``: recorded in every record's
     producer, not part of the key (editing a study's comments rescores nothing)."""
+    symbolic: float | None = Field(default=None, gt=0)
+    """``run --symbolic``: seconds per spec for the solver's figures (``SpecReport.symbolic``),
+    computed by ``figures``; part of the key (a plain run measured none)."""
+    figures: Callable[..., SpecReport] | None = Field(default=None, exclude=True, repr=False)
+    """``(task, text, path, report, score_options, budget) -> report`` with the figures: given
+    by the caller (the solver's search lives above this room), a module-level function so a
+    pool or Ray worker can be handed it."""
 
 
 
@@ -161,8 +169,11 @@ def _score_job(job: Job, opts: BatchOptions) -> SpecReport:
                                   task_path=job.task, spec_path=job.spec, task_id=task.id,
                                   language=task.language)
     rep = score_spec(task, text, job.spec, opts.score, cache=cache)
-    key = with_verification(with_provenance(rep.key, job.provenance), opts.verify)
+    key = with_symbolic(with_verification(with_provenance(rep.key, job.provenance),
+                                          opts.verify), opts.symbolic)
     rep = rep.model_copy(update={"key": key})
+    if opts.symbolic is not None and opts.figures is not None and rep.status == "scored":
+        rep = opts.figures(task, text, job.spec, rep, opts.score, opts.symbolic)
     if not opts.verify or rep.status == "error":
         return rep
     proof = _verification(task, text, job.spec, rep, opts)
@@ -231,8 +242,9 @@ def _key_of(job: Job, opts: BatchOptions, tasks: dict[str, Task | None]) -> str:
         text = job.spec_text if job.spec_text is not None else read_spec(job.spec)
     except AdequacyError:
         return fallback_key(job.task, job.spec)
-    return with_verification(with_provenance(job_key(task, text, opts.score), job.provenance),
-                             opts.verify)
+    return with_symbolic(with_verification(with_provenance(job_key(task, text, opts.score),
+                                                           job.provenance), opts.verify),
+                         opts.symbolic)
 
 
 def run_batch(

@@ -23,6 +23,7 @@ from adequacy.model.verdicts import Verdict
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from adequacy.extensions.symbolic import SmtEncoder, Symbolic
     from adequacy.model.clauses import Clause
     from adequacy.model.proofs import VerifyResult
     from adequacy.model.task import Case, Task, TaskFiles
@@ -397,6 +398,19 @@ class Backend:
         wants every engine of the language to evaluate its cases (a type outside an engine's
         fragment, e.g. one the compiled engine cannot take as a field); None: fine. Default:
         None."""
+        return None
+
+    def smt_encoder(self) -> SmtEncoder | None:
+        """The language's specs as Z3 terms (``adequacy.extensions.symbolic.SmtEncoder``), for
+        symbolic questions answered by core's Z3 driver; None: the backend has no encoding."""
+        return None
+
+    def symbolic(self) -> Symbolic | None:
+        """Answers to symbolic questions in the backend's own way
+        (``adequacy.extensions.symbolic.Symbolic``: an input where two specs differ, an output a
+        postcondition admits, a case decided), e.g. with another solver or a symbolic
+        executor. None (the default): core answers them with its Z3 driver over
+        ``smt_encoder()`` when there is one (``adequacy.symbolic.capability.symbolic_of``)."""
         return None
 
     def gym_texts(self) -> GymTexts | None:

@@ -23,6 +23,30 @@ def _pct(v: float | None) -> str:
     return "N/A" if v is None else f"{v:.3f}"
 
 
+def _symbolic_findings(rep: SpecReport, limit: int = 5) -> list[str]:
+    """The solver's confirmed findings, one line each (the first few)."""
+    import json
+    out: list[str] = []
+    figs = rep.symbolic
+    if figs is None:
+        return out
+    if figs.output is not None:
+        for r in figs.output.results:
+            if r.status in ("second_output", "encoding_fault"):
+                what = ("accepts a second output" if r.status == "second_output"
+                        else "ENCODING FAULT (solver and engines disagree)")
+                out.append(f"{what}: input {json.dumps(r.input)} right {json.dumps(r.output)} "
+                           f"other {json.dumps(r.other)}")
+    if figs.pre is not None:
+        for a in figs.pre.inputs:
+            whose = {"valid": " (the task's oracles call it valid: the gold spec is too "
+                     "strong here)", "invalid": "", "undecided": " (the task's oracles do not "
+                     "decide it)"}[a.oracle]
+            out.append(f"accepts an input the gold spec refuses: {json.dumps(a.input)}{whose}")
+    return out[:limit] + ([f"... and {len(out) - limit} more (--json lists them)"]
+                          if len(out) > limit else [])
+
+
 def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int = 20,
                task: Task | None = None) -> Group:
     """The bucket table, metrics, engines and failing cases of one report."""
@@ -64,6 +88,11 @@ def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int 
                 f"PostHarness@{harness_t:g} {'N/A' if ph is None else ph}  "
                 f"scoring {'strict (unknown = failed)' if rep.strict else 'lenient (unknown left out)'}")
         parts.append(Text(line))
+    if rep.symbolic is not None:
+        for line in rep.symbolic.lines():
+            parts.append(Text("solver: " + line))
+        for found in _symbolic_findings(rep):
+            parts.append(Text("  " + found, style="red"))
     if rep.origins:
         parts.append(Text("cases by origin: " + ", ".join(
             f"{k} {n}" for k, n in sorted(rep.origins.items(), key=lambda kv: (-kv[1], kv[0])))))

@@ -95,6 +95,14 @@ def with_verification(key: str, verify: bool) -> str:
     return content_hash(key, "verify")
 
 
+def with_symbolic(key: str, budget: float | None) -> str:
+    """A job asked for the solver's figures too (``run --symbolic``, with its budget) is
+    another job: its record carries figures a plain run's lacks."""
+    if budget is None or key.startswith("error:"):
+        return key
+    return content_hash(key, "symbolic", f"{budget:g}")
+
+
 def task_content_hash(task: Task) -> str:
     """A task's content independent of where its folder lives (the gym manifest's
     ``task_hash``): header, statement, skeleton and every case's bucket, id and values. A gym

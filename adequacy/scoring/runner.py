@@ -135,7 +135,7 @@ def score_spec(
     task: Task, spec_text: str, spec_path: str | None = None,
     options: ScoreOptions | None = None, *, cache: VerdictCache | None = None,
     cases: Sequence[Case] | None = None, empty_by_design: Sequence[Bucket] = (),
-    **changes: Any,
+    deadline: float | None = None, **changes: Any,
 ) -> SpecReport:
     """Score one spec on its task's cases (or on ``cases``, e.g. only the visible ones).
 
@@ -148,6 +148,12 @@ def score_spec(
     the most faithful engine that decided (``EngineInfo.fidelity``). Only the front end
     (``load_spec``) can make a spec invalid: an engine that fails to compile it leaves its cases
     unknown. Our own failures become ``status="error"`` and never raise.
+
+    ``deadline`` (``time.monotonic()``): a caller's wall clock for the whole chain (a search's
+    budget). Each engine gets at most the time left (its ``spec_seconds`` and
+    ``case_seconds`` cut to it, compiles included), and an engine reached after the deadline
+    does not run: the cases it would have seen stay unknown ("out of time"). Unknown verdicts
+    are never cached, so a later run with more time decides them.
 
     ``options`` says how to score (engines, cross-check, strictness, limits); keyword
     ``changes`` (``engines=[...]``, ``strict=False``...) are fields of ``ScoreOptions`` applied
@@ -213,8 +219,27 @@ def score_spec(
                                                 backend=ref.backend.name,
                                                 skipped="not needed: earlier engines decided"))
                 continue
+            lim = limits
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    verdicts = [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                                        engine=ref.info.name, reason="out of time (the "
+                                        "caller's deadline)") for c in pending]
+                    run = EngineRun(name=ref.info.name, version=ref.info.version,
+                                    backend=ref.backend.name, cases=len(pending),
+                                    skipped="out of time: the caller's deadline passed")
+                    report.engines.append(run)
+                    per_engine.setdefault(ref.info.name, {}).update(
+                        {c.key: v for c, v in zip(pending, verdicts, strict=True)})
+                    for c, v in zip(pending, verdicts, strict=True):
+                        final.setdefault(c.key, v)
+                    continue
+                lim = limits.model_copy(update={
+                    "spec_seconds": min(limits.spec_seconds, left),
+                    "case_seconds": min(limits.case_seconds, left)})
             try:
-                verdicts, run = _run_engine(ref, spec, task, pending, limits, cache)
+                verdicts, run = _run_engine(ref, spec, task, pending, lim, cache)
             except EngineUnavailable as e:
                 report.engines.append(EngineRun(name=ref.info.name, backend=ref.backend.name,
                                                 skipped=f"unavailable: {e}"))

@@ -20,6 +20,7 @@ from adequacy.model.metrics import (
     harness_metrics,
     passed_all,
 )
+from adequacy.model.symbolic_figures import SymbolicFigures
 from adequacy.model.verdicts import BUCKETS, Bucket, InvalidSpec, Truth, Verdict
 from adequacy.scoring.options import RunOptions
 
@@ -85,6 +86,10 @@ class SpecReport(BaseModel):
     origins: dict[str, int] = Field(default_factory=dict)
     """Case origin (``official``, ``generated``, ``mutant``...) -> cases with a verdict in
     this score: what the score rests on. Empty in records written before it existed."""
+    symbolic: SymbolicFigures | None = None
+    """The solver's figures beside the buckets (``score --symbolic``, ``run --symbolic``):
+    whether the postcondition determines the output, whether the precondition accepts an
+    input the gold spec refuses. None where not measured."""
 
     @model_validator(mode="after")
     def _consistent(self) -> SpecReport:
@@ -114,6 +119,8 @@ class SpecReport(BaseModel):
                 raise ValueError(f"a {self.status} report has no verdicts or case counts")
             if self.passed_all or self.metrics is not None:
                 raise ValueError(f"a {self.status} report has no pass or metrics")
+            if self.symbolic is not None:
+                raise ValueError(f"a {self.status} report has no symbolic figures")
             return self
         if not stats:  # not finished yet (score_spec builds, then fills)
             if self.passed_all or self.metrics is not None:

@@ -25,7 +25,7 @@ from adequacy.search.shrinking import dict_candidates, size_key
 from adequacy.search.space import Inputs, outputs_for, paired, possible, rng_for
 from adequacy_mutators import params_key
 
-__all__ = ["Disagreement", "SearchReport", "compare"]
+__all__ = ["Disagreement", "SearchReport", "as_cases", "compare", "shrink"]
 
 #: inputs per search batch (one engine run per judge per batch).
 BATCH = 48
@@ -111,6 +111,8 @@ class _Search:
                 j.set_deadline(self.deadline)
         self.oracle: Judge | None = (right if right.capabilities.reference_outputs
                                      else _reference_source(task))
+        if self.oracle is not None and self.oracle.capabilities.deadline:
+            self.oracle.set_deadline(self.deadline)
         self.report = SearchReport(task=task.id, left=left.name, right=right.name, seed=seed,
                                    budget=budget, right_oracles=right.describe)
         self.found: dict[tuple[str, bool, bool], list[Disagreement]] = {}
@@ -300,6 +302,20 @@ def compare(task: Task, left: Judge, right: Judge, *, seed: int = 0, budget: flo
     something is found. ``gate``: post is compared on inputs the right judge accepts
     (``right``: explore against an oracle) or both accept (``both``: two specs)."""
     return _Search(task, left, right, seed, budget, gate, per_bucket).run()
+
+
+def shrink(task: Task, left: Judge, right: Judge, found: Disagreement, *, deadline: float,
+           gate: Literal["right", "both"] = "right", seed: int = 0) -> Disagreement:
+    """``found`` (a disagreement from anywhere: a solver's model, a user's case) shrunk as a
+    sampled one is, until ``deadline`` (``time.monotonic()``): each step keeps the same
+    predicate and both words, on an input the gate still accepts. The result names the task's
+    equal case in ``existing`` when it is one (``score`` already shows it failing)."""
+    s = _Search(task, left, right, seed, max(0.0, deadline - time.monotonic()), gate, 1)
+    s.deadline = deadline
+    d = s.shrink(found) if s.left_time() > 0 else found.model_copy(update={
+        "found": {"input": found.input, "output": found.output}})
+    ex = s.existing.get(s._case_key(d.bucket, d.input, d.output))
+    return d.model_copy(update={"existing": ex}) if ex else d
 
 
 def as_cases(task: Task, found: Sequence[Disagreement], seed: int) -> list[Any]:

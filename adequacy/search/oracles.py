@@ -42,9 +42,10 @@ class SpecJudge(Judge):
     """A spec's precondition on inputs and postcondition on pairs, scored in batches.
 
     Each call is one ``score_spec`` over the batch (one engine run: a JVM engine pays its start
-    once per batch, not per case), with ``spec_seconds`` cut to the time left before
-    ``deadline`` so a budget holds even when an engine is slow. The verdict cache is not used
-    by default: made-up cases would fill it with entries no later run asks for.
+    once per batch, not per case) under ``deadline``: every engine of the chain gets only the
+    time left (compiles included), and past it none runs, so a budget holds even when an
+    engine is slow. The verdict cache is not used by default: made-up cases would fill it
+    with entries no later run asks for.
     """
 
     capabilities = JudgeCapabilities(deadline=True)
@@ -63,21 +64,13 @@ class SpecJudge(Judge):
     def set_deadline(self, deadline: float) -> None:
         self.deadline = deadline
 
-    def _limits(self) -> Limits:
-        lim = self.options.limits
-        if self.deadline is None:
-            return lim
-        left = max(self.deadline - time.monotonic(), 0.5)
-        return lim.model_copy(update={"spec_seconds": min(lim.spec_seconds, left),
-                                      "case_seconds": min(lim.case_seconds, left)})
-
     def _score(self, cases: list[Case]) -> list[Word]:
         from adequacy.scoring.runner import score_spec
         if not cases:
             return []
         self.calls += 1
-        rep = score_spec(self.task, self.text, self.path, self.options.with_(
-            limits=self._limits()), cache=self.cache, cases=cases)
+        rep = score_spec(self.task, self.text, self.path, self.options, cache=self.cache,
+                         cases=cases, deadline=self.deadline)
         if rep.status == "invalid" and rep.invalid is not None:
             inv = rep.invalid
             raise SpecInvalid(inv.message, file=inv.file or self.path, line=inv.line)
@@ -150,6 +143,8 @@ class OracleJudge(Judge):
                 b = None
             if b is not None and b.runs_references():
                 self._backend = b
+        self.deadline: float | None = None
+        """``time.monotonic()`` past which the reference is not run (a search's budget)."""
         self._refs: dict[str, dict[str, Any] | str] = {}
         self._recorded_in: dict[str, bool] = {}
         for c in task.all_cases():
@@ -160,7 +155,11 @@ class OracleJudge(Judge):
                                 ("reference", self.has_reference), ("checker", self.checker),
                                 ("recorded outputs", self.recorded)) if x]
         self.describe = ", ".join(names) or "no oracle"
-        self.capabilities = JudgeCapabilities(reference_outputs=self.has_reference)
+        self.capabilities = JudgeCapabilities(deadline=True,
+                                              reference_outputs=self.has_reference)
+
+    def set_deadline(self, deadline: float) -> None:
+        self.deadline = deadline
 
     @property
     def has_reference(self) -> bool:
@@ -183,10 +182,18 @@ class OracleJudge(Judge):
                         got.append(self._ref_fn(copy.deepcopy(todo[k])))
                     except Exception as e:  # noqa: BLE001 - a throwing reference is data
                         got.append(f"{THREW} {type(e).__name__}")
+            elif self.deadline is not None and self.deadline - time.monotonic() <= 0:
+                # out of time: no word on these inputs, and none kept (a later call may run)
+                return [self._refs.get(k, "reference not run: out of time") for k in keys]
             else:
+                lim = None
+                if self.deadline is not None:
+                    left = self.deadline - time.monotonic()
+                    lim = Limits(spec_seconds=left, case_seconds=min(Limits().case_seconds,
+                                                                     left))
                 try:
                     outs = self._backend.reference_outcomes(self.task,
-                                                            [todo[k] for k in ks])
+                                                            [todo[k] for k in ks], lim)
                     got = [o.output if o.kind == "returned" else
                            f"{THREW} {o.reason}" if o.kind == "threw" else
                            f"reference gave no outcome ({o.kind}: {o.reason})" for o in outs]

@@ -43,6 +43,7 @@ from .jdk import JAVA_ENV
 #: asked for, one at a time, so a broken one is listed unavailable and the others still run.
 ENGINES: tuple[EngineRow, ...] = (
     ("rac", ".engines.rac.engine", "RacEngine", True, 20),
+    ("smt", ".smt.engine", "JmlSmtEngine", True, 15),
     ("openjml", ".engines.openjml.driver", "OpenJmlEngine", False, 30),
     ("key", ".engines.key.engine", "KeyEngine", False, 10))
 
@@ -50,7 +51,7 @@ EXAMPLES = Path(__file__).resolve().parent / "examples"
 """Bundled with the package: example tasks, a dataset's gold specs, the gym's worked example."""
 
 if TYPE_CHECKING:
-    from adequacy.plugin import GymTexts
+    from adequacy.plugin import GymTexts, SmtEncoder
 
 JML_FILES = TaskFiles(skeleton="Solution.java",
                       settings=("class", "method", "static", "post_state", "post_fields", "java_params",
@@ -66,6 +67,12 @@ class OpenJmlBackend(Backend):
     gold_dir = EXAMPLES / "sgb-gold"
     gym_example_dir = EXAMPLES / "gym"
     environment = JAVA_ENV
+
+    def smt_encoder(self) -> SmtEncoder:
+        """JML specs as Z3 terms (``smt/``): the symbolic questions and the ``smt`` engine."""
+        from .smt import JmlSmtEncoder
+
+        return JmlSmtEncoder()
 
     def engines(self) -> list[Engine]:
         """Default-chain order (``ENGINES``)."""

@@ -64,8 +64,8 @@ def test_registered_through_the_plugin_manager() -> None:
     b = backends["openjml"]
     assert b.language == "jml"
     engines = {e.name: e.info() for e in b.engines()}
-    assert list(engines) == ["rac", "openjml", "key"]
-    assert [n for n, i in engines.items() if i.default] == ["rac"]  # openjml, key: opt-in
-    assert [engines[n].fidelity for n in engines] == [20, 30, 10]
+    assert list(engines) == ["rac", "smt", "openjml", "key"]
+    assert [n for n, i in engines.items() if i.default] == ["rac", "smt"]  # openjml, key: opt-in
+    assert [engines[n].fidelity for n in engines] == [20, 15, 30, 10]
     if shutil.which("openjml") is None and "ADEQUACY_OPENJML" not in os.environ:
         assert not engines["openjml"].available and "openjml" in engines["openjml"].reason

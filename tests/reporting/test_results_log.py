@@ -259,7 +259,8 @@ def test_the_record_shape_is_pinned_to_its_schema_number() -> None:
     pins = {2: "24c501b17d83d1907b30876327695085908f2ff4e0e9d9fd2f970a33e799e65b",
             3: "347c6458d56c5e8a4b168d4aa522f4da2d947c34e73a124e25f7d0d6eb4ad36d",
             4: "c6f09f3876bcd4321503f38cda0cf4bcd586da15db4a6f821bc0f88b6076d48e",
-            5: "0d3f3e26fc9df233bd1e6c62900611c477654c998751cba9853d06c03f59e8a3"}
+            5: "0d3f3e26fc9df233bd1e6c62900611c477654c998751cba9853d06c03f59e8a3",
+            6: "9f2384dea0a61df60718827c55ed019da2136854096c77c7e9b26668684aff03"}
     assert hashlib.sha256(shape.encode()).hexdigest() == pins[SCHEMA]
 
 
@@ -270,6 +271,17 @@ def test_schema_3_records_read_as_not_sealed() -> None:
     logged = read_results(v3)
     assert len(logged) == 2 and not any(r.sealed for r in logged)
     assert {r.record.report.status for r in logged} == {"scored"}
+
+
+def test_schema_4_records_read_without_solver_figures() -> None:
+    """Real output of main before the solver's figures (tests/fixtures/results_v4): read, with
+    no figures claimed, and not taken for this installation's sealed records (the fixture's
+    paths were edited after it was sealed elsewhere)."""
+    v4 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v4" / "run_jml.jsonl"
+    logged = read_results(v4)
+    assert len(logged) == 3 and not any(r.sealed for r in logged)
+    assert all(r.record.report.symbolic is None for r in logged)
+    assert any(r.record.report.status == "scored" for r in logged)
 
 
 def test_schema_2_records_read_with_empty_origins() -> None:

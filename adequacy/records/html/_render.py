@@ -64,10 +64,22 @@ def summary_rows(study: Study) -> list[dict[str, str]]:
         row[f"Harness@{key}"] = _pm(a, f"Harness@{key}", a.harness_at.get(key))
         row[f"PostHarness@{key}"] = _pm(a, f"PostHarness@{key}", a.post_harness_at.get(key))
         row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} (of {a.vr_measured})"
+        if any(x.determined is not None or x.pre_measured for x in study.approaches):
+            row.update(_solver_cells(a))
         row["invalid"] = str(s.invalid)
         row.update(_trust_cells(a))
         rows.append(row)
     return rows
+
+
+def _solver_cells(a: ApproachStats) -> dict[str, str]:
+    """The solver's figures (``--symbolic``): beside the buckets, where any record has them."""
+    det = ("n/a" if a.determined is None else
+           f"{_pct(a.determined)} of {a.determined_inputs} inputs"
+           + (f" ({a.second_outputs} second outputs)" if a.second_outputs else ""))
+    pre = ("n/a" if a.pre_admits is None else
+           f"{_pct(a.pre_admits)} of {a.pre_measured} specs")
+    return {"post determines output": det, "pre admits beyond gold": pre}
 
 
 def leaderboard_rows(study: Study) -> list[dict[str, str]]:
@@ -85,6 +97,8 @@ def leaderboard_rows(study: Study) -> list[dict[str, str]]:
             row[registry().metric_of(b).label] = _pm(a, b.value, s.bucket_means.get(b.value))
         if any(x.vr is not None for x in ranked):  # measured by some approach
             row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} of {a.vr_measured}"
+        if any(x.determined is not None or x.pre_measured for x in ranked):
+            row.update(_solver_cells(a))
         row["cost"] = ("n/a" if a.cost is None else
                        f"${a.cost:.4f}" + ("" if a.cost_measured == s.specs
                                            else f" ({a.cost_measured} of {s.specs} specs)"))
@@ -177,10 +191,13 @@ def render_markdown(study: Study) -> str:
         lines += _md_table([{"tag": t, **{a.name: _pct(a.by_tag.get(t))
                                           for a in study.approaches}} for t in tags])
     lines += ["", "## Specs", "", CELL_LEGEND + ".", ""]
+    solver = any(r.solver for r in study.rows)
     lines += _md_table([{"task": r.task_id, "approach": r.approach, "spec": r.spec,
                          "outcome": r.outcome, **r.buckets,
                          "verified": "yes" if r.verified else "NO",
-                         "scoring": "strict" if r.strict else "LENIENT"} for r in study.rows])
+                         "scoring": "strict" if r.strict else "LENIENT",
+                         **({"solver": "; ".join(r.solver) or "-"} if solver else {})}
+                        for r in study.rows])
     return "\n".join(lines) + "\n"
 
 

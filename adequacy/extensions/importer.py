@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import difflib
 import re
+from abc import ABC, abstractmethod
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -128,25 +129,33 @@ def reason_kind(reason: str) -> str:
     return kind
 
 
-@runtime_checkable
-class Importer(Protocol):
-    """What the plugin hook ``adequacy_importers`` returns, one per dataset."""
+class Importer(ABC):
+    """What the plugin hook ``adequacy_importers`` returns, one per dataset: subclass it.
+
+    ``run`` is required; every other method is an optional capability with a typed default
+    meaning "this importer has none", so the command line calls it without probing."""
 
     name: str
     """``adequacy import NAME SRC DEST``."""
     description: str
 
+    @abstractmethod
     def run(self, src: Path, dest: Path, **options: Any) -> ImportReport:
         """Write one task folder per converted task under ``dest``. The source's own faults
         are recorded per task in the report; raise ``InputError`` (file, line) only when the
         source as a whole is unusable. ``only`` (a list of ids from ``task_ids``), when
-        given, restricts the import to those tasks.
+        given, restricts the import to those tasks."""
 
-        Optional, outside the protocol's required surface: ``task_ids(src, **options) ->
-        list[str]``, every task id of the source in its order, read without converting
-        anything. ``adequacy import --only/--limit`` select from it
-        (``adequacy.extensions.importer.select_tasks``); an importer without it cannot select."""
-        ...
+    def task_ids(self, src: Path, **options: Any) -> list[str] | None:
+        """Every task id of the source in its order, read without converting anything (the
+        ids ``run`` accepts in ``only``): ``adequacy import --only/--limit`` select from it.
+        None: this importer cannot select."""
+        return None
+
+    def default_source(self) -> Path | None:
+        """Where the dataset is when the user names no SRC (``adequacy import NAME DEST``):
+        data an installed package ships. None: SRC is required."""
+        return None
 
 
 def select_tasks(importer: Importer, src: Path, only: Sequence[str] | None = None,
@@ -155,16 +164,16 @@ def select_tasks(importer: Importer, src: Path, only: Sequence[str] | None = Non
     be one of the source's, else ``InputError`` naming it and what the source holds), then the
     first ``limit`` of them in the source's order; None when neither is given (everything).
 
-    The importer lists its source's ids with ``task_ids(src, **options)`` (an optional method
-    of the ``Importer`` protocol: the ids its ``run`` accepts in ``only``); one without it
-    cannot select, which is an ``InputError`` too rather than a whole import."""
+    The importer lists its source's ids with ``Importer.task_ids`` (the ids its ``run``
+    accepts in ``only``); one that cannot list them cannot select, which is an ``InputError``
+    too rather than a whole import."""
     if not only and limit is None:
         return None
-    lister = getattr(importer, "task_ids", None)
-    if not callable(lister):
+    listed = importer.task_ids(src, **options)
+    if listed is None:
         raise InputError(f"importer {importer.name!r} cannot select tasks (--only, --limit): "
                          "it does not list its source's task ids")
-    ids = [str(i) for i in lister(src, **options)]
+    ids = [str(i) for i in listed]
     chosen = ids
     if only:
         wanted = [w for item in only for w in str(item).split(",") if w.strip()]

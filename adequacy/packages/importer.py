@@ -9,7 +9,7 @@ from adequacy.extensions.hookspecs import hookimpl
 from adequacy.extensions.importer import Importer, ImportReport
 
 
-class PackageImporter:
+class PackageImporter(Importer):
     name = "package"
     description = ("problem packages in Polygon's layout (problem.xml, tests/, files/, "
                    "solutions/) with hacks/ and adequacy/task.toml + io.py")
@@ -23,7 +23,7 @@ class PackageImporter:
         only = options.pop("only", None)
         return import_packages(sources, dest, Options(**options), only=only)
 
-    def task_ids(self, src: Path, **options: Any) -> list[str]:
+    def task_ids(self, src: Path, **options: Any) -> list[str] | None:
         """The package folders' names, in the order the import visits them."""
         from adequacy.packages.build import package_folders
 

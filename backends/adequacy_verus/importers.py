@@ -12,7 +12,7 @@ from typing import Any
 from adequacy.plugin import Importer, ImportReport, hookimpl
 
 
-class VerinaImporter:
+class VerinaImporter(Importer):
     name = "verina"
     description = "VERINA (Lean 4 benchmark): tasks with Lean-typed tests, as Verus tasks"
 
@@ -21,7 +21,7 @@ class VerinaImporter:
 
         return import_verina(src, dest, **options)
 
-    def task_ids(self, src: Path, **_options: Any) -> list[str]:
+    def task_ids(self, src: Path, **_options: Any) -> list[str] | None:
         from .verina.importer import find_task_folders
 
         return [f.name for f in find_task_folders(Path(src))]

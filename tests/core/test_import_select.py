@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from adequacy.cli import app
 from adequacy.errors import InputError
 from adequacy.examples import bundled_folder
-from adequacy.extensions.importer import select_tasks
+from adequacy.extensions.importer import Importer, select_tasks
 from adequacy.extensions.registry import importers
 
 runner = CliRunner()
@@ -134,7 +134,7 @@ def test_package_selects_by_package_folder(tmp_path: Path) -> None:
     assert "converted 1 of 1 tasks" in out
 
 
-class _Blind:
+class _Blind(Importer):
     name = "blind"
     description = "lists no ids"
 

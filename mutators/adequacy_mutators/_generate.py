@@ -22,14 +22,11 @@ slow reference on a big valid input is not a precondition), and their presence p
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import re
-import signal
-import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +38,7 @@ from adequacy.model.identity import params_key, strictly_valid
 from adequacy.model.task import Case, Task
 from adequacy.model.values import content_hash
 from adequacy.model.verdicts import Bucket
+from adequacy.sandbox.pycode import TaskFunction
 from adequacy.taskdirs.load import load_task, write_cases
 
 from ._constraints import Constraints, parse_constraints
@@ -62,7 +60,7 @@ DRAWN = 10
 #: the task's own pairs run through the reference before its outputs are trusted.
 PROBES = 10
 
-#: seconds a Python reference may take on one input (in the main thread, where a timer works).
+#: seconds a Python reference may take on one input (its sandboxed call is killed after).
 PY_SECONDS = 5.0
 
 Outcomes = Callable[[list[dict[str, Any]]], list[ReferenceOutcome]]
@@ -101,50 +99,27 @@ class GenerateReport(BaseModel):
 # -- the reference -------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """A SIGALRM timer around one Python reference call (only where signals work)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-            signal, "setitimer"):
-        yield
-        return
-
-    def _raise(_sig: int, _frame: Any) -> None:
-        raise TimeoutError("reference.py took too long")
-
-    old = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def _python_outcomes(fn: Callable[[dict[str, Any]], Any]) -> Outcomes:
-    import copy
-
+def _python_outcomes(fn: TaskFunction) -> Outcomes:
+    """A ``reference.py`` run in the sandbox (``adequacy.sandbox.pycode``), ``PY_SECONDS``
+    per input: its own exception is ``threw``; a timeout, a crash, a deep recursion, an
+    ``exit()`` or a value that is not an output dict prove nothing about the input."""
     def run(inputs: list[dict[str, Any]]) -> list[ReferenceOutcome]:
         out: list[ReferenceOutcome] = []
-        for inp in inputs:
-            try:
-                with _time_limit(PY_SECONDS):
-                    r = fn(copy.deepcopy(inp))
-            except TimeoutError:
+        for o in fn.call_many([(inp,) for inp in inputs], PY_SECONDS):
+            if o.kind == "timeout":
                 out.append(ReferenceOutcome(kind="timeout", reason="reference.py timed out"))
-                continue
-            except (RecursionError, MemoryError, SystemExit) as e:
-                # no verdict on the input: a deep recursion, a full heap, an exit() call
-                out.append(ReferenceOutcome(kind="failed", reason=type(e).__name__))
-                continue
-            except Exception as e:  # noqa: BLE001 - the reference refusing an input is data
-                out.append(ReferenceOutcome(kind="threw", reason=type(e).__name__))
-                continue
-            if isinstance(r, dict):
-                out.append(ReferenceOutcome(kind="returned", output=r))
+            elif o.kind == "threw":
+                if o.type_name in ("RecursionError", "MemoryError"):
+                    out.append(ReferenceOutcome(kind="failed", reason=o.type_name))
+                else:
+                    out.append(ReferenceOutcome(kind="threw", reason=o.type_name or o.reason))
+            elif o.kind == "failed":
+                out.append(ReferenceOutcome(kind="failed", reason=o.reason))
+            elif isinstance(o.value, dict):
+                out.append(ReferenceOutcome(kind="returned", output=o.value))
             else:
-                out.append(ReferenceOutcome(kind="failed",
-                                            reason=f"reference returned {type(r).__name__}"))
+                out.append(ReferenceOutcome(kind="failed", reason=f"reference returned "
+                                            f"{type(o.value).__name__}"))
         return out
 
     return run
@@ -180,7 +155,7 @@ def _reference(task: Task, notes: list[str]) -> tuple[str, Outcomes | None]:
 
 
 class _InputJudge:
-    """Validator, constraints and the language's implicit precondition, in-process."""
+    """Validator (sandboxed), constraints and the language's implicit precondition."""
 
     def __init__(self, task: Task, cons: Constraints, notes: list[str]) -> None:
         self.names: list[str] = []
@@ -216,8 +191,8 @@ class _InputJudge:
         if self._valid is not None:
             try:
                 r = self._valid(copy.deepcopy(inp))
-            except Exception as e:  # noqa: BLE001
-                return None, f"validator raised {type(e).__name__}"
+            except Exception as e:  # noqa: BLE001 - CodeThrew, CodeTimeout, CodeFailed
+                return None, f"validator raised {getattr(e, 'type_name', '') or type(e).__name__}"
             if r is True:
                 return False, "validator accepts"
             if r is False:

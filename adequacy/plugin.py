@@ -49,6 +49,16 @@ from adequacy.extensions.engine_version import engine_version
 from adequacy.extensions.hookspecs import hookimpl
 from adequacy.extensions.importer import Importer, ImportReport, Problem, TaskOutcome, reason_kind
 from adequacy.extensions.lazy_engines import EngineRow, load_engines
+from adequacy.extensions.mutants import (
+    PROGRAM_OPERATORS,
+    SPEC_OPERATORS,
+    ProgramMutant,
+    SpecMutant,
+    apply_python_edit,
+    check_operators,
+    numbered,
+    python_program_mutants,
+)
 from adequacy.extensions.texts import GymTexts, WriterTexts
 from adequacy.model import types
 from adequacy.model.clauses import (
@@ -117,6 +127,9 @@ __all__ = [
     "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "OVERFLOW_REASON",
     "ReferenceOutcome", "STACK_OVERFLOW", "TIMEOUT", "Verifier", "WORKER_DIED", "engine_version",
     "hookimpl", "load_engines",
+    # mutants of specs and of reference programs (task strength, mutate --programs)
+    "PROGRAM_OPERATORS", "ProgramMutant", "SPEC_OPERATORS", "SpecMutant", "apply_python_edit",
+    "check_operators", "numbered", "python_program_mutants",
     # what writers and agents are told, and reading their answers
     "ExtractionError", "GymTexts", "WriterTexts", "code_blocks", "matching_brace", "pick_block",
     "whole_file",

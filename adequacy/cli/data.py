@@ -140,15 +140,37 @@ def mutate(
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same cases).")] = 0,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")
                        ] = False,
+    programs: Annotated[bool, typer.Option("--programs", help="Mutate the task's reference "
+        "program instead (operators, constants, conditions, loop bounds, indices, early "
+        "returns), run each mutant in the sandbox on the task's valid inputs, and keep its "
+        "wrong outputs as post_sound cases named after the mutant (docs/cases.md).")] = False,
+    per_mutant: Annotated[int, typer.Option("--per-mutant", callback=at_least(1),
+        help="With --programs: wrong outputs kept per wrong program (the smallest inputs "
+             "first).")] = 3,
     fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
                    ] = OutputFormat.auto,
 ) -> None:
-    """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound)."""
-    from adequacy_mutators import mutate_task, report_renderable
+    """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound); with
+    --programs, the wrong outputs of the reference's mutants."""
+    from adequacy_mutators import (
+        mutate_task,
+        program_mutants_task,
+        programs_renderable,
+        report_renderable,
+    )
     try:
-        report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
+        if programs:
+            prep = program_mutants_task(task, per_mutant=per_mutant, write=not dry_run)
+        else:
+            report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
     except AdequacyError as e:
         raise fail(str(e)) from None
+    if programs:
+        if fmt is OutputFormat.json:
+            print(prep.model_dump_json(indent=2))
+            return
+        show(out, programs_renderable(prep), fmt)
+        return
     if fmt is OutputFormat.json:
         print(report.model_dump_json(indent=2))
         return

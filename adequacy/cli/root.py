@@ -22,6 +22,7 @@ from adequacy.cli import (
     packages,
     report,
     scoring,
+    strength,
     task_from,
     tasks,
 )
@@ -54,5 +55,5 @@ def _root(
 app.add_typer(tasks.task_app, name="task")
 app.add_typer(admin.cache_app, name="cache")
 for _module in (admin, scoring, data, tasks, task_from, report, optimize, gym, packages,
-                experiment, explore, cases):
+                experiment, explore, cases, strength):
     _module.register(app)

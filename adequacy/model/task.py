@@ -52,6 +52,11 @@ class Case(BaseModel):
     case can be made again; None for cases nobody generated."""
     visible: bool = False
     """May be shown to a spec writer; hidden cases are for evaluation only."""
+    made_by: tuple[str, ...] = ()
+    """The mutants this case distinguishes, when mutants made it (``adequacy mutate
+    --programs``, ``adequacy task strength --add``): the program mutants whose wrong output it
+    is (``arith.swap@reference/reference.py:7``), or the spec mutant whose blind spot it
+    closes (``spec cmp.weaken@21``). A program mutant's kill by a spec is read from here."""
     line: int | None = Field(default=None, exclude=True)
     """Line in the bucket's JSONL file (for error messages; not part of the case's identity)."""
 

@@ -29,11 +29,12 @@ from adequacy.errors import ResultsError, TrustError, validation_message
 from adequacy.scoring import trust
 from adequacy.scoring.spec_report import Provenance, SpecReport
 
-SCHEMA = 4
+SCHEMA = 5
 """Version of the record shape. 1: a bare report, its producer's fields flattened beside it or
 the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope.
 3: the report's ``origins`` (cases of each origin the score rests on). 4: the ``seal`` and the
-producer's ``sample`` (the writer's sample index)."""
+producer's ``sample`` (the writer's sample index). 5: the report's ``program_mutants`` (the
+program-mutant kill ratio)."""
 
 SEAL_DOMAIN = "results-record"
 _SEALED = re.compile(r'\{"seal":"([0-9a-f]{64})",')
@@ -303,7 +304,13 @@ def _from_v3(obj: dict[str, Any]) -> dict[str, Any]:
     return {**{k: v for k, v in obj.items() if k != "seal"}, "schema": 4}
 
 
-_MIGRATIONS = {1: _from_v1, 2: _from_v2, 3: _from_v3}
+def _from_v4(obj: dict[str, Any]) -> dict[str, Any]:
+    """Schema 4 -> 5: nothing to convert; a report without ``program_mutants`` reads with none
+    (no program-mutant kill ratio was measured)."""
+    return {**obj, "schema": 5}
+
+
+_MIGRATIONS = {1: _from_v1, 2: _from_v2, 3: _from_v3, 4: _from_v4}
 """Schema N -> N + 1. Any change to ``ResultRecord`` or ``SpecReport`` that an older reader
 would refuse (a new field: both forbid extras) bumps ``SCHEMA`` and adds a step here, so old
 files still read and old readers say "upgrade" instead of "not a valid record"."""

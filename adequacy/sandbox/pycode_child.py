@@ -20,6 +20,7 @@ exception of the code), ``{"kind": "timeout"}`` or ``{"kind": "failed", "reason"
 out of memory, a deep recursion, ``exit()``, a value JSON cannot hold).
 """
 
+import contextlib
 import json
 import os
 import resource
@@ -29,7 +30,7 @@ import sys
 import time
 
 MAX_RESULT = 16 * 1024 * 1024
-SOURCES = {}
+SOURCES: dict = {}
 
 
 def _short(e):
@@ -86,10 +87,8 @@ def _encode(out):
 def _child(write_fd, code, function, calls, seconds, check_only):
     """In the forked child: each call on a fresh module, one result line per call on the
     pipe, then exit. The standard streams go nowhere, every other descriptor is closed."""
-    try:
+    with contextlib.suppress(OSError):
         os.setpgid(0, 0)
-    except OSError:
-        pass
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
@@ -124,17 +123,15 @@ def _child(write_fd, code, function, calls, seconds, check_only):
 
 def _kill(pid):
     for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-        try:
+        with contextlib.suppress(OSError):
             target()
-        except OSError:
-            pass
 
 
 def run_many(code, function, calls, seconds, check_only=False):
     """One outcome per call: a forked child runs the calls in order, each on a fresh module;
     a call that passes its deadline or kills the child is answered for and the rest go to a
     new child."""
-    outs = []
+    outs: list = []
     todo = [None] if check_only else list(calls)
     while len(outs) < len(todo):
         rest = todo[len(outs):]
@@ -203,10 +200,8 @@ them loaded (importing ``typing`` afresh costs more than the call itself)."""
 
 def serve():
     for name in WARM:
-        try:
+        with contextlib.suppress(ImportError):
             __import__(name)
-        except ImportError:
-            pass
     for raw in sys.stdin:
         try:
             req = json.loads(raw)
@@ -214,6 +209,7 @@ def serve():
             continue
         rid = req.get("id")
         op = req.get("op")
+        reply: dict = {}
         try:
             if op == "ping":
                 reply = {"ok": True}

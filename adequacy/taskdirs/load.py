@@ -39,7 +39,11 @@ from adequacy.model.types import parse_type
 from adequacy.model.values import MAX_INT_DIGITS, validate
 from adequacy.model.verdicts import BUCKETS, Bucket
 
-ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample", "explored")
+ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample", "explored",
+                             "program_mutant", "blind_spot")
+#: how many mutants one case may name in ``made_by``, and how long each name may be.
+MADE_BY_MAX = 256
+MADE_BY_LEN = 300
 TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "signature",
             "structs", "constraints", "every_input_valid", "every_input_valid_reason")
 
@@ -208,7 +212,7 @@ def _read_cases(
         if not isinstance(obj, dict):
             err("a case must be a JSON object")
             continue
-        known = {"id", "input", "output", "origin", "seed", "visible"}
+        known = {"id", "input", "output", "origin", "seed", "visible", "made_by"}
         unknown_keys = sorted(set(obj) - known)
         if unknown_keys:
             err(f"unknown key {unknown_keys[0]!r} (allowed: {', '.join(sorted(known))})",
@@ -234,6 +238,12 @@ def _read_cases(
         seed = obj.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             err("seed must be an integer (the generator seed of a generated case)", "seed")
+            continue
+        made_by = obj.get("made_by", [])
+        if not isinstance(made_by, list) or len(made_by) > MADE_BY_MAX or not all(
+                isinstance(m, str) and 0 < len(m) <= MADE_BY_LEN for m in made_by):
+            err(f"made_by must be a list of at most {MADE_BY_MAX} mutant names (strings of "
+                f"1 to {MADE_BY_LEN} characters)", "made_by")
             continue
         ok = True
         inp = obj.get("input")
@@ -282,7 +292,8 @@ def _read_cases(
         if ok:
             cases.append(Case(id=cid, bucket=bucket, input=inp,
                               output=out if bucket.predicate == "post" else None,
-                              origin=origin, seed=seed, visible=visible, line=lineno))
+                              origin=origin, seed=seed, visible=visible,
+                              made_by=tuple(made_by), line=lineno))
     return cases
 
 
@@ -445,6 +456,8 @@ def write_cases(task_dir: Path, bucket: Bucket, cases: list[Case]) -> None:
             if c.seed is not None:
                 obj["seed"] = c.seed
             obj["visible"] = c.visible
+            if c.made_by:
+                obj["made_by"] = list(c.made_by)
             f.write(json.dumps(obj, ensure_ascii=False) + "\n")
     tmp.replace(path)
 

@@ -12,6 +12,9 @@ Public API (see docs/mutators.md):
 - ``mutate_task(task_dir, per_case, seed) -> MutateReport``: fill post_sound and pre_sound;
 - ``generate_task(task_dir, valid, seed) -> GenerateReport``: valid pairs from the reference,
   oracle-labelled invalid inputs, and the ``every_input_valid`` inference (docs/cases.md);
+- ``program_mutants_task(task_dir, per_mutant, write) -> ProgramsReport``: mutants of the
+  task's reference program run in the sandbox, their wrong outputs as post_sound cases named
+  after the mutant (``Case.made_by``), and the task's program-mutant strength;
 - ``pre_reason(task, report)`` / ``valid_reason(task, report)``: why a task falls short of
   the case goals (docs/cases.md), in a few words (None when it meets them).
 
@@ -36,7 +39,8 @@ from ._oracles import (
     combine,
 )
 from ._outputs import Mutant, mutants, output_mutants
-from ._render import report_renderable
+from ._programs import ProgramMutantResult, ProgramsReport, program_mutants_task
+from ._render import programs_renderable, report_renderable
 from ._shortfall import pre_reason, valid_reason
 from ._task import MutateReport, mutate_task
 
@@ -47,7 +51,8 @@ __all__ = [
     "RecordedOracle", "ReferenceOracle", "ValidatorOracle", "all_operator_names", "combine",
     "generate_task",
     "invalid_candidates", "mutants", "mutate_once", "mutate_task", "operators_for",
-    "output_mutants", "params_key", "parse_constraints", "pre_reason", "report_renderable",
+    "output_mutants", "params_key", "parse_constraints", "pre_reason", "ProgramMutantResult",
+    "ProgramsReport", "program_mutants_task", "programs_renderable", "report_renderable",
     "strictly_valid", "valid_reason",
     "value_key",
 ]

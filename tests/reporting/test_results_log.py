@@ -255,7 +255,8 @@ def test_the_record_shape_is_pinned_to_its_schema_number() -> None:
     shape = json.dumps(bare(ResultRecord.model_json_schema(by_alias=True)), sort_keys=True)
     pins = {2: "24c501b17d83d1907b30876327695085908f2ff4e0e9d9fd2f970a33e799e65b",
             3: "347c6458d56c5e8a4b168d4aa522f4da2d947c34e73a124e25f7d0d6eb4ad36d",
-            4: "c6f09f3876bcd4321503f38cda0cf4bcd586da15db4a6f821bc0f88b6076d48e"}
+            4: "c6f09f3876bcd4321503f38cda0cf4bcd586da15db4a6f821bc0f88b6076d48e",
+            5: "77cab853d2482e7d6b3f11a9610cc9cc072a49f233d2780320a04c8282387bed"}
     assert hashlib.sha256(shape.encode()).hexdigest() == pins[SCHEMA]
 
 
@@ -266,6 +267,16 @@ def test_schema_3_records_read_as_not_sealed() -> None:
     logged = read_results(v3)
     assert len(logged) == 2 and not any(r.sealed for r in logged)
     assert {r.record.report.status for r in logged} == {"scored"}
+
+
+def test_schema_4_records_read_without_program_kills() -> None:
+    """Real output of main before the program-mutant kill ratio (tests/fixtures/results_v4):
+    read, with no ratio claimed, and not taken for this installation's sealed records."""
+    v4 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v4" / "run_jml.jsonl"
+    logged = read_results(v4)
+    assert len(logged) == 3 and not any(r.sealed for r in logged)
+    assert all(r.record.report.program_mutants is None for r in logged)
+    assert any(r.record.report.status == "scored" for r in logged)
 
 
 def test_schema_2_records_read_with_empty_origins() -> None:

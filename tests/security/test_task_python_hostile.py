@@ -49,7 +49,8 @@ def test_reading_a_file_outside_the_task_fails(tmp_path: Path) -> None:
     kind, value, _ = _run(f)
     assert kind == "threw" and "TOP-SECRET" not in json.dumps(value)
     # nor the task's own folder: the code is sent as text, no folder is bound
-    g = _ref(tmp_path, "import os\nreturn {'result': os.listdir(%r)}" % str(tmp_path / "task"))
+    folder = str(tmp_path / "task")
+    g = _ref(tmp_path, f"import os\nreturn {{'result': os.listdir({folder!r})}}")
     assert _run(g)[0] == "threw"
 
 
@@ -82,8 +83,8 @@ def test_a_socket_reaches_nothing(tmp_path: Path) -> None:
 
     t = threading.Thread(target=serve, daemon=True)
     t.start()
-    f = _ref(tmp_path, "import socket\ns = socket.create_connection(('127.0.0.1', %d), 1)\n"
-                       "return {'result': 1}" % port)
+    f = _ref(tmp_path, f"import socket\ns = socket.create_connection(('127.0.0.1', {port}), 1)\n"
+                       "return {'result': 1}")
     kind, _, _ = _run(f)
     t.join()
     server.close()

@@ -22,6 +22,7 @@ a post_sound case of the task: a spec that accepts that output fails that case.
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
@@ -48,8 +49,12 @@ __all__ = ["ProgramMutantResult", "ProgramsReport", "program_mutants_task", "spe
 INPUTS = 60
 #: cases kept per wrong program (its smallest wrong outputs).
 PER_MUTANT = 3
-#: seconds one mutant may take on one input.
+#: seconds one mutant may take on one input at most (less when the reference is fast:
+#: ``_mutant_seconds``).
 CASE_SECONDS = 5.0
+#: inputs a mutant runs on first; when it gives no outcome on any of them (it loops, it
+#: crashes) the rest are not run: it is crash-only.
+PROBE = 4
 #: mutants made at most per task (spread evenly over all that compile).
 MAX_MUTANTS = 200
 
@@ -132,23 +137,29 @@ def _valid_inputs(task: Task, limit: int) -> list[dict[str, Any]]:
 
 
 Runner = Any
-"""(mutant or None for the reference, inputs) -> outcomes: how one program runs."""
+"""(mutant or None for the reference, inputs, seconds per input) -> outcomes."""
+
+
+def _mutant_seconds(reference_seconds: float) -> float:
+    """Seconds a mutant gets per input: three times what the whole reference batch took, at
+    least one second and at most ``CASE_SECONDS`` (a mutant that loops costs that much per
+    input, and most mutants of a fast reference are fast)."""
+    return min(CASE_SECONDS, max(1.0, 3 * reference_seconds))
 
 
 def _programs(task: Task, notes: list[str], operators: Any, max_mutants: int
               ) -> tuple[str, list[ProgramMutant], Runner | None]:
     """The program to mutate, its mutants and how to run one (None: the reference)."""
     path = task.reference_dir / "reference.py"
-    limits = Limits(case_seconds=CASE_SECONDS)
     if path.is_file():
         source = path.read_text(encoding="utf-8")
         file = "reference/reference.py"
         mutants = python_program_mutants(source, file, "reference", operators, max_mutants)
 
-        def run_py(m: ProgramMutant | None, inputs: list[dict[str, Any]]
+        def run_py(m: ProgramMutant | None, inputs: list[dict[str, Any]], seconds: float
                    ) -> list[ReferenceOutcome]:
             outs = run_source(m.source if m is not None else source, "reference",
-                              [(i,) for i in inputs], seconds=CASE_SECONDS, display=file)
+                              [(i,) for i in inputs], seconds=seconds, display=file)
             res: list[ReferenceOutcome] = []
             for o in outs:
                 if o.kind == "returned" and isinstance(o.value, dict):
@@ -176,8 +187,9 @@ def _programs(task: Task, notes: list[str], operators: Any, max_mutants: int
     from adequacy.extensions.mutants import spread
     mutants = spread(mutants, max_mutants)
 
-    def run_backend(m: ProgramMutant | None, inputs: list[dict[str, Any]]
+    def run_backend(m: ProgramMutant | None, inputs: list[dict[str, Any]], seconds: float
                     ) -> list[ReferenceOutcome]:
+        limits = Limits(case_seconds=seconds)
         got = (backend.reference_outcomes(task, inputs, limits) if m is None
                else backend.program_outcomes(task, m, inputs, limits))
         if got is None or len(got) != len(inputs):
@@ -198,7 +210,6 @@ def program_mutants_task(task_dir: str | Path, *, per_mutant: int = PER_MUTANT,
                          ) -> ProgramsReport:
     """Make the task's program mutants, run them, and (``write``) keep the wrong outputs of
     each wrong program as post_sound cases (at most ``per_mutant`` each)."""
-    import time
     t0 = time.monotonic()
     task = load_task(task_dir)
     root = Path(task_dir)
@@ -217,7 +228,9 @@ def program_mutants_task(task_dir: str | Path, *, per_mutant: int = PER_MUTANT,
     oracles = output_oracles(task, cons, rep.notes)
     if not oracles:
         rep.notes.append("no output oracle: no wrong output can be labelled")
-    ref = run(None, valid)
+    r0 = time.monotonic()
+    ref = run(None, valid, CASE_SECONDS)
+    seconds = _mutant_seconds(time.monotonic() - r0)
     ref_out = {params_key(i, task.inputs): o.output for i, o in zip(valid, ref, strict=True)
                if o.kind == "returned" and _fits(task, o.output)}
     if not ref_out:
@@ -234,7 +247,12 @@ def program_mutants_task(task_dir: str | Path, *, per_mutant: int = PER_MUTANT,
     found: dict[tuple[str, str], tuple[dict[str, Any], dict[str, Any], list[str]]] = {}
     per: dict[str, list[tuple[str, str]]] = {}
     for m in mutants:
-        outs = run(m, usable)
+        outs = run(m, usable[:PROBE], seconds)
+        if len(usable) > PROBE and any(o.kind != "timeout" for o in outs):
+            outs += run(m, usable[PROBE:], seconds)
+        elif len(usable) > PROBE:  # it gave no outcome on any probe: not worth the rest
+            outs += [ReferenceOutcome(kind="timeout", reason="not run: no outcome on the "
+                                      "first inputs")] * (len(usable) - PROBE)
         if all(o.kind == "failed" and ("compile" in o.reason or "load" in o.reason
                                        or "import" in o.reason) for o in outs):
             rep.mutants.append(ProgramMutantResult(

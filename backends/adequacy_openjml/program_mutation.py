@@ -118,9 +118,9 @@ def _edits(text: str, toks: list[Token]) -> Iterator[Edit]:
                         and rel[0] + 1 < b:
                     lo, hi = toks[rel[0] + 1].pos, _end(toks[b - 1])
                     bound = text[lo:hi]
-                    for d in ("+ 1", "- 1"):
-                        yield ("loop.bound", t.line, f"for bound {bound} -> ({bound}) {d}",
-                               lo, hi, f"({bound}) {d}")
+                    for step in ("+ 1", "- 1"):
+                        yield ("loop.bound", t.line, f"for bound {bound} -> ({bound}) {step}",
+                               lo, hi, f"({bound}) {step}")
         if t.is_op("[") and prev is not None and (prev.kind == "ident" and prev.text not in
                                                   _TYPES or prev.is_op("]", ")")) \
                 and nxt is not None and not nxt.is_op("]"):
@@ -128,9 +128,9 @@ def _edits(text: str, toks: list[Token]) -> Iterator[Edit]:
             before = toks[k - 2] if k >= 2 else None
             if close > k + 1 and not (before is not None and before.is_ident("new")):
                 idx = text[toks[k + 1].pos:_end(toks[close - 1])]
-                for d in ("+ 1", "- 1"):
-                    yield ("index.shift", t.line, f"[{idx}] -> [({idx}) {d}]",
-                           toks[k + 1].pos, _end(toks[close - 1]), f"({idx}) {d}")
+                for step in ("+ 1", "- 1"):
+                    yield ("index.shift", t.line, f"[{idx}] -> [({idx}) {step}]",
+                           toks[k + 1].pos, _end(toks[close - 1]), f"({idx}) {step}")
         if first_loop and t.is_ident("for", "while") and nxt is not None and nxt.is_op("(") \
                 and last_return is not None:
             close = _close(toks, k + 1, "(", ")")

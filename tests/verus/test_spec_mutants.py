@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.plugin import Bucket, Case, SpecInvalid, load_task
-from adequacy.extensions.registry import backend_for
 from adequacy.extensions.mutants import SPEC_OPERATORS
+from adequacy.extensions.registry import backend_for
+from adequacy.plugin import Bucket, Case, SpecInvalid, load_task
 from adequacy.scoring.runner import score_spec
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "backends" / "adequacy_verus" / "examples"

@@ -20,6 +20,7 @@ from adequacy.cli.explore import CaseTimeout, Engines, _options, _say
 from adequacy.cli.tasks import task_app
 
 if TYPE_CHECKING:
+    from adequacy.records.html import BenchmarkQA
     from adequacy.search.strength import StrengthReport
 
 
@@ -59,15 +60,9 @@ def line(r: StrengthReport) -> str:
     return text
 
 
-def table_rows(summary: dict[str, Any]) -> list[list[str]]:
-    rows = []
-    for key, name in (("spec", "spec-mutant strength"), ("spec_after", "  after --add"),
-                      ("program", "program-mutant strength"),
-                      ("program_after", "  after --add")):
-        s = summary[key]
-        rows.append([name, str(s["tasks"]), _r(s["median"]), _r(s["p10"]), _r(s["mean"]),
-                     ", ".join(s["worst"])])
-    return rows
+def table_rows(qa: BenchmarkQA) -> list[list[str]]:
+    return [[m.measure, str(m.tasks), _r(m.median), _r(m.p10), _r(m.mean), ", ".join(m.worst)]
+            for m in qa.summary]
 
 
 def task_strength(
@@ -112,7 +107,7 @@ def task_strength(
     from adequacy.cli.common import default_cache, open_cache
     from adequacy.errors import AdequacyError
     from adequacy.extensions.mutants import SPEC_OPERATORS, check_operators
-    from adequacy.search.strength import add_cases, benchmark_summary, gold_for
+    from adequacy.search.strength import add_cases, benchmark_qa, gold_for, totals
     from adequacy.search.strength import task_strength as measure
     from adequacy.taskdirs.discovery import discover_tasks
     from adequacy.taskdirs.load import load_task
@@ -160,27 +155,32 @@ def task_strength(
                   flush=True)
         else:
             _say(line(rep))
-    summary = benchmark_summary(reports)
+    qa = benchmark_qa(reports)
     if as_json:
-        print(json.dumps({"summary": summary}))
+        print(json.dumps({"summary": [m.model_dump() for m in qa.summary],
+                          "totals": totals(reports)}))
     else:
-        _print_summary(summary)
+        _print_summary(qa, totals(reports))
     raise typer.Exit(2 if errors else 0)
 
 
-def _print_summary(summary: dict[str, Any]) -> None:
+def print_qa(qa: BenchmarkQA) -> None:
+    """The benchmark table: per measure the tasks measured, median, p10, mean, worst tasks."""
     from rich.table import Table
     from rich.text import Text
 
     from adequacy.console.tables import OutputFormat, show
 
-    t = Table(title=f"benchmark: {summary['tasks']} task(s)", title_justify="left")
+    t = Table(title=f"benchmark: {len(qa.rows)} task(s)", title_justify="left")
     for col in ("measure", "tasks", "median", "p10", "mean", "worst tasks"):
         t.add_column(col, justify="left" if col in ("measure", "worst tasks") else "right")
-    for row in table_rows(summary):
+    for row in table_rows(qa):
         t.add_row(*(Text(x) for x in row))
     show(out, t, OutputFormat.auto)
-    tot = summary["totals"]
+
+
+def _print_summary(qa: BenchmarkQA, tot: dict[str, Any]) -> None:
+    print_qa(qa)
     eq = {k.removeprefix("equivalent_"): v for k, v in tot.items() if k.startswith("equivalent_")}
     _say(f"spec mutants: {tot.get('made', 0)} made, {tot.get('killed', 0)} killed, "
          f"{tot.get('survived', 0)} survived (equivalent: "

@@ -29,7 +29,6 @@ the reference's wrong mutants whose wrong output the task records in post_sound.
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -43,14 +42,15 @@ from adequacy.extensions.mutants import SpecMutant
 from adequacy.model.task import Case, Task
 from adequacy.model.values import content_hash
 from adequacy.model.verdicts import Bucket
+from adequacy.records.html._qa import BenchmarkQA, StrengthRow, qa_of
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.options import ScoreOptions
 from adequacy.search.explore import Disagreement, compare
 from adequacy.search.oracles import OracleJudge, SpecJudge
 from adequacy_mutators import ProgramsReport, params_key
 
-__all__ = ["MutantResult", "StrengthReport", "benchmark_summary", "gold_for", "percentile",
-           "task_strength"]
+__all__ = ["MutantResult", "StrengthReport", "add_cases", "benchmark_qa", "gold_for",
+           "read_strength", "row_of", "task_strength", "totals"]
 
 Status = Literal["killed", "survived", "invalid", "unknown"]
 Judged = Literal["symbolic", "bounded", "sampling"]
@@ -439,40 +439,61 @@ def add_cases(task: Task, cases: Sequence[Case]) -> int:
     return n
 
 
-def percentile(values: Sequence[float], q: float) -> float | None:
-    """The ``q`` quantile (0..1) by linear interpolation between order statistics."""
-    xs = sorted(values)
-    if not xs:
-        return None
-    pos = (len(xs) - 1) * q
-    lo = int(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+def row_of(r: StrengthReport) -> StrengthRow:
+    """The task's figures as the report and the audit show them."""
+    p = r.programs
+    note = r.error or ("no gold spec" if not r.gold else "")
+    if p is not None and not p.program:
+        note = "; ".join(x for x in (note, "no program to mutate") if x)
+    return StrengthRow(task=r.task, spec=r.strength, spec_after=r.strength_after,
+                       program=r.program_strength, program_after=r.program_strength_after,
+                       spec_mutants=r.made, killed=r.killed, blind_spots=r.blind_spots,
+                       closed=r.closed, equivalent=dict(r.equivalent), unknown=r.unknown,
+                       invalid=r.invalid, program_mutants=p.made if p else 0,
+                       wrong_programs=p.wrong if p else 0, note=note)
 
 
-def benchmark_summary(reports: Sequence[StrengthReport], worst: int = 5) -> dict[str, Any]:
-    """Per measure (spec and program strength, before and after): tasks measured, median,
-    10th percentile, mean, and the worst tasks."""
-    out: dict[str, Any] = {"tasks": len(reports)}
-    for name, get in (("spec", lambda r: r.strength), ("spec_after", lambda r: r.strength_after),
-                      ("program", lambda r: r.program_strength),
-                      ("program_after", lambda r: r.program_strength_after)):
-        vals = [(r.task, get(r)) for r in reports if get(r) is not None]
-        xs = [v for _, v in vals]
-        out[name] = {
-            "tasks": len(xs),
-            "median": statistics.median(xs) if xs else None,
-            "p10": percentile(xs, 0.10),
-            "mean": statistics.fmean(xs) if xs else None,
-            "worst": [t for t, _ in sorted(vals, key=lambda tv: (tv[1], tv[0]))[:worst]],
-        }
-    totals = Counter[str]()
+def benchmark_qa(reports: Sequence[StrengthReport], worst: int = 5) -> BenchmarkQA:
+    """Per task the two strengths, and per measure the median, 10th percentile, mean and
+    worst tasks."""
+    return qa_of([row_of(r) for r in reports], worst)
+
+
+def totals(reports: Sequence[StrengthReport]) -> dict[str, int]:
+    """Mutant counts summed over the tasks (``equivalent_<how>`` for the equivalents)."""
+    out = Counter[str]()
     for r in reports:
-        totals.update({"made": r.made, "invalid": r.invalid, "killed": r.killed,
-                       "unknown": r.unknown, "survived": r.survived,
-                       "blind_spots": r.blind_spots, "closed": r.closed,
-                       "cases_added": r.cases_added})
+        out.update({"made": r.made, "invalid": r.invalid, "killed": r.killed,
+                    "unknown": r.unknown, "survived": r.survived,
+                    "blind_spots": r.blind_spots, "closed": r.closed,
+                    "cases_added": r.cases_added})
         for k, n in r.equivalent.items():
-            totals[f"equivalent_{k}"] += n
-    out["totals"] = dict(totals)
-    return out
+            out[f"equivalent_{k}"] += n
+        if r.programs is not None:
+            out.update({"program_mutants": r.programs.made, "wrong_programs": r.programs.wrong,
+                        "program_cases_added": r.programs.cases_added})
+    return dict(out)
+
+
+def read_strength(paths: Sequence[Path]) -> list[StrengthReport]:
+    """The reports ``task strength --out`` wrote (the last one per task path wins); a line
+    that is not a report is an ``InputError`` naming the file and line."""
+    from pydantic import ValidationError
+
+    from adequacy.errors import InputError
+    latest: dict[str, StrengthReport] = {}
+    for p in paths:
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError(f"cannot read: {e}", file=str(p)) from None
+        for n, raw in enumerate(text.splitlines(), 1):
+            if not raw.strip():
+                continue
+            try:
+                r = StrengthReport.model_validate_json(raw)
+            except (ValidationError, ValueError) as e:
+                raise InputError(f"not a task strength report: {str(e).splitlines()[0]}",
+                                 file=str(p), line=n) from None
+            latest[r.path or r.task] = r
+    return list(latest.values())

@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from adequacy.extensions.registry import backend_for
+from adequacy.records.html import qa_of
+from adequacy.records.html._qa import percentile
 from adequacy.scoring.options import ScoreOptions
 from adequacy.scoring.runner import score_spec
-from adequacy.search.strength import benchmark_summary, percentile, task_strength
+from adequacy.search.strength import benchmark_qa, row_of, task_strength
 from adequacy.taskdirs.load import load_task
 from adequacy_mutators import program_mutants_task
 
@@ -174,8 +176,12 @@ def test_percentiles_and_the_benchmark_table() -> None:
     from adequacy.search.strength import StrengthReport
     reps = [StrengthReport(task=f"t{i}", path="", killed=k, blind_spots=b)
             for i, (k, b) in enumerate([(9, 1), (1, 1), (4, 0), (0, 0)])]
-    s = benchmark_summary(reps, worst=2)
+    qa = benchmark_qa(reps, worst=2)
+    spec = qa.summary[0]
     # strengths 0.9, 0.5, 1.0 (the fourth has no mutant of known fate)
-    assert s["spec"]["tasks"] == 3 and s["spec"]["median"] == 0.9
-    assert s["spec"]["p10"] == pytest.approx(0.5 + 0.2 * 0.4)
-    assert s["spec"]["worst"] == ["t1", "t0"]
+    assert spec.measure == "spec-mutant strength"
+    assert spec.tasks == 3 and spec.median == 0.9
+    assert spec.p10 == pytest.approx(0.5 + 0.2 * 0.4)
+    assert spec.worst == ["t1", "t0"]
+    assert qa_of([row_of(r) for r in reps], worst=2) == qa
+    assert [r.note for r in qa.rows] == ["no gold spec"] * 4

@@ -3,7 +3,8 @@
 The public API is re-exported here; implementation lives in small modules of one job each.
 Names are resolved on first use (module ``__getattr__``): ``import adequacy`` imports nothing
 else, so the command line and a notebook pay only for what they use. For notebooks:
-``adequacy.score``, ``adequacy.load_task`` and ``adequacy.read_results`` (docs/python-api.md).
+``adequacy.score``, ``adequacy.load_task``, ``adequacy.read_results`` and
+``adequacy.results_frame`` (docs/python-api.md).
 """
 
 from __future__ import annotations
@@ -34,10 +35,12 @@ _WHERE = {
     "ScoreOptions": "adequacy.scoring.options", "SpecReport": "adequacy.scoring.spec_report",
     "score": "adequacy.api", "load_task": "adequacy.api", "read_results": "adequacy.api",
     "Results": "adequacy.api",
+    "results_frame": "adequacy.ecosystem.tables",
 }
 
 if TYPE_CHECKING:
     from adequacy.api import Results, load_task, read_results, score
+    from adequacy.ecosystem.tables import results_frame
     from adequacy.errors import (
         AdequacyError,
         BackendError,
@@ -77,5 +80,5 @@ __all__ = ["AdequacyError", "BUCKETS", "Backend", "BackendError", "Bucket", "Buc
     "Results", "ScoreOptions", "SpecInvalid", "SpecReport", "Task", "TaskError", "Truth", "Type",
     "TypeSyntaxError", "ValueTypeError", "Verdict", "canonical", "check_task", "content_hash",
     "encode", "hookimpl", "load_task", "parse_type", "pass_at_k", "pass_hat_k", "read_results",
-    "score", "validate"]
+    "results_frame", "score", "validate"]
 """Every name of ``_WHERE`` (a test checks that the two agree)."""

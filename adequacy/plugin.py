@@ -37,6 +37,7 @@ from adequacy.extensions.backend import (
     TIMEOUT,
     WORKER_DIED,
     Backend,
+    ContainerRecipe,
     Engine,
     EngineInfo,
     FailureStreak,
@@ -123,7 +124,7 @@ __all__ = [
     "AdequacyError", "BackendError", "DatasetError", "EngineUnavailable", "InputError",
     "Located", "SpecInvalid", "TaskError", "TypeSyntaxError", "ValueTypeError",
     # the contract
-    "Backend", "CAPABILITIES", "Engine", "EngineInfo", "EngineRow", "FAILURE_KINDS", "FORBIDDEN",
+    "Backend", "CAPABILITIES", "ContainerRecipe", "Engine", "EngineInfo", "EngineRow", "FAILURE_KINDS", "FORBIDDEN",
     "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "OVERFLOW_REASON",
     "ReferenceOutcome", "STACK_OVERFLOW", "TIMEOUT", "Verifier", "WORKER_DIED", "engine_version",
     "hookimpl", "load_engines",

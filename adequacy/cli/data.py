@@ -16,7 +16,10 @@ from adequacy.errors import AdequacyError
 
 def import_(
     name: Annotated[str, typer.Argument(help="Dataset importer: verina, specgenbench, "
-                                        "formalbench (plugins may add others).")],
+                                        "formalbench, package (plugins may add others); or "
+                                        "harbor-job (JOB_DIR -o results.jsonl: a Harbor "
+                                        "job's trials into a results log) or hf (DIR_OR_NAME "
+                                        "DEST: a dataset `adequacy export hf` wrote).")],
     paths: Annotated[list[Path], typer.Argument(
         help="SRC... DEST: the dataset as downloaded (file or folder; `package` takes several "
              "package folders, or folders of them), then the folder to write task folders "
@@ -38,8 +41,20 @@ def import_(
     max_per_bucket: Annotated[int, typer.Option("--max-per-bucket", callback=at_least(1),
                               help="package: at most this many cases per bucket (a seeded "
                                    "sample).")] = 200,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="harbor-job: the "
+                      "results file to append to (default results.jsonl).")] = None,
+    language: Annotated[str | None, typer.Option(help="harbor-job: the task language of "
+                        "trials graded by SpecGym's own result files, which do not say it.")
+                        ] = None,
 ) -> None:
     """Convert a public dataset into task folders (then fill their sound buckets)."""
+    from adequacy.cli import import_ecosystem
+    if name in import_ecosystem.NAMES:
+        import_ecosystem.run(name, paths, output, language)
+        return
+    if output is not None or language is not None:
+        raise fail(f"-o and --language are for `import harbor-job`; importer {name!r} writes "
+                   "task folders into DEST")
     if len(paths) < 2:
         raise fail("give SRC and DEST (import NAME SRC... DEST)")
     *srcs, dest = paths

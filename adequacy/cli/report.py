@@ -27,6 +27,7 @@ class Format(StrEnum):
     json = "json"
     plain = "plain"
     rich = "rich"
+    csv = "csv"
 
 
 class GroupBy(StrEnum):
@@ -56,7 +57,8 @@ def report(
                       ] = None,
     fmt: Annotated[Format, typer.Option("--format", "-f", help="html, md or json (a file, or "
                                         "md/json on stdout); plain or rich: the summary and "
-                                        "leaderboard tables on stdout.")
+                                        "leaderboard tables on stdout; csv: one row per spec "
+                                        "(every bucket, metric and provenance field).")
                    ] = Format.html,
     by: Annotated[GroupBy, typer.Option("--by", help="What one approach is: auto (the writer, "
                                         "family and model that wrote each spec, else the file), "
@@ -87,6 +89,10 @@ def report(
         records = read_records(results, group_by=by.value, verified_only=verified_only)
     except AdequacyError as e:
         raise _fail(str(e)) from None
+    if fmt is Format.csv:
+        from adequacy.ecosystem.tables import spec_rows, to_csv
+        _emit(to_csv(spec_rows(results, by.value)), output, f"{len(records)} specs")
+        return
     qa = None
     if strength:
         from adequacy.search.strength import benchmark_qa, read_strength
@@ -113,6 +119,17 @@ def report(
         raise _fail(f"{dest}: cannot write report: {e.strerror or e}") from None
     err.print(f"wrote {dest} ({len(study.rows)} specs, {len(study.approaches)} approaches)",
               highlight=False)
+
+
+def _emit(text: str, output: Path | None, what: str) -> None:
+    if output is None:
+        print(text, end="")
+        return
+    try:
+        output.write_text(text, encoding="utf-8", newline="")
+    except OSError as e:
+        raise _fail(f"{output}: cannot write: {e.strerror or e}") from None
+    err.print(f"wrote {output} ({what})", highlight=False)
 
 
 def _print_tables(study: Study, fmt: OutputFormat) -> None:

@@ -17,6 +17,7 @@ from adequacy.cli import (
     data,
     experiment,
     explore,
+    export,
     gym,
     optimize,
     packages,
@@ -55,5 +56,5 @@ def _root(
 app.add_typer(tasks.task_app, name="task")
 app.add_typer(admin.cache_app, name="cache")
 for _module in (admin, scoring, data, tasks, task_from, report, optimize, gym, packages,
-                experiment, explore, cases, strength):
+                experiment, explore, cases, export, strength):
     _module.register(app)

@@ -59,6 +59,22 @@ class EngineInfo(BaseModel):
     prints it; the engine's docs page has the full list)."""
 
 
+class ContainerRecipe(BaseModel):
+    """What a container image needs to score a language's specs on its own (an exported
+    Harbor task's image): system packages, whether ``adequacy setup`` must prepare the
+    backend, and the engines a grader there names, in chain order, so a grade does not depend
+    on what happens to be installed."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    apt: tuple[str, ...] = ()
+    """Debian packages to install (``apt-get install``), e.g. a JDK."""
+    prepare: bool = False
+    """Run ``adequacy setup --backend NAME`` in the image (build workers ahead of grading)."""
+    engines: tuple[str, ...]
+    """The engine chain the grader runs: engines that work with only the packages above."""
+
+
 class Limits(BaseModel):
     """Resource limits handed down to engines."""
 
@@ -293,6 +309,11 @@ class Backend:
     def prepare(self) -> str | None:
         """Build or fetch what the engines need ahead of time (``adequacy setup``); a one-line
         summary, None when there is nothing to prepare; BackendError saying what to install."""
+        return None
+
+    def container_recipe(self) -> ContainerRecipe | None:
+        """What an image needs to grade this language's specs (``adequacy export harbor``);
+        None: the language's tasks cannot be exported to a container."""
         return None
 
     def run_reference(self, task: Task, inputs: list[dict[str, Any]],

@@ -11,7 +11,8 @@ Some folders hold what the agent must not read: the source tasks (hidden cases),
 ``gym.json`` and ``.gym/`` (the source path, logs), the grader's private folder (its key) and
 the verdict cache. A bind that holds one of them, or lies inside one, is refused with the
 reason, whether it is a ``--ro`` folder, the Python or the system itself (tasks kept under
-``/usr`` make the shell refuse to start rather than show them).
+``/usr`` make the shell refuse to start rather than show them). The installed package's bundled
+examples (every case of each bundled task) are masked where a bind holds them.
 """
 
 from __future__ import annotations
@@ -113,5 +114,17 @@ def shell_view(extra_ro: Sequence[str | Path], withheld: Sequence[tuple[Path, st
             if bin_dir.is_dir():
                 path.append(str(bin_dir))
     path += [p for p in SYSTEM_PATH if os.path.isdir(p)]
-    return ShellView(view=View(ro=tuple(dict.fromkeys(ro)), system=True),
+    bound = [_real(b) for b in (*SYSTEM, *ro) if os.path.lexists(b)]
+    masks = [str(m) for m in bundled_examples() if any(m.is_relative_to(b) for b in bound)]
+    return ShellView(view=View(ro=tuple(dict.fromkeys(ro)), system=True, masks=tuple(masks)),
                      path=os.pathsep.join(dict.fromkeys(path)))
+
+
+def bundled_examples() -> list[Path]:
+    """The installed example folders (core's and each language's): every case of a bundled
+    task, hidden ones included, is there. An installation under ``/usr`` (``pip install`` as
+    root) is inside the system view, so these are masked wherever they fall in a bound
+    folder: an agent graded on a copy of a bundled task must not read its source's cases."""
+    from adequacy.examples import bundled
+
+    return [_real(f.source) for f in bundled()]

@@ -105,16 +105,20 @@ def make_record(report: SpecReport, prod: Producer,
                         report=SpecReport.model_validate(base), extra={**own, **(extra or {})})
 
 
-def record_line(rec: ResultRecord) -> str:
+def record_line(rec: ResultRecord, seal: bool = True) -> str:
     """The record's line, sealed when this installation's grader key can be had (else
-    unsealed, with one warning: the record is kept, and reads back as not verified)."""
+    unsealed, with one warning: the record is kept, and reads back as not verified).
+    ``seal=False``: a record whose grade this grader did not compute (a Harbor job's, imported)
+    is written unsealed on purpose, and reads back as not verified."""
     body = rec.model_dump_json(by_alias=True, exclude={"seal"})
+    if not seal:
+        return body + "\n"
     try:
-        seal = trust.tag(SEAL_DOMAIN, body.encode("utf-8"))
+        tag = trust.tag(SEAL_DOMAIN, body.encode("utf-8"))
     except TrustError as e:
         _warn_unsealed(str(e))
         return body + "\n"
-    return '{"seal":"' + seal + '",' + body[1:] + "\n"
+    return '{"seal":"' + tag + '",' + body[1:] + "\n"
 
 
 def line_sealed(line: str) -> bool:
@@ -139,25 +143,26 @@ def _warn_unsealed(why: str) -> None:
 
 
 def append_record(path: Path, report: SpecReport, prod: Producer,
-                  extra: dict[str, Any] | None = None, out: IO[str] | None = None
-                  ) -> ResultRecord:
+                  extra: dict[str, Any] | None = None, out: IO[str] | None = None,
+                  seal: bool = True) -> ResultRecord:
     """Append one record and flush it to disk: the one way every producer writes results.
 
     ``out``: an already open handle on ``path`` (a batch keeps one open); otherwise the file is
-    opened for this record, after cutting a torn last line a killed writer left."""
+    opened for this record, after cutting a torn last line a killed writer left. ``seal``:
+    False for a grade this installation's grader did not compute (an imported run)."""
     rec = make_record(report, prod, extra)
     if out is None:
         path.parent.mkdir(parents=True, exist_ok=True)
         repair_tail(path)
         with path.open("a", encoding="utf-8") as f:
-            _write(f, rec)
+            _write(f, rec, seal)
     else:
-        _write(out, rec)
+        _write(out, rec, seal)
     return rec
 
 
-def _write(f: IO[str], rec: ResultRecord) -> None:
-    f.write(record_line(rec))
+def _write(f: IO[str], rec: ResultRecord, seal: bool = True) -> None:
+    f.write(record_line(rec, seal))
     f.flush()
     os.fsync(f.fileno())
 

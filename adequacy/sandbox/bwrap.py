@@ -94,6 +94,9 @@ def command(cmd: Sequence[str], *, cwd: str | None, view: View, network: bool, t
             args += ["--ro-bind", p, p]
     for p in rw:
         args += ["--bind", p, p]
+    for p in _dedupe(view.masks):
+        if os.path.isdir(p):
+            args += ["--size", "4096", "--tmpfs", p, "--remount-ro", p]
     args += ["--remount-ro", "/", "--chdir", cwd or "/", "--", *cmd]
     return args
 

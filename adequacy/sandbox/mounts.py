@@ -25,8 +25,12 @@ class View:
     system: bool = False
     tmpfs: tuple[str, ...] = field(default=())
     """Private writable folders (memory-backed), mounted before the binds."""
+    masks: tuple[str, ...] = field(default=())
+    """Folders hidden behind an empty read-only mount, after the binds: what a bound folder
+    holds that the child must not read (the bundled examples' hidden cases inside an
+    installation under ``/usr``)."""
 
     def plus(self, ro: Iterable[str | Path] = (), rw: Iterable[str | Path] = ()) -> View:
         return View(ro=self.ro + tuple(str(p) for p in ro),
                     rw=self.rw + tuple(str(p) for p in rw), system=self.system,
-                    tmpfs=self.tmpfs)
+                    tmpfs=self.tmpfs, masks=self.masks)

@@ -20,7 +20,7 @@ import queue
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from adequacy.errors import BackendError, WorkerDied
 from adequacy.sandbox import views
 from adequacy.sandbox.run import (
     SandboxLimits,
+    clean_env,
     kill_group,
     make_workdir,
     popen_limited,
@@ -100,8 +101,12 @@ class JsonLineWorker:
 
     def __init__(self, label: str, launch: Callable[[], Launch], *,
                  start_seconds: float = 60.0, max_requests: int | None = None,
-                 workdir_prefix: str = "adequacy-worker-") -> None:
+                 workdir_prefix: str = "adequacy-worker-",
+                 env: Mapping[str, str] | None = None) -> None:
         self.label = label
+        self.env = dict(env or {})
+        """Variables the child starts with besides ``clean_env``'s (never our own
+        environment: ``PYTHONHASHSEED=0``, a tool's home)."""
         self.launch = launch
         self.start_timeout = start_seconds
         self.max_requests = max_requests
@@ -123,7 +128,8 @@ class JsonLineWorker:
         cmd, limits, view = self.launch()
         self.workdir = make_workdir(self.workdir_prefix)
         workdir = self.workdir
-        self.proc = _KEEPER.call(lambda: popen_limited(cmd, cwd=workdir,
+        env = clean_env(self.env)
+        self.proc = _KEEPER.call(lambda: popen_limited(cmd, cwd=workdir, env=env,
                                                        stderr=subprocess.DEVNULL,
                                                        limits=limits, view=view))
         self.lines = queue.Queue()

@@ -51,14 +51,10 @@ def resolve_engines(
     engine of every backend of the language. Asking by name for an engine that cannot run is
     an error, not a silent skip.
     """
-    found = registry.backends()
-    cands = [b for b in found.values() if b.language == language
-             and (backend is None or b.name == backend)]
-    if backend is not None and backend not in found:
-        raise BackendError(f"no backend named {backend!r} (installed: {', '.join(found)})")
-    if not cands:
-        raise BackendError(f"no installed backend scores {language!r} tasks (installed: "
-                           + ", ".join(f"{b.name} ({b.language})" for b in found.values()) + ")")
+    reg = registry.registry()
+    # the registry's one rule (and its messages) for which backends serve the language
+    owner = reg.backend_for(language, backend)
+    cands = [owner] if backend is not None else reg.of_language(language)
     chain: list[EngineRef] = []
     skipped: list[EngineRun] = []
     if engines:
@@ -74,8 +70,7 @@ def resolve_engines(
                 raise BackendError(f"engine {name!r} is unavailable: {ref.info.reason}")
             chain.append(ref)
         return chain, skipped
-    pool = cands if all_available else [
-        registry.main_backend(language) if backend is None else cands[0]]
+    pool = cands if all_available else [owner]
     for b in pool:
         for e, i in engine_infos(b):
             if not i.available:

@@ -17,6 +17,7 @@ from adequacy.plugin import (
     Backend,
     BackendError,
     Clause,
+    ContainerRecipe,
     Engine,
     EngineRow,
     Limits,
@@ -76,6 +77,11 @@ class OpenJmlBackend(Backend):
         from .engines.key.verify import KeyVerifier
 
         return [KeyVerifier()]
+
+    def container_recipe(self) -> ContainerRecipe:
+        """rac needs a JDK (Debian's default, 17 or newer) and its worker compiled by
+        ``adequacy setup``; KeY and OpenJML stay out of the image."""
+        return ContainerRecipe(apt=("default-jdk-headless",), prepare=True, engines=("rac",))
 
     def prepare(self) -> str:
         """Compile the rac worker and build the KeY worker jar now (``adequacy setup``) rather

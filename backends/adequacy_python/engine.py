@@ -86,7 +86,7 @@ class ExecEngine:
         workers = [SPARE_WORKERS.take(limits, load, "python worker")]
         if data.order_sensitive:
             workers.append(SPARE_WORKERS.take(limits, load,
-                                              "python worker (second hash seed)"))
+                                              "python worker (second hash seed)", seed=1))
         pool = ThreadPoolExecutor(max_workers=1) if len(workers) > 1 else None
         streak = FailureStreak(limits.timeout_streak)
         deadline = time.monotonic() + limits.spec_seconds

@@ -86,7 +86,7 @@ def reference_outcomes(task: Task, inputs: list[dict[str, Any]], limits: Limits,
         first.stop()
     if not twice or not inputs:
         return outs
-    second = SPARE_WORKERS.take(limits, load, "python reference (second run)")
+    second = SPARE_WORKERS.take(limits, load, "python reference (second run)", seed=1)
     try:
         again = list(reversed(_run(second, list(reversed(inputs)), limits)))
     finally:

@@ -130,7 +130,10 @@ def launch(limits: Limits) -> tuple[list[str], SandboxLimits, View]:
     if isinstance(interp, str):
         raise EngineUnavailable(interp)
     rt = staged_runtime()
-    cmd = [interp.executable, "-I", "-S", "-B", str(rt / "worker.py")]
+    # -I without its -E: the child's environment is ours to set (clean_env plus the worker's
+    # hash seed), so PYTHONHASHSEED must be read; -P -s keep the script folder and the user's
+    # site packages off sys.path as -I does
+    cmd = [interp.executable, "-P", "-s", "-S", "-B", str(rt / "worker.py")]
     sandbox = SandboxLimits(memory_mb=limits.memory_mb,
                             cpu_seconds=max(5, math.ceil(limits.spec_seconds) + 5),
                             file_size_mb=1, open_files=64, processes=8)

@@ -33,8 +33,12 @@ class HeldWorker(JsonLineWorker):
     """A worker that is (re)loaded with ``load`` before its first request."""
 
     def __init__(self, limits: Limits, load: dict[str, Any] | None,
-                 label: str = "python worker") -> None:
-        super().__init__(label, lambda: sandboxing.launch(limits), start_seconds=60.0)
+                 label: str = "python worker", seed: int = 0) -> None:
+        # a chosen hash seed: the same spec gives the same verdicts in every run (a value that
+        # depends on set order is decided only where seeds 0 and 1 agree, the same every time)
+        super().__init__(label, lambda: sandboxing.launch(limits), start_seconds=60.0,
+                         env={"PYTHONHASHSEED": str(seed)})
+        self.seed = seed
         self.load = load or {"op": "ping"}
         self.loaded = False
 
@@ -58,8 +62,8 @@ class HeldWorker(JsonLineWorker):
 SPARES = 2
 
 
-def _key(limits: Limits) -> tuple[int, int]:
-    return limits.memory_mb, math.ceil(limits.spec_seconds)
+def _key(limits: Limits, seed: int) -> tuple[int, int, int]:
+    return limits.memory_mb, math.ceil(limits.spec_seconds), seed
 
 
 class Spares:
@@ -67,25 +71,26 @@ class Spares:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.ready: dict[tuple[int, int], list[HeldWorker]] = {}
-        self.starting: dict[tuple[int, int], int] = {}
+        self.ready: dict[tuple[int, int, int], list[HeldWorker]] = {}
+        self.starting: dict[tuple[int, int, int], int] = {}
 
-    def take(self, limits: Limits, load: dict[str, Any], label: str) -> HeldWorker:
+    def take(self, limits: Limits, load: dict[str, Any], label: str, seed: int = 0
+             ) -> HeldWorker:
         """A fresh worker for one spec (a spare when one is ready), and a refill started."""
-        key = _key(limits)
+        key = _key(limits, seed)
         with self.lock:
             ready = self.ready.get(key, [])
             w = ready.pop() if ready else None
         if w is None or not w.alive():
             if w is not None:
                 w.stop()
-            w = HeldWorker(limits, load, label)
+            w = HeldWorker(limits, load, label, seed)
         w.load, w.label, w.loaded = load, label, False
-        self._refill(limits)
+        self._refill(limits, seed)
         return w
 
-    def _refill(self, limits: Limits) -> None:
-        key = _key(limits)
+    def _refill(self, limits: Limits, seed: int) -> None:
+        key = _key(limits, seed)
         with self.lock:
             missing = SPARES - len(self.ready.get(key, [])) - self.starting.get(key, 0)
             if missing <= 0:
@@ -94,7 +99,7 @@ class Spares:
 
         def start() -> None:
             for _ in range(missing):
-                w = HeldWorker(limits, None, "python worker (spare)")
+                w = HeldWorker(limits, None, "python worker (spare)", seed)
                 try:
                     w.start()
                 except Exception:  # noqa: BLE001 - a spare that cannot start is no spare
@@ -115,9 +120,9 @@ class Spares:
         for w in ready:
             w.stop()
 
-    def count(self, limits: Limits) -> int:
+    def count(self, limits: Limits, seed: int = 0) -> int:
         with self.lock:
-            return len(self.ready.get(_key(limits), []))
+            return len(self.ready.get(_key(limits, seed), []))
 
 
 SPARE_WORKERS = Spares()

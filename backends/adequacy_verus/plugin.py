@@ -17,6 +17,7 @@ from adequacy.plugin import (
     Backend,
     BackendError,
     Clause,
+    ContainerRecipe,
     Engine,
     EngineRow,
     Limits,
@@ -183,6 +184,11 @@ class VerusBackend(Backend):
         done = convert(program, function, dest, task_id)
         skipped = f"; {len(done.skipped_tests)} test(s) skipped" if done.skipped_tests else ""
         return f"{dest}: {done.cases} case(s) from the program's tests{skipped}"
+
+    def container_recipe(self) -> ContainerRecipe:
+        """interp is pure Python: an image needs nothing else to grade (exec_spec would need
+        cargo and a vstd build, verus its release; neither is put in an image)."""
+        return ContainerRecipe(engines=("interp",))
 
     def prepare(self) -> str:
         """Build vstd once into the shared cargo target directory (minutes cold, then cached),

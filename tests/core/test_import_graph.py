@@ -150,3 +150,20 @@ def test_the_task_model_and_the_contract_do_not_reach_the_registry() -> None:
     for mod in ("adequacy.model.task", "adequacy.extensions.backend"):
         assert "adequacy.extensions.registry" not in reach(mod), mod
         assert "adequacy.taskdirs.load" not in reach(mod), mod
+
+
+def test_the_front_door_contract_names_every_room_of_core() -> None:
+    """lint-imports' "front-door" contract forbids languages every room of core but the plugin
+    API; a room added later must be added to it, or a language could import it unseen."""
+    import tomllib
+
+    conf = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    [door] = [c for c in conf["tool"]["importlinter"]["contracts"] if c["id"] == "front-door"]
+    rooms = {f"adequacy.{p.parent.name}" for p in (REPO / "adequacy").glob("*/__init__.py")}
+    rooms |= {f"adequacy.{p.stem}" for p in (REPO / "adequacy").glob("*.py")
+              if p.stem not in ("__init__", "__main__", "plugin")}
+    assert rooms, "no room found: the scan is wrong"
+    missing = rooms - set(door["forbidden_modules"])
+    assert not missing, f"add to the front-door contract: {sorted(missing)}"
+    languages = {p.parent.name for p in (REPO / "backends").glob("adequacy_*/__init__.py")}
+    assert languages and languages == set(door["source_modules"])

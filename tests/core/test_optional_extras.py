@@ -1,4 +1,5 @@
-"""Without an optional extra (``optimize``: dspy, ``gym``: mcp, ``ray``) the suite still
+"""Without an optional extra (``optimize``: dspy, ``gym``: mcp, ``ray``, ``inspect``:
+inspect_ai, ``hf``: datasets) the suite still
 collects: the tests that need it are skipped with a line naming the extra, never a
 collection error. Checked by collecting the whole suite in a child interpreter where those
 packages cannot be imported (a meta-path finder refuses them, as if never installed)."""
@@ -16,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 _HIDE = """
 import importlib.abc, sys
-HIDDEN = {"dspy", "mcp", "ray"}
+HIDDEN = {"dspy", "mcp", "ray", "inspect_ai", "datasets"}
 class Hide(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name.split(".")[0] in HIDDEN:
@@ -40,5 +41,7 @@ def test_suite_collects_without_the_optional_extras() -> None:
     skipped = [ln for ln in out.splitlines() if ln.startswith("SKIPPED")]
     for extra, module in (("optimize", "tests/optimizers/test_programs.py"),
                           ("gym", "tests/gym/test_mcp.py"),
-                          ("ray", "tests/core/test_ray_executor.py")):
+                          ("ray", "tests/core/test_ray_executor.py"),
+                          ("inspect", "tests/ecosystem/test_inspect.py"),
+                          ("hf", "tests/ecosystem/test_hf_dataset.py")):
         assert any(module in ln for ln in skipped), (extra, skipped)

@@ -185,6 +185,7 @@ def test_no_worked_example_comes_from_the_batch(tmp_path: Path) -> None:
     golds = [(d / "specs" / ("gold.rs" if d.parent == VERUS else "gold.java")).read_text()
              for d in src]
     tools = GymTools(out)
+    assert len(list(out.iterdir())) == len(src)
     for d in sorted(out.iterdir()):
         m = read_manifest(d)
         assert m.example_task is not None and m.example_task.startswith("gym_example_")

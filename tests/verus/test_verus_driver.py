@@ -20,11 +20,10 @@ from adequacy.extensions.backend import Limits
 from adequacy.model.task import Case, Task
 from adequacy.model.verdicts import Truth
 from adequacy.taskdirs.load import load_task
+from adequacy_verus import rustc
 from adequacy_verus.verus_driver import attribute, availability, build_file, check
 from adequacy_verus.verus_driver.driver import (
-    parse_json_diagnostics,
     parse_results_line,
-    parse_text_diagnostics,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -75,9 +74,9 @@ def test_results_line_in_both_formats() -> None:
 
 def test_text_and_json_parsers_agree_on_lines() -> None:
     t = [(d.message.split(";")[0], d.line) for d in
-         parse_text_diagnostics((FIX / "text_mixed.txt").read_text()) if d.line]
+         rustc.parse_text((FIX / "text_mixed.txt").read_text()) if d.line]
     j = [(d.message.split(";")[0], d.line) for d in
-         parse_json_diagnostics((FIX / "json_mixed.txt").read_text()) if d.line]
+         rustc.parse_json((FIX / "json_mixed.txt").read_text()) if d.line]
     assert t == j and len(t) == 5
 
 

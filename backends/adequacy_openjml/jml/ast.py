@@ -146,6 +146,18 @@ def balanced(line: int, op: str, operands: list[Expr]) -> Expr:
                   balanced(line, op, operands[mid:]))
 
 
+def children(e: Expr) -> list[Expr]:
+    """The expressions directly below ``e``, in field order: the one child walk every pass over
+    the tree uses (a node's fields are expressions or tuples of them)."""
+    kids: list[Expr] = []
+    for v in e.__dict__.values():
+        if isinstance(v, Expr):
+            kids.append(v)
+        elif isinstance(v, tuple):
+            kids.extend(y for y in v if isinstance(y, Expr))
+    return kids
+
+
 def walk(e: Expr) -> list[Expr]:
     """Every node of the tree, pre-order (iterative: hostile trees may be deep)."""
     out: list[Expr] = []
@@ -153,11 +165,5 @@ def walk(e: Expr) -> list[Expr]:
     while stack:
         x = stack.pop()
         out.append(x)
-        kids: list[Expr] = []
-        for v in x.__dict__.values():
-            if isinstance(v, Expr):
-                kids.append(v)
-            elif isinstance(v, tuple):
-                kids.extend(y for y in v if isinstance(y, Expr))
-        stack.extend(reversed(kids))
+        stack.extend(reversed(children(x)))
     return out

@@ -552,11 +552,7 @@ def tree_depth(e: A.Expr) -> int:
     while stack:
         x, d = stack.pop()
         deepest = max(deepest, d)
-        for v in x.__dict__.values():
-            if isinstance(v, A.Expr):
-                stack.append((v, d + 1))
-            elif isinstance(v, tuple):
-                stack.extend((y, d + 1) for y in v if isinstance(y, A.Expr))
+        stack.extend((y, d + 1) for y in A.children(x))
     return deepest
 
 

@@ -96,13 +96,8 @@ class _Resolver:
                 self.visit(e.range, inner)
             self.visit(e.body, inner)
         else:
-            for v in e.__dict__.values():
-                if isinstance(v, A.Expr):
-                    self.visit(v, s)
-                elif isinstance(v, tuple):
-                    for x in v:
-                        if isinstance(x, A.Expr):
-                            self.visit(x, s)
+            for x in A.children(e):
+                self.visit(x, s)
 
     def name(self, e: A.Name, s: _Scope) -> None:
         if e.id in s.quants or self._is_param(e.id) or self._has_field(e.id):

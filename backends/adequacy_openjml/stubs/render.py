@@ -314,7 +314,7 @@ def _fields_after_call(spec: JmlSpec) -> tuple[set[str], bool, set[str]]:
     calls: set[str] = set()
     dotted = False
 
-    def walk(x: Any) -> None:
+    def walk(x: A.Expr) -> None:
         nonlocal dotted
         if isinstance(x, A.Old):
             return
@@ -327,12 +327,8 @@ def _fields_after_call(spec: JmlSpec) -> tuple[set[str], bool, set[str]]:
         if isinstance(x, A.Call) and x.name in helpers and (
                 x.target is None or (isinstance(x.target, A.Name) and x.target.id in own)):
             calls.add(x.name)
-        if isinstance(x, A.Expr):
-            for v in x.__dict__.values():
-                walk(v)
-        elif isinstance(x, tuple):
-            for v in x:
-                walk(v)
+        for v in A.children(x):
+            walk(v)
 
     for c in spec.cases:
         for e, _line in c.ensures:

@@ -11,11 +11,10 @@ its turn. Sorting the two apart is this module's one job.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+
+from ..rustc import Diagnostic, from_json, json_objects
 
 INT_NAMES = {"i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128",
              "usize", "int", "nat"}
@@ -28,51 +27,11 @@ _MACRO_GAPS = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Diagnostic:
-    level: str
-    message: str
-    code: str | None
-    line: int | None
-    """Line of the primary span in ``src/main.rs`` (the spec occupies the first lines)."""
-    rendered: str
-    package: str = ""
-    """cargo's package id of the crate being compiled (the spec's crate, or vstd...)."""
-
-
-def json_objects(text: str) -> Iterator[dict[str, Any]]:
-    """The JSON objects of a tool's output, one per line; other lines (progress, a torn last
-    line) are skipped. rustc's ``--error-format=json`` and cargo's ``--message-format=json``
-    both write this way."""
-    for raw in text.splitlines():
-        raw = raw.strip()
-        if not raw.startswith("{"):
-            continue
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(obj, dict):
-            yield obj
-
-
 def parse_cargo_messages(stdout: str) -> list[Diagnostic]:
-    """Compiler messages of ``cargo build --message-format=json`` for the spec crate."""
-    out: list[Diagnostic] = []
-    for obj in json_objects(stdout):
-        if obj.get("reason") != "compiler-message":
-            continue
-        msg = obj.get("message") or {}
-        line = None
-        for span in msg.get("spans") or []:
-            if span.get("is_primary") and str(span.get("file_name", "")).endswith("main.rs"):
-                line = int(span.get("line_start") or 0) or None
-                break
-        code = (msg.get("code") or {}).get("code") if msg.get("code") else None
-        out.append(Diagnostic(level=str(msg.get("level", "")), message=str(msg.get("message", "")),
-                              code=code, line=line, rendered=str(msg.get("rendered") or ""),
-                              package=str(obj.get("package_id") or "")))
-    return out
+    """Compiler messages of ``cargo build --message-format=json``; a message's line is that of
+    its primary span in the spec crate's ``src/main.rs`` (the spec occupies its first lines)."""
+    return [from_json(obj.get("message") or {}, str(obj.get("package_id") or ""), "main.rs")
+            for obj in json_objects(stdout) if obj.get("reason") == "compiler-message"]
 
 
 _LINKER = re.compile(r"linker `[^`]*` not found|linking with `[^`]*` failed|"

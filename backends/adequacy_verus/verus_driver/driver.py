@@ -22,7 +22,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from adequacy.plugin import (
@@ -40,7 +40,7 @@ from adequacy.plugin import (
     views,
 )
 
-from ..exec_spec.diagnostics import json_objects
+from .. import rustc
 from ..render import spec_expr, struct_expr
 
 ENGINE = "verus"
@@ -115,59 +115,7 @@ def build_file(spec_text: str, task: Task, cases: Sequence[Case],
 
 # ------------------------------------------------------------------------------ output parsing
 
-@dataclass
-class Diag:
-    level: str
-    message: str
-    line: int | None
-    file: str | None = None
-    lines: list[int] = field(default_factory=list)
-    """Every line any span of the diagnostic touches (primary first)."""
-
-
-_ARROW = re.compile(r"^\s*-->\s*(.+?):(\d+):(\d+)\s*$")
-_HEAD = re.compile(r"^(error|warning|note)(\[[A-Z]\d+\])?:\s*(.*)$")
 _RESULTS = re.compile(r"verification results::\s*(\d+) verified,\s*(\d+) errors?")
-
-
-def parse_json_diagnostics(text: str) -> list[Diag]:
-    """rustc JSON diagnostics, one object per line (other lines are ignored)."""
-    out: list[Diag] = []
-    for obj in json_objects(text):
-        if "level" not in obj or "message" not in obj or "spans" not in obj:
-            continue
-        spans = obj.get("spans") or []
-        prim = [s for s in spans if s.get("is_primary")] or spans
-        line = int(prim[0]["line_start"]) if prim else None
-        fname = prim[0].get("file_name") if prim else None
-        touched = [int(s["line_start"]) for s in prim + [s for s in spans if s not in prim]]
-        for child in obj.get("children") or []:
-            touched += [int(s["line_start"]) for s in child.get("spans") or []]
-        out.append(Diag(str(obj["level"]), str(obj["message"]), line, fname, touched))
-    return out
-
-
-def parse_text_diagnostics(text: str) -> list[Diag]:
-    """The human format: ``error: msg`` then ``--> file:line:col`` (and more ``-->``/``:::``)."""
-    out: list[Diag] = []
-    cur: Diag | None = None
-    for raw in text.splitlines():
-        h = _HEAD.match(raw)
-        if h:
-            cur = Diag(h.group(1), h.group(3).strip(), None)
-            out.append(cur)
-            continue
-        a = _ARROW.match(raw)
-        if a and cur is not None:
-            ln = int(a.group(2))
-            if cur.line is None:
-                cur.line, cur.file = ln, a.group(1)
-            cur.lines.append(ln)
-            continue
-        m = re.match(r"^\s*:::\s*(.+?):(\d+):(\d+)", raw)
-        if m and cur is not None:
-            cur.lines.append(int(m.group(2)))
-    return out
 
 
 def parse_results_line(text: str) -> tuple[int, int] | None:
@@ -199,7 +147,7 @@ class Attribution:
 def attribute(output: str, spans: Sequence[CaseFns], spec_lines: int,
               file_name: str = "spec.rs") -> Attribution:
     """Decide each case from the verifier's output (JSON diagnostics or text)."""
-    diags = parse_json_diagnostics(output) or parse_text_diagnostics(output)
+    diags = rustc.parse_json(output) or rustc.parse_text(output)
     errors = [d for d in diags if d.level == "error"
               and not d.message.startswith(("aborting due to", "could not compile"))]
     ranges: list[tuple[int, int, int, str]] = []
@@ -317,6 +265,6 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
     return verdicts
 
 
-__all__ = ["availability", "attribute", "build_file", "check", "parse_json_diagnostics",
-           "parse_text_diagnostics", "parse_results_line", "run_verus", "spec_expr",
+__all__ = ["availability", "attribute", "build_file", "check", "parse_results_line", "run_verus",
+           "spec_expr",
            "verus_command"]

@@ -39,12 +39,11 @@ from adequacy.plugin import (
     VerifyResult,
 )
 
+from .. import rustc
 from .driver import (
     DEFAULT_RLIMIT,
     availability,
-    parse_json_diagnostics,
     parse_results_line,
-    parse_text_diagnostics,
     run_verus,
     verus_command,
 )
@@ -106,7 +105,7 @@ def interpret(output: str, built: Built, task_id: str, timed_out: bool = False,
     method = ", ".join(built.functions)
     if timed_out:
         return _unknown(task_id, f"verus timed out after {seconds:g}s", method)
-    diags = parse_json_diagnostics(output) or parse_text_diagnostics(output)
+    diags = rustc.parse_json(output) or rustc.parse_text(output)
     errors = [d for d in diags if d.level == "error"
               and not d.message.startswith(("aborting due to", "could not compile"))]
     src = built.text.split("\n")

@@ -313,7 +313,7 @@ def task_audit(
             _say(f"  {k}: {v['findings']} in {v['tasks']} task(s)")
         measured = [r.strength for r in reports if r.strength is not None]
         if strength:
-            from adequacy.cli.strength import print_qa
+            from adequacy.cli.qa import print_qa
             from adequacy.records.html import qa_of
             _say(f"strength reports found for {len(measured)} of {len(reports)} task(s)")
             print_qa(qa_of(measured))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from adequacy.cli.checks import at_least, positive
-from adequacy.cli.common import err, fail, out
+from adequacy.cli.common import err, fail
 from adequacy.cli.explore import CaseTimeout, Engines, _options, _say
 from adequacy.cli.tasks import task_app
 
@@ -58,11 +58,6 @@ def line(r: StrengthReport) -> str:
     elif r.cases_found:
         text += f"\n  {r.cases_found} blind-spot case(s) found (not added: pass --add)"
     return text
-
-
-def table_rows(qa: BenchmarkQA) -> list[list[str]]:
-    return [[m.measure, str(m.tasks), _r(m.median), _r(m.p10), _r(m.mean), ", ".join(m.worst)]
-            for m in qa.summary]
 
 
 def task_strength(
@@ -164,22 +159,8 @@ def task_strength(
     raise typer.Exit(2 if errors else 0)
 
 
-def print_qa(qa: BenchmarkQA) -> None:
-    """The benchmark table: per measure the tasks measured, median, p10, mean, worst tasks."""
-    from rich.table import Table
-    from rich.text import Text
-
-    from adequacy.console.tables import OutputFormat, show
-
-    t = Table(title=f"benchmark: {len(qa.rows)} task(s)", title_justify="left")
-    for col in ("measure", "tasks", "median", "p10", "mean", "worst tasks"):
-        t.add_column(col, justify="left" if col in ("measure", "worst tasks") else "right")
-    for row in table_rows(qa):
-        t.add_row(*(Text(x) for x in row))
-    show(out, t, OutputFormat.auto)
-
-
 def _print_summary(qa: BenchmarkQA, tot: dict[str, Any]) -> None:
+    from adequacy.cli.qa import print_qa
     print_qa(qa)
     eq = {k.removeprefix("equivalent_"): v for k, v in tot.items() if k.startswith("equivalent_")}
     _say(f"spec mutants: {tot.get('made', 0)} made, {tot.get('killed', 0)} killed, "

@@ -185,3 +185,39 @@ def test_percentiles_and_the_benchmark_table() -> None:
     assert spec.worst == ["t1", "t0"]
     assert qa_of([row_of(r) for r in reps], worst=2) == qa
     assert [r.note for r in qa.rows] == ["no gold spec"] * 4
+
+
+@pytest.mark.slow
+def test_the_command_measures_adds_and_writes_reports(tmp_path: Path, installed_toy: Path
+                                                      ) -> None:
+    import shutil
+
+    from toy_support import FIXTURES, run_cli
+
+    task = tmp_path / "toy_succ"
+    shutil.copytree(FIXTURES / "toy_task", task)
+    _drop_case(task, "post_sound", "w3")
+    _gold(task, "pre: x >= 0\npost: result == x + 1\n")
+    out = tmp_path / "s.jsonl"
+    proc = run_cli(["task", "strength", str(task), "--add", "--budget", "3", "--out", str(out),
+                    "--no-programs"], installed_toy)
+    assert proc.returncode == 0, proc.stderr
+    assert "blind spots 1, closed 1" in proc.stdout and "spec strength" in proc.stdout
+    assert "added 1 blind-spot case(s)" in proc.stdout
+    added = [json.loads(ln) for ln in (task / "tests" / "post_sound.jsonl").read_text()
+             .splitlines() if json.loads(ln).get("origin") == "blind_spot"]
+    assert len(added) == 1 and added[0]["made_by"] == ["spec cmp.weaken@2#2"]
+    (rep,) = [json.loads(ln) for ln in out.read_text().splitlines()]
+    assert rep["task"] == "toy_succ" and rep["blind_spots"] == 1
+    # measured again, the blind spot is gone: every non-equivalent mutant is killed
+    again = run_cli(["task", "strength", str(task), "--json", "--no-programs", "--budget",
+                     "1"], installed_toy)
+    first = json.loads(again.stdout.splitlines()[0])
+    assert first["blind_spots"] == 0 and first["spec_strength"] == 1.0
+    summary = json.loads(again.stdout.splitlines()[-1])
+    assert summary["summary"][0]["measure"] == "spec-mutant strength"
+    bad = run_cli(["task", "strength", str(task), "--gold", str(tmp_path / "nope")],
+                  installed_toy)
+    assert bad.returncode == 2 and "--gold must be a folder" in bad.stderr
+    typo = run_cli(["task", "strength", str(task), "--operator", "cmp.flip"], installed_toy)
+    assert typo.returncode == 2 and "unknown mutation operator" in typo.stderr

@@ -57,6 +57,9 @@ class Case(BaseModel):
     --programs``, ``adequacy task strength --add``): the program mutants whose wrong output it
     is (``arith.swap@reference/reference.py:7``), or the spec mutant whose blind spot it
     closes (``spec cmp.weaken@21``). A program mutant's kill by a spec is read from here."""
+    note: str = ""
+    """Why the case is in its bucket when its source said otherwise, with the evidence (a
+    recorded valid input on which the checked reference overflows is ``pre_sound``)."""
     line: int | None = Field(default=None, exclude=True)
     """Line in the bucket's JSONL file (for error messages; not part of the case's identity)."""
 

@@ -44,6 +44,7 @@ ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample",
 #: how many mutants one case may name in ``made_by``, and how long each name may be.
 MADE_BY_MAX = 256
 MADE_BY_LEN = 300
+NOTE_LEN = 2000
 TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "signature",
             "structs", "constraints", "every_input_valid", "every_input_valid_reason")
 
@@ -212,7 +213,7 @@ def _read_cases(
         if not isinstance(obj, dict):
             err("a case must be a JSON object")
             continue
-        known = {"id", "input", "output", "origin", "seed", "visible", "made_by"}
+        known = {"id", "input", "output", "origin", "seed", "visible", "made_by", "note"}
         unknown_keys = sorted(set(obj) - known)
         if unknown_keys:
             err(f"unknown key {unknown_keys[0]!r} (allowed: {', '.join(sorted(known))})",
@@ -244,6 +245,10 @@ def _read_cases(
                 isinstance(m, str) and 0 < len(m) <= MADE_BY_LEN for m in made_by):
             err(f"made_by must be a list of at most {MADE_BY_MAX} mutant names (strings of "
                 f"1 to {MADE_BY_LEN} characters)", "made_by")
+            continue
+        note = obj.get("note", "")
+        if not isinstance(note, str) or len(note) > NOTE_LEN:
+            err(f"note must be a string of at most {NOTE_LEN} characters", "note")
             continue
         ok = True
         inp = obj.get("input")
@@ -293,7 +298,7 @@ def _read_cases(
             cases.append(Case(id=cid, bucket=bucket, input=inp,
                               output=out if bucket.predicate == "post" else None,
                               origin=origin, seed=seed, visible=visible,
-                              made_by=tuple(made_by), line=lineno))
+                              made_by=tuple(made_by), note=note, line=lineno))
     return cases
 
 
@@ -458,6 +463,8 @@ def write_cases(task_dir: Path, bucket: Bucket, cases: list[Case]) -> None:
             obj["visible"] = c.visible
             if c.made_by:
                 obj["made_by"] = list(c.made_by)
+            if c.note:
+                obj["note"] = c.note
             f.write(json.dumps(obj, ensure_ascii=False) + "\n")
     tmp.replace(path)
 

@@ -198,7 +198,11 @@ def _read_cases(
     seen: dict[str, int] = {}
     in_types = {p.name: p.type for p in inputs}
     out_types = {p.name: p.type for p in outputs}
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    # lines end at "\n" only: str.splitlines() would also cut at U+0085, U+2028 and the other
+    # Unicode line breaks, which JSON strings may hold unescaped (a wrong output of a program
+    # mutant, a string case of a dataset)
+    for lineno, raw in enumerate(text.split("\n"), 1):
+        raw = raw.removesuffix("\r")
         if not raw.strip():
             continue
 

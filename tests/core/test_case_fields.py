@@ -40,3 +40,14 @@ def test_malformed_is_refused_with_its_line(toy_task: Path, extra: dict[str, obj
     with pytest.raises(TaskError) as e:
         load_task(toy_task)
     assert e.value.line == 3 and "post_sound.jsonl" in str(e.value)
+
+
+def test_strings_with_unicode_line_breaks_stay_on_their_line(toy_task: Path) -> None:
+    # U+0085 and U+2028 are line breaks to str.splitlines(), not to JSON lines
+    task = load_task(toy_task)
+    weird = "a\x85b\u2028c\x1cd"
+    c = Case(id="w", bucket=Bucket.post_sound, input={"x": 3}, output={"result": 7},
+             note=weird)
+    write_cases(toy_task, Bucket.post_sound, [*task.cases[Bucket.post_sound], c])
+    got = {x.id: x for x in load_task(toy_task).cases[Bucket.post_sound]}
+    assert got["w"].note == weird and len(got) == 3

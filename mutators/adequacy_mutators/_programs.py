@@ -43,7 +43,7 @@ from ._constraints import parse_constraints
 from ._oracles import combine
 from ._task import output_oracles
 
-__all__ = ["ProgramMutantResult", "ProgramsReport", "program_mutants_task", "spec_kills"]
+__all__ = ["ProgramMutantResult", "ProgramsReport", "program_mutants_task"]
 
 #: valid inputs each mutant runs on (spread evenly over the task's distinct valid inputs).
 INPUTS = 60
@@ -359,18 +359,3 @@ def _new_id(prefix: str, taken: set[str], *parts: str) -> str:
             taken.add(cid)
             return cid
     raise AssertionError("sha256 prefixes exhausted")  # pragma: no cover
-
-
-def spec_kills(cases: list[Case], passed: dict[str, bool]) -> tuple[int, list[str]]:
-    """(wrong programs named by the post_sound cases, those a spec does not reject): a
-    program mutant is killed when the spec rejects at least one of the cases that carry its
-    name. ``passed``: case id -> the post_sound case passed (the spec rejected the output)."""
-    names: dict[str, bool] = {}
-    for c in cases:
-        if c.bucket != Bucket.post_sound:
-            continue
-        for lab in c.made_by:
-            if lab.startswith("spec "):
-                continue
-            names[lab] = names.get(lab, False) or passed.get(c.id, False)
-    return len(names), sorted(n for n, k in names.items() if not k)

@@ -52,8 +52,8 @@ PER_MUTANT = 3
 #: seconds one mutant may take on one input at most (less when the reference is fast:
 #: ``_mutant_seconds``).
 CASE_SECONDS = 5.0
-#: inputs a mutant runs on first; when it gives no outcome on any of them (it loops, it
-#: crashes) the rest are not run: it is crash-only.
+#: inputs a mutant runs on first; when it times out on all of them, and again on the first
+#: with ``CASE_SECONDS``, the rest are not run: it is crash-only (it loops).
 PROBE = 4
 #: mutants made at most per task (spread evenly over all that compile).
 MAX_MUTANTS = 200
@@ -128,12 +128,21 @@ def _size(v: Any) -> tuple[int, str]:
 
 
 def _valid_inputs(task: Task, limit: int) -> list[dict[str, Any]]:
+    """Up to ``limit`` of the task's valid inputs, spread over them smallest first, and the
+    inputs of the post_sound cases that name a program mutant: a mutant recorded by an
+    earlier run is then seen recorded again, whatever else the task gained since."""
     seen: dict[str, dict[str, Any]] = {}
     for b in (Bucket.post_complete, Bucket.pre_complete):
         for c in task.cases.get(b, []):
             seen.setdefault(params_key(c.input, task.inputs), c.input)
-    ordered = sorted(seen.values(), key=_size)
-    return _spread(ordered, limit)
+    ordered = _spread(sorted(seen.values(), key=_size), limit)
+    have = {params_key(i, task.inputs) for i in ordered}
+    for c in task.cases.get(Bucket.post_sound, []):
+        k = params_key(c.input, task.inputs)
+        if k not in have and any(not m.startswith("spec ") for m in c.made_by):
+            have.add(k)
+            ordered.append(c.input)
+    return ordered
 
 
 Runner = Any
@@ -247,9 +256,17 @@ def program_mutants_task(task_dir: str | Path, *, per_mutant: int = PER_MUTANT,
     found: dict[tuple[str, str], tuple[dict[str, Any], dict[str, Any], list[str]]] = {}
     per: dict[str, list[tuple[str, str]]] = {}
     for m in mutants:
-        outs = run(m, usable[:PROBE], seconds)
+        secs = seconds
+        outs = run(m, usable[:PROBE], secs)
+        if all(o.kind == "timeout" for o in outs) and secs < CASE_SECONDS:
+            # slow on every probe: a loop, or a loaded machine; one probe again with the
+            # whole allowance tells them apart
+            again = run(m, usable[:1], CASE_SECONDS)
+            if again and again[0].kind != "timeout":
+                secs = CASE_SECONDS
+                outs = again + run(m, usable[1:PROBE], secs)
         if len(usable) > PROBE and any(o.kind != "timeout" for o in outs):
-            outs += run(m, usable[PROBE:], seconds)
+            outs += run(m, usable[PROBE:], secs)
         elif len(usable) > PROBE:  # it gave no outcome on any probe: not worth the rest
             outs += [ReferenceOutcome(kind="timeout", reason="not run: no outcome on the "
                                       "first inputs")] * (len(usable) - PROBE)

@@ -29,7 +29,10 @@ import signal
 import sys
 import time
 
-MAX_RESULT = 16 * 1024 * 1024
+MAX_RESULT = 4 * 1024 * 1024
+"""Bytes of one call's result (its JSON); a larger one is ``failed``."""
+MAX_REPLY = 32 * 1024 * 1024
+"""Bytes of one batch's results; the calls past it are ``failed`` (the reply is one line)."""
 SOURCES: dict = {}
 
 
@@ -245,9 +248,14 @@ def serve():
                     code, function = held
                     seconds = float(req["seconds"])
                     outs = []
+                    size = 0
                     for o in run_many(code, function, req["calls"], seconds):
                         if o.get("kind") == "import":  # imported at load, fails now: no word
                             o = {"kind": "failed", "reason": o.get("reason", "")}
+                        size += len(json.dumps(o, allow_nan=True))
+                        if size > MAX_REPLY:
+                            o = {"kind": "failed", "reason": "the batch's results were too "
+                                                             "large"}
                         outs.append(o)
                     reply = {"ok": True, "outcomes": outs}
             else:

@@ -193,3 +193,10 @@ def test_generate_and_mutate_survive_a_hostile_reference(tmp_path: Path) -> None
     assert not marker.exists()
     # nothing of the task was imported into this process
     assert not any(m.startswith("_adequacy_oracle") for m in sys.modules)
+
+
+def test_huge_results_are_refused_not_carried(tmp_path: Path) -> None:
+    # 8 MB per call: over the per-call cap; the honest calls around it keep their outputs
+    f = _ref(tmp_path, "return {'result': 'x' * (8 * 1024 * 1024)}")
+    kind, value, reason = _run(f)
+    assert kind == "failed" and value is None and "too large" in str(reason)

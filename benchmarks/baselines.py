@@ -22,15 +22,15 @@ import time
 from pathlib import Path
 
 from adequacy.extensions.registry import importers
+from adequacy.extensions.writers import Writer
 from adequacy.model.task import Task
 from adequacy.scoring.runner import score_spec
 from adequacy.taskdirs.discovery import discover_tasks
 from adequacy.taskdirs.load import load_task
 from adequacy_optimizers.houdini import HoudiniWriter
-from adequacy_optimizers.metrics import vr_score
+from adequacy_optimizers.objectives import vr_score
 from adequacy_optimizers.templates import TemplateWriter
 from adequacy_optimizers.verifier import prove
-from adequacy_optimizers.writer import Writer
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "datasets"

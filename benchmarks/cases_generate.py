@@ -31,6 +31,7 @@ from typing import Any
 from adequacy.examples import bundled_folder
 from adequacy.extensions.importer import ImportReport
 from adequacy.extensions.registry import importers
+from adequacy.extensions.writers import Writer
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Bucket, Truth
 from adequacy.scoring.runner import score_spec
@@ -38,7 +39,6 @@ from adequacy.taskdirs.load import load_task
 from adequacy_mutators import GenerateReport, generate_task, mutate_task, pre_reason, valid_reason
 from adequacy_mutators._shortfall import PRE_GOAL
 from adequacy_optimizers.templates import TemplateWriter
-from adequacy_optimizers.writer import Writer
 
 REPO = Path(__file__).resolve().parents[1]
 GOLD = {"specgenbench": bundled_folder("sgb-gold"), "verina": bundled_folder("verina-gold")}

@@ -84,15 +84,34 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+def builtin_extensions() -> list[object]:
+    """spec-adequacy's own plugins that add no language (metrics, judges, operators, writers,
+    objectives): loaded from its entry points, as the registry loads them."""
+    from importlib.metadata import entry_points
+
+    from adequacy.extensions.registry import ENTRY_POINT_GROUP
+
+    out = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.dist is None or ep.dist.name != "spec-adequacy":
+            continue
+        plugin = ep.load()
+        if not any(hasattr(plugin, h) for h in ("adequacy_backends", "adequacy_importers")):
+            out.append(plugin)
+    return out
+
+
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The toy backend as the only plugin, registered in-process."""
+    """The toy backend as the only language, registered in-process beside spec-adequacy's own
+    extensions that add none (its metrics, judges, operators, writers and objectives)."""
     from adequacy.extensions import registry
 
     sys.path.insert(0, str(FIXTURES / "toy_backend"))
     import adequacy_toy.plugin as toy_plugin
 
-    pm = registry.make_manager(load_entry_points=False, plugins=[toy_plugin])
+    pm = registry.make_manager(load_entry_points=False,
+                               plugins=[*builtin_extensions(), toy_plugin])
     monkeypatch.setattr(registry, "default_manager", lambda: pm)
     yield
     sys.path.remove(str(FIXTURES / "toy_backend"))

@@ -25,19 +25,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import sys
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from types import FrameType
-from typing import Any, Literal, TextIO
+from typing import Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from adequacy.batch.jobs import Job, jobs_from_file, jobs_from_glob
+from adequacy.batch.pair_pool import PairPool, died
 from adequacy.errors import (
     AdequacyError,
     BatchInterrupted,
@@ -56,12 +52,14 @@ from adequacy.records.log import (
     read_results,
     repair_tail,
 )
-from adequacy.sandbox.proctree import descendants, kill_tree, parent_death_signal
+from adequacy.sandbox.proctree import descendants, kill_tree
+from adequacy.scoring import activity
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.keys import (
     fallback_key,
     job_key,
     with_provenance,
+    with_symbolic,
     with_verification,
     writer_failed_key,
 )
@@ -87,9 +85,20 @@ class BatchOptions(BaseModel):
     verify: bool = False
     """Also prove each spec against the method body (the language's best prover), recorded as
     ``verified`` beside the metrics; part of the key (a run without it measured no VR)."""
+    grace_seconds: float = Field(default=60.0, gt=0)
+    """Beyond ``spec_seconds``, how long one phase of a pair (the front end, an engine, the
+    prover) may take before its worker is killed and the pair recorded as an error naming
+    the phase: start-up, compiles and JVM starts are paid from it. Not part of the key."""
     experiment: str | None = None
     """SHA-256 of the study file of ``adequacy experiment run``: recorded in every record's
     producer, not part of the key (editing a study's comments rescores nothing)."""
+    symbolic: float | None = Field(default=None, gt=0)
+    """``run --symbolic``: seconds per spec for the solver's figures (``SpecReport.symbolic``),
+    computed by ``figures``; part of the key (a plain run measured none)."""
+    figures: Callable[..., SpecReport] | None = Field(default=None, exclude=True, repr=False)
+    """``(task, text, path, report, score_options, budget) -> report`` with the figures: given
+    by the caller (the solver's search lives above this room), a module-level function so a
+    pool or Ray worker can be handed it."""
 
 
 
@@ -160,8 +169,11 @@ def _score_job(job: Job, opts: BatchOptions) -> SpecReport:
                                   task_path=job.task, spec_path=job.spec, task_id=task.id,
                                   language=task.language)
     rep = score_spec(task, text, job.spec, opts.score, cache=cache)
-    key = with_verification(with_provenance(rep.key, job.provenance), opts.verify)
+    key = with_symbolic(with_verification(with_provenance(rep.key, job.provenance),
+                                          opts.verify), opts.symbolic)
     rep = rep.model_copy(update={"key": key})
+    if opts.symbolic is not None and opts.figures is not None and rep.status == "scored":
+        rep = opts.figures(task, text, job.spec, rep, opts.score, opts.symbolic)
     if not opts.verify or rep.status == "error":
         return rep
     proof = _verification(task, text, job.spec, rep, opts)
@@ -184,6 +196,7 @@ def _verification(task: Task, text: str, path: str, rep: SpecReport,
                   opts: BatchOptions) -> dict[str, object]:
     from adequacy.errors import BackendError, SpecInvalid
     from adequacy.scoring.verification import prove
+    activity.note("verify")
     if rep.status == "invalid":
         return {"verified": False, "verification": "invalid spec: nothing to prove"}
     try:
@@ -229,8 +242,9 @@ def _key_of(job: Job, opts: BatchOptions, tasks: dict[str, Task | None]) -> str:
         text = job.spec_text if job.spec_text is not None else read_spec(job.spec)
     except AdequacyError:
         return fallback_key(job.task, job.spec)
-    return with_verification(with_provenance(job_key(task, text, opts.score), job.provenance),
-                             opts.verify)
+    return with_symbolic(with_verification(with_provenance(job_key(task, text, opts.score),
+                                                           job.provenance), opts.verify),
+                         opts.symbolic)
 
 
 def run_batch(
@@ -320,14 +334,8 @@ def _run_locked(
                 for k, job in lost:
                     done_one(k, _died(job, k))
             else:
-                suspects = _run_pool(first, opts, n_workers, done_one, lock_fd)
-                # A worker process that died (killed for memory, a crash in native code)
-                # breaks the pool and fails every job in flight; rerun those one per fresh
-                # process so that only the job that really kills its process is an error.
-                for k in suspects:
-                    broken = _run_pool({k: first[k]}, opts, 1, done_one, lock_fd)
-                    for b in broken:
-                        done_one(b, _died(first[b], b))
+                PairPool(_score_job, opts, opts.score.limits.spec_seconds, opts.grace_seconds,
+                         done_one, lock_fd).run(first, n_workers)
     except KeyboardInterrupt:
         raise BatchInterrupted(results, sum(r is not None for r in reports),
                                len(jobs)) from None
@@ -344,112 +352,37 @@ def _run_locked(
                         reports=final)
 
 
-# ------------------------------------------------------------------ pool and its children
-
-def _on_parent_death(signum: int, frame: FrameType | None) -> None:
-    kill_tree(os.getpid(), include_self=False)
-    os._exit(128 + signum)
-
-
-def _worker_init(parent: int, lock_fd: int) -> None:
-    """Pool worker set-up: die with the run, take our children along, leave Ctrl-C to it."""
-    with contextlib.suppress(OSError):
-        os.close(lock_fd)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _on_parent_death)
-    parent_death_signal(signal.SIGTERM)
-    if os.getppid() != parent:  # the run died before the signal was armed
-        _on_parent_death(signal.SIGTERM, None)
-
-
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Stop every worker now (Ctrl-C): SIGTERM makes each kill its own children and exit;
-    whatever is left after a moment is killed with its tree."""
-    procs = dict(getattr(pool, "_processes", None) or {})
-    for pid in procs:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGTERM)
-    end = time.monotonic() + 0.5
-    for p in procs.values():
-        p.join(timeout=max(0.0, end - time.monotonic()))
-    for pid, p in procs.items():
-        if p.is_alive():
-            kill_tree(pid)
-    pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _run_pool(jobs: dict[str, Job], opts: BatchOptions, workers: int,
-              on_report: Callable[[str, SpecReport], None], lock_fd: int) -> list[str]:
-    """Score jobs (by key) across a pool; return the keys lost to a broken pool."""
-    lost: list[str] = []
-    if not jobs:
-        return lost
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init,
-                               initargs=(os.getpid(), lock_fd))
-    try:
-        futs: dict[Future[SpecReport], str] = {pool.submit(_score_job, j, opts): k
-                                               for k, j in jobs.items()}
-        pending = set(futs)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                try:
-                    rep = fut.result()
-                except BrokenProcessPool:
-                    lost.append(futs[fut])
-                    continue
-                on_report(futs[fut], rep)
-    except BaseException:
-        _stop_workers(pool)
-        raise
-    pool.shutdown(wait=True)
-    return lost
-
-
 def _score_keyed(item: tuple[str, Job], opts: BatchOptions) -> tuple[str, SpecReport]:
     """A Ray task's unit: the job's key travels with it, so the driver files the report."""
     return item[0], _score_job(item[1], opts)
 
 
 def _died(job: Job, key: str) -> SpecReport:
-    return SpecReport.failure(key, "the worker process scoring this pair died (killed by the "
-                              "OS for memory, or a crash); see the engines' limits",
-                              task_path=job.task, spec_path=job.spec)
+    return died(job, key)
 
 
 class _progress:
-    """A rich progress bar on stderr, only when asked and when stderr is a terminal."""
+    """The batch's progress on stderr (``adequacy.console.progress``: a bar on a terminal, lines in a
+    pipe), when asked; ``advance`` per scored pair."""
 
     def __init__(self, enabled: bool, total: int, skipped: int) -> None:
-        self.enabled = enabled and total > 0 and sys.stderr.isatty()
+        self.enabled = enabled and total > 0
         self.total = total
         self.skipped = skipped
-        self._p: Any = None
-        self._t: Any = None
+        self._stack = contextlib.ExitStack()
 
     def __enter__(self) -> Callable[[], None]:
         if not self.enabled:
             return lambda: None
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-        self._p = Progress(TextColumn("scoring"), BarColumn(), MofNCompleteColumn(),
-                           TimeElapsedColumn(), TimeRemainingColumn(),
-                           console=Console(file=sys.stderr))
-        self._p.start()
+        from adequacy.console import progress
+
         desc = "scoring" + (f" ({self.skipped} already done)" if self.skipped else "")
-        self._t = self._p.add_task(desc, total=self.total)
-        return lambda: self._p.advance(self._t)
+        self._stack.enter_context(progress.terminal())
+        bar = self._stack.enter_context(progress.steps(desc, self.total, "pairs"))
+        return lambda: bar.advance()
 
     def __exit__(self, *exc: object) -> None:
-        if self._p is not None:
-            self._p.stop()
+        self._stack.close()
 
 
 __all__ = ["BatchOptions", "BatchSummary", "Job",

@@ -1,4 +1,5 @@
-"""``adequacy backends``, ``setup`` and ``cache clear``: what is installed, built, cached."""
+"""``adequacy backends``, ``plugins``, ``setup`` and ``cache clear``: what is installed, built,
+cached."""
 
 from __future__ import annotations
 
@@ -65,11 +66,65 @@ def backends(
         out.print(line, highlight=False)
 
 
+def plugins(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (--format json).")] = False,
+    fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
+                   ] = OutputFormat.auto,
+) -> None:
+    """List every registered extension (backends, importers, writers, metrics, objectives,
+    mutation operators, judges) with the plugin and distribution that provide it."""
+    from rich.table import Table
+
+    from adequacy.extensions.registry import BROKEN, registry
+    try:
+        reg = registry()
+        kinds: list[tuple[str, dict[str, object]]] = [
+            ("backend", dict(reg.backends)), ("importer", dict(reg.importers)),
+            ("writer", dict(reg.writers)), ("metric", dict(reg.metrics)),
+            ("objective", dict(reg.objectives)), ("mutation operator", dict(reg.operators)),
+            ("judge", dict(reg.judges))]
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    rows = []
+    for what, found in kinds:
+        for name, item in found.items():
+            c = reg.component(what, name)
+            rows.append({"kind": what, "name": name, "plugin": reg.provider(what, name),
+                         "distribution": c.distribution, "version": c.version,
+                         "description": _description(item)})
+    fmt = resolve(fmt, as_json)
+    if fmt is OutputFormat.json:
+        print(json.dumps({"extensions": rows, "plugins": [p.model_dump() for p in
+                                                          reg.plugins()],
+                          "broken_plugins": [vars(p) for p in BROKEN]}, indent=2))
+        return
+    t = Table(title="registered extensions", title_justify="left")
+    for col in ("kind", "name", "plugin", "distribution"):
+        t.add_column(col)
+    t.add_column("description", overflow="fold")
+    for r in rows:
+        dist = f"{r['distribution']} {r['version']}" if r["distribution"] else "-"
+        t.add_row(str(r["kind"]), str(r["name"]), str(r["plugin"]), dist, str(r["description"]))
+    show(out, key_columns(t, 2), fmt)
+    for p in BROKEN:
+        err.print(f"[yellow]plugin {p.name} ({p.target}) failed to load:[/] {p.error}")
+
+
+def _description(item: object) -> str:
+    """An extension's one-line description (a backend's: its language)."""
+    text = getattr(item, "description", None)
+    if isinstance(text, str) and text:
+        return text.splitlines()[0]
+    language = getattr(item, "language", None)
+    return f"language {language}" if isinstance(language, str) else ""
+
+
 def setup(
     only: Annotated[list[str] | None, typer.Option("--backend", help="Only these backends.")]
     = None,
 ) -> None:
     """Build what the engines need ahead of time (vstd via cargo, Java workers via javac/Maven)."""
+    from adequacy.console import progress
     from adequacy.extensions import registry
 
     failed = 0
@@ -78,7 +133,8 @@ def setup(
             continue
         err.print(f"preparing {b.name} ...", highlight=False)
         try:
-            summary = b.prepare()
+            with progress.terminal(), progress.phase(f"preparing {b.name}"):
+                summary = b.prepare()
             out.print(f"{b.name}: {summary or 'nothing to prepare'}", highlight=False)
         except AdequacyError as e:
             failed += 1
@@ -125,6 +181,7 @@ def examples(
 
 def register(app: typer.Typer) -> None:
     app.command()(backends)
+    app.command()(plugins)
     app.command()(examples)
     app.command()(setup)
     cache_app.command("clear")(cache_clear)

@@ -53,6 +53,7 @@ def generate(
 ) -> None:
     """Add valid pairs (the reference's outputs on inputs shaped like the task's own) and
     invalid inputs an oracle confirms; mark a task whose reference is total every_input_valid."""
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError
     from adequacy_mutators import generate_task
 
@@ -62,15 +63,18 @@ def generate(
     for t in tasks:
         if not (t / "task.toml").is_file():
             raise fail(f"{t}: not a task folder (no task.toml)")
-    for t in tasks:
-        try:
-            rep = generate_task(t, valid=valid, seed=seed, write=not dry_run)
-        except AdequacyError as e:
-            raise fail(str(e)) from None
-        if as_json:
-            typer.echo(rep.model_dump_json())
-        else:
-            out.print(summary(rep), highlight=False, markup=False, soft_wrap=True)
+    with progress.terminal(), progress.steps("cases generate", len(tasks), "tasks") as bar:
+        for t in tasks:
+            bar.note(f"now: {t.name}")
+            try:
+                rep = generate_task(t, valid=valid, seed=seed, write=not dry_run)
+            except AdequacyError as e:
+                raise fail(str(e)) from None
+            bar.advance()
+            if as_json:
+                typer.echo(rep.model_dump_json())
+            else:
+                out.print(summary(rep), highlight=False, markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -35,6 +36,18 @@ def import_(
                             "constraints or validator allow, invalid inputs (pre_sound) with "
                             "`adequacy mutate` (3 per case, seed 0). Default: on, except for "
                             "`package`, whose hacks fill the sound buckets.")] = None,
+    only: Annotated[list[str] | None, typer.Option(
+        "--only", metavar="ID", help="Import only this task (repeat the option, or give "
+        "several ids separated by commas); an id the source lacks is an error.")] = None,
+    limit: Annotated[int | None, typer.Option(
+        "--limit", metavar="N", callback=at_least(1),
+        help="Import only the first N tasks of the source (of those --only names).")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N", callback=at_least(1),
+        help="Tasks generated and mutated at once (default: twice the CPU count, at most 8: "
+             "a reference often waits out its time limit on an extreme input).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=
+                     "No progress on stderr (errors and warnings still show).")] = False,
     min_per_bucket: Annotated[int, typer.Option("--min-per-bucket", callback=at_least(1),
                               help="package: a task needs this many cases in each "
                                    "bucket.")] = 5,
@@ -49,7 +62,11 @@ def import_(
 ) -> None:
     """Convert a public dataset into task folders (then fill their sound buckets)."""
     from adequacy.cli import import_ecosystem
+    from adequacy.console import progress
     if name in import_ecosystem.NAMES:
+        if only or limit is not None:
+            raise fail(f"--only and --limit select the tasks of a dataset importer; "
+                       f"`import {name}` reads results, not tasks")
         import_ecosystem.run(name, paths, output, language)
         return
     if output is not None or language is not None:
@@ -59,6 +76,7 @@ def import_(
         raise fail("give SRC and DEST (import NAME SRC... DEST)")
     *srcs, dest = paths
     src = srcs[0]
+    from adequacy.extensions.importer import select_tasks
     from adequacy.extensions.registry import importers
     try:
         found = importers()
@@ -73,20 +91,30 @@ def import_(
             raise fail(f"{s}: does not exist")
     if dest.exists() and not dest.is_dir():
         raise fail(f"{dest}: is a file, expected a folder to write task folders into")
-    try:
-        options: dict[str, object] = {}
-        if name == "package":
-            options = {"sources": srcs, "min_per_bucket": min_per_bucket,
-                       "max_per_bucket": max_per_bucket}
-        report = found[name].run(src, dest, **options)
-    except AdequacyError as e:
-        raise fail(str(e)) from None
-    except OSError as e:
-        raise fail(f"{e.filename or src}: {e.strerror or e}") from None
-    except UnicodeDecodeError as e:
-        raise fail(f"{src}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset "
-                    f"{e.start})") from None
-    out.print(report.summary(), highlight=False, markup=False)
+    if quiet:
+        progress.set_mode("off")
+    options: dict[str, object] = {}
+    if name == "package":
+        options = {"sources": srcs, "min_per_bucket": min_per_bucket,
+                   "max_per_bucket": max_per_bucket}
+    with progress.terminal():
+        try:
+            chosen = select_tasks(found[name], src, only, limit,
+                                  **({"sources": srcs} if name == "package" else {}))
+            if chosen is not None:
+                options["only"] = chosen
+            with progress.phase(f"import {name}: converting "
+                                f"{len(chosen) if chosen is not None else 'all'} tasks"):
+                report = found[name].run(src, dest, **options)
+        except AdequacyError as e:
+            raise fail(str(e)) from None
+        except OSError as e:
+            raise fail(f"{e.filename or src}: {e.strerror or e}") from None
+        except UnicodeDecodeError as e:
+            raise fail(f"{src}: not UTF-8 text (byte 0x{e.object[e.start]:02x} at offset "
+                        f"{e.start})") from None
+    # printed with no live display running (one on stderr would redraw over stdout's lines)
+    out.print(report.summary(), highlight=False, markup=False, soft_wrap=True)
     written, why = len(report.converted), report.first_reason()
     if written == 0:
         raise fail(f"{src}: no task converted" + (f" ({why})" if why else ""))
@@ -94,57 +122,68 @@ def import_(
         mutate_after = name != "package"
     if generate_after is None:
         generate_after = name != "package"
-    if generate_after and dest.is_dir():
-        _generate_imported(dest, [o.task_id for o in report.converted])
-    if mutate_after and dest.is_dir():
-        _mutate_imported(dest)
+    if (generate_after or mutate_after) and dest.is_dir():
+        _fill_imported(dest, [o.task_id for o in report.converted], generate_after,
+                       mutate_after, jobs or default_jobs())
 
 
-def _generate_imported(dest: Path, ids: list[str]) -> None:
+def default_jobs() -> int:
+    return min(8, 2 * (os.cpu_count() or 1))
+
+
+def _fill_imported(dest: Path, ids: list[str], generate: bool, mutate: bool, jobs: int) -> None:
     """Imported datasets have few valid cases and, mostly, no invalid ones: generated cases
-    from the task's own reference fill both (docs/cases.md)."""
-    from adequacy_mutators import generate_task
+    from the task's own reference fill both (docs/cases.md); without mutants and invalid
+    inputs a spec that says nothing would pass (see §6 of docs/cli.md). Each task is
+    generated then mutated (``adequacy_mutators.fill_task``), ``jobs`` tasks at once."""
+    from adequacy.console import progress
+    from adequacy_mutators import FillReport, fill_tasks
+
     folders = [dest / i for i in ids if (dest / i / "task.toml").is_file()]
-    valid = pre = total = failed = 0
-    for i, d in enumerate(folders, 1):
-        if err.is_terminal:
-            err.print(f"generate {i}/{len(folders)} {d.name}", end="\r", highlight=False)
-        try:
-            r = generate_task(d, valid=50, seed=0)
-        except AdequacyError as e:
-            failed += 1
-            err.print(Text(f"generate {d.name}: {str(e).splitlines()[0]}", style="yellow"),
-                      soft_wrap=True, highlight=False)
-            continue
-        valid += r.valid_added
-        pre += r.pre_sound_added
-        total += r.inferred_every_input_valid
-    out.print(f"generate: {valid} valid pairs and {pre} pre_sound cases added, {total} tasks "
-              f"inferred every_input_valid, in {len(folders) - failed} of {len(folders)} tasks "
-              "(--no-generate skips this)", highlight=False)
+    valid = pre_g = total = gen_failed = post = pre_m = mut_failed = 0
+    what = " + ".join(w for w, on in (("generate", generate), ("mutate", mutate)) if on)
+
+    with progress.terminal(), progress.steps(f"import: {what}", len(folders), "tasks") as bar:
+        def done(d: Path, r: FillReport | None, error: str | None) -> None:
+            nonlocal valid, pre_g, total, gen_failed, post, pre_m, mut_failed
+            bar.advance(note=f"last: {d.name}")
+            if r is None:
+                gen_failed += generate
+                mut_failed += mutate
+                _warn(f"{d.name}: {(error or '').splitlines()[0]}")
+                return
+            if r.generate_error is not None:
+                gen_failed += 1
+                _warn(f"generate {d.name}: {r.generate_error.splitlines()[0]}")
+            if r.generate is not None:
+                valid += r.generate.valid_added
+                pre_g += r.generate.pre_sound_added
+                total += r.generate.inferred_every_input_valid
+            if r.mutate_error is not None:
+                mut_failed += 1
+                _warn(f"mutate {d.name}: {r.mutate_error.splitlines()[0]}")
+            if r.mutate is not None:
+                post += r.mutate.post_sound_added
+                pre_m += r.mutate.pre_sound_added
+
+        fill_tasks(folders, jobs=jobs, on_done=done, generate=generate, mutate=mutate,
+                   valid=50, per_case=3, seed=0)
+    n = len(folders)
+    if generate:
+        out.print(f"generate: {valid} valid pairs and {pre_g} pre_sound cases added, {total} "
+                  f"tasks inferred every_input_valid, in {n - gen_failed} of {n} tasks "
+                  "(--no-generate skips this)", highlight=False, soft_wrap=True)
+    if mutate:
+        out.print(f"mutate: {post} post_sound and {pre_m} pre_sound cases added to "
+                  f"{n - mut_failed} of {n} tasks (--no-mutate skips this)", highlight=False,
+                  soft_wrap=True)
 
 
-def _mutate_imported(dest: Path) -> None:
-    """Imported datasets carry only valid cases; without mutants and invalid inputs a spec that
-    says nothing would pass (see §6 of docs/cli.md)."""
-    from adequacy_mutators import mutate_task
-    folders = sorted(d for d in dest.iterdir() if (d / "task.toml").is_file())
-    post = pre = failed = 0
-    for i, d in enumerate(folders, 1):
-        if err.is_terminal:
-            err.print(f"mutate {i}/{len(folders)} {d.name}", end="\r", highlight=False)
-        try:
-            r = mutate_task(d, per_case=3, seed=0)
-        except AdequacyError as e:
-            failed += 1
-            err.print(Text(f"mutate {d.name}: {str(e).splitlines()[0]}", style="yellow"),
-                      soft_wrap=True, highlight=False)
-            continue
-        post += r.post_sound_added
-        pre += r.pre_sound_added
-    out.print(f"mutate: {post} post_sound and {pre} pre_sound cases added to "
-              f"{len(folders) - failed} of {len(folders)} tasks (--no-mutate skips this)",
-              highlight=False)
+def _warn(text: str) -> None:
+    from adequacy.console import progress
+
+    if not progress.say(text, style="yellow"):
+        err.print(Text(text, style="yellow"), soft_wrap=True, highlight=False)
 
 
 def mutate(
@@ -167,6 +206,7 @@ def mutate(
 ) -> None:
     """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound); with
     --programs, the wrong outputs of the reference's mutants."""
+    from adequacy.console import progress
     from adequacy_mutators import (
         mutate_task,
         program_mutants_task,
@@ -175,9 +215,13 @@ def mutate(
     )
     try:
         if programs:
-            prep = program_mutants_task(task, per_mutant=per_mutant, write=not dry_run)
+            with progress.terminal(), progress.phase(f"mutate {task.name}: the reference's "
+                                                     "mutants, run in the sandbox"):
+                prep = program_mutants_task(task, per_mutant=per_mutant, write=not dry_run)
         else:
-            report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
+            with progress.terminal(), progress.phase(f"mutate {task.name}: mutants and their "
+                                                     "oracles"):
+                report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
     except AdequacyError as e:
         raise fail(str(e)) from None
     if programs:

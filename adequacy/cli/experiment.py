@@ -32,6 +32,7 @@ def experiment_run(
     results file lacks, and record the study file's SHA-256 in every record. Rerunning scores
     only what is new. Exit 2 on a bad study file or when some pair ended as an error."""
     from adequacy.cli.common import default_cache, open_cache
+    from adequacy.console.progress import terminal as shown
     from adequacy.errors import AdequacyError, BatchInterrupted, ResultsError, ResultsLocked
     from adequacy_optimizers.experiment import load_study, run_study
     from adequacy_optimizers.lm_errors import LmUnavailable
@@ -44,9 +45,9 @@ def experiment_run(
             cache_path = default_cache(False, loaded.resolve(setting)
                                        if isinstance(setting, str) else None)
         _, cache_path = open_cache(cache_path)
-        summary = run_study(loaded, workers=workers, progress=progress, cache_path=cache_path,
-                            say=lambda m: err.print(m, highlight=False, markup=False,
-                                                    soft_wrap=True))
+        with shown(progress):
+            summary = run_study(loaded, workers=workers, progress=progress,
+                                cache_path=cache_path, say=_say)
     except LmUnavailable as e:
         raise fail(f"{e}; nothing was scored as the model's answer") from None
     except BatchInterrupted as e:
@@ -67,6 +68,13 @@ def experiment_run(
                   highlight=False)
     out.print(summary.batch.footer(summary.results), highlight=False, soft_wrap=True)
     raise typer.Exit(2 if summary.batch.errors else 0)
+
+
+def _say(m: str) -> None:
+    from adequacy.console import progress
+
+    if not progress.say(m):
+        err.print(m, highlight=False, markup=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -35,6 +35,16 @@ Engines = Annotated[list[str] | None, typer.Option(
     "--engine", "-e", metavar="ENGINE", help="Engine(s) to chain (default: the backend's).")]
 CaseTimeout = Annotated[float, typer.Option(callback=positive,
                                             help="Seconds per case.")]
+Symbolic = Annotated[bool, typer.Option("--symbolic", help="Ask the solver (Z3) instead of "
+                     "sampling: every model is re-checked by the concrete engines, and where "
+                     "none exists it says what was proved (docs/symbolic.md).")]
+QueryTimeout = Annotated[float, typer.Option(callback=positive, help="--symbolic: solver "
+                         "seconds per query.")]
+MaxLen = Annotated[int, typer.Option(callback=at_least(0), help="--symbolic: the collection "
+                   "length of the bounded question asked when the unbounded one is undecided.")]
+Unfold = Annotated[int, typer.Option(callback=at_least(0), help="--symbolic: nested calls of a "
+                   "recursive helper unfolded; past them nothing is assumed, so an answer "
+                   "that depends on deeper calls is unknown.")]
 
 
 def _options(engine: list[str] | None, case_timeout: float) -> ScoreOptions:
@@ -92,9 +102,10 @@ def _honest(rep: SearchReport, what: str) -> str:
 def explore(
     task: Annotated[Path, typer.Argument(help="Task folder.")],
     spec: Annotated[Path, typer.Argument(help="Spec file to search counterexamples for.")],
-    oracle: Annotated[str, typer.Option(help="reference (the task's validator, constraints, "
-                      "reference, checker and recorded outputs), gold (the task's gold spec) "
-                      "or a spec file used as the oracle for pre and post.")] = "reference",
+    oracle: Annotated[str, typer.Option(help="A registered judge: reference (the task's "
+                      "validator, constraints, reference, checker and recorded outputs) or a "
+                      "plugin's (adequacy plugins lists them); gold (the task's gold spec); or "
+                      "a spec file used as the oracle for pre and post.")] = "reference",
     budget: Annotated[float, typer.Option(callback=positive,
                       help="Wall-clock seconds for search and shrinking.")] = 10.0,
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same search).")] = 0,
@@ -105,14 +116,19 @@ def explore(
     engine: Engines = None,
     case_timeout: CaseTimeout = 2.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    symbolic: Symbolic = False,
+    query_timeout: QueryTimeout = 5.0,
+    max_len: MaxLen = 8,
+    unfold: Unfold = 10,
 ) -> None:
     """Search inputs and outputs where SPEC disagrees with an oracle, shrink each to a minimal one.
 
     Exit 0 when none is found, 1 when one is, 2 on an input error, 3 when SPEC is invalid.
     """
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError, SpecInvalid
+    from adequacy.extensions.registry import registry
     from adequacy.search.explore import as_cases, compare
-    from adequacy.search.oracles import OracleJudge
     from adequacy.taskdirs.load import load_task, write_cases
     try:
         t = load_task(task)
@@ -124,8 +140,9 @@ def explore(
             raise fail(f"{e.file or spec}:{e.line or ''}: invalid spec: {e.message}", 3
                        ) from None
         right: Any
-        if oracle == "reference":
-            right = OracleJudge(t)
+        judged = oracle in registry().judges
+        if judged:
+            right = registry().judges[oracle].make(t)
             if right.describe == "no oracle":
                 raise fail(f"{task}: the task has no validator, constraints, reference, "
                            "checker or recorded outputs to judge by; use --oracle SPEC")
@@ -137,11 +154,33 @@ def explore(
             except SpecInvalid as e:
                 raise fail(f"{e.file or path}:{e.line or ''}: the oracle spec is invalid: "
                            f"{e.message}") from None
-        rep = compare(t, left, right, seed=seed, budget=budget, per_bucket=per_bucket)
+        if symbolic:
+            if oracle == "reference":
+                raise fail("--symbolic needs a spec as the oracle: --oracle gold or "
+                           "--oracle PATH")
+            srep = _symbolic(t, left, right, budget, seed, query_timeout, max_len, unfold,
+                             per_bucket)
+        else:
+            with progress.terminal(), progress.phase(
+                    f"explore {t.id}: searching, then shrinking (budget {budget:g} s)"):
+                rep = compare(t, left, right, seed=seed, budget=budget,
+                              per_bucket=per_bucket)
     except SpecInvalid as e:
         raise fail(f"{e.file or spec}:{e.line or ''}: invalid spec: {e.message}", 3) from None
     except AdequacyError as e:
         raise fail(str(e)) from None
+    if symbolic:
+        found = srep.counterexamples
+        new = as_cases(t, found, seed) if add else []
+        _write_new(t, new)
+        if as_json:
+            print(srep.model_dump_json(indent=2))
+        else:
+            _say(f"explore --symbolic {t.id}: {spec} against {right.path}, budget {budget:g} s")
+            _print_symbolic(srep, "spec", right.name, "oracle")
+            if add:
+                _say(f"added {len(new)} case(s) to {task} (origin explored)")
+        raise typer.Exit(1 if found else 0)
     new = as_cases(t, rep.disagreements, seed) if add else []
     if new:
         for b in {c.bucket for c in new}:
@@ -149,9 +188,10 @@ def explore(
     if as_json:
         print(rep.model_dump_json(indent=2))
     else:
-        oname = "oracle" if oracle == "reference" else right.name
-        against = (f"the task's oracles ({right.describe})" if oracle == "reference"
-                   else str(right.path))
+        oname = "oracle" if judged else right.name
+        against = ((f"the task's oracles ({right.describe})" if oracle == "reference"
+                    else f"judge {oracle}" + (f" ({right.describe})" if right.describe else ""))
+                   if judged else str(right.path))
         _say(f"explore {t.id}: {spec} against {against}, seed {seed}, budget {budget:g} s")
         for d in rep.disagreements:
             _print_found(d, "spec", oname, _WORDS[(d.predicate, d.left, d.right)])
@@ -164,6 +204,73 @@ def explore(
         if add:
             _say(f"added {len(new)} case(s) to {task} (origin explored)")
     raise typer.Exit(1 if rep.disagreements else 0)
+
+
+def _write_new(t: Task, new: list[Any]) -> None:
+    from adequacy.taskdirs.load import write_cases
+    for b in {c.bucket for c in new}:
+        write_cases(t.root, b, list(t.cases.get(b, [])) + [c for c in new if c.bucket == b])
+
+
+def _symbolic(t: Task, left: Any, right: Any, budget: float, seed: int, query_timeout: float,
+              max_len: int, unfold: int, per_bucket: int) -> Any:
+    """The symbolic search with concrete-only judges (the solver never confirms itself)."""
+    from adequacy.extensions.symbolic import SolverLimits
+    from adequacy.search.symbolic import compare_symbolic, concrete_options
+    for j in (left, right):
+        j.options = concrete_options(t, j.options)
+    from adequacy.console import progress
+    with progress.terminal():
+        return compare_symbolic(t, left, right, budget=budget, seed=seed,
+                                per_bucket=per_bucket, limits=SolverLimits(
+                                    query_seconds=query_timeout, max_len=max_len,
+                                    unfold=unfold))
+
+
+_SIDES = {("pre", "a"): "input {l} accepts and {r} rejects",
+          ("pre", "b"): "input {r} accepts and {l} rejects",
+          ("post", "a"): "output {l} accepts and {r} rejects",
+          ("post", "b"): "output {r} accepts and {l} rejects"}
+
+
+def _print_symbolic(rep: Any, lname: str, rname: str, role: str) -> None:
+    word = {True: "accepts", False: "rejects", None: "undecided"}
+    for pred in ("pre", "post"):
+        rs = [r for r in rep.results if r.predicate == pred]
+        proof = rep.proved(pred)
+        if rs and proof is not None:
+            from adequacy.search.symbolic.compare import claim_of
+            _say(f"{pred}: proved: {claim_of(pred, proof)} ({sum(r.answer.queries for r in rs)}"
+                 f" solver queries, {sum(r.answer.seconds for r in rs):.2f} s)")
+            continue
+        for r in rs:
+            a = r.answer
+            what = _SIDES.get((pred, r.side), "difference").format(l=lname, r=rname)
+            if a.status == "none":
+                _say(f"{pred}: proved: no {what}, {a.claim()}")
+            elif a.status == "unknown":
+                _say(f"{pred}: unknown whether there is an {what}: {a.reason}")
+                if a.input is not None:
+                    _say(f"  input   {_dump(a.input)}")
+    for f in rep.findings:
+        if f.status == "counterexample" and f.disagreement is not None:
+            d = f.disagreement
+            _print_found(d, lname, rname, _WORDS[(d.predicate, d.left, d.right)])
+            if f.oracle_bucket is not None:
+                same = "" if f.oracle_bucket == d.bucket else \
+                    f" (the {role} spec's word puts it in {d.bucket.value})"
+                _say(f"  task's oracles: {f.oracle_bucket.value}: {f.oracle_note}{same}")
+            elif f.oracle_note:
+                _say(f"  task's oracles: {f.oracle_note}")
+        else:
+            what = "ENCODING FAULT" if f.status == "encoding_fault" else "unconfirmed"
+            _say(f"{f.predicate}: {what}: solver model not confirmed by the concrete engines")
+            _say(f"  input   {_dump(f.input)}")
+            if f.output is not None:
+                _say(f"  output  {_dump(f.output)}")
+            _say(f"  {lname}: {word[f.left]}, {rname}: {word[f.right]}; {f.detail}")
+    n = len(rep.counterexamples)
+    _say(f"{n} confirmed counterexample(s), {rep.seconds:.1f} s; verdict: {rep.verdict()}")
 
 
 def _gold_path(t: Task, spec: Path) -> Path:
@@ -188,11 +295,19 @@ def diff(
     engine: Engines = None,
     case_timeout: CaseTimeout = 2.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    symbolic: Symbolic = False,
+    query_timeout: QueryTimeout = 5.0,
+    max_len: MaxLen = 8,
+    unfold: Unfold = 10,
 ) -> None:
     """Where two specs disagree: pre on any input, post on inputs both accept.
 
+    With --symbolic, A is the reference side: post is compared on inputs A's precondition
+    accepts, and a proof of no difference says how far it holds.
+
     Exit 0 when no disagreement is found (not a proof of equivalence), 1 when one is.
     """
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError, SpecInvalid
     from adequacy.search.explore import compare
     from adequacy.taskdirs.load import load_task
@@ -202,11 +317,26 @@ def diff(
         ja, jb = _spec_judge(t, a, opts, name="A"), _spec_judge(t, b, opts, name="B")
         for j in (ja, jb):
             _check_loads(j, "spec")
-        rep = compare(t, ja, jb, seed=seed, budget=budget, gate="both", per_bucket=per_bucket)
+        if symbolic:
+            srep = _symbolic(t, jb, ja, budget, seed, query_timeout, max_len, unfold,
+                             per_bucket)
+        else:
+            with progress.terminal(), progress.phase(
+                    f"diff {t.id}: searching, then shrinking (budget {budget:g} s)"):
+                rep = compare(t, ja, jb, seed=seed, budget=budget, gate="both",
+                              per_bucket=per_bucket)
     except SpecInvalid as e:
         raise fail(f"{e.file}:{e.line or ''}: invalid spec: {e.message}", 3) from None
     except AdequacyError as e:
         raise fail(str(e)) from None
+    if symbolic:
+        if as_json:
+            print(srep.model_dump_json(indent=2))
+        else:
+            _say(f"diff --symbolic {t.id}: A = {a} (reference side), B = {b}, budget "
+                 f"{budget:g} s")
+            _print_symbolic(srep, "B", "A", "A")
+        raise typer.Exit(1 if srep.counterexamples else 0)
     if as_json:
         print(rep.model_dump_json(indent=2))
     else:
@@ -254,6 +384,7 @@ def task_audit(
     Exit 0 when nothing contradicts a case, 1 when something does, 2 on an input error.
     """
     from adequacy.cli.common import open_cache
+    from adequacy.console import progress
     from adequacy.errors import AdequacyError
     from adequacy.search.audit import audit_task, gold_specs, summary
     from adequacy.taskdirs.discovery import discover_tasks
@@ -272,30 +403,22 @@ def task_audit(
     reports = []
     with_gold = 0
     from_dirs: dict[Path, int] = {d: 0 for d in gold or []}
-    for f in folders:
-        try:
-            t = load_task(f)
-        except AdequacyError as e:
-            raise fail(str(e)) from None
-        golds = gold_specs(t, list(gold or []))
-        with_gold += bool(golds)
-        for d in from_dirs:
-            from_dirs[d] += any(g.parent == d for g in golds)
-        r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
-        r.strength = rows.get(str(Path(t.root).resolve())) or rows.get(t.id)
-        reports.append(r)
-        if as_json:
-            print(r.model_dump_json(), flush=True)
-            continue
-        if r.error:
-            _say(f"{t.id}: error: {r.error}")
-        if r.strength is not None:
-            _say(f"{t.id}: {_strength_words(r.strength)}")
-        for n, x in enumerate(r.findings):
-            if limit and n >= limit:
-                _say(f"{t.id}: ... {len(r.findings) - limit} more")
-                break
-            _say(f"{t.id}: {x.kind}: {x.case}: {x.detail}")
+    with progress.terminal(), progress.steps("task audit", len(folders), "tasks") as bar:
+        for f in folders:
+            try:
+                t = load_task(f)
+            except AdequacyError as e:
+                raise fail(str(e)) from None
+            golds = gold_specs(t, list(gold or []))
+            with_gold += bool(golds)
+            for d in from_dirs:
+                from_dirs[d] += any(g.parent == d for g in golds)
+            bar.note(f"now: {t.id}")
+            r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
+            r.strength = rows.get(str(Path(t.root).resolve())) or rows.get(t.id)
+            bar.advance()
+            reports.append(r)
+            _show_audit(r, t.id, as_json, limit)
     s = summary(reports)
     if not as_json:
         _say(f"audited {s['tasks']} task(s): {s['with_findings']} with findings, "
@@ -347,6 +470,19 @@ def _strength_words(row: Any) -> str:
             f"{f(row.program)} -> {f(row.program_after)} ({row.wrong_programs} wrong of "
             f"{row.program_mutants} program mutants)")
     return text + (f"; {row.note}" if row.note else "")
+def _show_audit(r: Any, tid: str, as_json: bool, limit: int) -> None:
+    if as_json:
+        print(r.model_dump_json(), flush=True)
+        return
+    if r.error:
+        _say(f"{tid}: error: {r.error}")
+    if r.strength is not None:
+        _say(f"{tid}: {_strength_words(r.strength)}")
+    for n, x in enumerate(r.findings):
+        if limit and n >= limit:
+            _say(f"{tid}: ... {len(r.findings) - limit} more")
+            break
+        _say(f"{tid}: {x.kind}: {x.case}: {x.detail}")
 
 
 def _gold_name(folder: Path) -> str:

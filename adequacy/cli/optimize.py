@@ -116,22 +116,12 @@ def _load_tasks(paths: list[Path]) -> list[Any]:
     return [load_task(d) for d in discover_tasks(paths)]
 
 
-def _provenance(writer: str, family: str, program: Path | None) -> Any:
-    """Who writes the specs, for the jobs file (the family and program matter for dspy only);
-    the program is named by the SHA-256 of its file, as ``sha256sum`` prints it."""
-    import hashlib
-
-    from adequacy.scoring.spec_report import Provenance
-
-    prog = hashlib.sha256(program.read_bytes()).hexdigest() if program is not None else None
-    return Provenance(writer=writer, family=family if writer == "dspy" else None, program=prog)
-
-
 def synthesize(
     tasks: Annotated[list[Path], typer.Argument(help="Task folders or folders of tasks.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Folder for spec files and "
                       "jobs.jsonl.")],
-    writer: Annotated[str, typer.Option(help="templates | houdini | dspy")] = "templates",
+    writer: Annotated[str, typer.Option(help="A registered writer: templates | houdini | dspy "
+                      "or a plugin's (adequacy plugins lists them).")] = "templates",
     family: FamilyOpt = "zs",
     program: Annotated[Path | None, typer.Option(help="Optimized program JSON (from `adequacy "
                        "optimize`).")] = None,
@@ -150,18 +140,22 @@ def synthesize(
     """Write spec files for tasks with a writer; score them with `adequacy run DIR/jobs.jsonl`."""
     if samples < 1:
         raise _fail(f"--samples must be at least 1, got {samples}")
-    if writer == "dspy":
-        need_dspy()
+    from adequacy.console import progress
+    from adequacy.extensions.writers import WriterOptions
     from adequacy_optimizers.lm_errors import LmUnavailable
-    from adequacy_optimizers.registry import make_writer
+    from adequacy_optimizers.registry import make_writer, writer_kind, writer_provenance
     from adequacy_optimizers.synthesize import synthesize as run
     try:
-        pool = _load_tasks(demo_tasks) if demo_tasks else []
-        w = make_writer(writer, family=family, lm=_lm(lm, api_base, temperature, no_cache,
-                                                      tries, retry_wait, api_key=api_key),
-                        pool=pool, program_path=program)
-        summary = run(tasks, output, w, samples=samples,
-                      provenance=_provenance(writer, family, program))
+        if writer_kind(writer).needs_model and lm is not None:
+            need_dspy()
+        opts = WriterOptions(
+            lm=_lm(lm, api_base, temperature, no_cache, tries, retry_wait, api_key=api_key),
+            model=lm, temperature=temperature, family=family, program=program,
+            demo_tasks=_load_tasks(demo_tasks) if demo_tasks else [])
+        w = make_writer(writer, opts)
+        with progress.terminal():
+            summary = run(tasks, output, w, samples=samples,
+                          provenance=writer_provenance(writer, opts, samples))
     except LmUnavailable as e:
         raise _lm_stopped(e) from None
     except AdequacyError as e:

@@ -48,6 +48,17 @@ def score(
                             help="Score only cases marked visible.")] = False,
     max_spec_bytes: Annotated[int | None, typer.Option(min=1,
         help="Refuse larger spec files (default 1 MiB, or $ADEQUACY_MAX_SPEC_BYTES).")] = None,
+    symbolic: Annotated[bool, typer.Option("--symbolic", help="Also ask the solver whether "
+                        "the postcondition admits another output on each valid input of a "
+                        "unique-output task, and whether the precondition accepts an input the "
+                        "gold spec refuses; every model is confirmed by the concrete engines "
+                        "(docs/symbolic.md).")] = False,
+    symbolic_budget: Annotated[float, typer.Option(callback=positive, help="--symbolic: wall-clock "
+                               "seconds for the solver's figures.")] = 60.0,
+    add: Annotated[bool, typer.Option("--add", help="--symbolic: append what it confirmed to "
+                   "the task: each second output as a post_sound case, each input the gold "
+                   "spec refuses and the task's oracles call invalid as a pre_sound case "
+                   "(origin explored).")] = False,
 ) -> None:
     """Score one spec against its task's four buckets."""
     options, cache_path = group_value(ctx, SCORE), group_value(ctx, CACHE)
@@ -66,6 +77,15 @@ def score(
     with progress.terminal():
         rep = score_spec(t, text, str(spec), options, cache=vc, cases=cases)
     fmt = resolve(fmt, as_json)
+    if symbolic and rep.status == "scored":
+        from adequacy.search.symbolic import with_figures
+        with progress.terminal():
+            rep = with_figures(t, text, str(spec), rep, options, symbolic_budget)
+        if add and rep.symbolic is not None:
+            from adequacy.search.symbolic.figures import add_found
+            n = add_found(t, rep.symbolic)
+            err.print(f"added {n} case(s) to {task} (origin explored)", highlight=False,
+                      markup=False, soft_wrap=True)
     if fmt is OutputFormat.json:
         print(rep.model_dump_json(indent=2))
     elif rep.status == "error":
@@ -107,6 +127,11 @@ def run(
     verify: Annotated[bool, typer.Option("--verify", help="Also prove each spec against the "
                       "method body with the language's best installed prover; `report` shows "
                       "VR beside the metrics.")] = False,
+    symbolic: Annotated[bool, typer.Option("--symbolic", help="Also the solver's figures of "
+                        "each spec (as score --symbolic); `report` shows them beside the "
+                        "buckets.")] = False,
+    symbolic_budget: Annotated[float, typer.Option(callback=positive, help="--symbolic: wall-clock "
+                               "seconds per spec for the solver's figures.")] = 60.0,
 ) -> None:
     """Score many (task, spec) pairs in parallel; results stream to a resumable JSONL file.
 
@@ -148,7 +173,12 @@ def run(
     _, cache_path = open_cache(cache_path)
     if max_spec_bytes is not None:  # read by the pool workers, which inherit the environment
         os.environ["ADEQUACY_MAX_SPEC_BYTES"] = str(max_spec_bytes)
-    opts = BatchOptions(score=options, cache_path=cache_path, verify=verify)
+    figures: Any = None
+    if symbolic:
+        from adequacy.search.symbolic import with_figures
+        figures = with_figures
+    opts = BatchOptions(score=options, cache_path=cache_path, verify=verify,
+                        symbolic=symbolic_budget if symbolic else None, figures=figures)
     if executor not in ("local", "ray"):
         raise fail(f"--executor must be local or ray, not {executor!r}")
     opts.executor = executor  # type: ignore[assignment]

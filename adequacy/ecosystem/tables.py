@@ -3,10 +3,12 @@
 A row holds everything a record says, flat: where it is (file:line), what was scored, the
 approach it is compared in (as ``adequacy report --by`` groups), whether this installation's
 grader sealed it (``sealed``: a *verified* record), the outcome category, each
-bucket's counts and pass fraction, the four Spec-Harness metrics and Harness@1, the engines,
-the whole producer (package version, command, writer, model, prompt family, program,
-experiment, when) and every scalar field of the producer's ``extra`` (nested tables flattened
-as ``extra.harbor.agent``; lists, such as an agent's trajectory, are left out: a cell is one
+bucket's counts and pass fraction, every registered metric (the four Spec-Harness ones first,
+a plugin's after the fixed columns) and Harness@1, the engines, the whole producer (package
+version, command, writer, model, prompt family, program, experiment, when; the writer's
+parameters as ``made_by.params.*``, the plugins as ``name=distribution version`` in one cell)
+and every scalar field of the producer's ``extra`` (nested tables flattened as
+``extra.harbor.agent``; lists, such as an agent's trajectory, are left out: a cell is one
 value). The rows are the latest record of each job, what every report counts.
 """
 
@@ -18,6 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from adequacy.extensions.registry import registry
+from adequacy.model.metrics import BUILTIN_METRICS
 from adequacy.model.verdicts import BUCKETS
 
 GroupBy = Literal["auto", "file", "writer", "model", "family"]
@@ -27,7 +31,7 @@ COLUMNS: tuple[str, ...] = (
     "approach", "source", "task_id", "language", "spec_path", "spec_sha", "status", "outcome",
     "passed_all", "strict", "sealed",
     *(f"{b.value}_{k}" for b in BUCKETS for k in _COUNTS),
-    "post_corr", "post_comp", "pre_corr", "pre_comp", "harness_at_1", "post_harness_at_1",
+    *(m.name for m in BUILTIN_METRICS), "harness_at_1", "post_harness_at_1",
     "engines", "seconds", "error", "invalid",
     "created", "adequacy_version", "command", "writer", "model", "family", "program",
     "experiment", "key",
@@ -59,8 +63,8 @@ def record_row(rec: Any) -> dict[str, Any]:
             row[f"{b.value}_{k}"] = (None if s is None else s.fraction(rep.strict)
                                      if k == "fraction" else getattr(s, k))
     m = rep.metrics
-    for k in ("post_corr", "post_comp", "pre_corr", "pre_comp"):
-        row[k] = getattr(m, k) if m is not None else None
+    for metric in registry().metrics.values():
+        row[metric.name] = metric.value(rep.buckets, rep.strict) if m is not None else None
     row["harness_at_1"] = m.harness_at(1.0) if m is not None else None
     row["post_harness_at_1"] = m.post_harness_at(1.0) if m is not None else None
     row["engines"] = ",".join(e.name for e in rep.engines if not e.skipped)
@@ -71,6 +75,11 @@ def record_row(rec: Any) -> dict[str, Any]:
     row["adequacy_version"] = prod.adequacy
     for k in ("command", "writer", "model", "family", "program", "experiment"):
         row[k] = getattr(prod, k)
+    if prod.made_by is not None:
+        _flat("made_by", prod.made_by.model_dump(), row)
+    if prod.plugins:
+        row["plugins"] = " ".join(f"{p.name}={p.distribution or '?'} {p.version or '?'}"
+                                  for p in prod.plugins)
     row["key"] = rep.key
     extras: dict[str, Any] = {}
     _flat("extra", rec.extra, extras)

@@ -24,6 +24,7 @@ from adequacy.model.verdicts import Verdict
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from adequacy.extensions.symbolic import SmtEncoder, Symbolic
     from adequacy.model.clauses import Clause
     from adequacy.model.proofs import VerifyResult
     from adequacy.model.task import Case, Task, TaskFiles
@@ -130,6 +131,33 @@ class ReferenceOutcome(BaseModel):
     def overflowed(self) -> bool:
         """The reference's checked arithmetic overflowed (a ``threw`` of its own kind)."""
         return self.kind == "threw" and self.reason.startswith(OVERFLOW_REASON)
+
+
+class ReferenceSession:
+    """``Backend.reference_session``'s default: each batch through ``reference_outcomes``."""
+
+    stateless: bool = False
+    """The backend knows that the reference keeps nothing from one input to the next, so an
+    input's outcome does not depend on the batch it runs in or on what ran before: a caller
+    may split, order and defer its inputs as it likes. False when not known."""
+
+    def __init__(self, backend: Backend, task: Task, limits: Limits | None = None) -> None:
+        self.backend, self.task, self.limits = backend, task, limits
+
+    def outcomes(self, inputs: list[dict[str, Any]], limits: Limits | None = None
+                 ) -> list[ReferenceOutcome] | None:
+        """What the reference did on each input (None: the backend runs no reference);
+        ``limits`` overrides the session's for this batch (``case_seconds``)."""
+        return self.backend.reference_outcomes(self.task, inputs, limits or self.limits)
+
+    def close(self) -> None:
+        return None
+
+    def __enter__(self) -> ReferenceSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 TIMEOUT = "timeout"
@@ -368,6 +396,14 @@ class Backend:
         does not compile or load gives ``failed`` outcomes. None: not supported."""
         return None
 
+    def reference_session(self, task: Task, limits: Limits | None = None) -> ReferenceSession:
+        """A runner of the task's reference for several batches of inputs, each batch answered
+        as ``reference_outcomes`` answers it (the reference's own state fresh at each batch);
+        close it (or use it as a context manager) when done. A backend whose references need
+        a start-up (a compile, a JVM) pays it once per session. Default: one
+        ``reference_outcomes`` call per batch."""
+        return ReferenceSession(self, task, limits)
+
     def implicit_invalid(self, task: Task, inp: dict[str, Any]) -> str | None:
         """Why ``inp`` breaks a precondition that every spec of the language states without
         writing it (a default of the language), or None. Generated invalid inputs use it as an
@@ -393,6 +429,19 @@ class Backend:
         wants every engine of the language to evaluate its cases (a type outside an engine's
         fragment, e.g. one the compiled engine cannot take as a field); None: fine. Default:
         None."""
+        return None
+
+    def smt_encoder(self) -> SmtEncoder | None:
+        """The language's specs as Z3 terms (``adequacy.extensions.symbolic.SmtEncoder``), for
+        symbolic questions answered by core's Z3 driver; None: the backend has no encoding."""
+        return None
+
+    def symbolic(self) -> Symbolic | None:
+        """Answers to symbolic questions in the backend's own way
+        (``adequacy.extensions.symbolic.Symbolic``: an input where two specs differ, an output a
+        postcondition admits, a case decided), e.g. with another solver or a symbolic
+        executor. None (the default): core answers them with its Z3 driver over
+        ``smt_encoder()`` when there is one (``adequacy.symbolic.capability.symbolic_of``)."""
         return None
 
     def gym_texts(self) -> GymTexts | None:
@@ -468,6 +517,6 @@ def verifiers_of(backend: Backend) -> list[Verifier]:
 
 __all__ = ["Backend", "CAPABILITIES", "Engine", "EngineInfo", "FAILURE_KINDS", "FORBIDDEN",
            "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "ProgramMutant",
-           "ReferenceOutcome", "STACK_OVERFLOW", "SpecMutant",
+           "ReferenceOutcome", "ReferenceSession", "STACK_OVERFLOW", "SpecMutant",
            "TIMEOUT", "Verifier", "WORKER_DIED", "engine_named", "verifiers_of"]
 

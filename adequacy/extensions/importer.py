@@ -6,12 +6,16 @@ so the hook specifications can name these types without importing the registry.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
+
+from adequacy.errors import InputError
 
 
 class Problem(BaseModel):
@@ -135,5 +139,47 @@ class Importer(Protocol):
     def run(self, src: Path, dest: Path, **options: Any) -> ImportReport:
         """Write one task folder per converted task under ``dest``. The source's own faults
         are recorded per task in the report; raise ``InputError`` (file, line) only when the
-        source as a whole is unusable."""
+        source as a whole is unusable. ``only`` (a list of ids from ``task_ids``), when
+        given, restricts the import to those tasks.
+
+        Optional, outside the protocol's required surface: ``task_ids(src, **options) ->
+        list[str]``, every task id of the source in its order, read without converting
+        anything. ``adequacy import --only/--limit`` select from it
+        (``adequacy.extensions.importer.select_tasks``); an importer without it cannot select."""
         ...
+
+
+def select_tasks(importer: Importer, src: Path, only: Sequence[str] | None = None,
+                 limit: int | None = None, **options: Any) -> list[str] | None:
+    """The task ids an import of ``src`` should convert: those named in ``only`` (each must
+    be one of the source's, else ``InputError`` naming it and what the source holds), then the
+    first ``limit`` of them in the source's order; None when neither is given (everything).
+
+    The importer lists its source's ids with ``task_ids(src, **options)`` (an optional method
+    of the ``Importer`` protocol: the ids its ``run`` accepts in ``only``); one without it
+    cannot select, which is an ``InputError`` too rather than a whole import."""
+    if not only and limit is None:
+        return None
+    lister = getattr(importer, "task_ids", None)
+    if not callable(lister):
+        raise InputError(f"importer {importer.name!r} cannot select tasks (--only, --limit): "
+                         "it does not list its source's task ids")
+    ids = [str(i) for i in lister(src, **options)]
+    chosen = ids
+    if only:
+        wanted = [w for item in only for w in str(item).split(",") if w.strip()]
+        known = set(ids)
+        unknown = [w.strip() for w in wanted if w.strip() not in known]
+        if unknown:
+            hints = []
+            for u in unknown:
+                near = difflib.get_close_matches(u, ids, n=3)
+                hints.append(f"{u!r}" + (f" (did you mean {', '.join(near)}?)" if near else ""))
+            sample = ", ".join(ids[:5]) + (", ..." if len(ids) > 5 else "")
+            raise InputError(f"no task {', '.join(hints)} "
+                             f"in {src} ({len(ids)} tasks: {sample or 'none'})")
+        keep = {w.strip() for w in wanted}
+        chosen = [i for i in ids if i in keep]
+    if limit is not None:
+        chosen = chosen[:limit]
+    return chosen

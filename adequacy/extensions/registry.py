@@ -1,19 +1,36 @@
-"""The plugin manager: the only way the runner, CLI, mutators and optimizers reach backends."""
+"""The plugin manager and the registry of every extension kind: backends, importers, writers,
+metrics, optimizer objectives, mutation operators and judges. The only way the runner, CLI,
+mutators and optimizers reach an extension, built-in or not."""
 
 from __future__ import annotations
 
+import importlib
+import sys
+import types
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib.metadata import entry_points
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 import pluggy
 
 from adequacy.errors import BackendError
 from adequacy.extensions import hookspecs
 from adequacy.extensions.backend import Backend, Engine, EngineInfo
+from adequacy.extensions.component import Component, ParamValue, distribution_of
 from adequacy.extensions.importer import Importer
+from adequacy.extensions.judges import JudgeKind
+from adequacy.extensions.objectives import Objective
+from adequacy.extensions.operators import MutationOperator
+from adequacy.extensions.writers import WriterKind
+from adequacy.model.metrics import Metric
+from adequacy.model.types import CONSTRUCTORS
+from adequacy.model.verdicts import Bucket
+
+T = TypeVar("T")
 
 ENTRY_POINT_GROUP = "adequacy.backends"
 
@@ -30,6 +47,10 @@ class BrokenPlugin:
 #: Plugins whose import failed in the default manager.
 BROKEN: list[BrokenPlugin] = []
 
+#: The distribution (name, version) of each entry-point plugin, per manager.
+_DISTRIBUTIONS: weakref.WeakKeyDictionary[pluggy.PluginManager, dict[str, tuple[str, str]]] = \
+    weakref.WeakKeyDictionary()
+
 
 def make_manager(load_entry_points: bool = True, plugins: list[Any] | None = None,
                  broken: list[BrokenPlugin] | None = None) -> pluggy.PluginManager:
@@ -42,6 +63,7 @@ def make_manager(load_entry_points: bool = True, plugins: list[Any] | None = Non
     """
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
+    dists = _DISTRIBUTIONS.setdefault(pm, {})
     if load_entry_points:
         for ep in entry_points(group=ENTRY_POINT_GROUP):
             if pm.get_plugin(ep.name) is not None or pm.is_blocked(ep.name):
@@ -53,53 +75,112 @@ def make_manager(load_entry_points: bool = True, plugins: list[Any] | None = Non
                     broken.append(BrokenPlugin(ep.name, ep.value, f"{type(e).__name__}: {e}"))
                 continue
             pm.register(plugin, name=ep.name)
+            if ep.dist is not None:
+                dists[ep.name] = (ep.dist.name, ep.dist.version)
     for p in plugins or []:
         pm.register(p)
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as e:
         raise BackendError(f"invalid plugin {getattr(e, 'plugin', '?')!r}: {e}") from e
+    _RECIPES[pm] = _recipe_of(load_entry_points, plugins or [])
     return pm
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How to build the same plugin manager in a fresh interpreter (a spawned pool worker):
+    whether entry points are loaded, and each extra plugin module with the folder it is
+    imported from."""
+
+    entry_points: bool
+    modules: tuple[tuple[str, str], ...] = ()
+
+
+_RECIPES: weakref.WeakKeyDictionary[pluggy.PluginManager, Recipe | None] = \
+    weakref.WeakKeyDictionary()
+
+
+def _recipe_of(load_entry_points: bool, extra: list[Any]) -> Recipe | None:
+    mods: list[tuple[str, str]] = []
+    for p in extra:
+        file = getattr(p, "__file__", None)
+        if not isinstance(p, types.ModuleType) or not file:
+            return None  # an object only this process has
+        root = Path(file).parent
+        if Path(file).name == "__init__.py":
+            root = root.parent
+        for _ in range(p.__name__.count(".")):
+            root = root.parent
+        mods.append((p.__name__, str(root)))
+    return Recipe(load_entry_points, tuple(mods))
+
+
+def recipe() -> Recipe | None:
+    """The current manager's recipe; None when a fresh interpreter cannot rebuild it."""
+    return _RECIPES.get(default_manager())
+
+
+def install_recipe(r: Recipe) -> None:
+    """Make this (fresh) process's plugin manager the one ``r`` describes."""
+    if r == Recipe(True, ()):
+        return
+    for _, root in r.modules:
+        if root not in sys.path:
+            sys.path.insert(0, root)
+    pm = make_manager(r.entry_points, [importlib.import_module(m) for m, _ in r.modules],
+                      broken=BROKEN)
+    globals()["default_manager"] = lambda: pm
+
+
+def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
+    return pm.get_name(plugin) or repr(plugin)
+
+
+def collect(pm: pluggy.PluginManager, hook: str, cls: type[T], what: str,
+            check: Callable[[T, str], None] | None = None) -> tuple[dict[str, T], dict[str, str]]:
+    """Run every implementation of ``hook`` once: each item an instance of ``cls`` (else an
+    error naming the plugin), each ``name`` once (else an error naming both plugins).
+    Returns the items by name, in registration order, and the plugin that gave each."""
+    found: dict[str, T] = {}
+    owners: dict[str, str] = {}
+    for impl in getattr(pm.hook, hook).get_hookimpls():
+        plugin = _plugin_name(pm, impl.plugin)
+        for item in list(impl.function() or []):
+            if not isinstance(item, cls):
+                raise BackendError(f"plugin {plugin!r} returned {item!r} from {hook}, which is "
+                                   f"not an adequacy.plugin.{cls.__name__}")
+            name = item.name  # type: ignore[attr-defined]
+            if not isinstance(name, str) or not name:
+                raise BackendError(f"plugin {plugin!r} returned a {what} without a name")
+            if name in found:
+                raise BackendError(f"{what} {name!r} is provided twice: by plugin "
+                                   f"{owners[name]!r} and by {plugin!r}")
+            if check is not None:
+                check(item, plugin)
+            found[name] = item
+            owners[name] = plugin
+    return found, owners
 
 
 def collect_backends(pm: pluggy.PluginManager) -> dict[str, Backend]:
     """Run every ``adequacy_backends`` hook once and check what it returned (each backend a
     ``Backend``, names unique). Callers want ``registry()``, which does this once per manager."""
-    found: dict[str, Backend] = {}
-    owners: dict[str, str] = {}
-    for impl in pm.hook.adequacy_backends.get_hookimpls():
-        name_of_plugin = pm.get_name(impl.plugin) or repr(impl.plugin)
-        provided: list[Any] = list(impl.function() or [])  # type: ignore[call-overload]
-        for b in provided:
-            if not isinstance(b, Backend):
-                raise BackendError(f"plugin {name_of_plugin!r} returned {b!r}, which is not an "
-                                   "adequacy.plugin.Backend (subclass it: name, language, "
-                                   "task_files, engines, load_spec)")
-            if b.name in found:
-                raise BackendError(f"backend name {b.name!r} is provided twice: by plugin "
-                                   f"{owners[b.name]!r} and by {name_of_plugin!r}")
-            found[b.name] = b
-            owners[b.name] = name_of_plugin
-    return found
+    return collect(pm, "adequacy_backends", Backend, "backend")[0]
 
 
 def collect_importers(pm: pluggy.PluginManager) -> dict[str, Importer]:
     """Run every ``adequacy_importers`` hook once: each result an ``Importer``, names unique
     (two with one name are an error naming both plugins)."""
-    found: dict[str, Importer] = {}
-    owners: dict[str, str] = {}
-    for impl in pm.hook.adequacy_importers.get_hookimpls():
-        name_of_plugin = pm.get_name(impl.plugin) or repr(impl.plugin)
-        for imp in list(impl.function() or []):  # type: ignore[call-overload]
-            if not isinstance(imp, Importer):
-                raise BackendError(f"plugin {name_of_plugin!r} returned {imp!r}, which lacks "
-                                   "the Importer surface (name, description, run)")
-            if imp.name in found:
-                raise BackendError(f"importer {imp.name!r} is provided twice: by plugin "
-                                   f"{owners[imp.name]!r} and by {name_of_plugin!r}")
-            found[imp.name] = imp
-            owners[imp.name] = name_of_plugin
-    return found
+    # a runtime-checkable protocol: isinstance checks its surface (name, description, run)
+    return collect(pm, "adequacy_importers", Importer, "importer")[0]  # type: ignore[type-abstract]
+
+
+def _check_operator(op: MutationOperator, plugin: str) -> None:
+    if op.constructor not in CONSTRUCTORS:
+        raise BackendError(f"plugin {plugin!r}: mutation operator {op.name!r} names type "
+                           f"constructor {op.constructor!r}, which is not one of "
+                           f"{', '.join(CONSTRUCTORS)}")
 
 
 class Registry:
@@ -112,9 +193,113 @@ class Registry:
     ``adequacy setup`` installs a tool, or in a test that patches an engine)."""
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
-        self.backends: dict[str, Backend] = collect_backends(pm)
-        self.importers: dict[str, Importer] = collect_importers(pm)
+        self.pm = pm
+        self._owners: dict[tuple[str, str], str] = {}
+        self.backends: dict[str, Backend] = self._kind("adequacy_backends", Backend, "backend")
+        # a runtime-checkable protocol: isinstance checks its surface (name, description, run)
+        self.importers: dict[str, Importer] = self._kind(
+            "adequacy_importers", Importer, "importer")  # type: ignore[type-abstract]
         self._infos: dict[str, list[tuple[Engine, EngineInfo]]] = {}
+
+    # -- the other extension kinds, each collected on first use ----------------------------
+
+    def _kind(self, hook: str, cls: type[T], what: str,
+              check: Callable[[T, str], None] | None = None) -> dict[str, T]:
+        found, owners = collect(self.pm, hook, cls, what, check)
+        self._owners.update({(what, n): p for n, p in owners.items()})
+        return found
+
+    @cached_property
+    def writers(self) -> dict[str, WriterKind]:
+        """Spec writers by name (``synthesize --writer``)."""
+        return self._kind("adequacy_writers", WriterKind, "writer")
+
+    @cached_property
+    def metrics(self) -> dict[str, Metric]:
+        """Metrics by name, in the order tables print them (registration order)."""
+        found = self._kind("adequacy_metrics", Metric, "metric")
+        for attr in ("harness_name", "specgym_name"):
+            seen: dict[str, str] = {}
+            for m in found.values():
+                label = getattr(m, attr)
+                if label and label in seen:
+                    raise BackendError(f"metrics {seen[label]!r} and {m.name!r} share the name "
+                                       f"{label!r} (plugins {self.provider('metric', seen[label])!r}"
+                                       f" and {self.provider('metric', m.name)!r})")
+                seen[label] = m.name
+        return found
+
+    def metric_of(self, bucket: Bucket) -> Metric:
+        """The metric that is ``bucket``'s pass fraction: the names tables give the bucket."""
+        for m in self.metrics.values():
+            if m.bucket == bucket and m.compute is None:
+                return m
+        raise BackendError(f"no installed metric is the pass fraction of {bucket.value} (is "
+                           "spec-adequacy's own plugin registered?)")
+
+    @cached_property
+    def objectives(self) -> dict[str, Objective]:
+        """Optimizer objectives by name (``optimize --metric``)."""
+        return self._kind("adequacy_objectives", Objective, "objective")
+
+    @cached_property
+    def operators(self) -> dict[str, MutationOperator]:
+        """Output mutation operators by name, in registration order."""
+        return self._kind("adequacy_mutation_operators", MutationOperator, "mutation operator",
+                          _check_operator)
+
+    @cached_property
+    def _operators_by_constructor(self) -> dict[str, list[MutationOperator]]:
+        by: dict[str, list[MutationOperator]] = {c: [] for c in CONSTRUCTORS}
+        for op in self.operators.values():
+            by[op.constructor].append(op)
+        return by
+
+    def operators_of(self, constructor: str) -> list[MutationOperator]:
+        """The operators of one type constructor, in registration order."""
+        return self._operators_by_constructor[constructor]
+
+    @cached_property
+    def judges(self) -> dict[str, JudgeKind]:
+        """Judges by name (``explore --oracle``)."""
+        return self._kind("adequacy_judges", JudgeKind, "judge")
+
+    # -- who provided what -------------------------------------------------------------------
+
+    def provider(self, what: str, name: str) -> str:
+        """The plugin that registered the ``what`` (``writer``, ``metric``...) named ``name``."""
+        return self._owners.get((what, name), "?")
+
+    def distribution(self, plugin: str) -> tuple[str, str] | None:
+        """(distribution, version) of a registered plugin, when it is installed as one."""
+        dist = _DISTRIBUTIONS.get(self.pm, {}).get(plugin)
+        if dist is not None:
+            return dist
+        obj = self.pm.get_plugin(plugin)
+        module = getattr(obj, "__name__", None) or type(obj).__module__
+        return distribution_of(module) if isinstance(module, str) else None
+
+    def component(self, what: str, name: str, params: dict[str, ParamValue] | None = None
+                  ) -> Component:
+        """A registered extension as records name it: kind, name, params, distribution."""
+        dist = self.distribution(self.provider(what, name))
+        return Component(kind=what, name=name, params=params or {},
+                         distribution=dist[0] if dist else None,
+                         version=dist[1] if dist else None)
+
+    def plugins(self) -> list[Component]:
+        """Every registered plugin with its distribution's version, by name."""
+        return list(self._plugin_components)
+
+    @cached_property
+    def _plugin_components(self) -> tuple[Component, ...]:
+        out = []
+        for name, _ in sorted(self.pm.list_name_plugin()):
+            dist = self.distribution(name)
+            out.append(Component(kind="plugin", name=name,
+                                 distribution=dist[0] if dist else None,
+                                 version=dist[1] if dist else None))
+        return tuple(out)
 
     def refresh(self) -> None:
         self._infos.clear()

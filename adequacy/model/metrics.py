@@ -7,8 +7,9 @@ unknown count is reported separately, and an empty bucket is N/A (``None``), nev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from math import comb
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -48,8 +49,72 @@ class BucketStats(BaseModel):
         return None if denom == 0 else self.passed / denom
 
 
+Compute = Callable[[Mapping[Bucket, BucketStats], bool], "float | None"]
+
+
+class Metric(BaseModel):
+    """One figure of a scored spec, with its name in each paper's vocabulary.
+
+    Every table, report and option that names a metric takes its names from here (through the
+    registry: ``adequacy.extensions.registry.registry().metrics``), never from a list of its
+    own. The four built-in metrics are the pass fractions of the four buckets; a plugin's metric
+    may be another figure of the buckets' counts (``compute``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    """The identifier: a field of ``HarnessMetrics`` for the built-ins (``post_corr``), a
+    column of tables and the key of machine-readable output."""
+    bucket: Bucket | None
+    """The bucket whose pass fraction it is (None: ``compute`` says how it is computed)."""
+    direction: Literal["higher", "lower"] = "higher"
+    """Which way is better."""
+    description: str
+    harness_name: str = ""
+    """Spec-Harness's name (``PostCorr``); "" where that paper has none."""
+    specgym_name: str = ""
+    """Verus-SpecGym's name (``tau post-comp``); "" where that paper has none."""
+    compute: Compute | None = None
+    """``(bucket counts, strict) -> value or None (N/A)``; None: the bucket's pass fraction."""
+
+    def value(self, stats: Mapping[Bucket, BucketStats], strict: bool = True) -> float | None:
+        """The metric of one spec's bucket counts; None when it is N/A (an empty bucket)."""
+        if self.compute is not None:
+            return self.compute(stats, strict)
+        s = stats.get(self.bucket) if self.bucket is not None else None
+        return None if s is None else s.fraction(strict)
+
+    @property
+    def label(self) -> str:
+        """The name tables print: Spec-Harness's when it has one, else the identifier."""
+        return self.harness_name or self.name
+
+
+BUILTIN_METRICS: tuple[Metric, ...] = (
+    Metric(name="post_corr", bucket=Bucket.post_complete, harness_name="PostCorr",
+           specgym_name="tau post-comp",
+           description="right outputs the postcondition accepts (a too-strong postcondition "
+                       "rejects right answers)"),
+    Metric(name="post_comp", bucket=Bucket.post_sound, harness_name="PostComp",
+           specgym_name="tau post-sound",
+           description="wrong outputs the postcondition rejects (a too-weak postcondition "
+                       "lets wrong answers through)"),
+    Metric(name="pre_corr", bucket=Bucket.pre_complete, harness_name="PreCorr",
+           specgym_name="tau pre-comp",
+           description="valid inputs the precondition accepts (a too-strong precondition "
+                       "refuses legitimate callers)"),
+    Metric(name="pre_comp", bucket=Bucket.pre_sound, harness_name="PreComp",
+           specgym_name="tau pre-sound",
+           description="invalid inputs the precondition rejects (a too-weak precondition "
+                       "admits inputs the function cannot handle)"),
+)
+"""The pass fractions of the four buckets, in the order reports print them; registered by
+core's scoring room like any plugin's metric, and the fields of ``HarnessMetrics``."""
+
+
 class HarnessMetrics(BaseModel):
-    """The Spec-Harness metrics, each None when its bucket is empty (N/A)."""
+    """The built-in metrics of one spec (``BUILTIN_METRICS``), each None when its bucket is
+    empty (N/A)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -58,15 +123,24 @@ class HarnessMetrics(BaseModel):
     pre_corr: float | None
     pre_comp: float | None
 
+    def _values(self, predicate: str | None = None) -> list[float]:
+        vals = [getattr(self, m.name) for m in BUILTIN_METRICS
+                if predicate is None or (m.bucket is not None and m.bucket.predicate == predicate)]
+        return [v for v in vals if v is not None]
+
     def harness_at(self, t: float) -> bool | None:
         """All four metrics >= t; N/A metrics are skipped; None when all four are N/A."""
-        vals = [v for v in (self.post_corr, self.post_comp, self.pre_corr, self.pre_comp)
-                if v is not None]
+        vals = self._values()
         return None if not vals else all(v >= t for v in vals)
 
     def post_harness_at(self, t: float) -> bool | None:
-        vals = [v for v in (self.post_corr, self.post_comp) if v is not None]
+        vals = self._values("post")
         return None if not vals else all(v >= t for v in vals)
+
+    def mean(self) -> float | None:
+        """The mean of the metrics that are not N/A (None when all are)."""
+        vals = self._values()
+        return sum(vals) / len(vals) if vals else None
 
 
 def bucket_stats(verdicts: Iterable[Verdict]) -> dict[Bucket, BucketStats]:
@@ -119,12 +193,7 @@ def passed_all(stats: dict[Bucket, BucketStats], strict: bool = True,
 
 
 def harness_metrics(stats: dict[Bucket, BucketStats], strict: bool = True) -> HarnessMetrics:
-    return HarnessMetrics(
-        post_corr=stats[Bucket.post_complete].fraction(strict),
-        post_comp=stats[Bucket.post_sound].fraction(strict),
-        pre_corr=stats[Bucket.pre_complete].fraction(strict),
-        pre_comp=stats[Bucket.pre_sound].fraction(strict),
-    )
+    return HarnessMetrics(**{m.name: m.value(stats, strict) for m in BUILTIN_METRICS})
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:

@@ -1,16 +1,26 @@
 """The language-agnostic type language of task signatures (docs/tasks.md, "Types").
 
-Types are small frozen dataclasses so that backends can pattern-match on them; ``parse_type``
-reads the textual form (``seq<option<i64>>``, ``map<string, set<u8>>``, ``Point``) and
-``str(t)`` prints it back in canonical spelling.
+Types are small frozen dataclasses; ``parse_type`` reads the textual form (``seq<option<i64>>``,
+``map<string, set<u8>>``, ``Point``) and ``str(t)`` prints it back in canonical spelling.
+
+Code that does something per type constructor (validating a value, rendering it in a language,
+mutating it, shrinking it) is a ``TypeVisitor``: one method per constructor, all abstract, and
+``visit(ty, visitor, ...)`` calls the one for ``ty``. A walker that misses a constructor cannot
+be instantiated (mypy says so where it is built, Python when it is), so a new constructor is one
+class here plus one method in each walker, each pointed at by the type checker.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar
 
 from adequacy.errors import TypeSyntaxError
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 #: bit width and signedness of the fixed-width integer types; ``usize``/``isize`` are 64-bit.
 INT_WIDTHS: dict[str, tuple[int, bool]] = {
@@ -22,23 +32,39 @@ INT_WIDTHS: dict[str, tuple[int, bool]] = {
 
 
 class Type:
-    """Base of all types; subclasses are frozen dataclasses."""
+    """Base of all types; subclasses are frozen dataclasses, one per constructor."""
+
+    constructor: ClassVar[str]
+    """The constructor's name (``CONSTRUCTORS``); ``visit`` calls the visitor's ``visit_`` +
+    this."""
+    _method: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "constructor" in cls.__dict__:
+            cls._method = f"visit_{cls.constructor}"
 
 
 @dataclass(frozen=True)
 class BoolType(Type):
+    constructor = "bool"
+
     def __str__(self) -> str:
         return "bool"
 
 
 @dataclass(frozen=True)
 class CharType(Type):
+    constructor = "char"
+
     def __str__(self) -> str:
         return "char"
 
 
 @dataclass(frozen=True)
 class StringType(Type):
+    constructor = "string"
+
     def __str__(self) -> str:
         return "string"
 
@@ -46,6 +72,8 @@ class StringType(Type):
 @dataclass(frozen=True)
 class IntType(Type):
     """``name`` is one of INT_WIDTHS or ``int`` (unbounded) / ``nat`` (unbounded, >= 0)."""
+
+    constructor = "int"
 
     name: str
 
@@ -66,6 +94,8 @@ class IntType(Type):
 
 @dataclass(frozen=True)
 class FloatType(Type):
+    constructor = "float"
+
     name: str  # "f32" | "f64"
 
     def __str__(self) -> str:
@@ -79,6 +109,8 @@ class SeqType(Type):
     ``array`` values may be ``null`` (Java arrays are references); ``seq`` and ``list`` may not.
     """
 
+    constructor = "seq"
+
     elem: Type
     kind: str = "seq"
 
@@ -88,6 +120,8 @@ class SeqType(Type):
 
 @dataclass(frozen=True)
 class SetType(Type):
+    constructor = "set"
+
     elem: Type
 
     def __str__(self) -> str:
@@ -96,6 +130,8 @@ class SetType(Type):
 
 @dataclass(frozen=True)
 class MultisetType(Type):
+    constructor = "multiset"
+
     elem: Type
 
     def __str__(self) -> str:
@@ -104,6 +140,8 @@ class MultisetType(Type):
 
 @dataclass(frozen=True)
 class MapType(Type):
+    constructor = "map"
+
     key: Type
     value: Type
 
@@ -113,6 +151,8 @@ class MapType(Type):
 
 @dataclass(frozen=True)
 class OptionType(Type):
+    constructor = "option"
+
     elem: Type
 
     def __str__(self) -> str:
@@ -121,6 +161,8 @@ class OptionType(Type):
 
 @dataclass(frozen=True)
 class TupleType(Type):
+    constructor = "tuple"
+
     elems: tuple[Type, ...]
 
     def __str__(self) -> str:
@@ -130,6 +172,8 @@ class TupleType(Type):
 @dataclass(frozen=True)
 class StructType(Type):
     """A named struct; ``fields`` is filled from the task's ``[structs.NAME]`` table."""
+
+    constructor = "struct"
 
     name: str
     fields: tuple[tuple[str, Type], ...] = field(default=(), compare=False, hash=False)
@@ -142,10 +186,116 @@ class StructType(Type):
 class NullableType(Type):
     """A reference that may be ``null`` (Java ``String``, boxed values)."""
 
+    constructor = "nullable"
+
     elem: Type
 
     def __str__(self) -> str:
         return f"nullable<{self.elem}>"
+
+
+class TypeVisitor(ABC, Generic[P, R]):
+    """Something done per constructor of the type language: one method each, all abstract.
+
+    ``P`` is what travels with the type (the value being validated and its path, a random
+    generator, nothing at all), ``R`` what each method returns. A walker recurses by calling
+    ``visit(part, self, ...)`` on the parts it wants; constructors it handles alike share one
+    function (``visit_set = visit_multiset = _elements``). Built-in walkers: validation and
+    canonical forms (``adequacy.model.values``), identity (``identity``), random values,
+    shrinking, the mutators' operators, profiles and schema values, every backend's renderers.
+    """
+
+    @abstractmethod
+    def visit_bool(self, ty: BoolType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_char(self, ty: CharType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_string(self, ty: StringType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_int(self, ty: IntType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_float(self, ty: FloatType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_seq(self, ty: SeqType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_set(self, ty: SetType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_multiset(self, ty: MultisetType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_map(self, ty: MapType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_option(self, ty: OptionType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_tuple(self, ty: TupleType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_struct(self, ty: StructType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+    @abstractmethod
+    def visit_nullable(self, ty: NullableType, /, *args: P.args, **kwargs: P.kwargs) -> R: ...
+
+
+def visit(ty: Type, visitor: TypeVisitor[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+    """``visitor``'s method for the constructor of ``ty``, called with ``ty`` and the rest.
+
+    One attribute lookup by name: a method per type class (``ty.accept(visitor)``) would cost a
+    second Python frame on every element of every value walked."""
+    method: Callable[..., R] = getattr(visitor, ty._method)
+    return method(ty, *args, **kwargs)
+
+
+def method_for(ty: Type, visitor: TypeVisitor[P, R]) -> Callable[Concatenate[Any, P], R]:
+    """The method ``visit(ty, visitor, ...)`` calls, to call on many values of one type: a
+    walker over a sequence's elements looks it up once, not once per element (for a scalar
+    element the lookup and the extra frame cost more than the element's own work)."""
+    found: Callable[Concatenate[Any, P], R] = getattr(visitor, ty._method)
+    return found
+
+
+#: the name of each constructor, as the text form spells it (``seq`` for every sequence kind)
+#: and as registries key what they hold per constructor (mutation operators).
+CONSTRUCTORS: tuple[str, ...] = ("bool", "char", "string", "int", "float", "seq", "set",
+                                 "multiset", "map", "option", "tuple", "struct", "nullable")
+
+
+class _Parts(TypeVisitor[[], tuple[Type, ...]]):
+    def _none(self, ty: Type) -> tuple[Type, ...]:
+        return ()
+
+    visit_bool = visit_char = visit_string = visit_int = visit_float = _none
+
+    def _elem(self, ty: SeqType | SetType | MultisetType | OptionType | NullableType
+              ) -> tuple[Type, ...]:
+        return (ty.elem,)
+
+    visit_seq = visit_set = visit_multiset = visit_option = visit_nullable = _elem
+
+    def visit_map(self, ty: MapType) -> tuple[Type, ...]:
+        return (ty.key, ty.value)
+
+    def visit_tuple(self, ty: TupleType) -> tuple[Type, ...]:
+        return ty.elems
+
+    def visit_struct(self, ty: StructType) -> tuple[Type, ...]:
+        return tuple(t for _, t in ty.fields)
+
+
+_PARTS = _Parts()
+
+
+def parts(ty: Type) -> tuple[Type, ...]:
+    """The types directly inside ``ty`` (elements, key and value, fields), in declared order."""
+    return visit(ty, _PARTS)
 
 
 _SCALARS: dict[str, Type] = {

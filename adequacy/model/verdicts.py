@@ -8,7 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Bucket(StrEnum):
-    """The four buckets; docs/tasks.md ("Cases") gives the two papers' names of each."""
+    """The four buckets; docs/tasks.md ("Cases") gives the two papers' names of each, and the
+    metric that is each bucket's pass fraction carries them (``adequacy.model.metrics``)."""
 
     pre_complete = "pre_complete"
     pre_sound = "pre_sound"
@@ -24,18 +25,6 @@ class Bucket(StrEnum):
     def expects(self) -> bool:
         """The predicate value a faithful spec gives: accept (true) or reject (false)."""
         return self.value.endswith("complete")
-
-    @property
-    def specgym_name(self) -> str:
-        """Verus-SpecGym's name (tau pre-comp, ...)."""
-        return {"pre_complete": "tau pre-comp", "pre_sound": "tau pre-sound",
-                "post_complete": "tau post-comp", "post_sound": "tau post-sound"}[self.value]
-
-    @property
-    def harness_name(self) -> str:
-        """Spec-Harness's metric name for the bucket's pass fraction."""
-        return {"pre_complete": "PreCorr", "pre_sound": "PreComp",
-                "post_complete": "PostCorr", "post_sound": "PostComp"}[self.value]
 
 
 BUCKETS: tuple[Bucket, ...] = tuple(Bucket)

@@ -421,9 +421,10 @@ def package_folders(src: Path) -> list[Path]:
 
 
 def import_packages(srcs: Sequence[Path], dest: Path, opts: Options | None = None,
-                    ) -> ImportReport:
+                    only: Sequence[str] | None = None) -> ImportReport:
     """``adequacy import package DIR... DEST``: one task per package; figures count the
-    dropped cases per reason (``dropped: <reason>``) and the cases kept per origin."""
+    dropped cases per reason (``dropped: <reason>``) and the cases kept per origin.
+    ``only``: the package folders' names to import (the others are skipped)."""
     opts = opts or Options()
     report = ImportReport(importer="package", src=", ".join(str(s) for s in srcs),
                           dest=str(dest))
@@ -436,6 +437,8 @@ def import_packages(srcs: Sequence[Path], dest: Path, opts: Options | None = Non
                         "sub-folders")]))
             continue
         for folder in folders:
+            if only is not None and folder.name not in only:
+                continue
             outcome, routed = import_package(folder, dest, opts)
             report.outcomes.append(outcome)
             for reason, n in sorted(routed.reasons().items()):

@@ -20,7 +20,15 @@ class PackageImporter:
         from adequacy.packages.build import Options, import_packages
 
         sources = [Path(s) for s in options.pop("sources", [src])]
-        return import_packages(sources, dest, Options(**options))
+        only = options.pop("only", None)
+        return import_packages(sources, dest, Options(**options), only=only)
+
+    def task_ids(self, src: Path, **options: Any) -> list[str]:
+        """The package folders' names, in the order the import visits them."""
+        from adequacy.packages.build import package_folders
+
+        sources = [Path(s) for s in options.get("sources", [src])]
+        return [f.name for s in sources for f in package_folders(s)]
 
 
 @hookimpl

@@ -26,15 +26,18 @@ from typing import IO, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from adequacy.errors import ResultsError, TrustError, validation_message
+from adequacy.extensions.component import Component
 from adequacy.scoring import trust
 from adequacy.scoring.spec_report import Provenance, SpecReport
 
-SCHEMA = 5
+SCHEMA = 7
 """Version of the record shape. 1: a bare report, its producer's fields flattened beside it or
 the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope.
 3: the report's ``origins`` (cases of each origin the score rests on). 4: the ``seal`` and the
-producer's ``sample`` (the writer's sample index). 5: the report's ``program_mutants`` (the
-program-mutant kill ratio)."""
+producer's ``sample`` (the writer's sample index). 5: the producer's ``made_by`` (the writer
+with its parameters and distribution) and ``plugins`` (every installed plugin's distribution
+and version). 6: the report's ``symbolic`` (the solver's figures of ``--symbolic``). 7: the
+report's ``program_mutants`` (the program-mutant kill ratio)."""
 
 SEAL_DOMAIN = "results-record"
 _SEALED = re.compile(r'\{"seal":"([0-9a-f]{64})",')
@@ -49,6 +52,10 @@ class Producer(Provenance):
     """``run``, ``submit``, ``agent``, ``score``..."""
     experiment: str | None = None
     """SHA-256 of the study file (``adequacy experiment run``) that asked for the record."""
+    plugins: list[Component] = []
+    """Every plugin registered when the record was written (backends, importers, writers,
+    metrics, operators, judges: built-in or not), with its distribution's name and version;
+    empty in records older than schema 5."""
 
 
 class ResultRecord(BaseModel):
@@ -88,9 +95,11 @@ class LoggedRecord(BaseModel):
 
 def producer(command: str, provenance: Provenance | None = None,
              experiment: str | None = None) -> Producer:
+    from adequacy.extensions.registry import registry
     from adequacy.version import __version__
 
     return Producer(adequacy=__version__, command=command, experiment=experiment,
+                    plugins=registry().plugins(),
                     **(provenance.model_dump() if provenance else {}))
 
 
@@ -190,7 +199,9 @@ def read_results(path: Path) -> list[LoggedRecord]:
         text = path.read_bytes().decode("utf-8", errors="replace")
     except OSError as e:
         raise ResultsError(f"{path}: cannot read results file: {e.strerror or e}") from None
-    lines = text.splitlines()
+    # records end at "\n" only: ``splitlines`` would also cut at U+2028, U+0085 and the other
+    # line breaks a JSON string may hold raw (a model's name, a case's text, a spec's path)
+    lines = text.split("\n")
     last = max((i for i, ln in enumerate(lines) if ln.strip()), default=-1)
     out: list[LoggedRecord] = []
     for i, line in enumerate(lines):
@@ -310,12 +321,25 @@ def _from_v3(obj: dict[str, Any]) -> dict[str, Any]:
 
 
 def _from_v4(obj: dict[str, Any]) -> dict[str, Any]:
-    """Schema 4 -> 5: nothing to convert; a report without ``program_mutants`` reads with none
-    (no program-mutant kill ratio was measured)."""
+    """Schema 4 -> 5: nothing to convert; a producer without ``made_by`` or ``plugins`` reads
+    with none (what wrote the spec beyond its flat fields, and which plugins were installed,
+    were not recorded)."""
     return {**obj, "schema": 5}
 
 
-_MIGRATIONS = {1: _from_v1, 2: _from_v2, 3: _from_v3, 4: _from_v4}
+def _from_v5(obj: dict[str, Any]) -> dict[str, Any]:
+    """Schema 5 -> 6: nothing to convert; a report without ``symbolic`` reads with none (no
+    solver figures were measured)."""
+    return {**obj, "schema": 6}
+
+
+def _from_v6(obj: dict[str, Any]) -> dict[str, Any]:
+    """Schema 6 -> 7: nothing to convert; a report without ``program_mutants`` reads with none
+    (no program-mutant kill ratio was measured)."""
+    return {**obj, "schema": 7}
+
+
+_MIGRATIONS = {1: _from_v1, 2: _from_v2, 3: _from_v3, 4: _from_v4, 5: _from_v5, 6: _from_v6}
 """Schema N -> N + 1. Any change to ``ResultRecord`` or ``SpecReport`` that an older reader
 would refuse (a new field: both forbid extras) bumps ``SCHEMA`` and adds a step here, so old
 files still read and old readers say "upgrade" instead of "not a valid record"."""

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from adequacy.console.tables import key_columns
+from adequacy.extensions.registry import registry
 from adequacy.model.metrics import HARNESS_T, KS, passed_all, summarize, untested_buckets
 from adequacy.model.task import Task
 from adequacy.model.verdicts import BUCKETS, Bucket
@@ -20,6 +21,30 @@ from adequacy.scoring.spec_report import SpecReport, totals
 
 def _pct(v: float | None) -> str:
     return "N/A" if v is None else f"{v:.3f}"
+
+
+def _symbolic_findings(rep: SpecReport, limit: int = 5) -> list[str]:
+    """The solver's confirmed findings, one line each (the first few)."""
+    import json
+    out: list[str] = []
+    figs = rep.symbolic
+    if figs is None:
+        return out
+    if figs.output is not None:
+        for r in figs.output.results:
+            if r.status in ("second_output", "encoding_fault"):
+                what = ("accepts a second output" if r.status == "second_output"
+                        else "ENCODING FAULT (solver and engines disagree)")
+                out.append(f"{what}: input {json.dumps(r.input)} right {json.dumps(r.output)} "
+                           f"other {json.dumps(r.other)}")
+    if figs.pre is not None:
+        for a in figs.pre.inputs:
+            whose = {"valid": " (the task's oracles call it valid: the gold spec is too "
+                     "strong here)", "invalid": "", "undecided": " (the task's oracles do not "
+                     "decide it)"}[a.oracle]
+            out.append(f"accepts an input the gold spec refuses: {json.dumps(a.input)}{whose}")
+    return out[:limit] + ([f"... and {len(out) - limit} more (--json lists them)"]
+                          if len(out) > limit else [])
 
 
 def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int = 20,
@@ -48,7 +73,8 @@ def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int 
         must = "accept" if b.expects else "reject"
         frac = s.fraction(rep.strict)
         style = "green" if s.total and s.passed == s.total else ("red" if s.failed else "yellow")
-        t.add_row(b.value, f"{b.specgym_name.removeprefix('tau ')} / {b.harness_name}", must,
+        names = registry().metric_of(b)
+        t.add_row(b.value, f"{names.specgym_name.removeprefix('tau ')} / {names.label}", must,
                   str(s.passed),
                   str(s.failed), str(s.unknown), str(s.total), Text(_pct(frac), style=style if s.total else ""))
     parts.append(t)
@@ -56,12 +82,17 @@ def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int 
     if m is not None:
         h = m.harness_at(harness_t)
         ph = m.post_harness_at(harness_t)
-        line = (f"PostCorr {_pct(m.post_corr)}  PostComp {_pct(m.post_comp)}  "
-                f"PreCorr {_pct(m.pre_corr)}  PreComp {_pct(m.pre_comp)}  "
-                f"Harness@{harness_t:g} {'N/A' if h is None else h}  "
+        line = ("".join(f"{x.label} {_pct(x.value(rep.buckets, rep.strict))}  "
+                        for x in registry().metrics.values())
+                + f"Harness@{harness_t:g} {'N/A' if h is None else h}  "
                 f"PostHarness@{harness_t:g} {'N/A' if ph is None else ph}  "
                 f"scoring {'strict (unknown = failed)' if rep.strict else 'lenient (unknown left out)'}")
         parts.append(Text(line))
+    if rep.symbolic is not None:
+        for line in rep.symbolic.lines():
+            parts.append(Text("solver: " + line))
+        for found in _symbolic_findings(rep):
+            parts.append(Text("  " + found, style="red"))
     if rep.origins:
         parts.append(Text("cases by origin: " + ", ".join(
             f"{k} {n}" for k, n in sorted(rep.origins.items(), key=lambda kv: (-kv[1], kv[0])))))

@@ -39,6 +39,10 @@ Launch = tuple[list[str], SandboxLimits, views.View]
 """Command line, limits and filesystem view of one child."""
 
 
+CALL_SECONDS = 120.0
+"""How long a caller waits for the keeper thread to start its child."""
+
+
 class _Keeper:
     """One thread that lives as long as the process and starts every child.
 
@@ -47,12 +51,15 @@ class _Keeper:
     request thread of the MCP server, a spare-starting thread) would be killed with it."""
 
     def __init__(self) -> None:
-        self.jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]]]] = \
-            queue.Queue()
+        self.jobs: queue.Queue[tuple[Callable[[], Any], queue.Queue[tuple[bool, Any]],
+                                     threading.Event]] = queue.Queue()
         self.thread: threading.Thread | None = None
         self.lock = threading.Lock()
 
-    def call(self, fn: Callable[[], Any]) -> Any:
+    def call(self, fn: Callable[[], Any], timeout: float = CALL_SECONDS) -> Any:
+        """``fn()`` on the keeper thread; a keeper that has not answered within ``timeout``
+        (busy starting other children, or stuck) is a ``BackendError``, and a process it
+        starts for a caller that gave up is killed."""
         with self.lock:
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self._serve, daemon=True,
@@ -61,19 +68,30 @@ class _Keeper:
         if threading.current_thread() is self.thread:
             return fn()
         done: queue.Queue[tuple[bool, Any]] = queue.Queue(maxsize=1)
-        self.jobs.put((fn, done))
-        ok, value = done.get()
+        gave_up = threading.Event()
+        self.jobs.put((fn, done, gave_up))
+        try:
+            ok, value = done.get(timeout=timeout)
+        except queue.Empty:
+            gave_up.set()
+            raise BackendError(f"no child process was started within {timeout:.0f}s "
+                               "(the keeper thread is stuck)") from None
         if not ok:
             raise value
         return value
 
     def _serve(self) -> None:
         while True:
-            fn, done = self.jobs.get()
+            fn, done, gave_up = self.jobs.get()
             try:
-                done.put((True, fn()))
+                result: tuple[bool, Any] = (True, fn())
             except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
-                done.put((False, e))
+                result = (False, e)
+            if gave_up.is_set():
+                if result[0] and isinstance(result[1], subprocess.Popen):
+                    kill_group(result[1])
+                continue
+            done.put(result)
 
 
 _KEEPER = _Keeper()

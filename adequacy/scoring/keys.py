@@ -73,13 +73,17 @@ def job_key(task: Task, spec_text: str, options: ScoreOptions) -> str:
                         engine_fingerprint(task.language))
 
 
+_JOINS_WHEN_SET = ("sample", "made_by")
+
+
 def with_provenance(key: str, provenance: Provenance | None) -> str:
     """A job's key: the scoring key, and who wrote the spec when the jobs file says so (the
     same text written by two models, or twice by one model as two samples, is two records)."""
     if provenance is None or key.startswith("error:"):
         return key
-    # ``sample`` joins the key only when set: keys of jobs that carry none stay as they were
-    unset = {"sample"} if provenance.sample is None else None
+    # fields added to Provenance later join the key only when set: keys of jobs that carry
+    # none stay as they were
+    unset = {f for f in _JOINS_WHEN_SET if getattr(provenance, f) is None} or None
     return content_hash(key, provenance.model_dump_json(exclude=unset))
 
 
@@ -89,6 +93,14 @@ def with_verification(key: str, verify: bool) -> str:
     if not verify or key.startswith("error:"):
         return key
     return content_hash(key, "verify")
+
+
+def with_symbolic(key: str, budget: float | None) -> str:
+    """A job asked for the solver's figures too (``run --symbolic``, with its budget) is
+    another job: its record carries figures a plain run's lacks."""
+    if budget is None or key.startswith("error:"):
+        return key
+    return content_hash(key, "symbolic", f"{budget:g}")
 
 
 def task_content_hash(task: Task) -> str:

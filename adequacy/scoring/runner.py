@@ -21,6 +21,7 @@ from adequacy.extensions.backend import Backend, Engine, EngineInfo, Limits, Loa
 from adequacy.extensions.registry import engine_infos
 from adequacy.model.task import Case, Task
 from adequacy.model.verdicts import Bucket, InvalidSpec, Truth, Verdict
+from adequacy.scoring import activity
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.keys import engine_fingerprint, job_key, spec_hash, verdict_key
 from adequacy.scoring.options import ScoreOptions, score_options
@@ -111,6 +112,7 @@ def _run_engine(
                                    engine=ref.info.name, reason=f"{ref.info.name} does not "
                                    f"evaluate {c.bucket.predicate}conditions")
     if able:
+        activity.note(ref.info.name)
         with progress.engine_task(ref.info.name, len(able)):
             got = ref.engine.check(spec, task, able, limits)
         if len(got) != len(able):
@@ -139,7 +141,7 @@ def score_spec(
     task: Task, spec_text: str, spec_path: str | None = None,
     options: ScoreOptions | None = None, *, cache: VerdictCache | None = None,
     cases: Sequence[Case] | None = None, empty_by_design: Sequence[Bucket] = (),
-    **changes: Any,
+    deadline: float | None = None, **changes: Any,
 ) -> SpecReport:
     """Score one spec on its task's cases (or on ``cases``, e.g. only the visible ones).
 
@@ -152,6 +154,12 @@ def score_spec(
     the most faithful engine that decided (``EngineInfo.fidelity``). Only the front end
     (``load_spec``) can make a spec invalid: an engine that fails to compile it leaves its cases
     unknown. Our own failures become ``status="error"`` and never raise.
+
+    ``deadline`` (``time.monotonic()``): a caller's wall clock for the whole chain (a search's
+    budget). Each engine gets at most the time left (its ``spec_seconds`` and
+    ``case_seconds`` cut to it, compiles included), and an engine reached after the deadline
+    does not run: the cases it would have seen stay unknown ("out of time"). Unknown verdicts
+    are never cached, so a later run with more time decides them.
 
     ``options`` says how to score (engines, cross-check, strictness, limits); keyword
     ``changes`` (``engines=[...]``, ``strict=False``...) are fields of ``ScoreOptions`` applied
@@ -217,8 +225,27 @@ def score_spec(
                                                 backend=ref.backend.name,
                                                 skipped="not needed: earlier engines decided"))
                 continue
+            lim = limits
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    verdicts = [Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                                        engine=ref.info.name, reason="out of time (the "
+                                        "caller's deadline)") for c in pending]
+                    run = EngineRun(name=ref.info.name, version=ref.info.version,
+                                    backend=ref.backend.name, cases=len(pending),
+                                    skipped="out of time: the caller's deadline passed")
+                    report.engines.append(run)
+                    per_engine.setdefault(ref.info.name, {}).update(
+                        {c.key: v for c, v in zip(pending, verdicts, strict=True)})
+                    for c, v in zip(pending, verdicts, strict=True):
+                        final.setdefault(c.key, v)
+                    continue
+                lim = limits.model_copy(update={
+                    "spec_seconds": min(limits.spec_seconds, left),
+                    "case_seconds": min(limits.case_seconds, left)})
             try:
-                verdicts, run = _run_engine(ref, spec, task, pending, limits, cache)
+                verdicts, run = _run_engine(ref, spec, task, pending, lim, cache)
             except EngineUnavailable as e:
                 report.engines.append(EngineRun(name=ref.info.name, backend=ref.backend.name,
                                                 skipped=f"unavailable: {e}"))

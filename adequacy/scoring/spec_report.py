@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from adequacy.extensions.component import Component
 from adequacy.model.metrics import (
     BucketStats,
     HarnessMetrics,
@@ -19,6 +20,7 @@ from adequacy.model.metrics import (
     harness_metrics,
     passed_all,
 )
+from adequacy.model.symbolic_figures import SymbolicFigures
 from adequacy.model.verdicts import BUCKETS, Bucket, InvalidSpec, Truth, Verdict
 from adequacy.scoring.options import RunOptions
 
@@ -114,6 +116,10 @@ class SpecReport(BaseModel):
     origins: dict[str, int] = Field(default_factory=dict)
     """Case origin (``official``, ``generated``, ``mutant``...) -> cases with a verdict in
     this score: what the score rests on. Empty in records written before it existed."""
+    symbolic: SymbolicFigures | None = None
+    """The solver's figures beside the buckets (``score --symbolic``, ``run --symbolic``):
+    whether the postcondition determines the output, whether the precondition accepts an
+    input the gold spec refuses. None where not measured."""
     program_mutants: ProgramKills | None = None
     """The program-mutant kill ratio beside the buckets; None when no scored case names a
     program mutant (or in records written before it existed)."""
@@ -146,6 +152,8 @@ class SpecReport(BaseModel):
                 raise ValueError(f"a {self.status} report has no verdicts or case counts")
             if self.passed_all or self.metrics is not None:
                 raise ValueError(f"a {self.status} report has no pass or metrics")
+            if self.symbolic is not None:
+                raise ValueError(f"a {self.status} report has no symbolic figures")
             return self
         if not stats:  # not finished yet (score_spec builds, then fills)
             if self.passed_all or self.metrics is not None:
@@ -231,7 +239,8 @@ def totals(reports: Sequence[SpecReport]) -> BatchTotals:
 
 class Provenance(BaseModel):
     """Who wrote the spec: carried from ``synthesize``'s jobs file into every record ``run``
-    writes, so ``report --by model`` can tell two models' specs apart."""
+    writes, so ``report --by model`` can tell two models' specs apart. The flat fields are
+    what reports group by; ``made_by`` is the whole of it."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -247,3 +256,7 @@ class Provenance(BaseModel):
     """Which of the writer's samples for the task this spec is (0, 1, ...): what pass@k and
     pass^k group, and part of the job's key, so two samples with the same text are two
     records. None: not a sample (a hand-written spec, a file of a folder)."""
+    made_by: Component | None = None
+    """The writer (or agent) as the registry knows it: kind, name, the parameters that shaped
+    the spec (family, model, temperature, samples, program...) and its distribution's version;
+    None where no registered extension wrote the spec (a file of a folder, a person)."""

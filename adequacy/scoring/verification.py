@@ -90,7 +90,8 @@ def verify_with_metrics(task: Task, spec_text: str, spec_path: str | None, limit
 
     result = prove(task, spec_text, spec_path, limits, name)
     rep = score_spec(task, spec_text, spec_path, limits=limits, cache=None)
-    metrics = rep.metrics.model_dump() if rep.metrics else {}
+    metrics = ({m.name: m.value(rep.buckets, rep.strict)
+                for m in registry.registry().metrics.values()} if rep.metrics else {})
     engines = ",".join(e.name for e in rep.engines if not e.skipped)
     return VerifyReport(task_id=task.id, spec_path=spec_path, verification=result,
                         adequacy_engine=engines, adequacy_status=rep.status, metrics=metrics)
@@ -116,8 +117,7 @@ def render_text(rep: VerifyReport) -> str:
                      + (f", {c.open_goals} open goal(s)" if c.open_goals else ""))
         for g in c.goals:
             lines.append(f"    open at {' / '.join(g.branch) or '(root)'}: {g.sequent[:300]}")
-    names = {"post_corr": "PostCorr", "post_comp": "PostComp", "pre_corr": "PreCorr",
-             "pre_comp": "PreComp"}
+    names = {m.name: m.label for m in registry.registry().metrics.values()}
     if rep.metrics:
         lines.append(f"adequacy ({rep.adequacy_engine}): " + "  ".join(
             f"{names[k]} {'N/A' if val is None else f'{val:.2f}'}"

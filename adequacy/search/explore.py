@@ -25,7 +25,7 @@ from adequacy.search.shrinking import dict_candidates, size_key
 from adequacy.search.space import Inputs, outputs_for, paired, possible, rng_for
 from adequacy_mutators import params_key
 
-__all__ = ["Disagreement", "SearchReport", "compare"]
+__all__ = ["Disagreement", "SearchReport", "as_cases", "compare", "shrink"]
 
 #: inputs per search batch (one engine run per judge per batch).
 BATCH = 48
@@ -85,14 +85,14 @@ class SearchReport(BaseModel):
     """The search stopped because the budget ran out (not because every bucket was found)."""
 
 
-def _reference_source(task: Task) -> OracleJudge | None:
+def _reference_source(task: Task) -> Judge | None:
     """The task's reference as a source of likely-right outputs (never as a judge here)."""
     from adequacy.errors import AdequacyError
     try:
         o = OracleJudge(task)
     except AdequacyError:
         return None
-    return o if o.has_reference else None
+    return o if o.capabilities.reference_outputs else None
 
 
 def _decided(a: Word, b: Word) -> bool:
@@ -107,11 +107,14 @@ class _Search:
         self.start = time.monotonic()
         self.deadline = self.start + budget
         for j in (left, right):
-            if hasattr(j, "deadline"):
-                j.deadline = self.deadline
-        self.oracle = right if isinstance(right, OracleJudge) else _reference_source(task)
+            if j.capabilities.deadline:
+                j.set_deadline(self.deadline)
+        self.oracle: Judge | None = (right if right.capabilities.reference_outputs
+                                     else _reference_source(task))
+        if self.oracle is not None and self.oracle.capabilities.deadline:
+            self.oracle.set_deadline(self.deadline)
         self.report = SearchReport(task=task.id, left=left.name, right=right.name, seed=seed,
-                                   budget=budget, right_oracles=getattr(right, "describe", ""))
+                                   budget=budget, right_oracles=right.describe)
         self.found: dict[tuple[str, bool, bool], list[Disagreement]] = {}
         self.pool = [c.output for c in task.all_cases() if c.output is not None]
         self.existing = {self._case_key(c.bucket, c.input, c.output): c.key
@@ -244,8 +247,7 @@ class _Search:
                 cands.append((i2, cur_o))
                 if len(cands) >= SHRINK_BATCH // 2:
                     break
-            if d.predicate == "post" and self.oracle is not None and self.oracle.has_reference \
-                    and d.right:
+            if d.predicate == "post" and self.oracle is not None and d.right:
                 refs = self.oracle.reference([i for i, _ in cands])
                 cands += [(i, r) for (i, _), r in zip(list(cands), refs, strict=True)
                           if isinstance(r, dict)]
@@ -300,6 +302,20 @@ def compare(task: Task, left: Judge, right: Judge, *, seed: int = 0, budget: flo
     something is found. ``gate``: post is compared on inputs the right judge accepts
     (``right``: explore against an oracle) or both accept (``both``: two specs)."""
     return _Search(task, left, right, seed, budget, gate, per_bucket).run()
+
+
+def shrink(task: Task, left: Judge, right: Judge, found: Disagreement, *, deadline: float,
+           gate: Literal["right", "both"] = "right", seed: int = 0) -> Disagreement:
+    """``found`` (a disagreement from anywhere: a solver's model, a user's case) shrunk as a
+    sampled one is, until ``deadline`` (``time.monotonic()``): each step keeps the same
+    predicate and both words, on an input the gate still accepts. The result names the task's
+    equal case in ``existing`` when it is one (``score`` already shows it failing)."""
+    s = _Search(task, left, right, seed, max(0.0, deadline - time.monotonic()), gate, 1)
+    s.deadline = deadline
+    d = s.shrink(found) if s.left_time() > 0 else found.model_copy(update={
+        "found": {"input": found.input, "output": found.output}})
+    ex = s.existing.get(s._case_key(d.bucket, d.input, d.output))
+    return d.model_copy(update={"existing": ex}) if ex else d
 
 
 def as_cases(task: Task, found: Sequence[Disagreement], seed: int) -> list[Any]:

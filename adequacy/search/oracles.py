@@ -14,10 +14,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from adequacy.errors import AdequacyError, SpecInvalid
 from adequacy.extensions.backend import Limits
+from adequacy.extensions.judges import Judge, JudgeCapabilities, Pair, Word
 from adequacy.model.task import Case, Task
 from adequacy.model.verdicts import Bucket, Truth
 from adequacy.scoring.cache import VerdictCache
@@ -33,35 +34,20 @@ from adequacy_mutators import (
 )
 from adequacy_mutators._oracles import load_module_function
 
-__all__ = ["Judge", "OracleJudge", "SpecJudge", "Word"]
-
-Pair = tuple[dict[str, Any], dict[str, Any]]
+__all__ = ["Judge", "OracleJudge", "Pair", "SpecJudge", "Word"]
 
 
-@dataclass(frozen=True)
-class Word:
-    """A judge's word on one input (valid?) or one (input, output) pair (right?)."""
-
-    value: bool | None
-    reason: str = ""
-
-
-class Judge(Protocol):
-    name: str
-
-    def inputs(self, inputs: Sequence[dict[str, Any]]) -> list[Word]: ...
-
-    def outputs(self, pairs: Sequence[Pair]) -> list[Word]: ...
-
-
-class SpecJudge:
+class SpecJudge(Judge):
     """A spec's precondition on inputs and postcondition on pairs, scored in batches.
 
     Each call is one ``score_spec`` over the batch (one engine run: a JVM engine pays its start
-    once per batch, not per case), with ``spec_seconds`` cut to the time left before
-    ``deadline`` so a budget holds even when an engine is slow. The verdict cache is not used
-    by default: made-up cases would fill it with entries no later run asks for.
+    once per batch, not per case) under ``deadline``: every engine of the chain gets only the
+    time left (compiles included), and past it none runs, so a budget holds even when an
+    engine is slow. The verdict cache is not used by default: made-up cases would fill it
+    with entries no later run asks for.
     """
+
+    capabilities = JudgeCapabilities(deadline=True)
 
     def __init__(self, task: Task, text: str, path: str | None, options: ScoreOptions,
                  cache: VerdictCache | None = None, name: str | None = None) -> None:
@@ -74,21 +60,16 @@ class SpecJudge:
         self.deadline: float | None = None
         self.calls = 0
 
-    def _limits(self) -> Limits:
-        lim = self.options.limits
-        if self.deadline is None:
-            return lim
-        left = max(self.deadline - time.monotonic(), 0.5)
-        return lim.model_copy(update={"spec_seconds": min(lim.spec_seconds, left),
-                                      "case_seconds": min(lim.case_seconds, left)})
+    def set_deadline(self, deadline: float) -> None:
+        self.deadline = deadline
 
     def _score(self, cases: list[Case]) -> list[Word]:
         from adequacy.scoring.runner import score_spec
         if not cases:
             return []
         self.calls += 1
-        rep = score_spec(self.task, self.text, self.path, self.options.with_(
-            limits=self._limits()), cache=self.cache, cases=cases)
+        rep = score_spec(self.task, self.text, self.path, self.options, cache=self.cache,
+                         cases=cases, deadline=self.deadline)
         if rep.status == "invalid" and rep.invalid is not None:
             inv = rep.invalid
             raise SpecInvalid(inv.message, file=inv.file or self.path, line=inv.line)
@@ -120,7 +101,7 @@ THREW = "reference threw"
 reference answer that makes an input invalid."""
 
 
-class OracleJudge:
+class OracleJudge(Judge):
     """The task's own oracles, with one rule for inputs and one for outputs.
 
     Inputs: a validator decides (unless a broken ``[constraints]`` entry contradicts it: then
@@ -161,6 +142,8 @@ class OracleJudge:
                 b = None
             if b is not None and b.runs_references():
                 self._backend = b
+        self.deadline: float | None = None
+        """``time.monotonic()`` past which the reference is not run (a search's budget)."""
         self._refs: dict[str, dict[str, Any] | str] = {}
         self._recorded_in: dict[str, bool] = {}
         for c in task.all_cases():
@@ -171,6 +154,11 @@ class OracleJudge:
                                 ("reference", self.has_reference), ("checker", self.checker),
                                 ("recorded outputs", self.recorded)) if x]
         self.describe = ", ".join(names) or "no oracle"
+        self.capabilities = JudgeCapabilities(deadline=True,
+                                              reference_outputs=self.has_reference)
+
+    def set_deadline(self, deadline: float) -> None:
+        self.deadline = deadline
 
     @property
     def has_reference(self) -> bool:
@@ -196,10 +184,18 @@ class OracleJudge:
                         got.append(f"{THREW} {o.type_name or o.reason}")
                     else:  # a timeout or a crash says nothing about the input
                         got.append(f"reference gave no outcome ({o.kind}: {o.reason})")
+            elif self.deadline is not None and self.deadline - time.monotonic() <= 0:
+                # out of time: no word on these inputs, and none kept (a later call may run)
+                return [self._refs.get(k, "reference not run: out of time") for k in keys]
             else:
+                lim = None
+                if self.deadline is not None:
+                    left = self.deadline - time.monotonic()
+                    lim = Limits(spec_seconds=left, case_seconds=min(Limits().case_seconds,
+                                                                     left))
                 try:
                     outs = self._backend.reference_outcomes(self.task,
-                                                            [todo[k] for k in ks])
+                                                            [todo[k] for k in ks], lim)
                     got = [o.output if o.kind == "returned" else
                            f"{THREW} {o.reason}" if o.kind == "threw" else
                            f"reference gave no outcome ({o.kind}: {o.reason})" for o in outs]
@@ -287,3 +283,4 @@ class OracleJudge:
 class _J:
     wrong: bool | None
     reason: str
+

@@ -10,7 +10,7 @@ key, so a greedy loop always ends. Values are JSON values in the conventions of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from adequacy.model.types import (
@@ -28,6 +28,8 @@ from adequacy.model.types import (
     StructType,
     TupleType,
     Type,
+    TypeVisitor,
+    visit,
 )
 from adequacy_mutators import strictly_valid, value_key
 
@@ -78,8 +80,10 @@ def _ints(v: int, ty: IntType) -> Iterator[int]:
             yield x
 
 
-def _list_candidates(v: list[Any], ty: Type) -> Iterator[list[Any]]:
-    elem = ty.elem if isinstance(ty, (SeqType, SetType, MultisetType)) else None
+def _list_candidates(v: list[Any], part: Callable[[Any], Iterator[Any]]
+                     ) -> Iterator[list[Any]]:
+    """Shorter lists first, then each item made simpler by ``part`` (an element's candidates,
+    or a map pair's with its key then its value simpler)."""
     n = len(v)
     if n == 0:
         return
@@ -92,39 +96,36 @@ def _list_candidates(v: list[Any], ty: Type) -> Iterator[list[Any]]:
     for i in range(min(n, PER_PART)):
         yield v[:i] + v[i + 1:]
     for i in range(min(n, PER_PART)):
-        if isinstance(ty, MapType):
-            k, x = v[i]
-            for k2 in candidates(k, ty.key):
-                yield [*v[:i], [k2, x], *v[i + 1:]]
-            for x2 in candidates(x, ty.value):
-                yield [*v[:i], [k, x2], *v[i + 1:]]
-        elif elem is not None:
-            for e in candidates(v[i], elem):
-                yield [*v[:i], e, *v[i + 1:]]
+        for e in part(v[i]):
+            yield [*v[:i], e, *v[i + 1:]]
 
 
-def _raw(v: Any, ty: Type) -> Iterator[Any]:
-    if isinstance(ty, NullableType):
-        if v is not None:
-            yield None
-            yield from candidates(v, ty.elem)
-        return
-    if v is None:
-        return
-    if isinstance(ty, BoolType):
+class _Simpler(TypeVisitor[[Any], Iterator[Any]]):
+    """Simpler values of a non-null value, unchecked and possibly repeated (``candidates``
+    filters)."""
+
+    def visit_nullable(self, ty: NullableType, v: Any) -> Iterator[Any]:
+        yield None
+        yield from candidates(v, ty.elem)
+
+    def visit_bool(self, ty: BoolType, v: Any) -> Iterator[Any]:
         if v:
             yield False
-    elif isinstance(ty, IntType):
+
+    def visit_int(self, ty: IntType, v: Any) -> Iterator[Any]:
         yield from _ints(v, ty)
-    elif isinstance(ty, FloatType):
+
+    def visit_float(self, ty: FloatType, v: Any) -> Iterator[Any]:
         if isinstance(v, float) and v != 0.0:
             yield 0.0
             if v != int(v):
                 yield float(int(v))
-    elif isinstance(ty, CharType):
+
+    def visit_char(self, ty: CharType, v: Any) -> Iterator[Any]:
         if v != "a":
             yield "a"
-    elif isinstance(ty, StringType):
+
+    def visit_string(self, ty: StringType, v: Any) -> Iterator[Any]:
         if v:
             yield ""
             yield v[: len(v) // 2]
@@ -135,20 +136,43 @@ def _raw(v: Any, ty: Type) -> Iterator[Any]:
             for i in range(min(len(v), PER_PART)):
                 if v[i] != "a":
                     yield v[:i] + "a" + v[i + 1:]
-    elif isinstance(ty, (SeqType, SetType, MultisetType, MapType)):
-        yield from _list_candidates(v, ty)
-    elif isinstance(ty, OptionType):
+
+    def _elements(self, ty: SeqType | SetType | MultisetType, v: Any) -> Iterator[Any]:
+        return _list_candidates(v, lambda e: candidates(e, ty.elem))
+
+    visit_seq = visit_set = visit_multiset = _elements
+
+    def visit_map(self, ty: MapType, v: Any) -> Iterator[Any]:
+        def pair(p: list[Any]) -> Iterator[list[Any]]:
+            k, x = p
+            for k2 in candidates(k, ty.key):
+                yield [k2, x]
+            for x2 in candidates(x, ty.value):
+                yield [k, x2]
+
+        return _list_candidates(v, pair)
+
+    def visit_option(self, ty: OptionType, v: Any) -> Iterator[Any]:
         yield None
         for x in candidates(v["some"], ty.elem):
             yield {"some": x}
-    elif isinstance(ty, TupleType):
+
+    def visit_tuple(self, ty: TupleType, v: Any) -> Iterator[Any]:
         for i, et in enumerate(ty.elems):
             for x in candidates(v[i], et):
                 yield [*v[:i], x, *v[i + 1:]]
-    elif isinstance(ty, StructType):
+
+    def visit_struct(self, ty: StructType, v: Any) -> Iterator[Any]:
         for name, ft in ty.fields:
             for x in candidates(v[name], ft):
                 yield {**v, name: x}
+
+
+_SIMPLER = _Simpler()
+
+
+def _raw(v: Any, ty: Type) -> Iterator[Any]:
+    return iter(()) if v is None else visit(ty, _SIMPLER, v)
 
 
 def candidates(v: Any, ty: Type) -> Iterator[Any]:

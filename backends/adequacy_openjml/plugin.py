@@ -45,6 +45,7 @@ from .jdk import JAVA_ENV
 #: asked for, one at a time, so a broken one is listed unavailable and the others still run.
 ENGINES: tuple[EngineRow, ...] = (
     ("rac", ".engines.rac.engine", "RacEngine", True, 20),
+    ("smt", ".smt.engine", "JmlSmtEngine", True, 15),
     ("openjml", ".engines.openjml.driver", "OpenJmlEngine", False, 30),
     ("key", ".engines.key.engine", "KeyEngine", False, 10))
 
@@ -52,7 +53,7 @@ EXAMPLES = Path(__file__).resolve().parent / "examples"
 """Bundled with the package: example tasks, a dataset's gold specs, the gym's worked example."""
 
 if TYPE_CHECKING:
-    from adequacy.plugin import GymTexts
+    from adequacy.plugin import GymTexts, SmtEncoder
 
 JML_FILES = TaskFiles(skeleton="Solution.java",
                       settings=("class", "method", "static", "post_state", "post_fields", "java_params",
@@ -68,6 +69,12 @@ class OpenJmlBackend(Backend):
     gold_dir = EXAMPLES / "sgb-gold"
     gym_example_dir = EXAMPLES / "gym"
     environment = JAVA_ENV
+
+    def smt_encoder(self) -> SmtEncoder:
+        """JML specs as Z3 terms (``smt/``): the symbolic questions and the ``smt`` engine."""
+        from .smt import JmlSmtEncoder
+
+        return JmlSmtEncoder()
 
     def engines(self) -> list[Engine]:
         """Default-chain order (``ENGINES``)."""
@@ -205,6 +212,13 @@ class OpenJmlBackend(Backend):
         from .program_mutation import program_outcomes
 
         return program_outcomes(task, mutant, inputs, limits or Limits())
+
+    def reference_session(self, task: Task, limits: Limits | None = None) -> Any:
+        """One compile and one sandboxed JVM for every batch (``rac.ReferenceSession``: the
+        reference's classes reloaded per batch, so each batch starts from fresh statics)."""
+        from .engines.rac.reference import ReferenceSession
+
+        return ReferenceSession(task, limits or Limits())
 
     def implicit_invalid(self, task: Task, inp: dict[str, Any]) -> str | None:
         """JML's non-null default (JML RM 2.8): a null String or array argument breaks every

@@ -25,8 +25,11 @@ from adequacy.plugin import (
     SeqType,
     SetType,
     StringType,
+    StructType,
     TupleType,
     Type,
+    TypeVisitor,
+    visit,
 )
 
 ALPHABET = "abcAB 1"
@@ -37,45 +40,70 @@ def _key(v: Any) -> str:
     return json.dumps(v, sort_keys=True)
 
 
-def value(t: Type, rng: random.Random, small: tuple[int, int] = (-10, 10)) -> Any:
-    if isinstance(t, BoolType):
+Small = tuple[int, int]
+
+
+class _Value(TypeVisitor[[random.Random, Small], Any]):
+    """A drawn value of a type; ``small``: the range integers come from."""
+
+    def visit_bool(self, t: BoolType, rng: random.Random, small: Small) -> Any:
         return rng.random() < 0.5
-    if isinstance(t, IntType):
+
+    def visit_int(self, t: IntType, rng: random.Random, small: Small) -> Any:
         lo, hi = t.bounds
         a = max(small[0], lo) if lo is not None else small[0]
         b = min(small[1], hi) if hi is not None else small[1]
         return rng.randint(a, b) if a <= b else (lo if lo is not None else 0)
-    if isinstance(t, FloatType):
+
+    def visit_float(self, t: FloatType, rng: random.Random, small: Small) -> Any:
         return rng.choice(FLOATS)
-    if isinstance(t, CharType):
+
+    def visit_char(self, t: CharType, rng: random.Random, small: Small) -> Any:
         return rng.choice(ALPHABET)
-    if isinstance(t, StringType):
+
+    def visit_string(self, t: StringType, rng: random.Random, small: Small) -> Any:
         return "".join(rng.choice(ALPHABET) for _ in range(rng.randint(0, 6)))
-    if isinstance(t, SeqType):
+
+    def visit_seq(self, t: SeqType, rng: random.Random, small: Small) -> Any:
         if t.kind == "array" and rng.random() < 0.1:
             return None
         return [value(t.elem, rng, small) for _ in range(rng.randint(0, 6))]
-    if isinstance(t, MultisetType):
+
+    def visit_multiset(self, t: MultisetType, rng: random.Random, small: Small) -> Any:
         return [value(t.elem, rng, small) for _ in range(rng.randint(0, 5))]
-    if isinstance(t, SetType):
+
+    def visit_set(self, t: SetType, rng: random.Random, small: Small) -> Any:
         seen: dict[str, Any] = {}
         for _ in range(rng.randint(0, 5)):
             v = value(t.elem, rng, small)
             seen.setdefault(_key(v), v)
         return list(seen.values())
-    if isinstance(t, MapType):
+
+    def visit_map(self, t: MapType, rng: random.Random, small: Small) -> Any:
         pairs: dict[str, list[Any]] = {}
         for _ in range(rng.randint(0, 4)):
             k = value(t.key, rng, small)
             pairs.setdefault(_key(k), [k, value(t.value, rng, small)])
         return list(pairs.values())
-    if isinstance(t, OptionType):
+
+    def visit_option(self, t: OptionType, rng: random.Random, small: Small) -> Any:
         return None if rng.random() < 0.25 else {"some": value(t.elem, rng, small)}
-    if isinstance(t, NullableType):
+
+    def visit_nullable(self, t: NullableType, rng: random.Random, small: Small) -> Any:
         return None if rng.random() < 0.25 else value(t.elem, rng, small)
-    if isinstance(t, TupleType):
+
+    def visit_tuple(self, t: TupleType, rng: random.Random, small: Small) -> Any:
         return [value(e, rng, small) for e in t.elems]
-    raise ValueError(f"cannot draw values of {t}")
+
+    def visit_struct(self, t: StructType, rng: random.Random, small: Small) -> Any:
+        raise ValueError(f"cannot draw values of {t}")
+
+
+_VALUE = _Value()
+
+
+def value(t: Type, rng: random.Random, small: Small = (-10, 10)) -> Any:
+    return visit(t, _VALUE, rng, small)
 
 
 def draw_inputs(params: list[tuple[str, Type]], n: int, seed: int = 0) -> list[dict[str, Any]]:

@@ -14,9 +14,8 @@ import sys
 import threading
 from dataclasses import dataclass, field
 
-from adequacy.plugin import BackendError, LoadedSpec, SetType, SpecInvalid, Task, Type
+from adequacy.plugin import BackendError, LoadedSpec, SetType, SpecInvalid, Task, Type, parts
 
-from .pytypes import children
 from .runtime import policy, rewrite
 
 
@@ -37,7 +36,7 @@ class PySpec:
 
 
 def _has_set(t: Type) -> bool:
-    return isinstance(t, SetType) or any(_has_set(c) for c in children(t))
+    return isinstance(t, SetType) or any(_has_set(c) for c in parts(t))
 
 
 def parse(text: str, path: str | None) -> ast.Module:

@@ -27,47 +27,91 @@ from adequacy.plugin import (
     StructType,
     TupleType,
     Type,
+    TypeVisitor,
+    parts,
+    visit,
 )
+
+
+def _unreadable(self: Any, t: Type, *rest: Any) -> Any:
+    raise ValueError(f"type {t} has no Python reading")
+
+
+class _TypeTree(TypeVisitor[[], Any]):
+    """The worker's reading of a type (``runtime/pyvalues.py`` documents the trees)."""
+
+    def visit_bool(self, t: BoolType) -> Any:
+        return "bool"
+
+    def visit_char(self, t: CharType) -> Any:
+        return "char"
+
+    def visit_string(self, t: StringType) -> Any:
+        return "str"
+
+    def visit_int(self, t: IntType) -> Any:
+        lo, hi = t.bounds
+        return "int" if lo is None and hi is None else ["int", lo, hi]
+
+    def visit_float(self, t: FloatType) -> Any:
+        return "float" if t.name == "f64" else ["float32"]
+
+    def visit_seq(self, t: SeqType) -> Any:
+        return ["array" if t.kind == "array" else "list", type_tree(t.elem)]
+
+    def visit_set(self, t: SetType) -> Any:
+        return ["set", type_tree(t.elem)]
+
+    def visit_multiset(self, t: MultisetType) -> Any:
+        return ["multiset", type_tree(t.elem)]
+
+    def visit_map(self, t: MapType) -> Any:
+        return ["map", type_tree(t.key), type_tree(t.value)]
+
+    def visit_option(self, t: OptionType) -> Any:
+        return ["option", type_tree(t.elem)]
+
+    def visit_nullable(self, t: NullableType) -> Any:
+        return ["nullable", type_tree(t.elem)]
+
+    def visit_tuple(self, t: TupleType) -> Any:
+        return ["tuple", [type_tree(e) for e in t.elems]]
+
+    visit_struct = _unreadable
+
+
+_TYPE_TREE = _TypeTree()
 
 
 def type_tree(t: Type) -> Any:
     """The worker's reading of ``t`` (``runtime/pyvalues.py`` documents the trees)."""
-    if isinstance(t, BoolType):
-        return "bool"
-    if isinstance(t, CharType):
-        return "char"
-    if isinstance(t, StringType):
-        return "str"
-    if isinstance(t, IntType):
-        lo, hi = t.bounds
-        return "int" if lo is None and hi is None else ["int", lo, hi]
-    if isinstance(t, FloatType):
-        return "float" if t.name == "f64" else ["float32"]
-    if isinstance(t, SeqType):
-        return ["array" if t.kind == "array" else "list", type_tree(t.elem)]
-    if isinstance(t, SetType):
-        return ["set", type_tree(t.elem)]
-    if isinstance(t, MultisetType):
-        return ["multiset", type_tree(t.elem)]
-    if isinstance(t, MapType):
-        return ["map", type_tree(t.key), type_tree(t.value)]
-    if isinstance(t, OptionType):
-        return ["option", type_tree(t.elem)]
-    if isinstance(t, NullableType):
-        return ["nullable", type_tree(t.elem)]
-    if isinstance(t, TupleType):
-        return ["tuple", [type_tree(e) for e in t.elems]]
-    raise ValueError(f"type {t} has no Python reading")
+    return visit(t, _TYPE_TREE)
+
+
+class _Hashable(TypeVisitor[[], bool]):
+    """Whether Python values of a type are hashable (set elements, dict keys)."""
+
+    def _yes(self, t: Type) -> bool:
+        return True
+
+    visit_bool = visit_char = visit_string = visit_int = visit_float = _yes
+
+    def _no(self, t: Type) -> bool:
+        return False
+
+    visit_seq = visit_set = visit_multiset = visit_map = visit_struct = _no
+
+    def _parts(self, t: OptionType | NullableType | TupleType) -> bool:
+        return all(_hashable(p) for p in parts(t))
+
+    visit_option = visit_nullable = visit_tuple = _parts
+
+
+_HASHABLE = _Hashable()
 
 
 def _hashable(t: Type) -> bool:
-    if isinstance(t, (SeqType, SetType, MultisetType, MapType, StructType)):
-        return False
-    if isinstance(t, (OptionType, NullableType)):
-        return _hashable(t.elem)
-    if isinstance(t, TupleType):
-        return all(_hashable(e) for e in t.elems)
-    return True
+    return visit(t, _HASHABLE)
 
 
 def problem(t: Type) -> str | None:
@@ -82,47 +126,60 @@ def problem(t: Type) -> str | None:
     if isinstance(t, (OptionType, NullableType)) and isinstance(t.elem, (OptionType,
                                                                           NullableType)):
         return f"{t}: None would stand for two values (an option of an option)"
-    for child in children(t):
+    for child in parts(t):
         why = problem(child)
         if why:
             return why
     return None
 
 
-def children(t: Type) -> list[Type]:
-    if isinstance(t, (SeqType, SetType, MultisetType, OptionType, NullableType)):
-        return [t.elem]
-    if isinstance(t, MapType):
-        return [t.key, t.value]
-    if isinstance(t, TupleType):
-        return list(t.elems)
-    return []
+class _Annotation(TypeVisitor[[], str]):
+    """A Python annotation for values of a type (skeletons)."""
+
+    def visit_bool(self, t: BoolType) -> str:
+        return "bool"
+
+    def _text(self, t: CharType | StringType) -> str:
+        return "str"
+
+    visit_char = visit_string = _text
+
+    def visit_int(self, t: IntType) -> str:
+        return "int"
+
+    def visit_float(self, t: FloatType) -> str:
+        return "float"
+
+    def visit_seq(self, t: SeqType) -> str:
+        inner = f"list[{annotation(t.elem)}]"
+        return f"{inner} | None" if t.kind == "array" else inner
+
+    def visit_set(self, t: SetType) -> str:
+        return f"set[{annotation(t.elem)}]"
+
+    def visit_multiset(self, t: MultisetType) -> str:
+        return f"collections.Counter[{annotation(t.elem)}]"
+
+    def visit_map(self, t: MapType) -> str:
+        return f"dict[{annotation(t.key)}, {annotation(t.value)}]"
+
+    def _or_none(self, t: OptionType | NullableType) -> str:
+        return f"{annotation(t.elem)} | None"
+
+    visit_option = visit_nullable = _or_none
+
+    def visit_tuple(self, t: TupleType) -> str:
+        return "tuple[" + ", ".join(annotation(e) for e in t.elems) + "]"
+
+    visit_struct = _unreadable
+
+
+_ANNOTATION = _Annotation()
 
 
 def annotation(t: Type) -> str:
     """A Python annotation for values of ``t`` (skeletons)."""
-    if isinstance(t, BoolType):
-        return "bool"
-    if isinstance(t, (CharType, StringType)):
-        return "str"
-    if isinstance(t, IntType):
-        return "int"
-    if isinstance(t, FloatType):
-        return "float"
-    if isinstance(t, SeqType):
-        inner = f"list[{annotation(t.elem)}]"
-        return f"{inner} | None" if t.kind == "array" else inner
-    if isinstance(t, SetType):
-        return f"set[{annotation(t.elem)}]"
-    if isinstance(t, MultisetType):
-        return f"collections.Counter[{annotation(t.elem)}]"
-    if isinstance(t, MapType):
-        return f"dict[{annotation(t.key)}, {annotation(t.value)}]"
-    if isinstance(t, (OptionType, NullableType)):
-        return f"{annotation(t.elem)} | None"
-    if isinstance(t, TupleType):
-        return "tuple[" + ", ".join(annotation(e) for e in t.elems) + "]"
-    raise ValueError(f"type {t} has no Python reading")
+    return visit(t, _ANNOTATION)
 
 
 class Unsupported(ValueError):

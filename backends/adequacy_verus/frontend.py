@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from adequacy.plugin import SpecInvalid
 
+from . import attributes
+from .attributes import parse_verifier
 from .syntax import ast as A
 from .syntax.ast import SpecModule
 from .syntax.lexer import Token, normalize_tokens, tokenize
@@ -50,15 +52,6 @@ _NOT_MACRO = RUST_KEYWORDS | frozenset(CLAUSE_KWS)
 _INTS = "u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize int nat"
 INT_SUFFIXES = frozenset(_INTS.split())
 FLOAT_SUFFIXES = frozenset({"f32", "f64"})
-#: ``#[verifier::X]`` attributes that only steer the verifier (none changes what is compiled).
-_VERIFIER = (
-    "opaque inline spinoff_prover rlimit memoize ext_equal accept_recursive_types "
-    "reject_recursive_types reject_recursive_types_in_ground_variants external_body "
-    "allow_in_spec nonlinear truncate loop_isolation auto_ext_equal custom_req_err "
-    "custom_err")
-VERIFIER_ATTRS = frozenset(_VERIFIER.split())
-
-
 def parse_spec(text: str, path: str | None = None) -> SpecModule:
     """Parse a whole spec or skeleton file; syntax errors raise ``SpecInvalid`` with the line."""
     return _parse(tokenize(text, path), path)
@@ -132,10 +125,11 @@ def _check_attribute(toks: list[Token], k: int, path: str | None) -> None:
     ok = False
     if name in ("trigger", "auto"):
         ok = name == "trigger" or not rest
-    elif not inner and len(names) == 2 and names[0] == "verifier":
-        ok = names[1] in VERIFIER_ATTRS
-    elif not inner and name == "verifier" and len(rest) >= 3 and rest[0].is_p("("):
-        ok = rest[1].kind == "ident" and rest[1].value in VERIFIER_ATTRS and rest[2].is_p(")")
+    elif not inner and names and names[0] == "verifier":
+        got = parse_verifier(body)
+        if isinstance(got, str):
+            raise _fail(f"attribute {shown} is not allowed in a spec: {got}", path, line)
+        ok = got is not None
     elif not inner and name == "allow" and rest and rest[0].is_p("("):
         ok = all(t.kind == "ident" or t.is_p(",") or t.is_p("::") or t.is_p("(")
                  or t.is_p(")") for t in rest)
@@ -232,6 +226,46 @@ def _check_fn(fn: A.FnItem, path: str | None) -> None:
                         path, e.line)
 
 
+def _attr_line(item: A.Item, name: str) -> int:
+    return next((a.line for a in item.attrs if name in attributes.names([a])), item.line)
+
+
+def _check_fn_attrs(fn: A.FnItem, path: str | None) -> None:
+    """What Verus says of a function's attributes and qualifiers (rust_to_vir_func.rs)."""
+    got = attributes.names(fn.attrs)
+    wrong = sorted(got - attributes.FN_FLAGS - {"rlimit"})
+    if wrong:
+        raise _fail(f"#[verifier::{wrong[0]}] has no meaning on a function (spec fn "
+                    f"{fn.name!r})", path, _attr_line(fn, wrong[0]))
+    if "opaque" in got and attributes.uninterpreted(fn):
+        raise _fail(f"opaque has no effect on a function without a body ({fn.name!r})", path,
+                    fn.line)
+    if "uninterp" in fn.qualifiers and fn.body is not None and "external_body" not in got:
+        raise _fail(f"function is marked `uninterp` but it has a body ({fn.name!r})", path,
+                    fn.line)
+    if "open" in fn.qualifiers and fn.visibility != "pub":
+        raise _fail(f"function is marked `open` but not marked `pub`; for the body of a "
+                    f"function to be visible, the function symbol must also be visible "
+                    f"({fn.name!r})", path, fn.line)
+
+
+def _check_type_attrs(item: A.StructItem | A.EnumItem, spec: SpecModule,
+                      path: str | None) -> None:
+    got = attributes.names(item.attrs)
+    wrong = sorted(got - attributes.TYPE_FLAGS - attributes.TYPE_PARAM_ATTRS)
+    if wrong:
+        raise _fail(f"#[verifier::{wrong[0]}] has no meaning on a type ({item.name})", path,
+                    _attr_line(item, wrong[0]))
+    if "external_body" in got:
+        used = item.name in ("Input", "Output") or any(
+            t.kind == "ident" and t.value == item.name
+            and not item.line <= t.line <= item.end_line for t in spec.tokens)
+        if used:
+            raise _fail(f"disallowed: Verus treats {item.name} as an opaque datatype "
+                        "(#[verifier::external_body]), so spec code may not build, read or "
+                        "match it", path, item.line)
+
+
 def _check_use(item: A.UseItem, path: str | None) -> None:
     w = item.words
     if len(w) < 3 or w[0] != "vstd" or w[1] != "::" or "as" in w:
@@ -240,17 +274,25 @@ def _check_use(item: A.UseItem, path: str | None) -> None:
                     "without renaming)", path, item.line)
 
 
-def _check_item(item: A.Item, path: str | None) -> None:
+def _check_item(item: A.Item, path: str | None, spec: SpecModule | None = None) -> None:
+    if not isinstance(item, (A.FnItem, A.StructItem, A.EnumItem)) and \
+            attributes.names(item.attrs):
+        raise _fail("#[verifier::...] attributes are allowed only on spec fns, structs and "
+                    "enums", path, item.line)
     if isinstance(item, A.UseItem):
         _check_use(item, path)
     elif isinstance(item, A.FnItem):
         _check_fn(item, path)
+        _check_fn_attrs(item, path)
+    elif isinstance(item, (A.StructItem, A.EnumItem)) and spec is not None:
+        _check_type_attrs(item, spec, path)
     elif isinstance(item, A.ImplItem):
         if item.trait is not None:
             raise _fail(f"trait impls are not allowed in a spec (impl {item.trait} for "
                         f"{item.self_type})", path, item.line)
         for fn in item.fns:
             _check_fn(fn, path)
+            _check_fn_attrs(fn, path)
     elif isinstance(item, A.OtherItem):
         if item.kind == "macro":
             raise _fail(f"macro {item.name}! is not allowed in a spec", path, item.line)
@@ -304,7 +346,7 @@ def _check_item_layer(spec: SpecModule, path: str | None) -> None:
         if name not in WRAPPERS:
             raise _fail(f"macro block {name}! is not allowed in a spec", path, line)
     for item in spec.items:
-        _check_item(item, path)
+        _check_item(item, path, spec)
     for what, line in spec.skipped:
         raise _fail(f"{what} is not allowed in a spec (spec items need none, and the checker "
                     "reads only what it parses)", path, line)

@@ -21,6 +21,11 @@ class VerinaImporter:
 
         return import_verina(src, dest, **options)
 
+    def task_ids(self, src: Path, **_options: Any) -> list[str]:
+        from .verina.importer import find_task_folders
+
+        return [f.name for f in find_task_folders(Path(src))]
+
 
 @hookimpl
 def adequacy_importers() -> list[Importer]:

@@ -37,7 +37,7 @@ EXAMPLES = Path(__file__).resolve().parent / "examples"
 """Bundled with the package: example tasks, a dataset's gold specs, the gym's worked example."""
 
 if TYPE_CHECKING:
-    from adequacy.plugin import GymTexts
+    from adequacy.plugin import GymTexts, SmtEncoder
 
     from .interp.compiler import Program
     from .syntax.ast import SpecModule
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 #: the one place each engine's default-chain membership and rank are declared.
 ENGINES: tuple[EngineRow, ...] = (("interp", ".interp.engine", "InterpEngine", True, 20),
            ("exec_spec", ".exec_spec.engine", "ExecSpecEngine", True, 10),
+           ("smt", ".smt.engine", "VerusSmtEngine", True, 15),
            ("verus", ".verus_driver.engine", "VerusEngine", False, 30))
 
 
@@ -115,6 +116,12 @@ class VerusBackend(Backend):
         from .mutation import spec_mutants
 
         return run_deep(lambda: spec_mutants(task, text, operators))
+
+    def smt_encoder(self) -> SmtEncoder:
+        """Verus specs as Z3 terms (``smt/``): the symbolic questions and the ``smt`` engine."""
+        from .smt import VerusEncoder
+
+        return VerusEncoder()
 
     def gym_texts(self) -> GymTexts:
         """An agent's instructions and language notes for Verus tasks (the gym)."""

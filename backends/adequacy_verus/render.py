@@ -14,7 +14,7 @@ Two targets, both driven by the task's type schema:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from adequacy.plugin import (
@@ -31,6 +31,9 @@ from adequacy.plugin import (
     StructType,
     TupleType,
     Type,
+    TypeVisitor,
+    method_for,
+    visit,
 )
 
 
@@ -40,6 +43,67 @@ class RenderError(BackendError, ValueError):
 
 # ---------------------------------------------------------------- token stream (exec_spec)
 
+def _no_value(what: str) -> Callable[..., Any]:
+    """A visitor method for constructors Verus has no values of (floats, Java's nullable)."""
+    def refuse(self: Any, ty: Type, *rest: Any) -> Any:
+        raise RenderError(f"{what} of type {ty}")
+    return refuse
+
+
+class _Tokens(TypeVisitor[[Any, list[str]], None]):
+    """Append the tokens of a value to ``out``."""
+
+    def visit_int(self, ty: IntType, value: Any, out: list[str]) -> None:
+        out.append(str(int(value)))
+
+    def visit_bool(self, ty: BoolType, value: Any, out: list[str]) -> None:
+        out.append("1" if value else "0")
+
+    def visit_char(self, ty: CharType, value: Any, out: list[str]) -> None:
+        out.append(str(ord(value)))
+
+    def visit_string(self, ty: StringType, value: Any, out: list[str]) -> None:
+        out.append(str(len(value)))
+        out.extend(str(ord(c)) for c in value)
+
+    def _elements(self, ty: SeqType | SetType | MultisetType, value: Any, out: list[str]
+                  ) -> None:
+        items = value or []
+        out.append(str(len(items)))
+        put, et = method_for(ty.elem, self), ty.elem
+        for e in items:
+            put(et, e, out)
+
+    visit_seq = visit_set = visit_multiset = _elements
+
+    def visit_map(self, ty: MapType, value: Any, out: list[str]) -> None:
+        out.append(str(len(value)))
+        put_key, put_value = method_for(ty.key, self), method_for(ty.value, self)
+        for k, v in value:
+            put_key(ty.key, k, out)
+            put_value(ty.value, v, out)
+
+    def visit_option(self, ty: OptionType, value: Any, out: list[str]) -> None:
+        if value is None:
+            out.append("0")
+        else:
+            out.append("1")
+            visit(ty.elem, self, value["some"], out)
+
+    def visit_tuple(self, ty: TupleType, value: Any, out: list[str]) -> None:
+        for e, t in zip(value, ty.elems, strict=True):
+            visit(t, self, e, out)
+
+    def visit_struct(self, ty: StructType, value: Any, out: list[str]) -> None:
+        for name, ft in ty.fields:
+            visit(ft, self, value[name], out)
+
+    visit_float = visit_nullable = _no_value("cannot encode values")
+
+
+_TOKENS = _Tokens()
+
+
 def encode_tokens(value: Any, ty: Type, out: list[str] | None = None) -> list[str]:
     """Append the tokens of ``value`` (already validated against ``ty``) to ``out``.
 
@@ -47,67 +111,107 @@ def encode_tokens(value: Any, ty: Type, out: list[str] | None = None) -> list[st
     are a length then code points (no escaping problems), structs follow declared field order.
     """
     out = [] if out is None else out
-    if isinstance(ty, IntType):
-        out.append(str(int(value)))
-    elif isinstance(ty, BoolType):
-        out.append("1" if value else "0")
-    elif isinstance(ty, CharType):
-        out.append(str(ord(value)))
-    elif isinstance(ty, StringType):
-        out.append(str(len(value)))
-        out.extend(str(ord(c)) for c in value)
-    elif isinstance(ty, (SeqType, SetType, MultisetType)):
-        items = value or []
-        out.append(str(len(items)))
-        for e in items:
-            encode_tokens(e, ty.elem, out)
-    elif isinstance(ty, MapType):
-        out.append(str(len(value)))
-        for k, v in value:
-            encode_tokens(k, ty.key, out)
-            encode_tokens(v, ty.value, out)
-    elif isinstance(ty, OptionType):
-        if value is None:
-            out.append("0")
-        else:
-            out.append("1")
-            encode_tokens(value["some"], ty.elem, out)
-    elif isinstance(ty, TupleType):
-        for e, t in zip(value, ty.elems, strict=True):
-            encode_tokens(e, t, out)
-    elif isinstance(ty, StructType):
-        for name, ft in ty.fields:
-            encode_tokens(value[name], ft, out)
-    else:
-        raise RenderError(f"cannot encode values of type {ty}")
+    visit(ty, _TOKENS, value, out)
     return out
+
+
+class _Decode(TypeVisitor[[Iterator[str]], Any]):
+    """Read one value back from the token stream."""
+
+    def visit_int(self, ty: IntType, tokens: Iterator[str]) -> Any:
+        return int(next(tokens))
+
+    def visit_bool(self, ty: BoolType, tokens: Iterator[str]) -> Any:
+        return next(tokens) == "1"
+
+    def visit_char(self, ty: CharType, tokens: Iterator[str]) -> Any:
+        return chr(int(next(tokens)))
+
+    def visit_string(self, ty: StringType, tokens: Iterator[str]) -> Any:
+        n = int(next(tokens))
+        return "".join(chr(int(next(tokens))) for _ in range(n))
+
+    def _elements(self, ty: SeqType | SetType | MultisetType, tokens: Iterator[str]) -> Any:
+        n = int(next(tokens))
+        get, et = method_for(ty.elem, self), ty.elem
+        return [get(et, tokens) for _ in range(n)]
+
+    visit_seq = visit_set = visit_multiset = _elements
+
+    def visit_map(self, ty: MapType, tokens: Iterator[str]) -> Any:
+        n = int(next(tokens))
+        return [[visit(ty.key, self, tokens), visit(ty.value, self, tokens)] for _ in range(n)]
+
+    def visit_option(self, ty: OptionType, tokens: Iterator[str]) -> Any:
+        return {"some": visit(ty.elem, self, tokens)} if next(tokens) == "1" else None
+
+    def visit_tuple(self, ty: TupleType, tokens: Iterator[str]) -> Any:
+        return [visit(t, self, tokens) for t in ty.elems]
+
+    def visit_struct(self, ty: StructType, tokens: Iterator[str]) -> Any:
+        return {name: visit(ft, self, tokens) for name, ft in ty.fields}
+
+    visit_float = visit_nullable = _no_value("cannot decode values")
+
+
+_DECODE = _Decode()
 
 
 def decode_tokens(tokens: Iterator[str], ty: Type) -> Any:
     """Inverse of ``encode_tokens`` (sets, multisets and maps come back as arrays)."""
-    if isinstance(ty, IntType):
-        return int(next(tokens))
-    if isinstance(ty, BoolType):
-        return next(tokens) == "1"
-    if isinstance(ty, CharType):
-        return chr(int(next(tokens)))
-    if isinstance(ty, StringType):
-        n = int(next(tokens))
-        return "".join(chr(int(next(tokens))) for _ in range(n))
-    if isinstance(ty, (SeqType, SetType, MultisetType)):
-        n = int(next(tokens))
-        return [decode_tokens(tokens, ty.elem) for _ in range(n)]
-    if isinstance(ty, MapType):
-        n = int(next(tokens))
-        return [[decode_tokens(tokens, ty.key), decode_tokens(tokens, ty.value)]
-                for _ in range(n)]
-    if isinstance(ty, OptionType):
-        return {"some": decode_tokens(tokens, ty.elem)} if next(tokens) == "1" else None
-    if isinstance(ty, TupleType):
-        return [decode_tokens(tokens, t) for t in ty.elems]
-    if isinstance(ty, StructType):
-        return {name: decode_tokens(tokens, ft) for name, ft in ty.fields}
-    raise RenderError(f"cannot decode values of type {ty}")
+    return visit(ty, _DECODE, tokens)
+
+
+class _Decoder(TypeVisitor[[], str]):
+    """The Rust expression that reads one value (see ``rust_decoder``)."""
+
+    def visit_int(self, ty: IntType) -> str:
+        if ty.name in ("int", "nat"):
+            # exec_spec cannot compile int/nat fields; the macro rejects the spec before this
+            # expression is type-checked, so any type does.
+            return "r.num::<i128>()"
+        return f"r.num::<{ty.name}>()"
+
+    def visit_bool(self, ty: BoolType) -> str:
+        return "r.boolean()"
+
+    def visit_char(self, ty: CharType) -> str:
+        return "r.chr()"
+
+    def visit_string(self, ty: StringType) -> str:
+        return "r.string()"
+
+    def visit_seq(self, ty: SeqType) -> str:
+        return ("{ let n = r.len(); let mut v = Vec::with_capacity(n); "
+                f"for _ in 0..n {{ v.push({rust_decoder(ty.elem)}); }} v }}")
+
+    def visit_set(self, ty: SetType) -> str:
+        return ("{ let n = r.len(); let mut v = ::std::collections::HashSet::new(); "
+                f"for _ in 0..n {{ v.insert({rust_decoder(ty.elem)}); }} v }}")
+
+    def visit_multiset(self, ty: MultisetType) -> str:
+        return ("{ let n = r.len(); let mut m = ::std::collections::HashMap::new(); "
+                f"for _ in 0..n {{ *m.entry({rust_decoder(ty.elem)}).or_insert(0usize) += 1; }} "
+                "ExecMultiset { m } }")
+
+    def visit_map(self, ty: MapType) -> str:
+        return ("{ let n = r.len(); let mut v = ::std::collections::HashMap::new(); "
+                f"for _ in 0..n {{ let k = {rust_decoder(ty.key)}; "
+                f"let x = {rust_decoder(ty.value)}; v.insert(k, x); }} v }}")
+
+    def visit_option(self, ty: OptionType) -> str:
+        return f"(if r.boolean() {{ Some({rust_decoder(ty.elem)}) }} else {{ None }})"
+
+    def visit_tuple(self, ty: TupleType) -> str:
+        return "(" + "".join(f"{rust_decoder(t)}, " for t in ty.elems) + ")"
+
+    def visit_struct(self, ty: StructType) -> str:
+        return struct_decoder(f"Exec{ty.name}", ty.fields)
+
+    visit_float = visit_nullable = _no_value("exec_spec cannot read values")
+
+
+_DECODER = _Decoder()
 
 
 def rust_decoder(ty: Type) -> str:
@@ -116,39 +220,7 @@ def rust_decoder(ty: Type) -> str:
     Rust evaluates struct-literal fields, tuple elements and call arguments left to right, which
     is the order ``encode_tokens`` writes them in.
     """
-    if isinstance(ty, IntType):
-        if ty.name in ("int", "nat"):
-            # exec_spec cannot compile int/nat fields; the macro rejects the spec before this
-            # expression is type-checked, so any type does.
-            return "r.num::<i128>()"
-        return f"r.num::<{ty.name}>()"
-    if isinstance(ty, BoolType):
-        return "r.boolean()"
-    if isinstance(ty, CharType):
-        return "r.chr()"
-    if isinstance(ty, StringType):
-        return "r.string()"
-    if isinstance(ty, SeqType):
-        return ("{ let n = r.len(); let mut v = Vec::with_capacity(n); "
-                f"for _ in 0..n {{ v.push({rust_decoder(ty.elem)}); }} v }}")
-    if isinstance(ty, SetType):
-        return ("{ let n = r.len(); let mut v = ::std::collections::HashSet::new(); "
-                f"for _ in 0..n {{ v.insert({rust_decoder(ty.elem)}); }} v }}")
-    if isinstance(ty, MultisetType):
-        return ("{ let n = r.len(); let mut m = ::std::collections::HashMap::new(); "
-                f"for _ in 0..n {{ *m.entry({rust_decoder(ty.elem)}).or_insert(0usize) += 1; }} "
-                "ExecMultiset { m } }")
-    if isinstance(ty, MapType):
-        return ("{ let n = r.len(); let mut v = ::std::collections::HashMap::new(); "
-                f"for _ in 0..n {{ let k = {rust_decoder(ty.key)}; "
-                f"let x = {rust_decoder(ty.value)}; v.insert(k, x); }} v }}")
-    if isinstance(ty, OptionType):
-        return f"(if r.boolean() {{ Some({rust_decoder(ty.elem)}) }} else {{ None }})"
-    if isinstance(ty, TupleType):
-        return "(" + "".join(f"{rust_decoder(t)}, " for t in ty.elems) + ")"
-    if isinstance(ty, StructType):
-        return struct_decoder(f"Exec{ty.name}", ty.fields)
-    raise RenderError(f"exec_spec cannot read values of type {ty}")
+    return visit(ty, _DECODER)
 
 
 def struct_decoder(exec_name: str, fields: tuple[tuple[str, Type], ...] | list[Any]) -> str:
@@ -168,56 +240,77 @@ def _rust_char(c: str) -> str:
     return f"'\\u{{{ord(c):x}}}'"
 
 
+class _SpecExpr(TypeVisitor[[Any], str]):
+    """The Verus spec expression of a value (see ``spec_expr``)."""
+
+    def visit_int(self, ty: IntType, value: Any) -> str:
+        v = int(value)
+        if v >= 0:
+            return f"{v}{ty.name}"
+        # ``-128i8`` would negate an out-of-range literal; negate in ``int`` and cast instead.
+        return f"(-{-v}int)" if ty.name == "int" else f"((-{-v}int) as {ty.name})"
+
+    def visit_bool(self, ty: BoolType, value: Any) -> str:
+        return "true" if value else "false"
+
+    def visit_char(self, ty: CharType, value: Any) -> str:
+        return _rust_char(value)
+
+    def visit_string(self, ty: StringType, value: Any) -> str:
+        if not value:
+            return "Seq::<char>::empty()"
+        return "seq![" + ", ".join(_rust_char(c) for c in value) + "]"
+
+    def visit_seq(self, ty: SeqType, value: Any) -> str:
+        from .skeleton import verus_type
+        if not value:
+            return f"Seq::<{verus_type(ty.elem)}>::empty()"
+        return "seq![" + ", ".join(spec_expr(e, ty.elem) for e in value) + "]"
+
+    def visit_set(self, ty: SetType, value: Any) -> str:
+        from .skeleton import verus_type
+        if not value:
+            return f"Set::<{verus_type(ty.elem)}>::empty()"
+        return "set![" + ", ".join(spec_expr(e, ty.elem) for e in value) + "]"
+
+    def visit_multiset(self, ty: MultisetType, value: Any) -> str:
+        from .skeleton import verus_type
+        acc = f"Multiset::<{verus_type(ty.elem)}>::empty()"
+        for e in value:
+            acc += f".insert({spec_expr(e, ty.elem)})"
+        return acc
+
+    def visit_map(self, ty: MapType, value: Any) -> str:
+        from .skeleton import verus_type
+        if not value:
+            return f"Map::<{verus_type(ty.key)}, {verus_type(ty.value)}>::empty()"
+        return "map![" + ", ".join(f"{spec_expr(k, ty.key)} => {spec_expr(v, ty.value)}"
+                                   for k, v in value) + "]"
+
+    def visit_option(self, ty: OptionType, value: Any) -> str:
+        return ("Option::None" if value is None
+                else f"Option::Some({spec_expr(value['some'], ty.elem)})")
+
+    def visit_tuple(self, ty: TupleType, value: Any) -> str:
+        parts = [spec_expr(e, t) for e, t in zip(value, ty.elems, strict=True)]
+        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+    def visit_struct(self, ty: StructType, value: Any) -> str:
+        return struct_expr(ty.name, [(n, value[n], t) for n, t in ty.fields])
+
+    visit_float = visit_nullable = _no_value("Verus has no spec value")
+
+
+_SPEC_EXPR = _SpecExpr()
+
+
 def spec_expr(value: Any, ty: Type) -> str:
     """A Verus spec-mode expression denoting ``value``.
 
     Strings become ``seq!['a', ..]`` (``SpecString`` is ``Seq<char>``), which needs no
     string-literal axioms; multisets are built by ``insert`` chains since vstd has no literal.
     """
-    if isinstance(ty, IntType):
-        v = int(value)
-        if v >= 0:
-            return f"{v}{ty.name}"
-        # ``-128i8`` would negate an out-of-range literal; negate in ``int`` and cast instead.
-        return f"(-{-v}int)" if ty.name == "int" else f"((-{-v}int) as {ty.name})"
-    if isinstance(ty, BoolType):
-        return "true" if value else "false"
-    if isinstance(ty, CharType):
-        return _rust_char(value)
-    if isinstance(ty, StringType):
-        if not value:
-            return "Seq::<char>::empty()"
-        return "seq![" + ", ".join(_rust_char(c) for c in value) + "]"
-    if isinstance(ty, SeqType):
-        from .skeleton import verus_type
-        if not value:
-            return f"Seq::<{verus_type(ty.elem)}>::empty()"
-        return "seq![" + ", ".join(spec_expr(e, ty.elem) for e in value) + "]"
-    if isinstance(ty, SetType):
-        from .skeleton import verus_type
-        if not value:
-            return f"Set::<{verus_type(ty.elem)}>::empty()"
-        return "set![" + ", ".join(spec_expr(e, ty.elem) for e in value) + "]"
-    if isinstance(ty, MultisetType):
-        from .skeleton import verus_type
-        acc = f"Multiset::<{verus_type(ty.elem)}>::empty()"
-        for e in value:
-            acc += f".insert({spec_expr(e, ty.elem)})"
-        return acc
-    if isinstance(ty, MapType):
-        from .skeleton import verus_type
-        if not value:
-            return f"Map::<{verus_type(ty.key)}, {verus_type(ty.value)}>::empty()"
-        return "map![" + ", ".join(f"{spec_expr(k, ty.key)} => {spec_expr(v, ty.value)}"
-                                   for k, v in value) + "]"
-    if isinstance(ty, OptionType):
-        return "Option::None" if value is None else f"Option::Some({spec_expr(value['some'], ty.elem)})"
-    if isinstance(ty, TupleType):
-        parts = [spec_expr(e, t) for e, t in zip(value, ty.elems, strict=True)]
-        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
-    if isinstance(ty, StructType):
-        return struct_expr(ty.name, [(n, value[n], t) for n, t in ty.fields])
-    raise RenderError(f"Verus has no spec value of type {ty}")
+    return visit(ty, _SPEC_EXPR, value)
 
 
 def struct_expr(name: str, fields: list[tuple[str, Any, Type]]) -> str:

@@ -30,6 +30,9 @@ from adequacy.plugin import (
     TaskError,
     TupleType,
     Type,
+    TypeVisitor,
+    parts,
+    visit,
 )
 
 #: Imports every spec file starts with; ``exec_spec`` brings ``SpecString`` and the macro.
@@ -67,40 +70,60 @@ def _check_ident(name: str, where: str) -> None:
                             "spec; rename it in task.toml", field=where)
 
 
-def verus_type(ty: Type, where: str = "type") -> str:
-    """The Verus spec type for a schema type (what appears in the skeleton's structs)."""
-    if isinstance(ty, IntType):
+class _VerusType(TypeVisitor[[str], str]):
+    """The Verus spec type of a schema type; ``where`` names the task field in errors."""
+
+    def visit_int(self, ty: IntType, where: str) -> str:
         return ty.name
-    if isinstance(ty, BoolType):
+
+    def visit_bool(self, ty: BoolType, where: str) -> str:
         return "bool"
-    if isinstance(ty, CharType):
+
+    def visit_char(self, ty: CharType, where: str) -> str:
         return "char"
-    if isinstance(ty, StringType):
+
+    def visit_string(self, ty: StringType, where: str) -> str:
         return "SpecString"
-    if isinstance(ty, SeqType):
+
+    def visit_seq(self, ty: SeqType, where: str) -> str:
         return f"Seq<{verus_type(ty.elem, where)}>"
-    if isinstance(ty, SetType):
+
+    def visit_set(self, ty: SetType, where: str) -> str:
         return f"Set<{verus_type(ty.elem, where)}>"
-    if isinstance(ty, MultisetType):
+
+    def visit_multiset(self, ty: MultisetType, where: str) -> str:
         return f"Multiset<{verus_type(ty.elem, where)}>"
-    if isinstance(ty, MapType):
+
+    def visit_map(self, ty: MapType, where: str) -> str:
         return f"Map<{verus_type(ty.key, where)}, {verus_type(ty.value, where)}>"
-    if isinstance(ty, OptionType):
+
+    def visit_option(self, ty: OptionType, where: str) -> str:
         return f"Option<{verus_type(ty.elem, where)}>"
-    if isinstance(ty, TupleType):
+
+    def visit_tuple(self, ty: TupleType, where: str) -> str:
         inner = ", ".join(verus_type(e, where) for e in ty.elems)
         return f"({inner},)" if len(ty.elems) == 1 else f"({inner})"
-    if isinstance(ty, StructType):
+
+    def visit_struct(self, ty: StructType, where: str) -> str:
         return ty.name
-    if isinstance(ty, FloatType):
+
+    def visit_float(self, ty: FloatType, where: str) -> str:
         raise SkeletonError(
             f"{ty} is not supported by the Verus backend: Verus spec code has no floating-point "
             "semantics that exec_spec or the interpreter could check (use an integer or "
             "fixed-point encoding in the task)", field=where)
-    if isinstance(ty, NullableType):
+
+    def visit_nullable(self, ty: NullableType, where: str) -> str:
         raise SkeletonError("nullable<...> is a Java reference type; a Verus task uses "
                             "option<...> instead", field=where)
-    raise SkeletonError(f"type {ty} has no Verus counterpart", field=where)
+
+
+_VERUS_TYPE = _VerusType()
+
+
+def verus_type(ty: Type, where: str = "type") -> str:
+    """The Verus spec type for a schema type (what appears in the skeleton's structs)."""
+    return visit(ty, _VERUS_TYPE, where)
 
 
 def _structs_in_order(types: Sequence[Type]) -> list[StructType]:
@@ -108,25 +131,20 @@ def _structs_in_order(types: Sequence[Type]) -> list[StructType]:
     out: list[StructType] = []
     seen: set[str] = set()
 
-    def visit(t: Type) -> None:
+    def walk(t: Type) -> None:
         if isinstance(t, StructType):
             if t.name in seen:
                 return
             seen.add(t.name)
             for _, ft in t.fields:
-                visit(ft)
+                walk(ft)
             out.append(t)
-        elif isinstance(t, (SeqType, SetType, MultisetType, OptionType, NullableType)):
-            visit(t.elem)
-        elif isinstance(t, MapType):
-            visit(t.key)
-            visit(t.value)
-        elif isinstance(t, TupleType):
-            for e in t.elems:
-                visit(e)
+        else:
+            for p in parts(t):
+                walk(p)
 
     for t in types:
-        visit(t)
+        walk(t)
     return out
 
 

@@ -358,33 +358,55 @@ def _spec_items(src: _Source, mod: A.SpecModule, skip: str) -> list[str]:
     return out
 
 
-def to_json(v: Any, ty: T.Type) -> Any:
-    """An interpreter value as a JSON case value of type ``ty`` (the inverse of
-    ``interp.values.from_json``)."""
-    from .interp.values import EnumVal, Tup
-    if isinstance(ty, T.IntType):
+class _ToJson(T.TypeVisitor[[Any], Any]):
+    """An interpreter value as JSON, for the types a test's expected value may have."""
+
+    def visit_int(self, ty: T.IntType, v: Any) -> Any:
         if type(v) is not int:
             raise ValueError(f"expected an integer, got {v!r}")
         return v
-    if isinstance(ty, T.BoolType):
+
+    def visit_bool(self, ty: T.BoolType, v: Any) -> Any:
         if type(v) is not bool:
             raise ValueError(f"expected a bool, got {v!r}")
         return v
-    if isinstance(ty, T.CharType):
+
+    def visit_char(self, ty: T.CharType, v: Any) -> Any:
         return str(v)
-    if isinstance(ty, T.StringType):
+
+    def visit_string(self, ty: T.StringType, v: Any) -> Any:
         return "".join(v)
-    if isinstance(ty, T.SeqType):
+
+    def visit_seq(self, ty: T.SeqType, v: Any) -> Any:
         return [to_json(x, ty.elem) for x in v]
-    if isinstance(ty, T.OptionType):
+
+    def visit_option(self, ty: T.OptionType, v: Any) -> Any:
+        from .interp.values import EnumVal
         if isinstance(v, EnumVal) and v.variant == "None":
             return None
         if isinstance(v, EnumVal) and v.variant == "Some":
             return {"some": to_json(v.vals[0], ty.elem)}
         raise ValueError(f"expected an Option, got {v!r}")
-    if isinstance(ty, T.TupleType) and isinstance(v, Tup | tuple):
+
+    def visit_tuple(self, ty: T.TupleType, v: Any) -> Any:
+        if not isinstance(v, tuple):  # a Tup is a tuple
+            return self._cannot(ty, v)
         return [to_json(x, t) for x, t in zip(v, ty.elems, strict=True)]
-    raise ValueError(f"cannot write {v!r} as {ty}")
+
+    def _cannot(self, ty: T.Type, v: Any) -> Any:
+        raise ValueError(f"cannot write {v!r} as {ty}")
+
+    visit_set = visit_multiset = visit_map = visit_struct = _cannot
+    visit_float = visit_nullable = _cannot
+
+
+_TO_JSON = _ToJson()
+
+
+def to_json(v: Any, ty: T.Type) -> Any:
+    """An interpreter value as a JSON case value of type ``ty`` (the inverse of
+    ``interp.values.from_json``)."""
+    return T.visit(ty, _TO_JSON, v)
 
 
 def main_tests(mod: A.SpecModule) -> list[tuple[int, str, list[A.Expr], A.Expr | None, bool]]:

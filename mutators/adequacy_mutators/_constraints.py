@@ -42,6 +42,8 @@ from adequacy.model.types import (
     StructType,
     TupleType,
     Type,
+    TypeVisitor,
+    visit,
 )
 from adequacy.model.values import as_float
 
@@ -71,21 +73,41 @@ def _base(t: Type) -> Type:
     return t.elem if isinstance(t, NullableType) else t
 
 
-def _step_type(t: Type, seg: str) -> Type | None:
-    t = _base(t)
-    if seg == "elem" and isinstance(t, (SeqType, SetType, MultisetType)):
-        return t.elem
-    if seg == "elem" and isinstance(t, StringType):
-        return CharType()
-    if seg in ("key", "value") and isinstance(t, MapType):
-        return t.key if seg == "key" else t.value
-    if seg == "some" and isinstance(t, OptionType):
-        return t.elem
-    if isinstance(t, StructType):
+class _Step(TypeVisitor[[str], "Type | None"]):
+    """The type one path segment names inside a type (None: it names nothing there)."""
+
+    def _nothing(self, t: Type, seg: str) -> Type | None:
+        return None
+
+    visit_bool = visit_char = visit_int = visit_float = visit_nullable = _nothing
+
+    def _elements(self, t: SeqType | SetType | MultisetType, seg: str) -> Type | None:
+        return t.elem if seg == "elem" else None
+
+    visit_seq = visit_set = visit_multiset = _elements
+
+    def visit_string(self, t: StringType, seg: str) -> Type | None:
+        return CharType() if seg == "elem" else None
+
+    def visit_map(self, t: MapType, seg: str) -> Type | None:
+        return {"key": t.key, "value": t.value}.get(seg)
+
+    def visit_option(self, t: OptionType, seg: str) -> Type | None:
+        return t.elem if seg == "some" else None
+
+    def visit_struct(self, t: StructType, seg: str) -> Type | None:
         return dict(t.fields).get(seg)
-    if isinstance(t, TupleType) and seg.isdigit() and int(seg) < len(t.elems):
-        return t.elems[int(seg)]
-    return None
+
+    def visit_tuple(self, t: TupleType, seg: str) -> Type | None:
+        return t.elems[int(seg)] if seg.isdigit() and int(seg) < len(t.elems) else None
+
+
+_STEP = _Step()
+
+
+def _step_type(t: Type, seg: str) -> Type | None:
+    """The type ``seg`` names inside ``t`` (a nullable's element: a null ends a path)."""
+    return visit(_base(t), _STEP, seg)
 
 
 def locations(value: Any, ty: Type, path: tuple[str, ...]) -> list[tuple[Location, Any, Type]]:

@@ -22,6 +22,7 @@ slow reference on a big valid input is not a precondition), and their presence p
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -45,6 +46,7 @@ from ._constraints import Constraints, parse_constraints
 from ._inputs import invalid_candidates
 from ._oracles import load_module_function
 from ._profile import input_space_size, profile_inputs
+from ._reference import SharedReference
 
 __all__ = ["GenerateReport", "generate_task"]
 
@@ -59,6 +61,9 @@ DRAWN = 10
 
 #: the task's own pairs run through the reference before its outputs are trusted.
 PROBES = 10
+
+#: drawn inputs a lazy run sends at once (at least: as many as pairs are still wanted).
+LAZY_CHUNK = 8
 
 #: seconds a Python reference may take on one input (its sandboxed call is killed after).
 PY_SECONDS = 5.0
@@ -125,30 +130,36 @@ def _python_outcomes(fn: TaskFunction) -> Outcomes:
     return run
 
 
-def _reference(task: Task, notes: list[str]) -> tuple[str, Outcomes | None]:
+def _reference(task: Task, notes: list[str], shared: SharedReference | None
+               ) -> tuple[str, Outcomes | None, bool]:
+    """(what runs it, the runner, whether its inputs may run lazily: an input's outcome does
+    not depend on its batch, ``SharedReference.stateless``)."""
     path = task.reference_dir / "reference.py"
     if path.is_file():
-        return "reference.py", _python_outcomes(load_module_function(path, "reference"))
+        return "reference.py", _python_outcomes(load_module_function(path, "reference")), False
     from adequacy.extensions.registry import backend_for
 
     try:
         backend = backend_for(task.language)
     except AdequacyError as e:
         notes.append(f"no reference: {e}")
-        return "", None
+        return "", None, False
     if not backend.runs_references():
         notes.append(f"no reference: no reference/reference.py and backend {backend.name} "
                      "runs none; no valid pair can be generated")
-        return "", None
+        return "", None, False
     limits = Limits(case_seconds=5.0)
+    ref = shared if shared is not None and shared.backend is backend else None
 
     def run(inputs: list[dict[str, Any]]) -> list[ReferenceOutcome]:
+        if ref is not None:
+            return ref.outcomes(inputs, limits)
         res = backend.reference_outcomes(task, inputs, limits)
         if res is None or len(res) != len(inputs):
             return [ReferenceOutcome(kind="failed", reason="no reference outcome")] * len(inputs)
         return list(res)
 
-    return f"backend {backend.name}", run
+    return f"backend {backend.name}", run, ref is not None and ref.stateless
 
 
 # -- input oracles -------------------------------------------------------------------------
@@ -305,7 +316,38 @@ def generate_task(
     ``write=False`` only reports.
     """
     task = load_task(task_dir)
-    root = Path(task_dir)
+    with _shared(task) as shared:
+        return generate_loaded(task, Path(task_dir), valid, seed,
+                               invalid_per_source=invalid_per_source, sources=sources,
+                               write=write, infer_every_input_valid=infer_every_input_valid,
+                               shared=shared)[0]
+
+
+def _shared(task: Task) -> contextlib.AbstractContextManager[SharedReference | None]:
+    """The task's backend reference for one run (nothing when no backend serves it)."""
+    from adequacy.extensions.registry import backend_for
+
+    try:
+        return SharedReference(task, backend_for(task.language))
+    except AdequacyError:
+        return contextlib.nullcontext()
+
+
+def generate_loaded(
+    task: Task,
+    root: Path,
+    valid: int = 50,
+    seed: int = 0,
+    *,
+    invalid_per_source: int = 8,
+    sources: int = 12,
+    write: bool = True,
+    infer_every_input_valid: bool = True,
+    shared: SharedReference | None = None,
+) -> tuple[GenerateReport, Task]:
+    """``generate_task`` on a task already loaded from ``root``, its reference run through
+    ``shared`` when given; also returns the task as it is afterwards (its new cases and
+    ``every_input_valid``), as ``load_task`` would read it back, for the next step."""
     cons = parse_constraints(task.constraints, task.inputs)
     rep = GenerateReport(task=task.id, seed=seed, valid_wanted=valid,
                          every_input_valid=task.every_input_valid,
@@ -315,7 +357,7 @@ def generate_task(
     rng = random.Random(f"generate\x1f{seed}\x1f{task.id}")
     judge = _InputJudge(task, cons, rep.notes)
     rep.input_oracles = list(judge.names)
-    ref_name, ref = _reference(task, rep.notes)
+    ref_name, ref, lazy = _reference(task, rep.notes, shared)
     rep.reference = ref_name
     if ref is not None:
         rep.input_oracles.append("reference throws")
@@ -346,6 +388,8 @@ def generate_task(
             kinds[o.kind] += 1
 
     thrown: list[dict[str, Any]] = []
+    deferred: list[dict[str, Any]] = []
+    """Drawn inputs a lazy run left unrun (they gave no pair: enough were made before)."""
     own_pairs = [c for c in post_c if c.output is not None and c.seed is None]
     probes_out = random.Random(f"probes\x1f{seed}").sample(own_pairs, min(PROBES, len(own_pairs)))
     probes = [c.input for c in probes_out]
@@ -382,8 +426,14 @@ def generate_task(
                 batch.append(inp)
             # the first batch ends with the task's own pairs: a reference that does not give
             # their recorded outputs after running on other inputs (state kept across calls,
-            # a conversion that differs from the dataset's) cannot make right outputs
-            run(batch + (probes if _round == 0 else []))
+            # a conversion that differs from the dataset's) cannot make right outputs. A
+            # reference whose outcomes do not depend on their batch (``lazy``) runs the pairs
+            # first and the drawn inputs as they are needed; those left over run only where
+            # they can still change something (the every_input_valid inference, below)
+            if lazy:
+                run(probes if _round == 0 else [])
+            else:
+                run(batch + (probes if _round == 0 else []))
             if _round == 0:
                 wrapped = [c.id for c in probes_out if (o := outcomes.get(params_key(
                     c.input, task.inputs))) is not None and o.overflowed]
@@ -399,9 +449,12 @@ def generate_task(
                     ref = None
                     outcomes.clear()
                     break
-            for inp in batch:
+            for n, inp in enumerate(batch):
                 if made + len(new_post) >= valid:
+                    deferred += batch[n:]
                     break
+                if params_key(inp, task.inputs) not in outcomes:  # lazy: the next inputs
+                    run(batch[n:n + max(LAZY_CHUNK, valid - made - len(new_post))])
                 o = outcomes[params_key(inp, task.inputs)]
                 if o.kind == "threw":
                     dropped["valid: reference threw (tried as invalid)"] += 1
@@ -482,7 +535,6 @@ def generate_task(
         sound_ops[op] += 1
 
     # -- every input valid? -----------------------------------------------------------------
-    total = sum(1 for o in outcomes.values() if o.kind == "returned")
     stated = re.search(r"(?m)^\s*every_input_valid\s*=", (root / "task.toml").read_text(
         encoding="utf-8"))
     if stated and not task.every_input_valid:
@@ -490,6 +542,10 @@ def generate_task(
     space = input_space_size(task.inputs)
     if (infer_every_input_valid and not stated and not pre_s and not found_invalid
             and not judge.states_precondition):
+        if not (space is not None and len(known_valid) == space):
+            # the evidence is every input tried, the drawn ones a lazy run left unrun too
+            run(deferred)
+        total = sum(1 for o in outcomes.values() if o.kind == "returned")
         bad = {k: n for k, n in kinds.items() if k != "returned"}
         if space is not None and len(known_valid) == space:
             # not an inference: the valid cases are every input the types admit
@@ -533,4 +589,14 @@ def generate_task(
                              "leaves no safe place for it (add it by hand)")
             rep.every_input_valid = rep.inferred_every_input_valid = False
         rep.written = bool(new_post or new_sound or rep.inferred_every_input_valid)
-    return rep
+    cases = dict(task.cases)
+    if new_post:
+        cases[Bucket.post_complete] = post_c + new_post
+        cases[Bucket.pre_complete] = pre_c + new_pre
+    if new_sound:
+        cases[Bucket.pre_sound] = pre_s + new_sound
+    after = task.model_copy(update={
+        "cases": cases,
+        "every_input_valid": rep.every_input_valid,
+        "every_input_valid_reason": rep.every_input_valid_reason})
+    return rep, after

@@ -29,6 +29,8 @@ from adequacy.model.types import (
     SetType,
     StringType,
     Type,
+    TypeVisitor,
+    visit,
 )
 
 from ._constraints import Constraint, Constraints, Location, _base, _step_type, locations
@@ -195,25 +197,59 @@ def _for_constraint(c: Constraint, inp: dict[str, Any], cons: Constraints,
     return out
 
 
+class _Schema(TypeVisitor[[Any], list[tuple[str, Any]]]):
+    """The schema's boundary values of a (non-nullable) type, given the input's own value."""
+
+    def _none(self, b: Type, v: Any) -> list[tuple[str, Any]]:
+        return []
+
+    visit_bool = visit_option = visit_tuple = visit_struct = visit_nullable = _none
+
+    def visit_int(self, b: IntType, v: Any) -> list[tuple[str, Any]]:
+        lo, hi = b.bounds
+        return [("schema.zero", 0), ("schema.negative", -1), ("schema.min", lo),
+                ("schema.max", hi)]
+
+    def visit_float(self, b: FloatType, v: Any) -> list[tuple[str, Any]]:
+        return [("schema.zero", 0.0), ("schema.negative", -1.0), ("schema.nan", "NaN")]
+
+    def visit_char(self, b: CharType, v: Any) -> list[tuple[str, Any]]:
+        return [("schema.space", " "), ("schema.nul", "\x00")]
+
+    def visit_string(self, b: StringType, v: Any) -> list[tuple[str, Any]]:
+        return self._sized("", v)
+
+    def _sized(self, empty: Any, v: Any) -> list[tuple[str, Any]]:
+        out: list[tuple[str, Any]] = [("schema.empty", empty)]
+        if v is not None and len(v) > 1:
+            out.append(("schema.single", v[:1]))
+        return out
+
+    def visit_set(self, b: SetType, v: Any) -> list[tuple[str, Any]]:
+        return self._sized([], v)
+
+    def visit_map(self, b: MapType, v: Any) -> list[tuple[str, Any]]:
+        return self._sized([], v)
+
+    def _elements(self, b: SeqType | MultisetType, v: Any) -> list[tuple[str, Any]]:
+        out = self._sized([], v)
+        if v and isinstance(_base(b.elem), IntType):
+            out.append(("schema.negative_elem", [-1, *v[1:]]))
+        return out
+
+    visit_seq = visit_multiset = _elements
+
+
+_SCHEMA = _Schema()
+
+
 def _schema_values(v: Any, t: Type) -> list[tuple[str, Any]]:
     b = _base(t)
     out: list[tuple[str, Any]] = []
     if isinstance(t, NullableType) or (isinstance(b, SeqType) and b.kind == "array"):
         out.append(("schema.null", None))
-    if isinstance(b, IntType):
-        lo, hi = b.bounds
-        out += [("schema.zero", 0), ("schema.negative", -1), ("schema.min", lo),
-                ("schema.max", hi)]
-    elif isinstance(b, FloatType):
-        out += [("schema.zero", 0.0), ("schema.negative", -1.0), ("schema.nan", "NaN")]
-    elif isinstance(b, (StringType, SeqType, SetType, MultisetType, MapType)):
-        out.append(("schema.empty", "" if isinstance(b, StringType) else []))
-        if v is not None and len(v) > 1:
-            out.append(("schema.single", v[:1]))
-        if isinstance(b, (SeqType, MultisetType)) and v and isinstance(_base(b.elem), IntType):
-            out.append(("schema.negative_elem", [-1, *v[1:]]))
-    elif isinstance(b, CharType):
-        out += [("schema.space", " "), ("schema.nul", "\x00")]
+    boundary: list[tuple[str, Any]] = visit(b, _SCHEMA, v)
+    out += boundary
     return [(op, x) for op, x in out if x is not None or op == "schema.null"]
 
 

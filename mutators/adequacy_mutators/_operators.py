@@ -1,4 +1,5 @@
-"""Named mutation operators, one list per type of the type language.
+"""The built-in mutation operators, one list per constructor of the type language, and the
+operators of a type: the registry's, from every plugin (``adequacy_mutation_operators``).
 
 An operator takes ``(value, type, rng)`` and returns a candidate value, or ``SKIP`` when it does
 not apply (``seq.swap`` on one element, ``int.max`` on ``int``). Operators on containers change
@@ -13,9 +14,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from adequacy.extensions.operators import SKIP, MutationOperator, OperatorFn
+from adequacy.extensions.registry import registry
 from adequacy.model.identity import float_value, strictly_valid, value_key
 from adequacy.model.random_values import CHAR_POOL, random_value
 from adequacy.model.types import (
@@ -24,7 +26,6 @@ from adequacy.model.types import (
     FloatType,
     IntType,
     MapType,
-    MultisetType,
     NullableType,
     OptionType,
     SeqType,
@@ -33,30 +34,24 @@ from adequacy.model.types import (
     StructType,
     TupleType,
     Type,
+    TypeVisitor,
+    visit,
 )
 from adequacy.model.values import as_float
 
-__all__ = ["SKIP", "Operator", "mutate_once", "operators_for"]
+__all__ = ["BUILTIN_OPERATORS", "mutate_once", "operators_for"]
 
-SKIP: Any = object()
-"""Returned by an operator that does not apply to the value."""
-
-#: ``fn(value, type, rng) -> (inner operator name or "", new value) | SKIP``
-OpFn = Callable[[Any, Any, random.Random], Any]
+OpFn = OperatorFn
 
 
-@dataclass(frozen=True)
-class Operator:
-    name: str
-    fn: OpFn
+def _op(name: str, constructor: str, fn: OpFn, deterministic: bool = False,
+        applies: Callable[[Type], bool] | None = None) -> MutationOperator:
+    return MutationOperator(name=name, constructor=constructor, fn=fn,
+                            deterministic=deterministic, applies=applies)
 
-    def apply(self, value: Any, ty: Type, rng: random.Random) -> tuple[str, Any] | None:
-        """The operator's full name and candidate, or None when it does not apply."""
-        res = self.fn(value, ty, rng)
-        if res is SKIP:
-            return None
-        inner, new = res
-        return (f"{self.name}>{inner}" if inner else self.name), new
+
+def _is_array(ty: Type) -> bool:
+    return isinstance(ty, SeqType) and ty.kind == "array"
 
 
 def _leaf(f: Callable[[Any, Any, random.Random], Any]) -> OpFn:
@@ -97,19 +92,19 @@ def _int_nearby(v: int, t: IntType, rng: random.Random) -> int:
 
 
 INT_OPS = [
-    Operator("int.plus_one", _leaf(lambda v, t, r: v + 1)),
-    Operator("int.minus_one", _leaf(lambda v, t, r: v - 1)),
-    Operator("int.plus_two", _leaf(lambda v, t, r: v + 2)),
-    Operator("int.minus_two", _leaf(lambda v, t, r: v - 2)),
-    Operator("int.negate", _leaf(lambda v, t, r: -v)),
-    Operator("int.zero", _leaf(lambda v, t, r: 0)),
-    Operator("int.min", _leaf(_int_bound(0))),
-    Operator("int.max", _leaf(_int_bound(1))),
-    Operator("int.nearby", _leaf(_int_nearby)),
-    Operator("int.double", _leaf(lambda v, t, r: 2 * v)),
+    _op("int.plus_one", "int", _leaf(lambda v, t, r: v + 1), deterministic=True),
+    _op("int.minus_one", "int", _leaf(lambda v, t, r: v - 1), deterministic=True),
+    _op("int.plus_two", "int", _leaf(lambda v, t, r: v + 2), deterministic=True),
+    _op("int.minus_two", "int", _leaf(lambda v, t, r: v - 2), deterministic=True),
+    _op("int.negate", "int", _leaf(lambda v, t, r: -v), deterministic=True),
+    _op("int.zero", "int", _leaf(lambda v, t, r: 0), deterministic=True),
+    _op("int.min", "int", _leaf(_int_bound(0)), deterministic=True),
+    _op("int.max", "int", _leaf(_int_bound(1)), deterministic=True),
+    _op("int.nearby", "int", _leaf(_int_nearby)),
+    _op("int.double", "int", _leaf(lambda v, t, r: 2 * v), deterministic=True),
 ]
 
-BOOL_OPS = [Operator("bool.flip", _leaf(lambda v, t, r: not v))]
+BOOL_OPS = [_op("bool.flip", "bool", _leaf(lambda v, t, r: not v), deterministic=True)]
 
 
 # ---------------------------------------------------------------- floats
@@ -134,15 +129,16 @@ def _float_op(f: Callable[[float, random.Random], float]) -> OpFn:
 
 
 FLOAT_OPS = [
-    Operator("float.scale", _float_op(lambda x, r: x * r.choice([2.0, 0.5, 10.0, 0.1]))),
-    Operator("float.negate", _float_op(lambda x, r: -x)),
-    Operator("float.plus_one", _float_op(lambda x, r: x + 1.0)),
-    Operator("float.minus_one", _float_op(lambda x, r: x - 1.0)),
-    Operator("float.zero", _float_op(lambda x, r: 0.0)),
-    Operator("float.round", _float_op(lambda x, r: float(round(x)) if math.isfinite(x) else 0.0)),
-    Operator("float.nan", _float_op(lambda x, r: math.nan)),
-    Operator("float.inf", _float_op(lambda x, r: math.inf)),
-    Operator("float.neg_inf", _float_op(lambda x, r: -math.inf)),
+    _op("float.scale", "float", _float_op(lambda x, r: x * r.choice([2.0, 0.5, 10.0, 0.1]))),
+    _op("float.negate", "float", _float_op(lambda x, r: -x), deterministic=True),
+    _op("float.plus_one", "float", _float_op(lambda x, r: x + 1.0), deterministic=True),
+    _op("float.minus_one", "float", _float_op(lambda x, r: x - 1.0), deterministic=True),
+    _op("float.zero", "float", _float_op(lambda x, r: 0.0), deterministic=True),
+    _op("float.round", "float", _float_op(lambda x, r: float(round(x)) if math.isfinite(x)
+                                          else 0.0), deterministic=True),
+    _op("float.nan", "float", _float_op(lambda x, r: math.nan), deterministic=True),
+    _op("float.inf", "float", _float_op(lambda x, r: math.inf), deterministic=True),
+    _op("float.neg_inf", "float", _float_op(lambda x, r: -math.inf), deterministic=True),
 ]
 
 
@@ -169,10 +165,10 @@ def _other_char(c: str, rng: random.Random) -> str:
 
 
 CHAR_OPS = [
-    Operator("char.next", _leaf(lambda v, t, r: _shift(v, 1))),
-    Operator("char.prev", _leaf(lambda v, t, r: _shift(v, -1))),
-    Operator("char.case_flip", _leaf(lambda v, t, r: _case_flip(v))),
-    Operator("char.other", _leaf(lambda v, t, r: _other_char(v, r))),
+    _op("char.next", "char", _leaf(lambda v, t, r: _shift(v, 1)), deterministic=True),
+    _op("char.prev", "char", _leaf(lambda v, t, r: _shift(v, -1)), deterministic=True),
+    _op("char.case_flip", "char", _leaf(lambda v, t, r: _case_flip(v)), deterministic=True),
+    _op("char.other", "char", _leaf(lambda v, t, r: _other_char(v, r))),
 ]
 
 
@@ -204,15 +200,15 @@ def _str_insert(s: str, rng: random.Random) -> str:
 
 
 STRING_OPS = [
-    Operator("string.edit", _leaf(lambda v, t, r: _str_edit(v, r))),
-    Operator("string.drop_char", _leaf(lambda v, t, r: _str_drop(v, r))),
-    Operator("string.duplicate_char", _leaf(lambda v, t, r: _str_dup(v, r))),
-    Operator("string.insert_char", _leaf(lambda v, t, r: _str_insert(v, r))),
-    Operator("string.reverse", _leaf(lambda v, t, r: v[::-1])),
-    Operator("string.swapcase", _leaf(lambda v, t, r: v.swapcase())),
-    Operator("string.upper", _leaf(lambda v, t, r: v.upper())),
-    Operator("string.lower", _leaf(lambda v, t, r: v.lower())),
-    Operator("string.empty", _leaf(lambda v, t, r: "")),
+    _op("string.edit", "string", _leaf(lambda v, t, r: _str_edit(v, r))),
+    _op("string.drop_char", "string", _leaf(lambda v, t, r: _str_drop(v, r))),
+    _op("string.duplicate_char", "string", _leaf(lambda v, t, r: _str_dup(v, r))),
+    _op("string.insert_char", "string", _leaf(lambda v, t, r: _str_insert(v, r))),
+    _op("string.reverse", "string", _leaf(lambda v, t, r: v[::-1]), deterministic=True),
+    _op("string.swapcase", "string", _leaf(lambda v, t, r: v.swapcase()), deterministic=True),
+    _op("string.upper", "string", _leaf(lambda v, t, r: v.upper()), deterministic=True),
+    _op("string.lower", "string", _leaf(lambda v, t, r: v.lower()), deterministic=True),
+    _op("string.empty", "string", _leaf(lambda v, t, r: ""), deterministic=True),
 ]
 
 
@@ -317,24 +313,27 @@ def _from_null(v: Any, t: Any, rng: random.Random) -> Any:
 
 
 SEQ_OPS = [
-    Operator("seq.drop", _seq(_drop)),
-    Operator("seq.insert", _seq(_insert)),
-    Operator("seq.duplicate", _seq(_duplicate)),
-    Operator("seq.swap", _seq(_swap)),
-    Operator("seq.reverse", _seq(lambda items, t, r: ("", items[::-1]))),
-    Operator("seq.sort", _seq(_sorted(False))),
-    Operator("seq.sort_desc", _seq(_sorted(True))),
-    Operator("seq.change_elem", _seq(_change_elem)),
-    Operator("seq.empty", _seq(_empty)),
+    _op("seq.drop", "seq", _seq(_drop)),
+    _op("seq.insert", "seq", _seq(_insert)),
+    _op("seq.duplicate", "seq", _seq(_duplicate)),
+    _op("seq.swap", "seq", _seq(_swap)),
+    _op("seq.reverse", "seq", _seq(lambda items, t, r: ("", items[::-1])), deterministic=True),
+    _op("seq.sort", "seq", _seq(_sorted(False)), deterministic=True),
+    _op("seq.sort_desc", "seq", _seq(_sorted(True)), deterministic=True),
+    _op("seq.change_elem", "seq", _seq(_change_elem)),
+    _op("seq.empty", "seq", _seq(_empty), deterministic=True),
 ]
-ARRAY_NULL_OPS = [Operator("array.null", _to_null), Operator("array.from_null", _from_null)]
+ARRAY_NULL_OPS = [
+    _op("array.null", "seq", _to_null, deterministic=True, applies=_is_array),
+    _op("array.from_null", "seq", _from_null, applies=_is_array),
+]
 
 MULTISET_OPS = [
-    Operator("multiset.drop", _seq(_drop)),
-    Operator("multiset.add", _seq(_insert)),
-    Operator("multiset.duplicate", _seq(_duplicate)),
-    Operator("multiset.change_elem", _seq(_change_elem)),
-    Operator("multiset.empty", _seq(_empty)),
+    _op("multiset.drop", "multiset", _seq(_drop)),
+    _op("multiset.add", "multiset", _seq(_insert)),
+    _op("multiset.duplicate", "multiset", _seq(_duplicate)),
+    _op("multiset.change_elem", "multiset", _seq(_change_elem)),
+    _op("multiset.empty", "multiset", _seq(_empty), deterministic=True),
 ]
 
 
@@ -368,18 +367,18 @@ def _map_change(which: int) -> Callable[[list[Any], Any, random.Random], Any]:
 
 
 SET_OPS = [
-    Operator("set.drop", _seq(_drop)),
-    Operator("set.add", _seq(_set_add)),
-    Operator("set.change_elem", _seq(_change_elem)),
-    Operator("set.empty", _seq(_empty)),
+    _op("set.drop", "set", _seq(_drop)),
+    _op("set.add", "set", _seq(_set_add)),
+    _op("set.change_elem", "set", _seq(_change_elem)),
+    _op("set.empty", "set", _seq(_empty), deterministic=True),
 ]
 
 MAP_OPS = [
-    Operator("map.drop", _seq(_drop)),
-    Operator("map.add", _seq(_set_add)),
-    Operator("map.change_value", _seq(_map_change(1))),
-    Operator("map.change_key", _seq(_map_change(0))),
-    Operator("map.empty", _seq(_empty)),
+    _op("map.drop", "map", _seq(_drop)),
+    _op("map.add", "map", _seq(_set_add)),
+    _op("map.change_value", "map", _seq(_map_change(1))),
+    _op("map.change_key", "map", _seq(_map_change(0))),
+    _op("map.empty", "map", _seq(_empty), deterministic=True),
 ]
 
 
@@ -401,9 +400,9 @@ def _opt_change(v: Any, t: OptionType, rng: random.Random) -> Any:
 
 
 OPTION_OPS = [
-    Operator("option.none", _opt_none),
-    Operator("option.some", _opt_some),
-    Operator("option.change", _opt_change),
+    _op("option.none", "option", _opt_none, deterministic=True),
+    _op("option.some", "option", _opt_some),
+    _op("option.change", "option", _opt_change),
 ]
 
 
@@ -429,54 +428,54 @@ def _struct_change(v: Any, t: StructType, rng: random.Random) -> Any:
     return f"{name}:{res[0]}", {**v, name: res[1]}
 
 
-TUPLE_OPS = [Operator("tuple.change_field", _tuple_change)]
-STRUCT_OPS = [Operator("struct.change_field", _struct_change)]
-NULLABLE_OPS = [Operator("nullable.null", _to_null), Operator("nullable.from_null", _from_null)]
+TUPLE_OPS = [_op("tuple.change_field", "tuple", _tuple_change)]
+STRUCT_OPS = [_op("struct.change_field", "struct", _struct_change)]
+NULLABLE_OPS = [
+    _op("nullable.null", "nullable", _to_null, deterministic=True),
+    _op("nullable.from_null", "nullable", _from_null),
+]
 
 
-def _unwrap(op: Operator) -> Operator:
+def _unwrap(op: MutationOperator) -> MutationOperator:
     """The operator of a nullable's element type, applied to the non-null value."""
     def run(v: Any, t: Any, rng: random.Random) -> Any:
         return SKIP if v is None else op.fn(v, t.elem, rng)
 
-    return Operator(op.name, run)
+    return MutationOperator(name=op.name, constructor="nullable", fn=run,
+                            description=op.description, deterministic=op.deterministic)
 
 
-def operators_for(ty: Type) -> list[Operator]:
-    """Every operator that may apply to values of ``ty``."""
-    if isinstance(ty, NullableType):
+BUILTIN_OPERATORS: list[MutationOperator] = [
+    *INT_OPS, *BOOL_OPS, *FLOAT_OPS, *CHAR_OPS, *STRING_OPS, *SEQ_OPS, *ARRAY_NULL_OPS,
+    *SET_OPS, *MULTISET_OPS, *MAP_OPS, *OPTION_OPS, *TUPLE_OPS, *STRUCT_OPS, *NULLABLE_OPS]
+"""Registered through ``adequacy_mutation_operators`` (``adequacy_mutators.plugin``)."""
+
+
+class _OperatorsFor(TypeVisitor[[], list[MutationOperator]]):
+    """Every operator that may apply to values of a type: the registered operators of its
+    constructor; a nullable's own and its element's, unwrapped."""
+
+    def visit_nullable(self, ty: NullableType) -> list[MutationOperator]:
         # a nullable array is already nullable: keep one pair of null operators
         inner = [_unwrap(op) for op in operators_for(ty.elem) if not op.name.startswith("array.")]
-        return NULLABLE_OPS + inner
-    if isinstance(ty, BoolType):
-        return BOOL_OPS
-    if isinstance(ty, IntType):
-        return INT_OPS
-    if isinstance(ty, FloatType):
-        return FLOAT_OPS
-    if isinstance(ty, CharType):
-        return CHAR_OPS
-    if isinstance(ty, StringType):
-        return STRING_OPS
-    if isinstance(ty, SeqType):
-        return SEQ_OPS + (ARRAY_NULL_OPS if ty.kind == "array" else [])
-    if isinstance(ty, SetType):
-        return SET_OPS
-    if isinstance(ty, MultisetType):
-        return MULTISET_OPS
-    if isinstance(ty, MapType):
-        return MAP_OPS
-    if isinstance(ty, OptionType):
-        return OPTION_OPS
-    if isinstance(ty, TupleType):
-        return TUPLE_OPS
-    if isinstance(ty, StructType):
-        return STRUCT_OPS
-    raise TypeError(f"no mutation operators for type {ty}")  # pragma: no cover
+        return self._registered(ty) + inner
+
+    def _registered(self, ty: Type) -> list[MutationOperator]:
+        return [op for op in registry().operators_of(ty.constructor) if op.applies_to(ty)]
+
+    visit_bool = visit_int = visit_float = visit_char = visit_string = _registered
+    visit_seq = visit_set = visit_multiset = visit_map = _registered
+    visit_option = visit_tuple = visit_struct = _registered
+
+
+_OPERATORS_FOR = _OperatorsFor()
+
+
+def operators_for(ty: Type) -> list[MutationOperator]:
+    """Every operator that may apply to values of ``ty``, in registration order."""
+    return visit(ty, _OPERATORS_FOR)
 
 
 def all_operator_names() -> list[str]:
-    """Names of every operator (for docs and report tables)."""
-    groups = [INT_OPS, BOOL_OPS, FLOAT_OPS, CHAR_OPS, STRING_OPS, SEQ_OPS, ARRAY_NULL_OPS,
-              SET_OPS, MULTISET_OPS, MAP_OPS, OPTION_OPS, TUPLE_OPS, STRUCT_OPS, NULLABLE_OPS]
-    return [op.name for g in groups for op in g]
+    """Names of every registered operator (for docs and report tables)."""
+    return list(registry().operators)

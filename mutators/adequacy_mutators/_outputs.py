@@ -15,10 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from adequacy.extensions.operators import MutationOperator
 from adequacy.model.identity import params_key, strictly_valid, value_key
 from adequacy.model.types import SeqType, Type
 
-from ._operators import Operator, operators_for
+from ._operators import operators_for
 
 __all__ = ["Mutant", "mutants", "output_mutants"]
 
@@ -39,7 +40,7 @@ def _rng(seed: int, *parts: str) -> random.Random:
 
 
 def _run(
-    targets: list[tuple[str, Type, Operator]],
+    targets: list[tuple[str, Type, MutationOperator]],
     original: Any,
     build: Any,
     check: Any,
@@ -64,16 +65,16 @@ def _run(
         field, ty, op = order[k]
         res = op.apply(original[field] if field else original, ty, rng)
         if res is None:
-            misses[k] = _MAX_MISSES if op.name in _DETERMINISTIC else misses[k] + 1
+            misses[k] = _MAX_MISSES if op.deterministic else misses[k] + 1
             continue
         name, value = res
         whole = build(field, value)
         key = check(whole)
         if key is None or key in seen:
-            misses[k] = _MAX_MISSES if op.name in _DETERMINISTIC else misses[k] + 1
+            misses[k] = _MAX_MISSES if op.deterministic else misses[k] + 1
             continue
         seen.add(key)
-        misses[k] = 0 if op.name not in _DETERMINISTIC else _MAX_MISSES
+        misses[k] = _MAX_MISSES if op.deterministic else 0
         out.append(Mutant(value=whole, operator=(f"{field}.{name}" if field and len(
             {t[0] for t in targets}) > 1 else name)))
     return out
@@ -81,18 +82,6 @@ def _run(
 
 #: failed tries (not applicable, invalid or duplicate) after which an operator is retired.
 _MAX_MISSES = 8
-
-#: operators whose result does not depend on the random generator: trying them twice is useless.
-_DETERMINISTIC = {
-    "int.plus_one", "int.minus_one", "int.plus_two", "int.minus_two", "int.negate", "int.zero",
-    "int.min", "int.max", "int.double", "bool.flip", "float.negate", "float.plus_one",
-    "float.minus_one", "float.zero", "float.round", "float.nan", "float.inf", "float.neg_inf",
-    "char.next", "char.prev", "char.case_flip", "string.reverse", "string.swapcase",
-    "string.upper", "string.lower", "string.empty", "seq.reverse", "seq.sort", "seq.sort_desc",
-    "seq.empty", "array.null", "multiset.empty", "set.empty", "map.empty", "option.none",
-    "nullable.null",
-}
-
 
 def mutants(value: Any, ty: Type, n: int, seed: int = 0) -> list[Mutant]:
     """Up to ``n`` distinct mutants of ``value`` (fewer when the type has fewer, e.g. bool)."""

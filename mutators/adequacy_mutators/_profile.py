@@ -41,6 +41,8 @@ from adequacy.model.types import (
     StructType,
     TupleType,
     Type,
+    TypeVisitor,
+    visit,
 )
 
 __all__ = ["Profile", "input_space_size", "profile_inputs"]
@@ -49,27 +51,51 @@ __all__ = ["Profile", "input_space_size", "profile_inputs"]
 SPACE_CAP = 4096
 
 
+class _Space(TypeVisitor[[], "int | None"]):
+    """How many values a type has (uncapped; None: infinitely many)."""
+
+    def _infinite(self, t: Type) -> int | None:
+        return None
+
+    visit_char = visit_string = visit_float = _infinite
+    visit_seq = visit_set = visit_multiset = visit_map = _infinite
+
+    def visit_bool(self, t: BoolType) -> int | None:
+        return 2
+
+    def visit_int(self, t: IntType) -> int | None:
+        lo, hi = t.bounds
+        return None if lo is None or hi is None else hi - lo + 1
+
+    def _or_none(self, t: OptionType | NullableType) -> int | None:
+        e = _space(t.elem)
+        return None if e is None else e + 1
+
+    visit_option = visit_nullable = _or_none
+
+    def visit_tuple(self, t: TupleType) -> int | None:
+        return _product(t.elems)
+
+    def visit_struct(self, t: StructType) -> int | None:
+        return _product(tuple(ft for _, ft in t.fields))
+
+
+def _product(elems: tuple[Type, ...]) -> int | None:
+    n = 1
+    for et in elems:
+        e = _space(et)
+        if e is None:
+            return None
+        n *= e
+    return n
+
+
+_SPACE = _Space()
+
+
 def _space(t: Type) -> int | None:
     """How many values ``t`` has, when few (at most ``SPACE_CAP``); None otherwise."""
-    n: int | None
-    if isinstance(t, BoolType):
-        n = 2
-    elif isinstance(t, IntType):
-        lo, hi = t.bounds
-        n = None if lo is None or hi is None else hi - lo + 1
-    elif isinstance(t, (OptionType, NullableType)):
-        e = _space(t.elem)
-        n = None if e is None else e + 1
-    elif isinstance(t, (TupleType, StructType)):
-        elems = t.elems if isinstance(t, TupleType) else tuple(ft for _, ft in t.fields)
-        n = 1
-        for et in elems:
-            e = _space(et)
-            if e is None:
-                return None
-            n *= e
-    else:
-        n = None
+    n = visit(t, _SPACE)
     return n if n is not None and n <= SPACE_CAP else None
 
 
@@ -173,54 +199,7 @@ class Profile:
             else:
                 s.null = True
             return
-        if isinstance(t, NullableType):
-            self._see(v, t.elem, path)
-            return
-        if isinstance(t, (IntType, FloatType)):
-            if isinstance(v, (int, float)) and not isinstance(v, bool):
-                s.nums.append(float(v))
-            return
-        if isinstance(t, CharType):
-            s.chars.add(v)
-            s.char_values = True
-            return
-        if isinstance(t, StringType):
-            s.lens.append(len(v))
-            s.chars.update(v)
-            return
-        if isinstance(t, (SeqType, SetType, MultisetType)):
-            s.lens.append(len(v))
-            et = t.elem
-            for e in v:
-                self._see(e, et, (*path, "elem"))
-            if len(v) >= 2:
-                s.long_samples += 1
-                try:
-                    keys = [_order_key(e) for e in v]
-                    pairs = list(zip(keys, keys[1:], strict=False))
-                    s.sorted_asc &= all(a <= b for a, b in pairs)
-                    s.sorted_desc &= all(a >= b for a, b in pairs)
-                    s.strict &= all(a != b for a, b in pairs)
-                except TypeError:
-                    s.sorted_asc = s.sorted_desc = False
-                s.distinct &= len({value_key(e, et) for e in v}) == len(v)
-            return
-        if isinstance(t, MapType):
-            s.lens.append(len(v))
-            for k, x in v:
-                self._see(k, t.key, (*path, "key"))
-                self._see(x, t.value, (*path, "value"))
-            return
-        if isinstance(t, OptionType):
-            self._see(v.get("some"), t.elem, (*path, "some"))
-            return
-        if isinstance(t, TupleType):
-            for i, (x, et) in enumerate(zip(v, t.elems, strict=True)):
-                self._see(x, et, (*path, str(i)))
-            return
-        if isinstance(t, StructType):
-            for n, ft in t.fields:
-                self._see(v.get(n), ft, (*path, n))
+        visit(t, _OBSERVE, self, s, v, path)
 
     def observe(self, inp: dict[str, Any]) -> None:
         self.samples += 1
@@ -291,63 +270,7 @@ class Profile:
         return rng.choice(pool)
 
     def _value(self, t: Type, path: Path, rng: random.Random) -> Any:
-        s = self.slots.get(path)
-        if isinstance(t, NullableType) or (isinstance(t, SeqType) and t.kind == "array"):
-            if s is not None and s.null and rng.random() < 0.1:
-                return None
-            if isinstance(t, NullableType):
-                return self._value(t.elem, path, rng)
-        if isinstance(t, BoolType):
-            return rng.random() < 0.5
-        if isinstance(t, (IntType, FloatType)):
-            return self._num(t, s, rng)
-        if isinstance(t, CharType):
-            return self._char(s, rng)
-        if isinstance(t, StringType):
-            n = self._len(s, rng)
-            return "".join(self._char(s, rng) for _ in range(n))
-        if isinstance(t, (SeqType, SetType, MultisetType)):
-            n = self._len(s, rng)
-            epath = (*path, "elem")
-            distinct = isinstance(t, SetType) or (
-                s is not None and s.long_samples >= 2 and (s.distinct or s.strict))
-            items: list[Any] = []
-            seen: set[str] = set()
-            for _ in range(n * 5):
-                if len(items) >= n:
-                    break
-                e = self._value(t.elem, epath, rng)
-                k = value_key(e, t.elem)
-                if distinct and k in seen:
-                    continue
-                seen.add(k)
-                items.append(e)
-            if s is not None and s.long_samples >= 2 and (s.sorted_asc or s.sorted_desc):
-                with contextlib.suppress(TypeError):
-                    items.sort(key=_order_key, reverse=not s.sorted_asc)
-            return items
-        if isinstance(t, MapType):
-            n = self._len(s, rng)
-            out: list[Any] = []
-            keys: set[str] = set()
-            for _ in range(n * 5):
-                if len(out) >= n:
-                    break
-                k = self._value(t.key, (*path, "key"), rng)
-                if value_key(k, t.key) in keys:
-                    continue
-                keys.add(value_key(k, t.key))
-                out.append([k, self._value(t.value, (*path, "value"), rng)])
-            return out
-        if isinstance(t, OptionType):
-            if s is not None and s.none and rng.random() < 0.3:
-                return None
-            return {"some": self._value(t.elem, (*path, "some"), rng)}
-        if isinstance(t, TupleType):
-            return [self._value(et, (*path, str(i)), rng) for i, et in enumerate(t.elems)]
-        if isinstance(t, StructType):
-            return {n: self._value(ft, (*path, n), rng) for n, ft in t.fields}
-        return random_value(t, rng)
+        return visit(t, _DRAW, self, self.slots.get(path), path, rng)
 
     def keeps_orders(self, inp: dict[str, Any]) -> bool:
         row = self._scalar_row(inp)
@@ -362,6 +285,161 @@ class Profile:
             if self.keeps_orders(inp):
                 return inp
         return None
+
+
+class _Observe(TypeVisitor[[Profile, _Slot, Any, Path], None]):
+    """Record a non-null value ``v`` seen at ``path`` (slot ``s``) in the profile."""
+
+    def visit_nullable(self, t: NullableType, prof: Profile, s: _Slot, v: Any, path: Path
+                       ) -> None:
+        prof._see(v, t.elem, path)
+
+    def visit_bool(self, t: BoolType, prof: Profile, s: _Slot, v: Any, path: Path) -> None:
+        pass
+
+    def _number(self, t: IntType | FloatType, prof: Profile, s: _Slot, v: Any, path: Path
+                ) -> None:
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            s.nums.append(float(v))
+
+    visit_int = visit_float = _number
+
+    def visit_char(self, t: CharType, prof: Profile, s: _Slot, v: Any, path: Path) -> None:
+        s.chars.add(v)
+        s.char_values = True
+
+    def visit_string(self, t: StringType, prof: Profile, s: _Slot, v: Any, path: Path) -> None:
+        s.lens.append(len(v))
+        s.chars.update(v)
+
+    def _elements(self, t: SeqType | SetType | MultisetType, prof: Profile, s: _Slot, v: Any,
+                  path: Path) -> None:
+        s.lens.append(len(v))
+        et = t.elem
+        for e in v:
+            prof._see(e, et, (*path, "elem"))
+        if len(v) >= 2:
+            s.long_samples += 1
+            try:
+                keys = [_order_key(e) for e in v]
+                pairs = list(zip(keys, keys[1:], strict=False))
+                s.sorted_asc &= all(a <= b for a, b in pairs)
+                s.sorted_desc &= all(a >= b for a, b in pairs)
+                s.strict &= all(a != b for a, b in pairs)
+            except TypeError:
+                s.sorted_asc = s.sorted_desc = False
+            s.distinct &= len({value_key(e, et) for e in v}) == len(v)
+
+    visit_seq = visit_set = visit_multiset = _elements
+
+    def visit_map(self, t: MapType, prof: Profile, s: _Slot, v: Any, path: Path) -> None:
+        s.lens.append(len(v))
+        for k, x in v:
+            prof._see(k, t.key, (*path, "key"))
+            prof._see(x, t.value, (*path, "value"))
+
+    def visit_option(self, t: OptionType, prof: Profile, s: _Slot, v: Any, path: Path) -> None:
+        prof._see(v.get("some"), t.elem, (*path, "some"))
+
+    def visit_tuple(self, t: TupleType, prof: Profile, s: _Slot, v: Any, path: Path) -> None:
+        for i, (x, et) in enumerate(zip(v, t.elems, strict=True)):
+            prof._see(x, et, (*path, str(i)))
+
+    def visit_struct(self, t: StructType, prof: Profile, s: _Slot, v: Any, path: Path) -> None:
+        for n, ft in t.fields:
+            prof._see(v.get(n), ft, (*path, n))
+
+
+class _Draw(TypeVisitor[[Profile, "_Slot | None", Path, random.Random], Any]):
+    """A fresh value at ``path`` shaped like what the profile saw there (slot ``s``)."""
+
+    def visit_nullable(self, t: NullableType, prof: Profile, s: _Slot | None, path: Path,
+                       rng: random.Random) -> Any:
+        if s is not None and s.null and rng.random() < 0.1:
+            return None
+        return prof._value(t.elem, path, rng)
+
+    def visit_bool(self, t: BoolType, prof: Profile, s: _Slot | None, path: Path,
+                   rng: random.Random) -> Any:
+        return rng.random() < 0.5
+
+    def _number(self, t: IntType | FloatType, prof: Profile, s: _Slot | None, path: Path,
+                rng: random.Random) -> Any:
+        return prof._num(t, s, rng)
+
+    visit_int = visit_float = _number
+
+    def visit_char(self, t: CharType, prof: Profile, s: _Slot | None, path: Path,
+                   rng: random.Random) -> Any:
+        return prof._char(s, rng)
+
+    def visit_string(self, t: StringType, prof: Profile, s: _Slot | None, path: Path,
+                     rng: random.Random) -> Any:
+        n = prof._len(s, rng)
+        return "".join(prof._char(s, rng) for _ in range(n))
+
+    def visit_seq(self, t: SeqType, prof: Profile, s: _Slot | None, path: Path,
+                  rng: random.Random) -> Any:
+        if t.kind == "array" and s is not None and s.null and rng.random() < 0.1:
+            return None
+        return self._elements(t, prof, s, path, rng)
+
+    def _elements(self, t: SeqType | SetType | MultisetType, prof: Profile, s: _Slot | None,
+                  path: Path, rng: random.Random) -> Any:
+        n = prof._len(s, rng)
+        epath = (*path, "elem")
+        distinct = isinstance(t, SetType) or (
+            s is not None and s.long_samples >= 2 and (s.distinct or s.strict))
+        items: list[Any] = []
+        seen: set[str] = set()
+        for _ in range(n * 5):
+            if len(items) >= n:
+                break
+            e = prof._value(t.elem, epath, rng)
+            k = value_key(e, t.elem)
+            if distinct and k in seen:
+                continue
+            seen.add(k)
+            items.append(e)
+        if s is not None and s.long_samples >= 2 and (s.sorted_asc or s.sorted_desc):
+            with contextlib.suppress(TypeError):
+                items.sort(key=_order_key, reverse=not s.sorted_asc)
+        return items
+
+    visit_set = visit_multiset = _elements
+
+    def visit_map(self, t: MapType, prof: Profile, s: _Slot | None, path: Path,
+                  rng: random.Random) -> Any:
+        n = prof._len(s, rng)
+        out: list[Any] = []
+        keys: set[str] = set()
+        for _ in range(n * 5):
+            if len(out) >= n:
+                break
+            k = prof._value(t.key, (*path, "key"), rng)
+            if value_key(k, t.key) in keys:
+                continue
+            keys.add(value_key(k, t.key))
+            out.append([k, prof._value(t.value, (*path, "value"), rng)])
+        return out
+
+    def visit_option(self, t: OptionType, prof: Profile, s: _Slot | None, path: Path,
+                     rng: random.Random) -> Any:
+        if s is not None and s.none and rng.random() < 0.3:
+            return None
+        return {"some": prof._value(t.elem, (*path, "some"), rng)}
+
+    def visit_tuple(self, t: TupleType, prof: Profile, s: _Slot | None, path: Path,
+                    rng: random.Random) -> Any:
+        return [prof._value(et, (*path, str(i)), rng) for i, et in enumerate(t.elems)]
+
+    def visit_struct(self, t: StructType, prof: Profile, s: _Slot | None, path: Path,
+                     rng: random.Random) -> Any:
+        return {n: prof._value(ft, (*path, n), rng) for n, ft in t.fields}
+
+
+_OBSERVE = _Observe()
+_DRAW = _Draw()
 
 
 def _order_key(e: Any) -> Any:

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from adequacy.errors import AdequacyError
+from adequacy.extensions.backend import Limits
 from adequacy.model.identity import params_key
 from adequacy.model.task import Case, Task
 from adequacy.model.values import content_hash
@@ -31,8 +32,9 @@ from ._oracles import (
     python_reference_run,
 )
 from ._outputs import output_mutants
+from ._reference import SharedReference
 
-__all__ = ["MutateReport", "input_oracles", "mutate_task", "output_oracles"]
+__all__ = ["MutateReport", "input_oracles", "mutate_loaded", "mutate_task", "output_oracles"]
 
 
 class MutateReport(BaseModel):
@@ -66,7 +68,8 @@ def _reason_key(text: str) -> str:
     return text.split(" raised ")[0] + (" raised" if " raised " in text else "")
 
 
-def output_oracles(task: Task, cons: Constraints, notes: list[str]) -> list[OutputOracle]:
+def output_oracles(task: Task, cons: Constraints, notes: list[str],
+                   shared: SharedReference | None = None) -> list[OutputOracle]:
     ref_dir = task.reference_dir
     oracles: list[OutputOracle] = []
     if (ref_dir / "checker.py").is_file():
@@ -80,7 +83,7 @@ def output_oracles(task: Task, cons: Constraints, notes: list[str]) -> list[Outp
         fn = load_module_function(ref_dir / "reference.py", "reference")
         oracles.append(ReferenceOracle(python_reference_run(fn), task.inputs, task.outputs))
     else:
-        backend_run = _backend_reference(task, notes)
+        backend_run = _backend_reference(task, notes, shared)
         if backend_run is not None:
             oracles.append(ReferenceOracle(backend_run, task.inputs, task.outputs,
                                            name="reference(backend)"))
@@ -90,8 +93,9 @@ def output_oracles(task: Task, cons: Constraints, notes: list[str]) -> list[Outp
     return oracles
 
 
-def _backend_reference(task: Task, notes: list[str]) -> Any:
-    """The task language's backend's ``run_reference(task, inputs)``, when it offers one."""
+def _backend_reference(task: Task, notes: list[str], shared: SharedReference | None) -> Any:
+    """The task language's backend's ``run_reference(task, inputs)``, when it offers one
+    (through ``shared``'s session and known outcomes when given)."""
     from adequacy.extensions.registry import backend_for
 
     try:
@@ -102,6 +106,10 @@ def _backend_reference(task: Task, notes: list[str]) -> Any:
     if not backend.runs_references():
         notes.append(f"backend {backend.name} has no run_reference; using recorded outputs")
         return None
+    if shared is not None and shared.backend is backend:
+        limits = Limits()
+        return lambda inputs: [o.output if o.kind == "returned" else None
+                               for o in shared.outcomes(inputs, limits)]
     return lambda inputs: backend.run_reference(task, inputs)
 
 
@@ -156,7 +164,30 @@ def mutate_task(
     ``write=False`` computes the report without touching files.
     """
     task = load_task(task_dir)
-    root = Path(task_dir)
+    from ._generate import _shared
+
+    with _shared(task) as shared:
+        return mutate_loaded(task, Path(task_dir), per_case, seed, outputs=outputs,
+                             inputs=inputs, write=write,
+                             extra_output_oracles=extra_output_oracles,
+                             extra_input_oracles=extra_input_oracles, shared=shared)
+
+
+def mutate_loaded(
+    task: Task,
+    root: Path,
+    per_case: int = 3,
+    seed: int = 0,
+    *,
+    outputs: bool = True,
+    inputs: bool = True,
+    write: bool = True,
+    extra_output_oracles: list[OutputOracle] | None = None,
+    extra_input_oracles: list[InputOracle] | None = None,
+    shared: SharedReference | None = None,
+) -> MutateReport:
+    """``mutate_task`` on a task already loaded from ``root``, its backend reference run
+    through ``shared`` when given."""
     cons = parse_constraints(task.constraints, task.inputs)
     report = MutateReport(task=task.id, per_case=per_case, seed=seed)
     dropped: Counter[str] = Counter()
@@ -172,7 +203,8 @@ def mutate_task(
     new_pre: list[Case] = []
 
     if outputs and per_case > 0:
-        oracles = output_oracles(task, cons, report.notes) + list(extra_output_oracles or [])
+        oracles = output_oracles(task, cons, report.notes, shared) + list(
+            extra_output_oracles or [])
         report.output_oracles = [o.name for o in oracles]
         taken = {(params_key(c.input, task.inputs), params_key(c.output, task.outputs))
                  for c in post_sound + post_complete if c.output is not None}

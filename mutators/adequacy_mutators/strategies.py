@@ -27,6 +27,8 @@ from adequacy.model.types import (
     StructType,
     TupleType,
     Type,
+    TypeVisitor,
+    visit,
 )
 
 __all__ = ["chars", "types", "values"]
@@ -58,39 +60,62 @@ def types(max_leaves: int = 6) -> st.SearchStrategy[Type]:
     return st.recursive(st.sampled_from(SCALARS), extend, max_leaves=max_leaves)
 
 
-def values(ty: Type, max_size: int = 4) -> st.SearchStrategy[Any]:
-    """Valid values of ``ty`` (strictly valid: chars are BMP non-surrogates, floats JSON-safe)."""
-    if isinstance(ty, NullableType):
+Strategy = st.SearchStrategy[Any]
+
+
+class _Values(TypeVisitor[[int], Strategy]):
+    """The strategy of valid values of a type (``max_size``: collection length bound)."""
+
+    def visit_nullable(self, ty: NullableType, max_size: int) -> Strategy:
         return st.one_of(st.none(), values(ty.elem, max_size))
-    if isinstance(ty, BoolType):
+
+    def visit_bool(self, ty: BoolType, max_size: int) -> Strategy:
         return st.booleans()
-    if isinstance(ty, IntType):
+
+    def visit_int(self, ty: IntType, max_size: int) -> Strategy:
         lo, hi = ty.bounds
         return st.integers(min_value=lo, max_value=hi)
-    if isinstance(ty, FloatType):
+
+    def visit_float(self, ty: FloatType, max_size: int) -> Strategy:
         fs = st.floats(width=32) if ty.name == "f32" else st.floats()
         return fs.map(lambda f: float_value(f, ty))
-    if isinstance(ty, CharType):
+
+    def visit_char(self, ty: CharType, max_size: int) -> Strategy:
         return chars
-    if isinstance(ty, StringType):
+
+    def visit_string(self, ty: StringType, max_size: int) -> Strategy:
         return st.text(alphabet=chars, max_size=8)
-    if isinstance(ty, SeqType):
+
+    def visit_seq(self, ty: SeqType, max_size: int) -> Strategy:
         s = st.lists(values(ty.elem, max_size), max_size=max_size)
         return st.one_of(st.none(), s) if ty.kind == "array" else s
-    if isinstance(ty, SetType):
+
+    def visit_set(self, ty: SetType, max_size: int) -> Strategy:
         et = ty.elem
         return st.lists(values(et, max_size), max_size=max_size,
                         unique_by=lambda x: value_key(x, et))
-    if isinstance(ty, MultisetType):
+
+    def visit_multiset(self, ty: MultisetType, max_size: int) -> Strategy:
         return st.lists(values(ty.elem, max_size), max_size=max_size)
-    if isinstance(ty, MapType):
+
+    def visit_map(self, ty: MapType, max_size: int) -> Strategy:
         kt = ty.key
         pair = st.tuples(values(kt, max_size), values(ty.value, max_size)).map(list)
         return st.lists(pair, max_size=max_size, unique_by=lambda p: value_key(p[0], kt))
-    if isinstance(ty, OptionType):
+
+    def visit_option(self, ty: OptionType, max_size: int) -> Strategy:
         return st.one_of(st.none(), values(ty.elem, max_size).map(lambda v: {"some": v}))
-    if isinstance(ty, TupleType):
+
+    def visit_tuple(self, ty: TupleType, max_size: int) -> Strategy:
         return st.tuples(*[values(t, max_size) for t in ty.elems]).map(list)
-    if isinstance(ty, StructType):
+
+    def visit_struct(self, ty: StructType, max_size: int) -> Strategy:
         return st.fixed_dictionaries({n: values(t, max_size) for n, t in ty.fields})
-    raise TypeError(f"no strategy for {ty}")  # pragma: no cover
+
+
+_VALUES = _Values()
+
+
+def values(ty: Type, max_size: int = 4) -> Strategy:
+    """Valid values of ``ty`` (strictly valid: chars are BMP non-surrogates, floats JSON-safe)."""
+    return visit(ty, _VALUES, max_size)

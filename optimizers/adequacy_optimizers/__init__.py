@@ -4,10 +4,11 @@ Submodules import DSPy only where they need it (``metrics``, ``programs``, ``opt
 ``judge``...), so the classical writers work without the ``optimize`` extra.
 """
 
-from .extract import ExtractionError, spec_from_answer
-from .registry import WRITERS, make_writer
-from .synthesize import SynthesisSummary, synthesize
-from .writer import Usage, Writer, WrittenSpec, visible_cases
+from adequacy.extensions.writers import Usage, Writer, WrittenSpec, visible_cases
 
-__all__ = ["ExtractionError", "spec_from_answer", "WRITERS", "make_writer", "SynthesisSummary",
+from .extract import ExtractionError, spec_from_answer
+from .registry import make_writer
+from .synthesize import SynthesisSummary, synthesize
+
+__all__ = ["ExtractionError", "spec_from_answer", "make_writer", "SynthesisSummary",
            "synthesize", "Usage", "Writer", "WrittenSpec", "visible_cases"]

@@ -19,6 +19,7 @@ import dspy
 from pydantic import BaseModel, ConfigDict, Field
 
 from adequacy.errors import AdequacyError
+from adequacy.extensions.component import Component, ParamValue, distribution_of
 from adequacy.gym.make import make_gym
 from adequacy.gym.manifest import read_manifest
 from adequacy.gym.session import GymRecord
@@ -238,12 +239,23 @@ def run_agent(tasks: Sequence[Path], output: Path, opts: AgentOptions,
             for f in made:
                 rec = run_rollout(Path(f.folder), opts, lm, rollout=k)
                 recs.append(rec)
-                append_record(output, rec, producer("agent", Provenance(
-                    writer="agent", model=opts.lm, sample=k)))
+                append_record(output, rec, producer("agent", _provenance(opts, k)))
     finally:
         if tmp is not None:
             tmp.cleanup()
     return recs
+
+
+def _provenance(opts: AgentOptions, rollout: int) -> Provenance:
+    """The agent as a rollout's record names it: its model and what shaped its spec; each
+    rollout is a sample."""
+    dist = distribution_of(__name__)
+    params: dict[str, ParamValue] = {
+        k: getattr(opts, k) for k in ("lm", "steps", "harness", "threshold", "visible", "seed",
+                                      "temperature", "max_tokens")}
+    return Provenance(writer="agent", model=opts.lm, sample=rollout, made_by=Component(
+        kind="agent", name="react", params=params, distribution=dist[0] if dist else None,
+        version=dist[1] if dist else None))
 
 
 def read_rollouts(path: Path) -> list[AgentRollout]:

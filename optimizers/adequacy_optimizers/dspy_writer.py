@@ -17,13 +17,13 @@ from typing import Any
 import dspy
 
 from adequacy.errors import AdequacyError
+from adequacy.extensions.writers import WrittenSpec
 from adequacy.model.task import Task
 
 from .demos import default_pool, demos_from
 from .extract import ExtractionError, spec_from_answer
 from .lm import call_records, usage_of
 from .programs import SHOTS, SpecWriterProgram, task_inputs
-from .writer import WrittenSpec
 
 
 def build_program(task: Task, family: str, pool: Sequence[Task] = (),

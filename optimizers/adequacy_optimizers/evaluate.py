@@ -10,13 +10,14 @@ import dspy
 from pydantic import BaseModel
 
 from adequacy.extensions.backend import Limits
+from adequacy.extensions.registry import registry
 from adequacy.model.task import Task
 from adequacy.model.thresholds import HARNESS_T
 from adequacy.scoring.runner import score_spec
 from adequacy.scoring.spec_report import SpecReport
 
 from .dspy_writer import DSPyWriter
-from .metrics import adequacy_score, vr_score
+from .objectives import adequacy_score, vr_score
 from .verifier import prove, prover_for
 
 
@@ -37,10 +38,8 @@ class SplitScore(BaseModel):
 
     tasks: int
     adequacy: float
-    post_corr: float | None
-    post_comp: float | None
-    pre_corr: float | None
-    pre_comp: float | None
+    metrics: dict[str, float | None] = {}
+    """Every registered metric (``PostCorr``... by its name ``post_corr``...), by name."""
     harness_at_t: float
     harness_t: float
     vr: float | None
@@ -86,7 +85,8 @@ class _ScoreTask(dspy.Module):
             return TaskScore(task_id=t.id, status="writer failed", adequacy=0.0, error=w.error,
                              vr=0.0 if self.with_vr else None), None
         rep = score_spec(t, w.text, limits=self.limits)
-        m = rep.metrics.model_dump() if rep.metrics else {}
+        m = ({x.name: x.value(rep.buckets, rep.strict) for x in registry().metrics.values()}
+             if rep.metrics else {})
         vr = None
         if self.with_vr and prover_for(t.language) is not None:
             vr = vr_score(prove(t, w.text, self.limits))
@@ -133,8 +133,7 @@ def evaluate(program: dspy.Module, tasks: Sequence[Task], lm: Any,
 
     vrs = [r.vr for r in rows if r.vr is not None]
     return SplitScore(tasks=n, adequacy=_mean([r.adequacy for r in rows]) or 0.0,
-                      post_corr=metric("post_corr"), post_comp=metric("post_comp"),
-                      pre_corr=metric("pre_corr"), pre_comp=metric("pre_comp"),
+                      metrics={name: metric(name) for name in registry().metrics},
                       harness_at_t=(sum(1 for r in rows if r.harness) / n) if n else 0.0,
                       harness_t=harness_t, vr=_mean(vrs) if vrs else None,
                       invalid=sum(1 for r in rows if r.status != "scored"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +34,7 @@ from adequacy.batch.pool import BatchOptions, BatchSummary, run_batch
 from adequacy.errors import AdequacyError, MissingExtra, TaskError, validation_message
 from adequacy.model.toml_lines import line_of
 from adequacy.scoring.options import ScoreOptions
-from adequacy.scoring.spec_report import Provenance
+from adequacy.scoring.spec_report import Provenance, SpecReport
 from adequacy.taskdirs.discovery import default_spec_glob, discover_tasks
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -55,7 +56,7 @@ class SpecSource(BaseModel):
     glob: str | None = None
     """Spec files relative to each task folder; ``"default"``: the backend's ``specs/*.EXT``."""
     writer: str | None = None
-    """``templates``, ``houdini`` or ``dspy``."""
+    """A registered writer: ``templates``, ``houdini``, ``dspy`` or a plugin's."""
     model: str | None = None
     """dspy: a litellm model string."""
     api_base: str | None = None
@@ -78,9 +79,16 @@ class SpecSource(BaseModel):
                                       or self.samples != 1):
             raise ValueError(f"source {self.name!r}: model, program, demo_tasks and samples "
                              "are for writer sources")
-        if self.writer == "dspy" and not self.model:
-            raise ValueError(f"source {self.name!r}: writer dspy needs model (a litellm "
-                             "model string)")
+        if self.writer is not None:
+            from adequacy.extensions.registry import registry
+
+            kinds = registry().writers
+            if self.writer not in kinds:
+                raise ValueError(f"source {self.name!r}: writer {self.writer!r} is not one of "
+                                 f"{', '.join(kinds)}")
+            if kinds[self.writer].needs_model and not self.model:
+                raise ValueError(f"source {self.name!r}: writer {self.writer} needs model (a "
+                                 "litellm model string)")
         return self
 
 
@@ -273,23 +281,42 @@ def _writer_jobs(loaded: LoadedStudy, src: SpecSource, tasks: list[Path],
             say(f"{src.name}: {jobs_file} holds jobs synthesize did not write; writing again")
     except (OSError, ValueError):
         pass
+    from adequacy.extensions.writers import WriterOptions
     from adequacy.taskdirs.load import load_task
-    from adequacy_optimizers.registry import make_writer
+    from adequacy_optimizers.registry import make_writer, writer_provenance
     from adequacy_optimizers.synthesize import synthesize
 
     lm = _source_lm(src)
     pool = [load_task(d) for d in discover_tasks([loaded.resolve(p) for p in src.demo_tasks])]
-    writer = make_writer(str(src.writer), family=src.family, lm=lm, pool=pool,
-                         program_path=program)
+    opts = WriterOptions(lm=lm, model=src.model, temperature=src.temperature,
+                         family=src.family, program=program, demo_tasks=pool)
+    writer = make_writer(str(src.writer), opts)
     say(f"{src.name}: writing {src.samples} spec(s) per task with {src.writer}"
         + (f" ({src.model})" if src.model else ""))
     stamp_file.unlink(missing_ok=True)
-    prov = Provenance(writer=src.writer, family=src.family if src.writer == "dspy" else None,
-                      program=program_sha)
     synthesize(tasks, folder, writer, samples=src.samples, file_stem=src.name,
-               provenance=prov)
+               provenance=writer_provenance(str(src.writer), opts, src.samples))
     stamp_file.write_text(json.dumps(stamp, indent=1) + "\n", encoding="utf-8")
     return jobs_from_file(jobs_file), True
+
+
+def _pair_lines(total: int, say: Callable[[str], None], enabled: bool
+                ) -> Callable[[SpecReport], None] | None:
+    """One line per pair scored now, where no progress bar is drawn (a pipe, a log file):
+    a study can run for hours, and a silent one cannot be told from a hung one."""
+    if not enabled or sys.stderr.isatty():
+        return None
+    done = 0
+
+    def line(rep: SpecReport) -> None:
+        nonlocal done
+        done += 1
+        outcome: str = ("PASSED ALL" if rep.passed_all else rep.status
+                        if rep.status != "scored" else "failed")
+        if rep.error:
+            outcome += f": {' '.join(rep.error.split())[:160]}"
+        say(f"[{done}/{total}] {rep.task_id} {Path(rep.spec_path or '?').name}: {outcome}")
+    return line
 
 
 def run_study(loaded: LoadedStudy, *, workers: int | None = None, progress: bool = True,
@@ -315,7 +342,7 @@ def run_study(loaded: LoadedStudy, *, workers: int | None = None, progress: bool
     results = loaded.resolve(study.results)
     opts = BatchOptions(score=study.scoring, cache_path=cache_path, experiment=loaded.sha256)
     summary = run_batch(jobs, results, opts, workers=workers or study.workers,
-                        progress=progress)
+                        progress=progress, on_report=_pair_lines(len(jobs), say, progress))
     sources = []
     for src, lo, hi, fresh in per_source:
         reps = summary.reports[lo:hi]

@@ -16,12 +16,12 @@ import time
 
 from adequacy.extensions.backend import Limits
 from adequacy.extensions.registry import registry
+from adequacy.extensions.writers import WrittenSpec
 from adequacy.model.task import Task
 
 from .candidates import Clause
 from .templates import template_clauses
 from .verifier import prove, prover_for, why_no_prover
-from .writer import WrittenSpec
 
 
 class HoudiniWriter:

@@ -21,11 +21,11 @@ from typing import Any, Literal
 import dspy
 from pydantic import BaseModel
 
+from adequacy.extensions.writers import Usage
 from adequacy.model.task import Task
 from adequacy.scoring.runner import score_spec
 
 from .lm import usage_of
-from .writer import Usage
 
 
 class JudgeSpec(dspy.Signature):

@@ -33,8 +33,9 @@ from typing import Any, Literal
 import dspy
 from pydantic import BaseModel, ConfigDict, Field
 
+from adequacy.extensions.writers import Usage
+
 from .lm_errors import LmUnavailable
-from .writer import Usage
 
 # litellm prices calls from a bundled table; by default it first tries to download a newer
 # one, which stalls for seconds on machines without internet. The user can set it to False.

@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import dspy
-from pydantic import BaseModel
+from pydantic import BaseModel, field_validator
 
 from adequacy.errors import AdequacyError
+from adequacy.extensions.registry import registry
 from adequacy.model.task import Task
 from adequacy.model.thresholds import HARNESS_T
 from adequacy.records.log import append_record, producer
@@ -38,14 +39,22 @@ from adequacy.scoring.spec_report import Provenance, SpecReport
 from .demos import default_pool, demos_from
 from .evaluate import SplitScore, evaluate
 from .lm import call_records, raise_if_failed, usage_of
-from .metrics import Kind, Option, SpecMetric
+from .metrics import SpecMetric, objective
+from .objectives import Option
 from .programs import SHOTS, SpecWriterProgram, task_inputs
 from .splits import Splits, split_tasks
 
 
 class OptimizeOptions(BaseModel):
     family: str = "zs"
-    metric: Kind = "adequacy"
+    metric: str = "adequacy"
+    """A registered objective (``adequacy``, ``vr``, ``verified_adequacy``, a plugin's)."""
+
+    @field_validator("metric")
+    @classmethod
+    def _registered(cls, v: str) -> str:
+        objective(v)  # names the registered objectives when v is none of them
+        return v
     option: Option = "mean"
     harness_t: float = HARNESS_T
     auto: Literal["light", "medium", "heavy"] | None = "light"
@@ -96,14 +105,15 @@ def _examples(tasks: Sequence[Task]) -> list[dspy.Example]:
 
 def _row(name: str, seed: SplitScore | None, opt: SplitScore | None) -> str:
     def f(s: SplitScore | None) -> str:
-        v = getattr(s, name) if s is not None else None
+        if s is None:
+            return "n/a"
+        v = s.metrics.get(name) if name in registry().metrics else getattr(s, name)
         return "n/a" if v is None else f"{v:.3f}"
     return f"| {name} | {f(seed)} | {f(opt)} |"
 
 
 def table(seed: SplitScore | None, opt: SplitScore | None, title: str) -> str:
-    rows = ["adequacy", "post_corr", "post_comp", "pre_corr", "pre_comp", "harness_at_t", "vr",
-            "invalid", "writer_failed"]
+    rows = ["adequacy", *registry().metrics, "harness_at_t", "vr", "invalid", "writer_failed"]
     n = seed.tasks if seed else 0
     t = seed.harness_t if seed else HARNESS_T
     head = [f"### {title} ({n} tasks; harness_at_t is the share with all four >= {t})", "",

@@ -19,10 +19,9 @@ import dspy
 from adequacy.errors import BackendError
 from adequacy.extensions import registry
 from adequacy.extensions.texts import WriterTexts
+from adequacy.extensions.writers import visible_cases
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Bucket
-
-from .writer import visible_cases
 
 FAMILIES: tuple[str, ...] = ("zs", "2s", "4s", "zs-cot", "fs-cot", "fs-ltm")
 SHOTS = {"zs": 0, "2s": 2, "4s": 4, "zs-cot": 0, "fs-cot": 4, "fs-ltm": 4}

@@ -21,12 +21,13 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from adequacy.console import progress
+from adequacy.extensions.writers import Writer, WrittenSpec
 from adequacy.scoring.spec_report import Provenance
 from adequacy.taskdirs.discovery import discover_tasks
 from adequacy.taskdirs.load import load_task
 
 from .extract import spec_ext
-from .writer import Writer, WrittenSpec
 
 
 class SynthesisSummary(BaseModel):
@@ -65,7 +66,7 @@ def synthesize(
     (with the model that answered) so that ``adequacy run`` records who wrote every spec."""
     out.mkdir(parents=True, exist_ok=True)
     stem = file_stem or writer.name.split(":")[0]
-    made_by = provenance or Provenance(writer=stem)
+    written_by = provenance or Provenance(writer=stem)
     loaded = [(d, load_task(d)) for d in discover_tasks(tasks)]
     n_specs = failed = 0
     tot_p = tot_c = 0
@@ -78,8 +79,10 @@ def synthesize(
     for p in final.values():
         p.unlink(missing_ok=True)
     with partial["jobs.jsonl"].open("w", encoding="utf-8") as jobs, \
-            partial["writes.jsonl"].open("w", encoding="utf-8") as log:
+            partial["writes.jsonl"].open("w", encoding="utf-8") as log, \
+            progress.steps(f"writing specs ({stem})", len(loaded), "tasks") as bar:
         for d, task in loaded:
+            bar.note(f"now: {task.id}")
             folder = out / _safe(task.id)
             folder.mkdir(exist_ok=True)
             for i, w in enumerate(writer.write(task, samples)):
@@ -92,8 +95,8 @@ def synthesize(
                     (out / rel).write_text(_failed_text(w), encoding="utf-8")
                     job["writer_failed"] = failure_reason(w)
                 job["spec"] = rel
-                prov = made_by.model_copy(update={"model": w.model or made_by.model,
-                                                  "sample": i})
+                prov = written_by.model_copy(update={"model": w.model or written_by.model,
+                                                     "sample": i})
                 job["provenance"] = prov.model_dump()
                 jobs.write(json.dumps(job) + "\n")
                 log.write(w.model_copy(update={"sample": i}).model_dump_json() + "\n")
@@ -104,6 +107,7 @@ def synthesize(
                 cost += w.usage.cost
                 if on_spec:
                     on_spec(w)
+            bar.advance()
     for name, p in partial.items():
         p.replace(final[name])
     return SynthesisSummary(tasks=len(loaded), specs=n_specs, failed=failed,

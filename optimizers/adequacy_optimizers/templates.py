@@ -13,12 +13,12 @@ import time
 from collections.abc import Sequence
 
 from adequacy.extensions.registry import registry
+from adequacy.extensions.writers import WrittenSpec, visible_cases
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Bucket
 from adequacy.scoring.runner import score_spec
 
 from .candidates import Clause, daikon_clauses
-from .writer import WrittenSpec, visible_cases
 
 
 def _accepts_valid(task: Task, clauses: Sequence[Clause]) -> bool:

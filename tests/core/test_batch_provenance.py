@@ -144,6 +144,7 @@ def test_a_report_failing_its_own_checks_is_an_error_record_not_a_crash(
         return real(*args, **kwargs).model_copy(update={"passed_all": True})  # type: ignore[arg-type]
 
     monkeypatch.setattr(batch, "score_spec", lying)
+    monkeypatch.setenv("ADEQUACY_POOL_START", "fork")  # the stand-in bug lives in this process
     _task(tmp_path, {"s.toy": WEAK})
     jf = _jobs(tmp_path, [{"task": "toy_succ", "spec": "toy_succ/specs/s.toy"}])
     s = run_batch(jobs_from_file(jf), tmp_path / "r.jsonl", BatchOptions(), workers=1,

@@ -19,13 +19,13 @@ import pytest
 from rich.console import Console
 
 from adequacy.batch.pool import BatchOptions, jobs_from_file, jobs_from_glob, run_batch
+from adequacy.extensions.writers import WrittenSpec
 from adequacy.model.metrics import summarize
 from adequacy.model.task import Task
 from adequacy.records.html import build_study, read_records, summary_rows
 from adequacy.records.log import read_results
 from adequacy.records.tables import batch_table
 from adequacy_optimizers.synthesize import synthesize
-from adequacy_optimizers.writer import WrittenSpec
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOLD = "pre: x >= 0\npost: result == x + 1\n"

@@ -199,3 +199,43 @@ def test_engine_compile_failure_is_unknown_not_invalid(toy: None, toy_task: Path
     assert all(v.value is Truth.unknown for v in only.verdicts)
     assert "outside picky's fragment: picky cannot compile this (spec line 2)" in \
         only.verdicts[0].reason
+
+
+def test_deadline_bounds_the_whole_chain(toy: None, toy_task: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller's deadline (a search's budget) holds across the chain: each engine gets only
+    the time left, and an engine reached after it does not run (its cases stay unknown)."""
+    import time
+
+    import adequacy_toy.plugin as toy_plugin
+    seen: list[tuple[str, float]] = []
+
+    def slow(self, spec, task, cases, limits):  # type: ignore[no-untyped-def]
+        # an engine that spends all the time it is given (a cold compile), then decides nothing
+        seen.append((self.name, limits.spec_seconds))
+        time.sleep(limits.spec_seconds)
+        return [toy_plugin.Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                                   engine=self.name, reason="slow") for c in cases]
+
+    def quick(self, spec, task, cases, limits):  # type: ignore[no-untyped-def]
+        seen.append((self.name, limits.spec_seconds))
+        return [toy_plugin.Verdict(case_id=c.id, bucket=c.bucket, value=Truth.unknown,
+                                   engine=self.name, reason="quick") for c in cases]
+
+    monkeypatch.setattr(toy_plugin.ToyEngine, "check", slow)
+    t0 = time.monotonic()
+    rep = score_spec(load_task(toy_task), GOLD, engines=["picky", "exact"],
+                     limits=Limits(spec_seconds=60), deadline=time.monotonic() + 0.8)
+    took = time.monotonic() - t0
+    assert rep.status == "scored", rep.error
+    assert took < 1.5, took
+    assert len(seen) == 1 and seen[0][1] <= 0.8
+    runs = {e.name: e for e in rep.engines}
+    assert "deadline" in runs["exact"].skipped
+    assert all(v.value == Truth.unknown for v in rep.verdicts)
+    # without a deadline each engine gets its full spec_seconds, as before
+    seen.clear()
+    monkeypatch.setattr(toy_plugin.ToyEngine, "check", quick)
+    score_spec(load_task(toy_task), GOLD, engines=["picky", "exact"],
+               limits=Limits(spec_seconds=60))
+    assert seen == [("picky", 60), ("exact", 60)]

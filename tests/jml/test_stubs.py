@@ -19,7 +19,9 @@ from adequacy_openjml.stubs import java_literal, render_stubs
 def test_java_literals() -> None:
     assert java_literal([1, -2], "int[]") == "new int[]{1, (-2)}"
     assert java_literal("a\"b", "String") == '"a\\"b"'
-    assert java_literal("x", "char") == "'\\u0078'"
+    assert java_literal("x", "char") == "'x'"
+    # not '\\u0027': Java replaces unicode escapes before lexing, so that is '''
+    assert java_literal("'", "char") == "'\\''"
     assert java_literal(None, "int[]") == "null"
     assert java_literal(5, "long") == "5L"
     assert java_literal("NaN", "double") == "Double.NaN"
@@ -62,8 +64,8 @@ def test_registered_through_the_plugin_manager() -> None:
     b = backends["openjml"]
     assert b.language == "jml"
     engines = {e.name: e.info() for e in b.engines()}
-    assert list(engines) == ["rac", "openjml", "key"]
-    assert [n for n, i in engines.items() if i.default] == ["rac"]  # openjml, key: opt-in
-    assert [engines[n].fidelity for n in engines] == [20, 30, 10]
+    assert list(engines) == ["rac", "smt", "openjml", "key"]
+    assert [n for n, i in engines.items() if i.default] == ["rac", "smt"]  # openjml, key: opt-in
+    assert [engines[n].fidelity for n in engines] == [20, 15, 30, 10]
     if shutil.which("openjml") is None and "ADEQUACY_OPENJML" not in os.environ:
         assert not engines["openjml"].available and "openjml" in engines["openjml"].reason

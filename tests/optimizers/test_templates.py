@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from adequacy.batch.pool import BatchOptions, jobs_from_file, run_batch
 from adequacy.cli import app
 from adequacy.examples import bundled_folder
+from adequacy.extensions.writers import visible_cases
 from adequacy.model.types import IntType, SeqType
 from adequacy.model.verdicts import Bucket
 from adequacy.scoring.runner import score_spec
@@ -30,7 +31,6 @@ from adequacy_optimizers.candidates import (
     holds,
 )
 from adequacy_optimizers.templates import TemplateWriter
-from adequacy_optimizers.writer import visible_cases
 
 from .conftest import example
 

@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from adequacy.extensions.component import Component
 from adequacy.model.verdicts import Bucket
 from adequacy.records.html import ResultsError, build_study, read_records
 from adequacy.records.log import SCHEMA, Producer, append_record, read_results
@@ -256,7 +259,9 @@ def test_the_record_shape_is_pinned_to_its_schema_number() -> None:
     pins = {2: "24c501b17d83d1907b30876327695085908f2ff4e0e9d9fd2f970a33e799e65b",
             3: "347c6458d56c5e8a4b168d4aa522f4da2d947c34e73a124e25f7d0d6eb4ad36d",
             4: "c6f09f3876bcd4321503f38cda0cf4bcd586da15db4a6f821bc0f88b6076d48e",
-            5: "77cab853d2482e7d6b3f11a9610cc9cc072a49f233d2780320a04c8282387bed"}
+            5: "0d3f3e26fc9df233bd1e6c62900611c477654c998751cba9853d06c03f59e8a3",
+            6: "9f2384dea0a61df60718827c55ed019da2136854096c77c7e9b26668684aff03",
+            7: "894e122101d5b1698772a7494318faa6679054a67f3b5618f01adfd9b0ecad93"}
     assert hashlib.sha256(shape.encode()).hexdigest() == pins[SCHEMA]
 
 
@@ -269,13 +274,25 @@ def test_schema_3_records_read_as_not_sealed() -> None:
     assert {r.record.report.status for r in logged} == {"scored"}
 
 
-def test_schema_4_records_read_without_program_kills() -> None:
-    """Real output of main before the program-mutant kill ratio (tests/fixtures/results_v4):
-    read, with no ratio claimed, and not taken for this installation's sealed records."""
+def test_schema_6_records_read_without_program_kills() -> None:
+    """Real output of main before the program-mutant kill ratio (tests/fixtures/results_v6):
+    read, with no ratio claimed, and not taken for this installation's sealed records (the
+    fixture's paths were edited after it was sealed)."""
+    v6 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v6" / "run_verus.jsonl"
+    logged = read_results(v6)
+    assert len(logged) == 2 and not any(r.sealed for r in logged)
+    assert all(r.record.report.program_mutants is None for r in logged)
+    assert {r.record.report.status for r in logged} == {"scored"}
+
+
+def test_schema_4_records_read_without_solver_figures() -> None:
+    """Real output of main before the solver's figures (tests/fixtures/results_v4): read, with
+    no figures claimed, and not taken for this installation's sealed records (the fixture's
+    paths were edited after it was sealed elsewhere)."""
     v4 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v4" / "run_jml.jsonl"
     logged = read_results(v4)
     assert len(logged) == 3 and not any(r.sealed for r in logged)
-    assert all(r.record.report.program_mutants is None for r in logged)
+    assert all(r.record.report.symbolic is None for r in logged)
     assert any(r.record.report.status == "scored" for r in logged)
 
 
@@ -286,6 +303,96 @@ def test_schema_2_records_read_with_empty_origins() -> None:
     recs = read_records([v2])
     assert len(recs) == 3 and all(r.report.origins == {} for r in recs)
     assert any(r.report.status == "scored" for r in recs)
+
+
+def test_schema_4_records_read_without_writer_parameters_or_plugins() -> None:
+    """Real output of main before ``made_by`` and ``plugins`` (tests/fixtures/results_v4):
+    read with neither, their flat provenance as written."""
+    v4 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v4"
+    plain = read_results(v4 / "run_verus.jsonl")
+    written = read_results(v4 / "synth_templates.jsonl")
+    assert len(plain) == 2 and len(written) == 1
+    for r in plain + written:
+        assert r.record.producer.made_by is None and r.record.producer.plugins == []
+        assert r.record.producer.adequacy == "0.1.0" and r.record.report.status == "scored"
+    assert written[0].record.producer.writer == "templates"
+    assert plain[0].record.producer.writer is None
+
+
+# ------------------------------------------------------------------ migrations, by property
+
+_params = st.dictionaries(st.sampled_from(["family", "model", "temperature", "samples",
+                                           "program"]),
+                          st.one_of(st.none(), st.booleans(), st.integers(-5, 5),
+                                    st.floats(0, 2), st.text(max_size=8)), max_size=4)
+_component = st.builds(Component, kind=st.sampled_from(["writer", "agent", "plugin"]),
+                       name=st.text(min_size=1, max_size=8), params=_params,
+                       distribution=st.one_of(st.none(), st.just("spec-adequacy")),
+                       version=st.one_of(st.none(), st.just("0.1.0")))
+_producer = st.builds(
+    Producer, adequacy=st.just("0.1.0"), command=st.sampled_from(["run", "submit", "agent"]),
+    writer=st.one_of(st.none(), st.sampled_from(["templates", "dspy", "agent"])),
+    model=st.one_of(st.none(), st.text(max_size=12)),
+    family=st.one_of(st.none(), st.sampled_from(["zs", "fs-cot"])),
+    program=st.one_of(st.none(), st.just("ab" * 32)),
+    sample=st.one_of(st.none(), st.integers(0, 9)),
+    made_by=st.one_of(st.none(), _component), plugins=st.lists(_component, max_size=3))
+
+
+def _older(line: str, schema: int) -> str:
+    """The line as a writer of ``schema`` would have written it: without what came later."""
+    obj = json.loads(line)
+    if schema < 5:
+        for k in ("made_by", "plugins"):
+            obj["producer"].pop(k, None)
+    if schema < 4:
+        obj.pop("seal", None)
+        obj["producer"].pop("sample", None)
+    if schema < 3:
+        obj["report"].pop("origins", None)
+    obj["schema"] = schema
+    return json.dumps(obj)
+
+
+@pytest.mark.property
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(prod=_producer, schema=st.integers(2, 5))
+def test_a_record_read_back_from_any_schema_is_the_record_less_what_it_lacked(
+        tmp_path: Path, prod: Producer, schema: int) -> None:
+    """Written now and read back: the same record. Written as schema 2, 3 or 4 (the same
+    record without what those lacked) and read: migrated to the current schema with exactly
+    those fields empty, everything else equal."""
+    p = tmp_path / f"r{schema}.jsonl"
+    p.unlink(missing_ok=True)
+    rep = spec_report("t1", "a.rs", full(True))
+    written = append_record(p, rep, prod)
+    (now,) = read_results(p)
+    assert now.record.model_copy(update={"seal": None}) == written and now.sealed
+    p.write_text(_older(p.read_text(encoding="utf-8").split("\n")[0], schema) + "\n",
+                 encoding="utf-8")
+    (old,) = read_results(p)
+    lost: dict[str, Any] = {}
+    if schema < 5:
+        lost["producer"] = prod.model_copy(update={"made_by": None, "plugins": []})
+    if schema < 4:
+        lost["producer"] = lost["producer"].model_copy(update={"sample": None})
+    if schema < 3:
+        lost["report"] = written.report.model_copy(update={"origins": {}})
+    assert old.record.model_copy(update={"seal": None}) == written.model_copy(
+        update={"schema_": SCHEMA, **lost})
+    # a line rewritten (into an older shape, or only respaced) is not what the grader sealed
+    assert not old.sealed
+
+
+def test_a_line_break_inside_a_field_does_not_cut_the_record(tmp_path: Path) -> None:
+    """JSON strings hold U+2028, U+2029 and U+0085 raw; a reader splitting on them (as
+    ``str.splitlines`` does) would call the record torn and the file unreadable."""
+    p = tmp_path / "r.jsonl"
+    for model in ("a\u2028b", "c\x85d", "e\u2029f"):
+        append_record(p, spec_report("t1", f"{model}.rs", full(True)),
+                      Producer(adequacy="0.1.0", command="run", model=model))
+    assert [r.record.producer.model for r in read_results(p)] == ["a\u2028b", "c\x85d",
+                                                                   "e\u2029f"]
 
 
 def test_schema_3_records_read_as_no_sample() -> None:

@@ -97,7 +97,7 @@ def test_markdown_carries_the_figures(tmp_path: Path) -> None:
                                      ["run.jsonl"]))
     # two tasks passing 1 and 0: a resample of both draws a mean of 0, 1/2 or 1 (1/4, 1/2,
     # 1/4), so the 2.5th and 97.5th percentiles are 0 and 1: ±50 points
-    assert "| run | 2 | 2 | 50.0% ±50.0 |" in md
+    assert "| run | 2 (2) | 50.0% ±50.0 |" in md
     assert "| t2 | run | b.rs | failed on soundness | 2/2 | 2/2 | 2/2 | 2/3 |" in md
 
 

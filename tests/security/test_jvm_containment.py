@@ -19,7 +19,7 @@ import pytest
 from containment_support import alive, descendants, procs_with, wait_until, world_readable_dir
 
 from adequacy import sandbox
-from adequacy.sandbox import exec_lock, views
+from adequacy.sandbox import exec_lock, proctree, views
 from adequacy_openjml.engines.rac.worker import jvm_sandbox
 from adequacy_openjml.jdk import find_java, java_home, real_java
 
@@ -133,12 +133,12 @@ def test_stopping_a_worker_kills_the_jvms_it_spawned(classes: Path) -> None:
             assert wait_until(lambda: len(procs_with(token)) >= 2, 60), procs_with(token)
         assert procs_with(token)
         t0 = time.monotonic()
-        sandbox.kill_group(proc)
+        proctree.kill_group(proc)
         proc.wait(timeout=10)
         assert wait_until(lambda: not procs_with(token), 5), procs_with(token)
         assert time.monotonic() - t0 < 5
     finally:
-        sandbox.kill_group(proc)
+        proctree.kill_group(proc)
         sandbox.remove_tree(work)
 
 

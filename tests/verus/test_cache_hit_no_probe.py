@@ -22,10 +22,13 @@ _started: list[str] = []
 _watching = [False]
 
 
-def _audit(event: str, args: tuple[object, ...]) -> None:
-    if _watching[0] and event in ("subprocess.Popen", "os.posix_spawn", "os.fork",
-                                  "os.exec", "os.system"):
-        _started.append(event)
+def _audit(event: str, args: tuple[object, ...], watching: list[bool] = _watching,
+           started: list[str] = _started) -> None:
+    # the lists are bound here: at interpreter exit the module's globals are gone, and a hook
+    # that reads them would print "Exception ignored in audit hook" on every event
+    if watching[0] and event in ("subprocess.Popen", "os.posix_spawn", "os.fork", "os.exec",
+                                 "os.system"):
+        started.append(event)
 
 
 sys.addaudithook(_audit)  # audit hooks cannot be removed: it records only while watching

@@ -18,11 +18,11 @@ TASK = bundled_folder("verus") / "euclid_mod"
 
 def test_engines_in_chain_order_with_their_ranks() -> None:
     engines = plugin.VerusBackend().engines()
-    assert [e.name for e in engines] == ["interp", "exec_spec", "verus"]
+    assert [e.name for e in engines] == ["interp", "exec_spec", "smt", "verus"]
     assert all(isinstance(e, Engine) for e in engines)
     infos = {e.name: e.info() for e in engines}
     assert {n: (i.fidelity, i.default) for n, i in infos.items()} == {
-        "interp": (20, True), "exec_spec": (10, True), "verus": (30, False)}
+        "interp": (20, True), "exec_spec": (10, True), "smt": (15, True), "verus": (30, False)}
     assert all(i.decides and "unknown" in i.decides for i in infos.values())
     assert infos["interp"].available
 

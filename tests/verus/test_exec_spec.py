@@ -140,12 +140,12 @@ def test_constructs_outside_the_fragment_make_every_case_unknown(tmp_path: Path)
 
 
 def test_classification_of_rustc_errors() -> None:
-    gap = Diagnostic("error", "unsupported binary operator", None, 20, "")
-    bad = Diagnostic("error", "cannot find function `foo` in this scope", "E0425", 21, "")
-    widths = Diagnostic("error", "mismatched types", "E0308", 22,
-                        "error[E0308]: mismatched types\n expected `usize`, found `u64`")
-    hashes = Diagnostic("error", "the trait bound `HashSet<u8>: Hash` is not satisfied",
-                        "E0277", 9, "")
+    gap = Diagnostic("error", "unsupported binary operator", 20)
+    bad = Diagnostic("error", "cannot find function `foo` in this scope", 21, code="E0425")
+    widths = Diagnostic("error", "mismatched types", 22, code="E0308",
+                        rendered="error[E0308]: mismatched types\n expected `usize`, found `u64`")
+    hashes = Diagnostic("error", "the trait bound `HashSet<u8>: Hash` is not satisfied", 9,
+                        code="E0277")
     assert classify([bad], 30) == classify([bad], 30)
     out = classify([bad], 30)
     assert out is not None and out.kind == "invalid" and out.line == 21
@@ -154,7 +154,7 @@ def test_classification_of_rustc_errors() -> None:
         assert got is not None and got.kind == "outside", d
     assert classify([], 30) is None
     # a line past the spec (the generated harness) is not blamed on the spec
-    late = classify([Diagnostic("error", "oops", "E0000", 99, "")], 30)
+    late = classify([Diagnostic("error", "oops", 99, code="E0000")], 30)
     assert late is not None and late.line is None
 
 

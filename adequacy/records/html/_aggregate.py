@@ -52,6 +52,16 @@ class ApproachStats(BaseModel):
     model: str | None = None
     family: str | None = None
     """Who wrote the specs, as recorded (when every record of the approach agrees)."""
+    determined: float | None = None
+    """Share of valid inputs on which the postcondition determines the output (the solver
+    proved no other output), over every input of every spec measured (``--symbolic``)."""
+    determined_inputs: int = 0
+    second_outputs: int = 0
+    """Valid inputs with a second output the spec accepts (confirmed concretely)."""
+    pre_admits: float | None = None
+    """Share of specs whose precondition accepts an input the gold spec refuses (confirmed),
+    among those where the solver decided it either way."""
+    pre_measured: int = 0
     cost: float | None = None
     """Dollars spent writing the specs, where producers recorded it (``extra.cost``)."""
     cost_measured: int = 0
@@ -99,7 +109,17 @@ def approach_stats(name: str, records: Sequence[Record],
     key = f"{harness_t:g}"
     costs = [c for r in records for c in [r.extra.get("cost")]
              if isinstance(c, int | float) and not isinstance(c, bool)]
+    outs = [r.report.symbolic.output for r in records
+            if r.report.symbolic is not None and r.report.symbolic.output is not None]
+    n_in = sum(o.inputs for o in outs)
+    pres = [r.report.symbolic.pre for r in records
+            if r.report.symbolic is not None and r.report.symbolic.pre is not None
+            and r.report.symbolic.pre.status != "unknown"]
     return ApproachStats(
+        determined=(sum(o.pinned for o in outs) / n_in) if n_in else None,
+        determined_inputs=n_in, second_outputs=sum(o.second_output for o in outs),
+        pre_admits=(sum(p.status == "found" for p in pres) / len(pres)) if pres else None,
+        pre_measured=len(pres),
         name=name, summary=summ, ks=ks, harness_at=harness, post_harness_at=post,
         vr=(sum(verified) / len(verified)) if verified else None, vr_measured=len(verified),
         outcomes={o.value: outcomes.get(o.value, 0) for o in Outcome},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from adequacy.extensions.registry import registry
 from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html import _svg
 from adequacy.records.html._aggregate import ApproachStats
@@ -15,7 +16,7 @@ def charts(study: Study) -> list[tuple[str, str]]:
     """(anchor, svg) pairs in reading order."""
     aps = study.approaches
     out: list[tuple[str, str]] = []
-    cats = [f"{b.value} ({b.harness_name})" for b in BUCKETS]
+    cats = [f"{b.value} ({registry().metric_of(b).label})" for b in BUCKETS]
     out.append(("buckets", _svg.bars(
         "Mean pass fraction per bucket (95% CI over tasks)", cats,
         {a.name: [a.summary.bucket_means.get(b.value) for b in BUCKETS] for a in aps},

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from adequacy.extensions.registry import registry
 from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html._load import Record
 
@@ -107,7 +108,7 @@ def compare(a: Sequence[Record], b: Sequence[Record], name_a: str = "A", name_b:
     for bk in BUCKETS:
         pairs = [(ta[t][bk.value], tb[t][bk.value]) for t in common
                  if ta[t].get(bk.value) is not None and tb[t].get(bk.value) is not None]
-        deltas.append(_delta(f"{bk.value} ({bk.harness_name})", pairs, rng, resamples))
+        deltas.append(_delta(f"{bk.value} ({registry().metric_of(bk).label})", pairs, rng, resamples))
     improved = [TaskChange(task_id=t, a=ta[t]["pass"], b=tb[t]["pass"]) for t in common
                 if tb[t]["pass"] > ta[t]["pass"]]
     worsened = [TaskChange(task_id=t, a=ta[t]["pass"], b=tb[t]["pass"]) for t in common

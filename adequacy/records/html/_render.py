@@ -9,6 +9,7 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup
 
+from adequacy.extensions.registry import registry
 from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html._aggregate import ApproachStats
 from adequacy.records.html._charts import charts
@@ -33,11 +34,12 @@ def _pm(a: ApproachStats, figure: str, v: float | None) -> str:
 
 
 def _trust_cells(a: ApproachStats) -> dict[str, str]:
-    """Whether the approach's records are this grader's own, and how they were scored."""
+    """Whether the approach's records are this grader's own, and how they were scored (one
+    cell: a summary row must fit the page beside the figures)."""
     n = a.summary.specs
-    return {"verified": f"{n - a.unverified} of {n}",
-            "scoring": ("strict" if not a.lenient else "LENIENT" if a.lenient == n
-                        else f"{a.lenient} of {n} LENIENT")}
+    scoring = ("strict" if not a.lenient else "LENIENT" if a.lenient == n
+               else f"{a.lenient} of {n} LENIENT")
+    return {"records": f"{n - a.unverified} of {n} (verified; {scoring})"}
 
 
 def _k_cells(a: ApproachStats) -> dict[str, str]:
@@ -57,13 +59,15 @@ def summary_rows(study: Study) -> list[dict[str, str]]:
     rows = []
     for a in study.approaches:
         s = a.summary
-        row = {"approach": a.name, "specs": str(s.specs), "tasks": str(s.tasks),
+        row = {"approach": a.name, "specs (tasks)": f"{s.specs} ({s.tasks})",
                "Pass@1": _pm(a, "Pass@1", s.pass_at_1), **_k_cells(a)}
         for b in BUCKETS:
-            row[b.harness_name] = _pm(a, b.value, s.bucket_means.get(b.value))
+            row[registry().metric_of(b).label] = _pm(a, b.value, s.bucket_means.get(b.value))
         row[f"Harness@{key}"] = _pm(a, f"Harness@{key}", a.harness_at.get(key))
         row[f"PostHarness@{key}"] = _pm(a, f"PostHarness@{key}", a.post_harness_at.get(key))
-        row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} of {a.vr_measured}"
+        row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} (of {a.vr_measured})"
+        if any(x.determined is not None or x.pre_measured for x in study.approaches):
+            row.update(_solver_cells(a))
         if kills:
             row["program kills"] = kills.get(a.name, "n/a")
         row["invalid"] = str(s.invalid)
@@ -82,6 +86,16 @@ def _program_kills(study: Study) -> dict[str, str]:
     return {a: f"{_pct(sum(v) / len(v))} ({len(v)} specs)" for a, v in by.items()}
 
 
+def _solver_cells(a: ApproachStats) -> dict[str, str]:
+    """The solver's figures (``--symbolic``): beside the buckets, where any record has them."""
+    det = ("n/a" if a.determined is None else
+           f"{_pct(a.determined)} of {a.determined_inputs} inputs"
+           + (f" ({a.second_outputs} second outputs)" if a.second_outputs else ""))
+    pre = ("n/a" if a.pre_admits is None else
+           f"{_pct(a.pre_admits)} of {a.pre_measured} specs")
+    return {"post determines output": det, "pre admits beyond gold": pre}
+
+
 def leaderboard_rows(study: Study) -> list[dict[str, str]]:
     """One row per approach, best Pass@1 first: who wrote the specs (as recorded), Pass@1,
     pass@k, the four metrics with intervals, VR where any approach measured it, what writing
@@ -94,9 +108,11 @@ def leaderboard_rows(study: Study) -> list[dict[str, str]]:
                "model": a.model or "-", "family": a.family or "-",
                "Pass@1": _pm(a, "Pass@1", s.pass_at_1), "pass@k": _k_cells(a)["pass@k"]}
         for b in BUCKETS:
-            row[b.harness_name] = _pm(a, b.value, s.bucket_means.get(b.value))
+            row[registry().metric_of(b).label] = _pm(a, b.value, s.bucket_means.get(b.value))
         if any(x.vr is not None for x in ranked):  # measured by some approach
             row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} of {a.vr_measured}"
+        if any(x.determined is not None or x.pre_measured for x in ranked):
+            row.update(_solver_cells(a))
         row["cost"] = ("n/a" if a.cost is None else
                        f"${a.cost:.4f}" + ("" if a.cost_measured == s.specs
                                            else f" ({a.cost_measured} of {s.specs} specs)"))
@@ -147,11 +163,21 @@ def _scoring(study: Study) -> str:
     return f"LENIENT{some} (unknown cases left out)"
 
 
+def metric_legend() -> str:
+    """``PreCorr/PreComp/PostCorr/PostComp are the Spec-Harness names of the buckets
+    pre_complete, pre_sound, post_complete and post_sound``, from the registered metrics."""
+    ms = [registry().metric_of(b) for b in BUCKETS]
+    names = [b.value for b in BUCKETS]
+    return (f"{'/'.join(m.label for m in ms)} are the Spec-Harness names of the buckets "
+            f"{', '.join(names[:-1])} and {names[-1]}")
+
+
 def render_html(study: Study, title: str = "spec-adequacy report") -> str:
     return _env().get_template("report.html.j2").render(
         title=title, study=study, summary=summary_rows(study), charts=charts(study),
         leaderboard=leaderboard_rows(study), source_css=css(), cell_legend=CELL_LEGEND,
-        buckets=[b.value for b in BUCKETS], outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
+        buckets=[b.value for b in BUCKETS], metric_names=metric_legend(),
+        outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
         generated=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         scoring=_scoring(study), notes=trust_notes(study), qa_note=QA_NOTE,
         qa_summary=qa_summary_rows(study.qa) if study.qa is not None else [],
@@ -181,11 +207,14 @@ def render_markdown(study: Study) -> str:
         lines += _md_table([{"tag": t, **{a.name: _pct(a.by_tag.get(t))
                                           for a in study.approaches}} for t in tags])
     lines += ["", "## Specs", "", CELL_LEGEND + ".", ""]
+    solver = any(r.solver for r in study.rows)
     lines += _md_table([{"task": r.task_id, "approach": r.approach, "spec": r.spec,
                          "outcome": r.outcome, **r.buckets,
                          "program mutants": r.program_mutants,
                          "verified": "yes" if r.verified else "NO",
-                         "scoring": "strict" if r.strict else "LENIENT"} for r in study.rows])
+                         "scoring": "strict" if r.strict else "LENIENT",
+                         **({"solver": "; ".join(r.solver) or "-"} if solver else {})}
+                        for r in study.rows])
     if study.qa is not None:
         lines += ["", "## Benchmark QA: how strong each task's cases are", "", QA_NOTE, ""]
         lines += _md_table(qa_summary_rows(study.qa))

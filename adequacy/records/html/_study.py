@@ -54,6 +54,8 @@ class SpecRow(BaseModel):
     more_failing: int
     text: SpecText = SpecText()
     """The spec itself, highlighted, with the lines engines named marked."""
+    solver: list[str] = []
+    """The solver's figures of the spec (``--symbolic``), one sentence each."""
     verified: bool = False
     """Sealed by this installation's grader (``Record.sealed``)."""
     strict: bool = True
@@ -142,6 +144,7 @@ def _row(i: int, rec: Record, cases: dict[tuple[str, str, str], tuple[str, str]]
                    source=rec.source, status=rep.status, outcome=outcome(rep).value,
                    buckets=cells, passed_all=rep.passed_all, detail=detail, failing=failing,
                    more_failing=max(0, len(bad) - MAX_CASES_SHOWN),
+                   solver=rep.symbolic.lines() if rep.symbolic is not None else [],
                    text=spec_text(rep, Path(rec.source.rsplit(":", 1)[0]).parent),
                    verified=rec.sealed, strict=rep.strict,
                    program_mutants=("-" if rep.program_mutants is None else

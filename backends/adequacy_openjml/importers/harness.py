@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,9 +21,11 @@ from adequacy.plugin import (
     SeqType,
     SetType,
     Type,
+    TypeVisitor,
     ValueTypeError,
     parse_type,
     validate,
+    visit,
 )
 
 from ..signature import java_type_to_schema, parse_signature
@@ -40,17 +43,42 @@ from .readers import (
 __all__ = ["Harness", "HarnessUnsupported", "ReadError", "build_harness", "to_json"]
 
 
+class _Floats(TypeVisitor[[Any, "Callable[[Any], Any]"], Any]):
+    """A non-null value with each float converted by ``conv`` (the readers' and printers'
+    Java floats <-> the schema's JSON spelling); only what a harness reads or prints nests."""
+
+    def _same(self, t: Type, v: Any, conv: Callable[[Any], Any]) -> Any:
+        return v
+
+    visit_bool = visit_char = visit_string = visit_int = _same
+    visit_multiset = visit_option = visit_tuple = visit_struct = visit_nullable = _same
+
+    def visit_float(self, t: FloatType, v: Any, conv: Callable[[Any], Any]) -> Any:
+        return conv(v)
+
+    def _elements(self, t: SeqType | SetType, v: Any, conv: Callable[[Any], Any]) -> Any:
+        return [_floats(e, t.elem, conv) for e in v]
+
+    visit_seq = visit_set = _elements
+
+    def visit_map(self, t: MapType, v: Any, conv: Callable[[Any], Any]) -> Any:
+        return [[_floats(k, t.key, conv), _floats(x, t.value, conv)] for k, x in v]
+
+
+_FLOATS = _Floats()
+
+
+def _floats(v: Any, t: Type, conv: Callable[[Any], Any]) -> Any:
+    return None if v is None else visit(t, _FLOATS, v, conv)
+
+
+def _float_json(v: Any) -> Any:
+    return jt.float_json(v) if isinstance(v, float) else v
+
+
 def to_json(v: Any, t: Type) -> Any:
     """Reader/printer values as schema JSON (floats spelled as docs/tasks.md says)."""
-    if v is None:
-        return None
-    if isinstance(t, FloatType):
-        return jt.float_json(v) if isinstance(v, float) else v
-    if isinstance(t, (SeqType, SetType)):
-        return [to_json(e, t.elem) for e in v]
-    if isinstance(t, MapType):
-        return [[to_json(k, t.key), to_json(x, t.value)] for k, x in v]
-    return v
+    return _floats(v, t, _float_json)
 
 
 def _split_call_args(text: str) -> list[str]:
@@ -160,15 +188,7 @@ class Harness:
 
 
 def _from_json(v: Any, t: Type) -> Any:
-    if v is None:
-        return None
-    if isinstance(t, FloatType):
-        return jt.json_float(v)
-    if isinstance(t, (SeqType, SetType)):
-        return [_from_json(e, t.elem) for e in v]
-    if isinstance(t, MapType):
-        return [[_from_json(k, t.key), _from_json(x, t.value)] for k, x in v]
-    return v
+    return _floats(v, t, jt.json_float)
 
 
 def build_harness(code: str, test_code: str, method: str = "solve") -> Harness:

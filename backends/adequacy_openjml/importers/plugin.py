@@ -18,6 +18,11 @@ class SpecHarnessImporter:
 
         return import_spec_harness(src, dest, self.name, **options)
 
+    def task_ids(self, src: Path, **_options: Any) -> list[str]:
+        from .spec_harness import spec_harness_ids
+
+        return spec_harness_ids(src, self.name)
+
 
 @hookimpl
 def adequacy_importers() -> list[Importer]:

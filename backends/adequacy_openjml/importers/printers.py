@@ -24,58 +24,106 @@ from adequacy.plugin import (
     SetType,
     StringType,
     Type,
+    TypeVisitor,
+    visit,
 )
 
 from . import javatext as jt
 from .readers import HarnessUnsupported, ReadError, template
 
 
-def java_string(v: Any, t: Type) -> str:
-    """``String.valueOf`` of a value of schema type ``t``."""
-    if v is None:
-        return "null"
-    if isinstance(t, BoolType):
+class _JavaString(TypeVisitor[[Any], str]):
+    """``String.valueOf`` of a non-null value, for the types whose ``toString`` is readable."""
+
+    def visit_bool(self, t: BoolType, v: Any) -> str:
         return "true" if v else "false"
-    if isinstance(t, FloatType):
+
+    def visit_float(self, t: FloatType, v: Any) -> str:
         f = jt.json_float(v)
         return jt.float_to_string(f) if t.name == "f32" else jt.double_to_string(f)
-    if isinstance(t, (IntType, CharType, StringType)):
+
+    def _text(self, t: IntType | CharType | StringType, v: Any) -> str:
         return str(v)
-    if isinstance(t, SeqType) and t.kind != "array" or isinstance(t, SetType):
+
+    visit_int = visit_char = visit_string = _text
+
+    def visit_seq(self, t: SeqType, v: Any) -> str:
+        return self._identity(t, v) if t.kind == "array" else self._collection(t, v)
+
+    def _collection(self, t: SeqType | SetType, v: Any) -> str:
         return "[" + ", ".join(java_string(e, t.elem) for e in v) + "]"
-    raise ReadError(f"{t} has no readable toString (Java prints an object identity)")
+
+    visit_set = _collection
+
+    def _identity(self, t: Type, v: Any) -> str:
+        raise ReadError(f"{t} has no readable toString (Java prints an object identity)")
+
+    visit_multiset = visit_map = visit_option = visit_tuple = visit_struct = _identity
+    visit_nullable = _identity
 
 
-def parse_java_string(s: str, t: Type) -> Any:
-    """The inverse of ``java_string`` where it has one."""
-    if isinstance(t, StringType):
+_JAVA_STRING = _JavaString()
+
+
+def java_string(v: Any, t: Type) -> str:
+    """``String.valueOf`` of a value of schema type ``t``."""
+    return "null" if v is None else visit(t, _JAVA_STRING, v)
+
+
+class _ParseJavaString(TypeVisitor[[str], Any]):
+    """The value a printed ``String.valueOf`` text stands for (see ``parse_java_string``)."""
+
+    def visit_string(self, t: StringType, s: str) -> Any:
         return s
-    if isinstance(t, CharType):
+
+    def visit_char(self, t: CharType, s: str) -> Any:
         if len(s) != 1:
             raise ReadError(f"expected one char, got {s!r}")
         return s
-    if isinstance(t, BoolType):
+
+    def visit_bool(self, t: BoolType, s: str) -> Any:
         if s not in ("true", "false"):
             raise ReadError(f"expected true or false, got {s!r}")
         return s == "true"
-    if isinstance(t, IntType):
+
+    def visit_int(self, t: IntType, s: str) -> Any:
         if not re.fullmatch(r"-?[0-9]+", s):
             raise ReadError(f"expected an integer, got {s!r}")
         return int(s)
-    if isinstance(t, FloatType):
+
+    def visit_float(self, t: FloatType, s: str) -> Any:
         try:
             return jt.float_json(jt.parse_double(s, "Float.parseFloat" if t.name == "f32"
                                                  else "Double.parseDouble"))
         except jt.JavaConversionError as e:
             raise ReadError(f"expected a {t}, got {s!r}") from e
-    if isinstance(t, (SeqType, SetType)) and not (isinstance(t, SeqType) and t.kind == "array"):
+
+    def visit_seq(self, t: SeqType, s: str) -> Any:
+        return self._unreadable(t, s) if t.kind == "array" else self._collection(t, s)
+
+    def _collection(self, t: SeqType | SetType, s: str) -> Any:
         if not (s.startswith("[") and s.endswith("]")):
             raise ReadError(f"expected a collection [..], got {s!r}")
         inner = s[1:-1]
         if isinstance(t.elem, (StringType, SeqType, SetType, MapType)):
             raise ReadError("a printed collection of strings or collections is ambiguous")
         return [] if inner == "" else [parse_java_string(x, t.elem) for x in inner.split(", ")]
-    raise ReadError(f"cannot read a printed {t}")
+
+    visit_set = _collection
+
+    def _unreadable(self, t: Type, s: str) -> Any:
+        raise ReadError(f"cannot read a printed {t}")
+
+    visit_multiset = visit_map = visit_option = visit_tuple = visit_struct = _unreadable
+    visit_nullable = _unreadable
+
+
+_PARSE_JAVA_STRING = _ParseJavaString()
+
+
+def parse_java_string(s: str, t: Type) -> Any:
+    """The inverse of ``java_string`` where it has one."""
+    return visit(t, _PARSE_JAVA_STRING, s)
 
 
 def _elem(t: Type) -> Type:

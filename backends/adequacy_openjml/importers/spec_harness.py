@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -239,12 +240,34 @@ def _convert_record(rec: dict[str, Any], dest: Path, dataset: str, report: Impor
     outcome.counts = {Bucket.pre_complete.value: len(pre), Bucket.post_complete.value: len(post)}
 
 
+def _records(path: Path) -> Iterator[tuple[int, str]]:
+    with path.open(encoding="utf-8") as f:
+        for lineno, raw in enumerate(f, 1):
+            if raw.strip():
+                yield lineno, raw
+
+
+def spec_harness_ids(src: Path, dataset: str) -> list[str]:
+    """The task ids (task folder names) of ``src``'s records in file order, as ``only`` of
+    ``import_spec_harness`` takes them; lines that are not records are left out."""
+    out: list[str] = []
+    for _lineno, raw in _records(_find_source(Path(src), dataset)):
+        try:
+            rec = json.loads(raw)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(rec, dict):
+            out.append(_safe_id(str(rec.get("task_id") or "")))
+    return out
+
+
 def import_spec_harness(src: Path, dest: Path, dataset: str, *, visible: int = 3,
                         only: list[str] | None = None) -> ImportReport:
     """Convert every record of ``src`` (a JSONL file or a folder holding it) under ``dest``.
 
     ``visible``: how many official pairs per task may be shown to a spec writer.
-    ``only``: restrict to these task ids (for quick experiments).
+    ``only``: restrict to these task ids (``spec_harness_ids``; the record's own
+    ``task_id`` is accepted too).
     """
     src, dest = Path(src), Path(dest)
     path = _find_source(src, dataset)
@@ -255,21 +278,20 @@ def import_spec_harness(src: Path, dest: Path, dataset: str, *, visible: int = 3
                         file=str(path))
     report = ImportReport(importer=dataset, src=str(path), dest=str(dest))
     dest.mkdir(parents=True, exist_ok=True)
-    with path.open(encoding="utf-8") as f:
-        for lineno, raw in enumerate(f, 1):
-            if not raw.strip():
-                continue
-            try:
-                rec = json.loads(raw)
-            except json.JSONDecodeError as e:
+    for lineno, raw in _records(path):
+        try:
+            rec = json.loads(raw)
+        except json.JSONDecodeError as e:
+            if only is None:
                 report.outcome(f"line {lineno}").problems.append(Problem(
                     kind="not valid JSON", detail=f"not valid JSON: {e.msg}"))
-                continue
-            if not isinstance(rec, dict):
-                continue
-            if only is not None and rec.get("task_id") not in only:
-                continue
-            _convert_record(rec, dest, dataset, report, visible)
+            continue
+        if not isinstance(rec, dict):
+            continue
+        if only is not None and rec.get("task_id") not in only and _safe_id(
+                str(rec.get("task_id") or "")) not in only:
+            continue
+        _convert_record(rec, dest, dataset, report, visible)
     return report
 
 

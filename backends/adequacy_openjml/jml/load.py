@@ -11,9 +11,11 @@ from adequacy.plugin import BackendError, LoadedSpec, SpecInvalid, Task, TaskErr
 from ..signature import JavaSignatureError, java_type_to_schema, normalise_java_type
 from .bodies import check_bodies
 from .clause_checks import check_invariants, check_signals
+from .identity import identity_gap
 from .members import JavaClass, JavaMethod, SpecFile
 from .policy import check_code
 from .purity import check_purity
+from .quant_types import check_quantifier_types
 from .reader import read_source
 from .resolve import check_names
 from .returns import returned_parameter
@@ -38,7 +40,8 @@ class JmlSpec:
     """Why the spec's arithmetic is outside bigint spec math, which KeY computes
     (``semantics.math_gap``), or None; rac computes every mode."""
     gap: str | None = None
-    """What a pure helper does that no engine can vouch for (``purity.check_purity``), or
+    """What a pure helper does that no engine can vouch for (``purity.check_purity``), or a
+    clause whose value may come from an object's identity (``identity.identity_gap``), or
     None. Every engine answers unknown for every case then."""
     compiled: dict[str, Any] = field(default_factory=dict)
     """Each engine's own compiled form of the spec (e.g. rac's Java unit), made once on the
@@ -228,12 +231,13 @@ def load(task: Task, text: str, path: str | None = None, check: bool = True) -> 
     for c in cases:
         check_names(cls, method, c.requires, c.ensures, file)
         check_types(cls, method, c.requires, c.ensures, file)
+    check_quantifier_types(src, cases, file)
     check_assignable(cls, method, file)
     check_signals(cls, method, file)
     check_invariants(cls, file)
     check_bodies(src, cls, file)
-    purity = check_purity(src, cls, file)
-    return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases), purity)
+    gap = check_purity(src, cls, file) or identity_gap(cls, method, cases)
+    return JmlSpec(file, src, cls, method, cases, math_gap(cls, method, cases), gap)
 
 
 def check_task(task: Task) -> None:

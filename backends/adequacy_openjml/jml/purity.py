@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from adequacy.plugin import SpecInvalid
 
+from .identity_scan import Scan
 from .lexer import Token, tokenize
-from .members import JavaClass, JavaField, JavaMethod, SpecFile
-from .scopes import Scopes
+from .members import JavaClass, JavaMethod, SpecFile
+from .purity_body import ASSIGN, KEYWORDS_BEFORE_NAME, NEW, MethodBody
 
-ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", ">>>="}
 PURE_CLASSES = frozenset({
     "Math", "StrictMath", "Integer", "Long", "Short", "Byte", "Character", "Boolean", "Double",
     "Float", "String", "Arrays", "Objects", "List", "Set", "Map", "Collections", "BigInteger",
@@ -95,14 +95,6 @@ READERS = frozenset({
 """Methods that only read their receiver (``toString``/``hashCode`` only on what the method
 allocated as a string builder: elsewhere they may show an identity hash)."""
 IDENTITY = frozenset({"toString", "hashCode"})
-SELF_RETURNING = frozenset({"append", "insert", "reverse", "delete", "deleteCharAt",
-                            "replace"})
-"""StringBuilder methods that return their receiver: ``new StringBuilder(s).reverse()``
-and ``sb.append(a).append(b)`` change only what was allocated."""
-NEW = "\0new"
-"""The root of a receiver that is a constructor call."""
-KEYWORDS_BEFORE_NAME = {"return", "new", "throw", "case", "else", "do", "yield", "assert",
-                        "instanceof", "this", "super", "break", "continue"}
 TYPE_DECL = {"class", "interface", "enum", "record"}
 CONTROL = {"if", "while", "for", "switch", "catch", "synchronized", "return", "throw",
            "assert", "do", "else", "case", "yield", "try", "super", "this"}
@@ -155,26 +147,9 @@ def body_tokens(src: SpecFile, m: JavaMethod, file: str | None) -> list[Token]:
     return []
 
 
-class _Method:
-    def __init__(self, m: JavaMethod, toks: list[Token], cls: JavaClass, file: str | None,
-                 own: dict[str, list[JavaMethod]], fields: dict[str, JavaField]) -> None:
-        self.m, self.t, self.cls, self.file = m, toks, cls, file
-        self.fields = fields
-        self.params = {n for _t, n in m.params}
-        self.own = own
-        self.locals: set[str] = set()
-        self.unfresh: set[str] = set()
-        self.builders: set[str] = set()
-        self.grids: set[str] = set()
-        """Locals only ever holding ``new T[n][m]...`` (every inner array allocated with it)
-        and never given another inner array: their inner elements may be assigned."""
-        self.gap: str | None = None
-        self.scopes = Scopes(toks)
-        """Where each local is in scope (JLS 6.3): a local named like a field is the local
-        only there."""
-        self.starts = {d.start for d in self.scopes.decls}
-        self.at = {id(x): k for k, x in enumerate(toks)}
-        self._declarations()
+class _Method(MethodBody):
+    """One pure method's body checked against the rules (its locals read by ``MethodBody``)."""
+
 
     def _own_method(self, name: str) -> JavaMethod | None:
         """The class's method of that name declared last (overloads are not told apart)."""
@@ -188,152 +163,6 @@ class _Method:
         if self.gap is None:
             self.gap = f"pure method {self.m.name} {why}, whose purity the engines cannot check"
 
-    def tok(self, k: int) -> Token:
-        return self.t[k] if 0 <= k < len(self.t) else Token("eof", "", 0)
-
-    # ------------------------------------------------------------------ locals and freshness
-    def _declarations(self) -> None:
-        """Locals (declared in the body, lambda parameters) and whether each only ever holds
-        what the method allocated (``new``, an array initializer, a ``clone``)."""
-        t = self.t
-        for k, x in enumerate(t):
-            if x.kind != "ident":
-                continue
-            nxt = self.tok(k + 1)
-            if nxt.is_op("->") or (nxt.is_op(",", ")") and self._in_lambda_params(k)):
-                self.locals.add(x.text)
-                self.unfresh.add(x.text)
-                continue
-            if self._after_type(k) and nxt.is_op("=", ";", ",", ":", ")"):
-                self.locals.add(x.text)
-                if nxt.is_op(":", ")"):
-                    self.unfresh.add(x.text)  # for-each variable, catch parameter
-        # what the token scan above misses: C-style declarators (``int a[]``), ``\bigint``
-        # locals, declarators after the first; a name read only there is not trusted fresh
-        for d in self.scopes.decls:
-            if d.name not in self.locals:
-                self.locals.add(d.name)
-                if not self.tok(d.start + 1).is_op("=", "["):
-                    self.unfresh.add(d.name)
-        spoiled: set[str] = set()
-        for k, x in enumerate(t):
-            if x.kind == "ident" and x.text in self.locals and self.tok(k + 1).is_op("=") and \
-                    not self.tok(k - 1).is_op("."):
-                self._holds(x.text, k + 2, spoiled)
-            elif x.kind == "ident" and x.text in self.locals and k in self.starts and \
-                    self.tok(k + 1).is_op("[") and self.tok(k + 2).is_op("]"):
-                j = k + 1
-                while self.tok(j).is_op("[") and self.tok(j + 1).is_op("]"):
-                    j += 2
-                if self.tok(j).is_op("="):
-                    self._holds(x.text, j + 1, spoiled)  # ``int a[] = {...}``
-            elif x.kind == "ident" and self.tok(k + 1).is_op("[") and \
-                    not self.tok(k - 1).is_op(".") and self._one_index_assigned(k + 1):
-                spoiled.add(x.text)  # given another inner array: ``g[0] = memo``
-        self.grids -= spoiled
-
-    def _holds(self, name: str, k: int, spoiled: set[str]) -> None:
-        """Classify the value given to the local ``name`` by the expression at ``k``."""
-        rhs = self._until_end(k)
-        if self._fresh(rhs):
-            if len(rhs) > 1 and rhs[1].text in ("StringBuilder", "StringBuffer"):
-                self.builders.add(name)
-            if _full_dims(rhs):
-                self.grids.add(name)
-            else:
-                spoiled.add(name)
-        else:
-            self.unfresh.add(name)
-
-    def _one_index_assigned(self, k: int) -> bool:
-        """Whether the ``[`` at ``k`` closes into a direct assignment (``g[i] = ...``)."""
-        nest = 0
-        while k < len(self.t):
-            if self.t[k].is_op("["):
-                nest += 1
-            elif self.t[k].is_op("]"):
-                nest -= 1
-                if nest == 0:
-                    break
-            k += 1
-        nxt = self.tok(k + 1)
-        return nxt.kind == "op" and nxt.text in ASSIGN
-
-    def _after_type(self, k: int) -> bool:
-        """Whether the name at ``k`` follows a type (``int x``, ``int[] x``, ``List<T> x``),
-        i.e. is being declared; ``a > x`` and ``a[i] x`` are not declarations."""
-        prev = self.tok(k - 1)
-        if prev.kind == "ident":
-            return prev.text not in KEYWORDS_BEFORE_NAME
-        if prev.is_op("]"):
-            return self.tok(k - 2).is_op("[") and self._after_type(k - 2)
-        if prev.is_op(">"):
-            j, depth = k - 1, 0
-            while j >= 0:
-                x = self.t[j]
-                if x.is_op(">"):
-                    depth += 1
-                elif x.is_op("<"):
-                    depth -= 1
-                    if depth == 0:
-                        return self.tok(j - 1).kind == "ident"
-                elif not (x.kind == "ident" or x.is_op(",", ".", "?", "[", "]")):
-                    return False
-                j -= 1
-        return False
-
-    def _in_lambda_params(self, k: int) -> bool:
-        j = k
-        while j >= 0 and not self.t[j].is_op("("):
-            if not (self.t[j].kind == "ident" or self.t[j].is_op(",")):
-                return False
-            j -= 1
-        close = k
-        while close < len(self.t) and not self.t[close].is_op(")"):
-            close += 1
-        return self.tok(close + 1).is_op("->")
-
-    def _until_end(self, k: int) -> list[Token]:
-        out: list[Token] = []
-        depth = 0
-        while k < len(self.t):
-            x = self.t[k]
-            if x.is_op("(", "[", "{"):
-                depth += 1
-            elif x.is_op(")", "]", "}"):
-                if depth == 0:
-                    break
-                depth -= 1
-            elif depth == 0 and x.is_op(";", ","):
-                break
-            out.append(x)
-            k += 1
-        return out
-
-    @staticmethod
-    def _fresh(rhs: list[Token]) -> bool:
-        if not rhs:
-            return False
-        if rhs[0].is_op("{") or rhs[0].is_ident("new"):
-            return True
-        texts = [x.text for x in rhs]
-        while len(texts) > 2 and texts[0][:1].islower() and texts[1] == ".":
-            texts = texts[2:]  # a package prefix: java.util.Arrays.copyOf
-        return texts[-3:] == ["clone", "(", ")"] or texts[:4] in (
-            ["Arrays", ".", "copyOf", "("], ["Arrays", ".", "copyOfRange", "("])
-
-    def allocated(self, name: str, at: int | Token | None = None) -> bool:
-        if name == NEW:
-            return True
-        return self._allocated_local(name, self.at.get(id(at)) if isinstance(at, Token) else at)
-
-    def _allocated_local(self, name: str, at: int | None) -> bool:
-        """Whether ``name`` at token ``at`` is a local that only ever holds what the method
-        allocated. A name that is also a field's is the local only inside the local's scope
-        (JLS 6.4.1); where the place is not known it is not trusted."""
-        if name not in self.locals or name in self.unfresh:
-            return False
-        return name not in self.fields or at is not None and self.scopes.is_local(name, at)
 
     # ------------------------------------------------------------------ the rules
     def check(self) -> str | None:
@@ -365,7 +194,18 @@ class _Method:
             elif x.kind == "ident" and x.text in ("synchronized", "Thread", "System", "Runtime",
                                                   "ClassLoader", "Class"):
                 self.note(f"uses {x.text}")
+        if self.gap is None:
+            found = Scan(t, self._declared_type, self._own_return, self._is_builder).run()
+            if found is not None:
+                self.gap = (f"pure method {self.m.name} {found[0]} (line {found[1]}): its "
+                            "value may differ from one run to the next")
         return self.gap
+
+
+    def _own_return(self, name: str) -> str | None:
+        m = self._own_method(name)
+        return m.return_type if m is not None else None
+
 
     def _reference(self, k: int) -> None:
         """``recv::m``: the call happens later, through an interface method (``apply``...),
@@ -388,38 +228,6 @@ class _Method:
                                                f"{recv.text}.{name.text}" not in IMPURE_STATIC):
             self.note(f"refers to {recv.text}::{name.text}")
 
-    def _is_local_declaration(self, k: int) -> bool:
-        j = k - 1
-        while self.tok(j).is_op("]") and self.tok(j - 1).is_op("["):
-            j -= 2
-        if self.t[k].text == "=" and j in self.starts and self.tok(j).kind == "ident":
-            return True  # a declarator (``int a[] = ...``, ``\bigint b = ...``)
-        name, prev = self.tok(k - 1), self.tok(k - 2)
-        return name.kind == "ident" and self.t[k].text == "=" and (
-            (prev.kind == "ident" and prev.text not in KEYWORDS_BEFORE_NAME)
-            or prev.is_op(">", "]")) and name.text in self.locals
-
-    def _end_of_primary(self, k: int) -> int:
-        """Index of the last token of the primary starting at ``k`` (``a``, ``a.b``, ``a[i]``)."""
-        j = k
-        while j + 1 < len(self.t):
-            nxt = self.t[j + 1]
-            if nxt.is_op(".") and self.tok(j + 2).kind == "ident":
-                j += 2
-            elif nxt.is_op("["):
-                depth = 0
-                j += 1
-                while j < len(self.t):
-                    if self.t[j].is_op("["):
-                        depth += 1
-                    elif self.t[j].is_op("]"):
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    j += 1
-            else:
-                break
-        return j
 
     def _target(self, end: int, op: Token) -> None:
         """The assignment target ending at ``end``: a simple local, or an element of an array
@@ -546,62 +354,6 @@ class _Method:
         if name.text not in READERS:
             self.note(f"calls {name.text}")
 
-    def _built_as_builder(self, k: int) -> bool:
-        """Whether the receiver chain of the call at ``k`` starts with ``new StringBuilder``
-        (or ``StringBuffer``)."""
-        j = k
-        while j >= 0 and not self.t[j].is_ident("new"):
-            j -= 1
-        return self.tok(j + 1).text in ("StringBuilder", "StringBuffer") or (
-            self.tok(j + 1).text == "java" and self.tok(j + 5).text in
-            ("StringBuilder", "StringBuffer"))
-
-    def _package_before(self, k: int) -> bool:
-        """Whether the class name at ``k`` is qualified by a package (``java.util.Arrays``)
-        whose first name is no variable."""
-        j = k
-        while self.tok(j - 1).is_op(".") and self.tok(j - 2).kind == "ident" and \
-                self.tok(j - 2).text[:1].islower():
-            j -= 2
-        first = self.tok(j).text
-        return j < k and first not in self.locals and first not in self.params and \
-            first not in self.fields and not self.tok(j - 1).is_op(".")
-
-    def _root(self, k: int) -> Token | None:
-        """The name a receiver expression ending at ``k`` starts from (``a`` in ``a.b[i]``),
-        or None when it starts with a call or a parenthesis."""
-        j = k
-        while j >= 0:
-            x = self.t[j]
-            if x.is_op("]", ")"):
-                close, open_ = x.text, "[" if x.text == "]" else "("
-                depth = 0
-                while j >= 0:
-                    if self.t[j].is_op(close):
-                        depth += 1
-                    elif self.t[j].is_op(open_):
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    j -= 1
-                if open_ == "(":
-                    callee = self.tok(j - 1)
-                    q = j - 1
-                    while self.tok(q - 1).is_op(".") and self.tok(q - 2).kind == "ident":
-                        q -= 2
-                    if callee.kind == "ident" and self.tok(q - 1).is_ident("new"):
-                        return Token("ident", NEW, callee.line)  # new T(...): allocated here
-                    if callee.text in SELF_RETURNING and self.tok(j - 2).is_op("."):
-                        j -= 3  # sb.append(x).reverse(): the receiver is sb again
-                        continue
-                    return None
-                j -= 1
-                continue
-            if x.kind == "ident" and self.tok(j - 1).is_op("."):
-                j -= 2
-                continue
-            return x if x.kind == "ident" else None
-        return None
 
     def _static_call(self, cls: Token, name: Token, k: int) -> None:
         qual = f"{cls.text}.{name.text}"
@@ -624,27 +376,3 @@ class _Method:
                                "allocate (a pure method is assignable \\nothing)", name)
 
 
-def _full_dims(rhs: list[Token]) -> bool:
-    """``new T[a][b]`` with every dimension given (so every inner array is new) and at
-    least two of them."""
-    if len(rhs) < 2 or not rhs[0].is_ident("new"):
-        return False
-    dims = 0
-    k = 2
-    while k < len(rhs) and rhs[k].is_op("."):
-        k += 2
-    while k < len(rhs) and rhs[k].is_op("["):
-        if k + 1 < len(rhs) and rhs[k + 1].is_op("]"):
-            return False
-        nest = 0
-        while k < len(rhs):
-            if rhs[k].is_op("["):
-                nest += 1
-            elif rhs[k].is_op("]"):
-                nest -= 1
-                if nest == 0:
-                    break
-            k += 1
-        dims += 1
-        k += 1
-    return dims >= 2 and k == len(rhs)

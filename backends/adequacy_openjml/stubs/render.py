@@ -145,6 +145,20 @@ def render_jml(e: A.Expr, subst: dict[str, str] | None = None, result: str = "\\
     return go(e, bound)
 
 
+def char_literal(c: str) -> str:
+    """A char as every Java reader takes it. Not ``'\\uXXXX'``: Java turns unicode escapes
+    into characters before it lexes (JLS 3.3), so ``'\\u0027'`` is ``'''`` and ``'\\u005c'``
+    is ``'\\'``, which no parser reads (a quote in one generated case made KeY refuse the whole
+    stub file). Printable ASCII is written as itself, a quote or backslash escaped, anything
+    else as a cast of its code point."""
+    code = ord(c)
+    if c in ("'", "\\"):
+        return "'\\" + c + "'"
+    if 0x20 <= code < 0x7F:
+        return f"'{c}'"
+    return f"((char) {code})"
+
+
 def java_literal(value: Any, java_type: str) -> str:
     """A Java expression of ``java_type`` with the JSON value (docs/tasks.md, "Values")."""
     t = java_type.replace(" ", "")
@@ -173,7 +187,7 @@ def java_literal(value: Any, java_type: str) -> str:
             return f"{box}.NaN"
         return f"({v!r}{suffix})"
     if base in ("char", "Character"):
-        return f"'\\u{ord(value):04x}'"
+        return char_literal(str(value))
     if base in ("boolean", "Boolean"):
         return "true" if value else "false"
     if base in ("String", "CharSequence"):

@@ -249,9 +249,9 @@ class HumanEvalImporter:
                     kind="not a HumanEval id", detail=f"task_id {tid!r}"))
                 continue
             number = int(m.group(1))
-            if only is not None and number not in only:
-                continue
             task_id = f"humaneval_{number}_{row['entry_point']}"
+            if only is not None and number not in only and task_id not in only:
+                continue
             outcome = report.outcome(task_id)
             folder = dest / task_id
             ours = not folder.exists() or (folder / "task.toml").is_file()
@@ -265,6 +265,16 @@ class HumanEvalImporter:
 
                     shutil.rmtree(folder, ignore_errors=True)
         return report
+
+    def task_ids(self, src: Path, **_options: Any) -> list[str]:
+        """The task folder names (``humaneval_0_has_close_elements``) in the file's order, as
+        ``run``'s ``only`` takes them (``adequacy import humaneval --only/--limit``)."""
+        out = []
+        for row in read_problems(find_data(src)):
+            m = re.fullmatch(r"HumanEval/(\d+)", str(row.get("task_id")))
+            if m is not None:
+                out.append(f"humaneval_{int(m.group(1))}_{row['entry_point']}")
+        return out
 
     def _learn_output(self, row: dict[str, Any], entry: str, inputs: list[tuple[str, str]],
                       calls: list[TestCall], folder: Path) -> str:

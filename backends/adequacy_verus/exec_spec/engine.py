@@ -208,8 +208,13 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
     # through it is still contained: no network once vstd is fetched, a private /tmp, writes
     # only to the crate and the target folder, a wall clock and no stray children.
     view, env = cargo_sandbox(crate, offline=offline)
-    with contextlib.nullcontext() if offline else cargo.online_lock(cache_dir() / "exec_spec"):
-        res = run_limited(cmd, cwd=crate, timeout=max(60.0, limits.spec_seconds), env=env,
+    has_vstd = any((target_dir() / triple / "release" / "deps").glob("libvstd-*.rlib"))
+    what = ("exec_spec: cargo builds the spec's harness" if offline and has_vstd else
+            "exec_spec: cargo " + ("builds" if offline else "fetches and builds") +
+            " vstd, then the spec's harness (first use: about a minute)")
+    with contextlib.nullcontext() if offline else cargo.online_lock(cache_dir() / "exec_spec"), \
+            progress.phase(what):
+        res = run_limited(cmd, cwd=crate, timeout=max(0.05, limits.spec_seconds), env=env,
                           limits=SandboxLimits(memory_mb=None, cpu_seconds=1800,
                                                file_size_mb=2048, open_files=4096,
                                                processes=None, network=not offline,
@@ -218,8 +223,11 @@ def build(spec_text: str, task: Task, path: str | None, limits: Limits) -> Build
     seconds = time.monotonic() - start
     stdout = res.stdout.decode("utf-8", "replace")
     if res.timed_out:
-        raise BackendError(f"cargo build of the exec_spec harness timed out after "
-                           f"{res.seconds:.0f}s")
+        # the spec's time (a search's deadline included) ran out while compiling: its cases
+        # are unknown, and nothing is recorded, so a later run with more time builds it
+        remove_tree(crate)
+        return Build(None, outside=f"the cargo build did not finish within the spec's time "
+                     f"({limits.spec_seconds:.0f}s, compile included)", seconds=seconds)
     if res.returncode != 0:
         diags = parse_cargo_messages(stdout)
         fault = toolchain_fault(diags, name)
@@ -433,10 +441,12 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
         i: Verdict(case_id=cases[i].id, bucket=cases[i].bucket, value=Truth.unknown,
                    engine=ENGINE, reason=why) for i, why in skipped.items()}
     todo = [i for i in range(len(cases)) if i not in skipped]
+    # one wall clock for the whole call, the builds included (``Limits.spec_seconds``)
+    end = time.monotonic() + limits.spec_seconds
     if todo:
         text = rewritten if rewritten is not None else spec_text
         spec_lines = spec_text.rstrip("\n").count("\n") + 1
-        b = build(text, task, path, limits)
+        b = build(text, task, path, _left(limits, end))
         if b.binary is None:
             why = b.outside or "outside exec_spec's fragment"
             for name, line in (module.wrappers if module is not None else []):
@@ -447,20 +457,28 @@ def check(spec_text: str, task: Task, cases: Sequence[Case], limits: Limits,
                 out[i] = Verdict(case_id=cases[i].id, bucket=cases[i].bucket,
                                  value=Truth.unknown, engine=ENGINE, reason=why)
             if module is not None:
-                _per_predicate(text, module, task, cases, todo, path, limits, spec_lines, out)
+                _per_predicate(text, module, task, cases, todo, path, limits, spec_lines, out,
+                               end)
         else:
-            got = run(b.binary, task, [cases[i] for i in todo], limits, spec_lines)
+            got = run(b.binary, task, [cases[i] for i in todo], _left(limits, end),
+                      spec_lines)
             out.update(zip(todo, got, strict=True))
     return [out[i] for i in range(len(cases))]
 
 
+def _left(limits: Limits, end: float) -> Limits:
+    """``limits`` with the spec's time cut to what is left before ``end``."""
+    left = max(0.001, end - time.monotonic())
+    return limits.model_copy(update={"spec_seconds": min(limits.spec_seconds, left)})
+
+
 def _per_predicate(text: str, module: SpecModule, task: Task, cases: Sequence[Case],
                    todo: list[int], path: str | None, limits: Limits, spec_lines: int,
-                   out: dict[int, Verdict]) -> None:
+                   out: dict[int, Verdict], end: float) -> None:
     """After a failed build: decide the cases of each predicate whose own part compiles."""
     for pred in ("pre", "post"):
         idx = [i for i in todo if cases[i].bucket.predicate == pred]
-        if not idx:
+        if not idx or time.monotonic() >= end:
             continue
         try:
             part = only(text, module, pred)
@@ -468,9 +486,9 @@ def _per_predicate(text: str, module: SpecModule, task: Task, cases: Sequence[Ca
             part = None
         if part is None:
             continue
-        b = build(part, task, path, limits)
+        b = build(part, task, path, _left(limits, end))
         if b.binary is not None:
-            got = run(b.binary, task, [cases[i] for i in idx], limits, spec_lines)
+            got = run(b.binary, task, [cases[i] for i in idx], _left(limits, end), spec_lines)
             out.update(zip(idx, got, strict=True))
 
 

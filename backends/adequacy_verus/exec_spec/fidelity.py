@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+from ..attributes import external_body
 from ..syntax import ast as A
 
 UNSIGNED = frozenset({"u8", "u16", "u32", "u64", "u128", "usize", "nat"})
@@ -125,6 +126,10 @@ class _Walker:
 
     # -------------------------------------------------------------- the walk
     def fn(self, f: A.FnItem) -> None:
+        if external_body(f):
+            self.flag(f.line, f"spec fn {f.name} is #[verifier::external_body]: Verus treats it "
+                      "as uninterpreted, the compiled macro would run its body")
+            return
         env: dict[str, A.TypeRef | None] = {p.name: p.ty for p in f.params}
         if f.has_self and f.self_type:
             env["self"] = A.TypeRef(f.self_type)

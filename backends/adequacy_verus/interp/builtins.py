@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .ordering import ordered
 from .runtime import current
 from .values import (
     MAX_BITS,
@@ -128,6 +129,36 @@ def _call(f: Any, *args: Any) -> Any:
     if not callable(f):
         raise Undef("expected a closure")
     return f(*args)
+
+
+def _any3(xs: list[Any], p: Any) -> bool:
+    """``exists x in xs. p(x)`` in three values: true when some element's predicate is
+    true, even where another's is undefined; undefined when none is true and one is
+    undefined. So the answer does not depend on the order the elements are visited in."""
+    undef: Undef | None = None
+    for x in xs:
+        try:
+            if _truth(_call(p, x)):
+                return True
+        except Undef as e:
+            undef = undef or e
+    if undef is not None:
+        raise undef
+    return False
+
+
+def _all3(xs: list[Any], p: Any) -> bool:
+    """``forall x in xs. p(x)`` in three values (``_any3``'s dual)."""
+    undef: Undef | None = None
+    for x in xs:
+        try:
+            if not _truth(_call(p, x)):
+                return False
+        except Undef as e:
+            undef = undef or e
+    if undef is not None:
+        raise undef
+    return True
 
 
 def _fold_left(s: tuple, b: Any, f: Any) -> Any:
@@ -348,12 +379,12 @@ SET: dict[str, Method] = {
     "finite": lambda s: True,
     "is_empty": lambda s: len(s) == 0,
     "choose": _set_choose,
-    "filter": lambda s, p: frozenset(x for x in s if _truth(_call(p, x))),
-    "map": lambda s, f: frozenset(_call(f, x) for x in s),
+    "filter": lambda s, p: frozenset(x for x in ordered(s) if _truth(_call(p, x))),
+    "map": lambda s, f: frozenset(_call(f, x) for x in ordered(s)),
     "to_multiset": _costed(lambda s: MSet.of(s), _n1, HASH, SET_BYTES, "to_multiset"),
     "is_singleton": lambda s: len(s) == 1,
-    "all": lambda s, p: all(_truth(_call(p, x)) for x in s),
-    "any": lambda s, p: any(_truth(_call(p, x)) for x in s),
+    "all": lambda s, p: _all3(ordered(s), p),
+    "any": lambda s, p: _any3(ordered(s), p),
     "view": lambda s: s,
 }
 
@@ -388,7 +419,8 @@ MULTISET: dict[str, Method] = {
     "difference_with": _ms_sub,
     "is_disjoint_from": lambda a, b: not (set(a.counts) & set(b.counts)),
     "update": lambda m, x, n: MSet({**m.counts, x: _int(n, "multiplicity")}),
-    "filter": lambda m, p: MSet({k: v for k, v in m.counts.items() if _truth(_call(p, k))}),
+    "filter": lambda m, p: MSet({k: m.counts[k] for k in ordered(m.counts)
+                                 if _truth(_call(p, k))}),
     "view": lambda m: m,
 }
 for _name, _f in list(MULTISET.items()):
@@ -428,9 +460,9 @@ MAP: dict[str, Method] = {
                            HASH, SET_BYTES, "remove_keys"),
     "restrict": _costed(lambda m, ks: FMap({k: v for k, v in m.items() if k in ks}), _n1, HASH,
                         SET_BYTES, "restrict"),
-    "map_values": lambda m, f: FMap({k: _call(f, v) for k, v in m.items()}),
-    "map_entries": lambda m, f: FMap({k: _call(f, k, v) for k, v in m.items()}),
-    "filter_keys": lambda m, p: FMap({k: v for k, v in m.items() if _truth(_call(p, k))}),
+    "map_values": lambda m, f: FMap({k: _call(f, m[k]) for k in ordered(m)}),
+    "map_entries": lambda m, f: FMap({k: _call(f, k, m[k]) for k in ordered(m)}),
+    "filter_keys": lambda m, p: FMap({k: m[k] for k in ordered(m) if _truth(_call(p, k))}),
     "is_injective": _costed(lambda m: len(set(m.values())) == len(m), _n1, HASH, SET_BYTES,
                             "is_injective"),
     "view": lambda m: m,

@@ -26,6 +26,7 @@ from adequacy.plugin import INT_WIDTHS
 from ..syntax import ast as A
 from .builtins import HASH, work
 from .fastloop import Deopt, FastLoop, lower_quant
+from .ordering import ordered
 from .runtime import Scope, truth
 from .values import Abort, MSet, Tup, Undef, show
 
@@ -601,11 +602,11 @@ def _members(coll: Any, how: str, line: int) -> list[Any]:
     if isinstance(coll, (tuple, frozenset, dict, MSet)):
         work(len(coll.counts) if type(coll) is MSet else len(coll), HASH)
     if type(coll) is MSet:
-        return list(coll.counts)
+        return ordered(coll.counts)
     if isinstance(coll, dict):
-        return list(coll.keys())
+        return ordered(coll.keys())
     if type(coll) is frozenset:
-        return list(coll)
+        return ordered(coll)
     if isinstance(coll, tuple) and how != "dom":
         return list(dict.fromkeys(coll))
     raise Undef(f"cannot range over the elements of {show(coll)}", line)

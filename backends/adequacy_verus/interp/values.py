@@ -242,41 +242,64 @@ def _all_ints(v: list[Any]) -> bool:
     return list(map(type, v)).count(int) == len(v)  # 200,000 elements: ~2 ms
 
 
-def from_json(v: Any, ty: T.Type) -> Any:
-    """Convert a JSON value (adequacy.model.values conventions) of type ``ty`` to a runtime value."""
-    if isinstance(ty, T.IntType):
+class _FromJson(T.TypeVisitor[[Any], Any]):
+    """A JSON value as the interpreter's runtime value (see ``from_json``)."""
+
+    def visit_int(self, ty: T.IntType, v: Any) -> Any:
         if type(v) is not int:
             raise ValueError(f"expected an integer, got {v!r}")
         return v
-    if isinstance(ty, T.BoolType):
+
+    def visit_bool(self, ty: T.BoolType, v: Any) -> Any:
         return bool(v)
-    if isinstance(ty, T.CharType):
+
+    def visit_char(self, ty: T.CharType, v: Any) -> Any:
         return str(v)
-    if isinstance(ty, T.StringType):
+
+    def visit_string(self, ty: T.StringType, v: Any) -> Any:
         return tuple(str(v))
-    if isinstance(ty, T.FloatType):
+
+    def visit_float(self, ty: T.FloatType, v: Any) -> Any:
         return float(v)
-    if isinstance(ty, T.SeqType):
+
+    def visit_seq(self, ty: T.SeqType, v: Any) -> Any:
         if isinstance(ty.elem, T.IntType) and type(v) is list and _all_ints(v):
             # what the per-element path gives, at C speed
             return note_int_seq(tuple(v))
-        return tuple(from_json(x, ty.elem) for x in v)
-    if isinstance(ty, T.SetType):
-        return frozenset(from_json(x, ty.elem) for x in v)
-    if isinstance(ty, T.MultisetType):
-        return MSet.of(from_json(x, ty.elem) for x in v)
-    if isinstance(ty, T.MapType):
-        return FMap((from_json(k, ty.key), from_json(x, ty.value)) for k, x in v)
-    if isinstance(ty, (T.OptionType, T.NullableType)):
-        if v is None:
-            return NONE
-        inner = v["some"] if isinstance(ty, T.OptionType) else v
-        return some(from_json(inner, ty.elem))
-    if isinstance(ty, T.TupleType):
+        conv, et = T.method_for(ty.elem, self), ty.elem
+        return tuple([conv(et, x) for x in v])
+
+    def visit_set(self, ty: T.SetType, v: Any) -> Any:
+        conv, et = T.method_for(ty.elem, self), ty.elem
+        return frozenset([conv(et, x) for x in v])
+
+    def visit_multiset(self, ty: T.MultisetType, v: Any) -> Any:
+        conv, et = T.method_for(ty.elem, self), ty.elem
+        return MSet.of([conv(et, x) for x in v])
+
+    def visit_map(self, ty: T.MapType, v: Any) -> Any:
+        ck, cv = T.method_for(ty.key, self), T.method_for(ty.value, self)
+        return FMap([(ck(ty.key, k), cv(ty.value, x)) for k, x in v])
+
+    def visit_option(self, ty: T.OptionType, v: Any) -> Any:
+        return NONE if v is None else some(from_json(v["some"], ty.elem))
+
+    def visit_nullable(self, ty: T.NullableType, v: Any) -> Any:
+        return NONE if v is None else some(from_json(v, ty.elem))
+
+    def visit_tuple(self, ty: T.TupleType, v: Any) -> Any:
         return Tup(from_json(x, t) for x, t in zip(v, ty.elems, strict=True))
-    if isinstance(ty, T.StructType):
+
+    def visit_struct(self, ty: T.StructType, v: Any) -> Any:
         return StructVal(ty.name, {f: from_json(v[f], ft) for f, ft in ty.fields})
-    raise ValueError(f"unsupported type {ty}")
+
+
+_FROM_JSON = _FromJson()
+
+
+def from_json(v: Any, ty: T.Type) -> Any:
+    """Convert a JSON value (adequacy.model.values conventions) of type ``ty`` to a runtime value."""
+    return T.visit(ty, _FROM_JSON, v)
 
 
 def show(v: Any, limit: int = 60) -> str:

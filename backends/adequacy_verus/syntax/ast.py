@@ -98,6 +98,13 @@ class Is(Expr):
 class Matches(Expr):
     e: Expr
     pat: Pat
+    grouped: bool = False
+    """Written in parentheses: ``(x matches P) && f(v)`` binds nothing in ``f(v)``."""
+
+    @property
+    def binds(self) -> bool:
+        """Whether its names reach the operands after it (an unparenthesised matches)."""
+        return not self.grouped
 
 
 @dataclass(slots=True)

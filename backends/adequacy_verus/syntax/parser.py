@@ -166,6 +166,18 @@ class Parser:
             attrs.append(A.Attr(normalize_tokens(self.toks[start:self.pos]), line, inner))
         return attrs
 
+    def stray_attrs(self, where: str) -> None:
+        """Attributes where no item stands (a field, a variant, a parameter, a match arm, a
+        statement): only triggers and lint levels mean anything there; any other is
+        recorded as refused (``#[verifier::external_body]`` on a field means nothing)."""
+        for a in self.parse_attrs():
+            self._stray(a.text, a.line, where)
+
+    def _stray(self, text: str, line: int, where: str) -> None:
+        t = text.replace(" ", "")
+        if not t.startswith(("#[trigger", "#![trigger", "#![auto]", "#[allow(")):
+            self.skipped.append((f"attribute {t} on {where}", line))
+
     def parse_items(self, items: list[A.Item], wrappers: list[tuple[str, int]],
                     closer: str | None) -> None:
         while True:
@@ -325,7 +337,7 @@ class Parser:
         tuple_struct = False
         if self.eat_p("{"):
             while not self.at_p("}"):
-                self.parse_attrs()
+                self.stray_attrs("a field")
                 field_lines.append(self.tok.line)
                 if self.eat_kw("pub") and self.at_p("("):
                     self.skip_delimited()
@@ -341,7 +353,7 @@ class Parser:
             tuple_struct = True
             k = 0
             while not self.at_p(")"):
-                self.parse_attrs()
+                self.stray_attrs("a field")
                 field_lines.append(self.tok.line)
                 if self.eat_kw("pub") and self.at_p("("):
                     self.skip_delimited()
@@ -367,7 +379,7 @@ class Parser:
         self.expect_p("{")
         variants: list[A.Variant] = []
         while not self.at_p("}"):
-            self.parse_attrs()
+            self.stray_attrs("an enum variant")
             vline = self.tok.line
             vname = self.ident("a variant name")
             fields: list[tuple[str, A.TypeRef]] = []
@@ -442,7 +454,7 @@ class Parser:
         params: list[A.Param] = []
         has_self = False
         while not self.at_p(")"):
-            self.parse_attrs()
+            self.stray_attrs("a parameter")
             pline = self.tok.line
             while self.tok.kind == "ident" and self.tok.value in ("tracked", "ghost", "mut"):
                 self.pos += 1
@@ -738,8 +750,10 @@ class Parser:
 
     def parse_unary(self, no_struct: bool) -> A.Expr:
         while self.at_p("#") and self.peek().is_p("["):  # #[trigger] on a subterm
+            start, line = self.pos, self.tok.line
             self.pos += 1
             self.skip_delimited()
+            self._stray(normalize_tokens(self.toks[start:self.pos]), line, "an expression")
         t = self.tok
         if t.kind == "punct" and t.value in ("!", "-", "*", "&", "&&"):
             self.pos += 1
@@ -882,6 +896,8 @@ class Parser:
                     return A.Lit(line, None, "unit")
                 first = self.parse_expr()
                 if self.eat_p(")"):
+                    if isinstance(first, A.Matches):
+                        first.grouped = True
                     return first
                 elems = [first]
                 while self.eat_p(","):
@@ -945,7 +961,7 @@ class Parser:
             self.expect_p("{")
             arms: list[A.MatchArm] = []
             while not self.at_p("}"):
-                self.parse_attrs()
+                self.stray_attrs("a match arm")
                 aline = self.tok.line
                 self.eat_p("|")
                 pat = self.parse_pattern()
@@ -1002,8 +1018,10 @@ class Parser:
 
     def parse_inner_attrs(self) -> None:
         while self.at_p("#") and self.peek().is_p("!"):
+            start, line = self.pos, self.tok.line
             self.pos += 2
             self.skip_delimited()
+            self._stray(normalize_tokens(self.toks[start:self.pos]), line, "a block")
 
     def looks_like_struct_lit(self) -> bool:
         a, b = self.peek(1), self.peek(2)
@@ -1102,7 +1120,7 @@ class Parser:
         while not self.at_p("}"):
             if self.tok.kind == "eof":
                 raise self.err(f"unclosed '{{' opened at line {open_t.line}")
-            self.parse_attrs()
+            self.stray_attrs("a statement")
             if self.eat_p(";"):
                 continue
             if self.at_kw("let"):

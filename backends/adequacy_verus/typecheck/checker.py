@@ -11,7 +11,10 @@ rules checked and those left to Verus.
 
 from __future__ import annotations
 
+from adequacy.plugin import SpecInvalid
+
 from ..syntax import ast as A
+from . import primitive_methods
 from . import types as Ty
 from .patterns import PatternChecker
 from .scope import Module, Scope
@@ -50,6 +53,9 @@ class Checker(PatternChecker):
 
     # ------------------------------------------------------------ items
     def check_fn(self, fn: A.FnItem) -> None:
+        self.callees: list[A.FnItem] = []
+        """The spec's own functions the body calls (resolved as rustc resolves them)."""
+        self.in_body = False
         self.generics = frozenset(g.split(":")[0].strip() for g in fn.generics)
         self.self_type = fn.self_type
         sc = Scope()
@@ -75,7 +81,9 @@ class Checker(PatternChecker):
             finally:
                 self.allow_old = saved
         if fn.body is not None and fn.mode == "spec":
+            self.in_body = True
             got = self.expr(fn.body, sc, ret)
+            self.in_body = False
             if not compatible(got, ret):
                 line = _tail_line(fn.body)
                 raise _err(f"mismatched types: spec fn `{fn.name}` returns `{show(ret)}`, but "
@@ -163,8 +171,17 @@ class Checker(PatternChecker):
         op = e.op
         if op in LOGIC:
             # a long ==> / && chain is iterative on the right and the left
+            if op == "==>":
+                self._implication(e, sc)
+                return BOOL
+            cur = sc
             for x in _logic_operands(e):
-                self.expect_bool(x, sc, f"an operand of `{op}`")
+                if op == "&&" and isinstance(x, A.Matches) and x.binds:
+                    # Verus parses the rest of the && chain as the matches' right-hand side
+                    # (guide: reference-matches.md), so its names are in scope after it
+                    cur = self._bind_matches(x, cur)
+                else:
+                    self.expect_bool(x, cur, f"an operand of `{op}`")
             return BOOL
         if op not in EQ and op not in ORDER:
             return self._arith_chain(e, sc)
@@ -258,6 +275,26 @@ class Checker(PatternChecker):
         t = self.expr(e.e, sc)
         self.pattern(e.pat, t, Scope(sc))
         return BOOL
+
+    def _bind_matches(self, e: A.Matches, sc: Scope) -> Scope:
+        """Check ``e`` and return a scope holding its pattern's names."""
+        t = self.expr(e.e, sc)
+        inner = Scope(sc)
+        self.pattern(e.pat, t, inner)
+        return inner
+
+    def _implication(self, e: A.Binary, sc: Scope) -> None:
+        """``a ==> b ==> c`` is ``a ==> (b ==> c)``: a ``matches`` premise's names are in
+        scope in everything to its right (guide: reference-matches.md)."""
+        cur = sc
+        node: A.Expr = e
+        while isinstance(node, A.Binary) and node.op == "==>":
+            if isinstance(node.l, A.Matches) and node.l.binds:
+                cur = self._bind_matches(node.l, cur)
+            else:
+                self.expect_bool(node.l, cur, "an operand of `==>`")
+            node = node.r
+        self.expect_bool(node, cur, "an operand of `==>`")
 
     def _check_variant_name(self, t: T, name: str, line: int) -> None:
         if t.name == "Option":
@@ -354,6 +391,8 @@ class Checker(PatternChecker):
 
     def _call_fn(self, fn: A.FnItem, args: list[A.Expr], sc: Scope, line: int,
                  recv: T | None, owner: str | None = None) -> T:
+        if getattr(self, "in_body", False):
+            self.callees.append(fn)  # the call graph Verus's termination check reads
         params = fn.params
         if recv is not None and fn.has_self:
             params = params[1:]
@@ -491,6 +530,11 @@ class Checker(PatternChecker):
             v = Ty.view_of(rt)
             if v is not None:
                 return v
+        prim = "int" if rt.name in Ty.INTS else rt.name if rt.name in ("bool", "char") else None
+        if prim is not None:
+            why = primitive_methods.verdict(prim, show(rt), name)
+            if why is not None:
+                raise SpecInvalid(why, line=e.line)
         self._args_unchecked(e.args, sc)
         return UNKNOWN
 

@@ -41,7 +41,8 @@ runner = CliRunner()
 def test_no_metric_door_takes_a_lenient_score() -> None:
     pytest.importorskip("dspy", reason="needs the optimize extra")
     from adequacy.errors import LenientReward
-    from adequacy_optimizers.metrics import SpecMetric, adequacy_score
+    from adequacy_optimizers.metrics import SpecMetric
+    from adequacy_optimizers.objectives import adequacy_score
 
     task = load_task(EUCLID)
     lenient = score_spec(task, UNDECIDED, strict=False)
@@ -87,8 +88,8 @@ def test_every_figure_labels_lenient_records(tmp_path: Path) -> None:
         rep = score_spec(t, UNDECIDED, "specs/undecided.rs", strict=strict)
         append_record(mixed, rep, producer("run"))
     study = build_study(read_records([mixed]), [str(mixed)])
-    assert summary_rows(study)[0]["scoring"] == "1 of 2 LENIENT"
-    assert leaderboard_rows(study)[0]["scoring"] == "1 of 2 LENIENT"
+    assert summary_rows(study)[0]["records"] == "2 of 2 (verified; 1 of 2 LENIENT)"
+    assert leaderboard_rows(study)[0]["records"] == "2 of 2 (verified; 1 of 2 LENIENT)"
     assert sorted(r.strict for r in study.rows) == [False, True]
     md = render_markdown(study)
     assert "LENIENT:" in md and "| LENIENT |" in md

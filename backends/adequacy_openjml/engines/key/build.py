@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.plugin import BackendError
+from adequacy.plugin import BackendError, progress
 from adequacy_openjml.jdk import Java, find_java
 
 from .paths import WORKER_DIR, jar_path
@@ -64,8 +64,10 @@ def build(quiet: bool = True) -> Path:
         cmd = [mvn, *(["-q"] if quiet else []), "-B", "-f", str(work / "pom.xml"), "package",
                "-DskipTests"]
         nice = shutil.which("nice")
-        r = subprocess.run(([nice, "-n", "10"] if nice else []) + cmd, capture_output=True,
-                           text=True, timeout=1800)
+        with progress.phase("key: Maven builds the KeY worker (first use: downloads KeY "
+                            "from Maven Central, minutes)"):
+            r = subprocess.run(([nice, "-n", "10"] if nice else []) + cmd,
+                               capture_output=True, text=True, timeout=1800)
         built = work / "target" / "key-worker.jar"
         if r.returncode != 0 or not built.exists():
             msg = (r.stdout + r.stderr).strip()[-2000:]
@@ -118,12 +120,13 @@ def dump_archive(java_path: str | None = None) -> None:
         made = work / target.name
         r = None
         # the warm-up proof runs at start; a ping, then end of input, and the JVM exits
-        for k, cmd in enumerate(launch.dump_steps(java.java, made)):
-            r = run_limited(cmd, cwd=work, timeout=600,
-                            input=b'{"op": "ping"}\n' if k == 0 else b"",
-                            limits=launch.limits(), view=launch.view(java.java))
-            if r.returncode != 0:
-                break
+        with progress.phase("key: archiving the KeY worker's classes (once per JVM)"):
+            for k, cmd in enumerate(launch.dump_steps(java.java, made)):
+                r = run_limited(cmd, cwd=work, timeout=600,
+                                input=b'{"op": "ping"}\n' if k == 0 else b"",
+                                limits=launch.limits(), view=launch.view(java.java))
+                if r.returncode != 0:
+                    break
         if r is not None and r.returncode == 0 and made.exists() and made.stat().st_size > 0:
             tmp = target.with_name(f"{target.name}.{os.getpid()}")
             shutil.copy(made, tmp)

@@ -7,18 +7,13 @@ undefined values as ``unknown``) in a JVM of its own that dies with the run (``j
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import json
 import time
-from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from adequacy.plugin import (
     FAILURE_KINDS,
-    OVERFLOW_REASON,
     TIMEOUT,
     WORKER_DIED,
     BackendError,
@@ -28,7 +23,6 @@ from adequacy.plugin import (
     FailureStreak,
     Limits,
     LoadedSpec,
-    ReferenceOutcome,
     SpecInvalid,
     Task,
     Truth,
@@ -38,11 +32,26 @@ from adequacy.plugin import (
 )
 from adequacy_openjml.jdk import Java, find_java
 
-from ...jml import load as jml_load
-from ...jml.load import JmlSpec, find_target, original_source, spec_data
-from .build import Unit, build_unit, compile_errors
-from .jvms import JVMS
-from .worker import COMPILER, Worker, WorkerDied, jdk_problem
+from ...jml.load import JmlSpec, spec_data
+from .build import Unit, build_unit
+from .jvms import JVMS  # noqa: F401 - tests reach the JVM pool through the engine
+from .reference import (  # noqa: F401 - the engine's reference entry points
+    ReferenceSession,
+    reference_outcomes,
+    reference_unit,
+    run_reference,
+)
+from .runs import (  # noqa: F401 - shared with the reference runner, kept importable here
+    CompileGap,
+    Run,
+    _classes,
+    _load,
+    ordered_args,
+    post_fields,
+    start_run,
+    unit_key,
+)
+from .worker import WorkerDied, jdk_problem
 
 ENGINE = "rac"
 _HERE = Path(__file__).resolve().parent
@@ -52,13 +61,6 @@ def version(java: Java | None) -> str:
     """The JDK's major version and the hash of this engine's sources (the translator, the
     worker's Java) and of the front end it reads (``engine_version``)."""
     return engine_version(f"rac java-{java.major if java else '?'}", _HERE, _HERE.parents[1] / "jml")
-
-
-def unit_key(unit: Unit) -> str:
-    h = hashlib.sha256(unit.source.encode())
-    h.update(json.dumps([unit.plan, unit.params, unit.result, unit.method, unit.static,
-                            unit.result_param, unit.post_fields, unit.checked]).encode())
-    return h.hexdigest()[:24]
 
 
 class RacEngine:
@@ -89,13 +91,6 @@ class RacEngine:
                      gap=data.gap)
 
 
-def post_fields(task: Task) -> list[str]:
-    """``[jml] post_fields``: receiver fields whose value after the call the outputs hold
-    (checked against the code by ``jml.load.check_settings``)."""
-    names = task.settings.get("post_fields", [])
-    return [str(n) for n in names] if isinstance(names, list) else [str(names)]
-
-
 def unit_for(spec: JmlSpec, fields: Sequence[str] = ()) -> Unit:
     """rac's Java unit for the spec, translated once and kept with it. A clause the
     translator cannot express is rac's gap: ``SpecInvalid(engine="rac")`` at the spec's line,
@@ -110,117 +105,6 @@ def unit_for(spec: JmlSpec, fields: Sequence[str] = ()) -> Unit:
         spec.compiled[slot] = unit
     assert isinstance(unit, Unit)
     return unit
-
-
-def reference_unit(task: Task) -> Unit:
-    """The task's own code, unspecified, for running the reference method."""
-    src = original_source(task)
-    cls, method = find_target(src, task, str(task.skeleton_path))
-    # checked: an input on which the task's code overflows is outside its domain under JML's
-    # safe math (OpenJML's default for code), never a valid input with a wrapped output
-    return dataclasses.replace(build_unit(src, cls, method, [], post_fields(task)),
-                               checked=True)
-
-
-def ordered_args(task: Task, unit: Unit, inputs: dict[str, Any]) -> list[Any]:
-    """Arguments in the Java method's order (``jml.load.ordered_args``)."""
-    return jml_load.ordered_args(task, unit.params, unit.method, inputs)
-
-
-def _heap(limits: Limits) -> int:
-    return max(128, min(1024, limits.memory_mb // 2))
-
-
-def _classes(unit: Unit, key: str, file: str | None, limits: Limits) -> dict[str, str]:
-    """The unit's class bytes (base64 by class name), compiled once per process; a javac
-    refusal is ``CompileGap``."""
-    reply = COMPILER.compile(key, {"class": unit.class_name, "source": unit.source,
-                                   "checked": unit.checked},
-                             timeout=max(60.0, limits.spec_seconds / 4))
-    if reply.get("ok"):
-        classes = reply.get("classes")
-        assert isinstance(classes, dict)
-        return classes
-    raise CompileGap(compile_errors(unit, reply.get("errors") or [], file))
-
-
-def _load(worker: Worker, unit: Unit, key: str, classes: dict[str, str]) -> None:
-    """Define the spec's classes in the run's JVM (once per JVM)."""
-    if key in worker.loaded and worker.alive():
-        return
-    reply = worker.request({"op": "load", "key": key, "class": unit.class_name,
-                            "classes": classes, "params": [list(p) for p in unit.params],
-                            "result": unit.result, "method": unit.method,
-                            "static": unit.static, "result_param": unit.result_param,
-                            "post_fields": [list(f) for f in unit.post_fields],
-                            "cases": unit.plan}, timeout=60.0)
-    if not reply.get("ok"):
-        raise BackendError(f"rac worker: {reply.get('error', reply)}")
-    worker.loaded.add(key)
-
-
-class CompileGap(Exception):
-    """javac refused the translated unit: a gap of this engine (its translation, or Java it
-    cannot host), not a verdict on the spec, which only the front end may call invalid."""
-
-    def __init__(self, error: SpecInvalid) -> None:
-        where = f"{error.file}:{error.line}: " if error.line else ""
-        super().__init__(f"rac cannot compile this spec: {where}{error.message}")
-
-
-_ACQUIRER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="rac-acquire")
-
-
-def start_run(unit: Unit, key: str, file: str | None, limits: Limits) -> Run:
-    """The spec's classes and a fresh JVM, sought at once: a fresh spec's compile (in the
-    compile JVM) overlaps the wait for a spare (measured: the two used to add up). A JVM
-    taken for a spec that then fails to compile never loaded its classes, so it goes back
-    to the spares (``Jvms.give_back``) rather than being killed."""
-    pending = _ACQUIRER.submit(JVMS.acquire, key, _heap(limits))
-    try:
-        classes = _classes(unit, key, file, limits)
-    except BaseException:
-        pending.add_done_callback(_give_back)
-        raise
-    return Run(unit, key, classes, pending.result())
-
-
-def _give_back(f: Future[Worker]) -> None:
-    if f.exception() is None:
-        JVMS.give_back(f.result())
-
-
-class Run:
-    """One engine run of one spec: its JVM, replaced by a fresh one when it dies (or runs
-    out of memory, or keeps a runaway thread), and killed at the end (``jvms``)."""
-
-    def __init__(self, unit: Unit, key: str, classes: dict[str, str], worker: Worker) -> None:
-        self.unit, self.key, self.classes = unit, key, classes
-        self.worker = worker
-        self.restarts = 0
-        try:
-            _load(self.worker, unit, key, classes)
-        except BaseException:
-            self.close()
-            raise
-
-    def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
-        if not self.worker.alive():
-            self.worker = JVMS.replace(self.worker)
-            self.restarts += 1
-        _load(self.worker, self.unit, self.key, self.classes)
-        return self.worker.request(req, timeout=timeout)
-
-    def stream(self, req: dict[str, Any], timeout: float) -> Iterator[dict[str, Any]]:
-        """``req``'s reply lines (``JsonLineWorker.stream``), in a live JVM holding the spec."""
-        if not self.worker.alive():
-            self.worker = JVMS.replace(self.worker)
-            self.restarts += 1
-        _load(self.worker, self.unit, self.key, self.classes)
-        return self.worker.stream(req, timeout=timeout)
-
-    def close(self) -> None:
-        JVMS.release(self.worker)
 
 
 def check(unit: Unit, file: str | None, task: Task, cases: Sequence[Case],
@@ -426,84 +310,3 @@ def _one(run: Run, task: Task, case: Case, limits: Limits, t0: float, attempts: 
             continue
         return _interpret(case, reply, time.monotonic() - t0)
     return verdict(Truth.unknown, "worker lost the spec twice", WORKER_DIED)
-
-
-def run_reference(unit: Unit, task: Task, inputs: list[dict[str, Any]],
-                  limits: Limits) -> list[dict[str, Any] | None]:
-    """Outputs of the task's own method on each input (None: threw, timed out or crashed)."""
-    return [o.output if o.kind == "returned" else None
-            for o in reference_outcomes(unit, task, inputs, limits)]
-
-
-#: errors of the JVM, not of the method's domain: a deep recursion on a big valid input and
-#: a full heap say nothing about whether the input is valid.
-OVERFLOW = "adequacy.rac.Overflow"
-SAFE_MATH = " (JML's safe math for code, OpenJML's default)"
-_JVM_ERRORS = ("java.lang.StackOverflowError", "java.lang.OutOfMemoryError",
-               "java.lang.ThreadDeath", "java.lang.SecurityException",
-               "java.lang.VirtualMachineError", "java.lang.InternalError",
-               "java.lang.LinkageError", "java.lang.NoClassDefFoundError",
-               "java.lang.ExceptionInInitializerError")
-
-
-def _outcome(task: Task, unit: Unit, reply: dict[str, Any]) -> ReferenceOutcome:
-    output = reply.get("output") if reply.get("ok") else None
-    if isinstance(output, dict):
-        return ReferenceOutcome(kind="returned", output=_task_output(task, unit, output))
-    reason = str(reply.get("reason", ""))
-    if reply.get("timeout"):
-        return ReferenceOutcome(kind="timeout", reason=reason)
-    if reply.get("failure") or not reason.startswith("reference threw "):
-        return ReferenceOutcome(kind="failed", reason=reason or "no output")
-    thrown = reason[len("reference threw "):].split(":", 1)[0].strip()
-    if thrown == OVERFLOW:
-        return ReferenceOutcome(kind="threw", reason=OVERFLOW_REASON + SAFE_MATH + reason.split(
-            OVERFLOW, 1)[1][:120])
-    if thrown in _JVM_ERRORS or thrown.endswith("Error"):
-        return ReferenceOutcome(kind="failed", reason=f"the JVM raised {thrown}")
-    return ReferenceOutcome(kind="threw", reason=thrown)
-
-
-def reference_outcomes(unit: Unit, task: Task, inputs: list[dict[str, Any]],
-                       limits: Limits) -> list[ReferenceOutcome]:
-    """What the task's own method did on each input: returned (with its output), threw an
-    exception (its class), timed out, or gave no outcome (a crash, an error of the JVM)."""
-    if not inputs:
-        return []
-    key = unit_key(unit)
-    try:
-        run = start_run(unit, key, None, limits)
-    except (CompileGap, BackendError) as e:
-        if isinstance(e, EngineUnavailable):
-            raise
-        return [ReferenceOutcome(kind="failed", reason=f"the reference did not compile: {e}")
-                ] * len(inputs)
-    out: list[ReferenceOutcome] = []
-    try:
-        for inp in inputs:
-            try:
-                args = ordered_args(task, unit, inp)
-                reply = run.request({"op": "run", "key": key, "input": args,
-                                     "timeout_ms": int(limits.case_seconds * 1000)},
-                                    timeout=limits.case_seconds + 15)
-            except (WorkerDied, KeyError, BackendError) as e:
-                out.append(ReferenceOutcome(kind="failed", reason=str(e)[:200]))
-                continue
-            out.append(_outcome(task, unit, reply))
-    finally:
-        run.close()
-    return out
-
-
-def _task_output(task: Task, unit: Unit, output: dict[str, Any]) -> dict[str, Any]:
-    """The reference's output under the task's names (the Java parameter names may differ)."""
-    wanted = {p.name for p in task.outputs}
-    java_names = [n for _t, n in unit.params]
-    task_names = [p.name for p in task.inputs]
-    renamed: dict[str, Any] = {}
-    for k, v in output.items():
-        if k in java_names and k not in wanted and len(task_names) == len(java_names):
-            k = task_names[java_names.index(k)]
-        if k in wanted:
-            renamed[k] = v
-    return renamed

@@ -27,6 +27,7 @@ from adequacy.plugin import (
     WorkerDied,
     cache_dir,
     make_workdir,
+    progress,
     remove_tree,
     renew_after_fork,
     run_limited,
@@ -107,7 +108,8 @@ def build_dir(archives: bool = True) -> Path:
         f"rac-worker-{source_version(sources, JAVA_DIR, java.javac, 'jar+cds', *JAVAC_FLAGS, *EXPORTS)}"
     with _BUILD_LOCK:
         if not (out / JAR).exists():
-            _compile(java, sources, out)
+            with progress.phase("rac: compiling the JVM worker (once per version)"):
+                _compile(java, sources, out)
     if not archives:
         return out
     with _ARCHIVE_LOCK:
@@ -117,7 +119,9 @@ def build_dir(archives: bool = True) -> Path:
                 for mode in ("compile", "eval"):
                     name = ARCHIVE.format(mode=mode)
                     if not (out / name).exists() and not (out / (name + ".failed")).exists():
-                        _dump_archive(out, mode)
+                        with progress.phase(f"rac: archiving the {mode} JVM's classes "
+                                            "(AppCDS, once per version)"):
+                            _dump_archive(out, mode)
             finally:
                 _DUMPING.clear()
     return out

@@ -38,7 +38,7 @@ import java.util.TreeSet;
  * change the security settings; each evaluation runs in a fresh thread with a time limit.
  */
 public final class Worker {
-    static final String VERSION = "rac-worker 3";
+    static final String VERSION = "rac-worker 4";
     static PrintStream out;
     static final ProtectionDomain SPEC_DOMAIN = new ProtectionDomain(
             new CodeSource(null, (java.security.cert.Certificate[]) null), new Permissions());
@@ -158,11 +158,21 @@ public final class Worker {
             case "ping": r.put("ok", true); r.put("version", VERSION); r.put("mode", "eval"); r.put("java", System.getProperty("java.version")); return r;
             case "load": return load(req);
             case "warm": return warm(req);
-            case "evals": {
+            case "evals": case "runs": {
                 if (spec == null || !String.valueOf(req.get("key")).equals(specKey)) {
                     r.put("error", "this worker has not loaded spec " + req.get("key")); r.put("missing", true); return r;
                 }
-                return evals(spec, req);
+                return op.equals("runs") ? runs(spec, req) : evals(spec, req);
+            }
+            case "reload": {
+                // the same classes in a fresh class loader: the reference's static state as a
+                // fresh JVM would have it, for the next batch of its inputs (same key only)
+                if (spec == null || !String.valueOf(req.get("key")).equals(specKey)) {
+                    r.put("error", "this worker has not loaded spec " + req.get("key")); r.put("missing", true); return r;
+                }
+                spec = define(req);
+                r.put("ok", true);
+                return r;
             }
             case "eval": case "run": {
                 if (spec == null || !String.valueOf(req.get("key")).equals(specKey)) {
@@ -351,6 +361,30 @@ public final class Worker {
             boolean last = k == cases.size() - 1 || r.containsKey("failure") || r.containsKey("exit")
                     || (System.nanoTime() - t0) / 1_000_000 > budget;
             if (last) { r.put("end", true); return r; }
+            r.put("id", requestId);
+            reply(r);
+        }
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("end", true);
+        return r;
+    }
+
+    /** Many inputs of the loaded reference in one request ({@code "op": "run"} each), one
+     *  reply line per input as it finishes ({@code "i"}: its index; the last line says
+     *  {@code "end"}): a round trip per input saved, and each input keeps its own time limit.
+     *  The stream ends after an input that needs a fresh JVM ({@code "exit"}); the caller
+     *  goes on with the next input in a fresh one, as it would after a one-input request. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> runs(Compiled c, Map<String, Object> req) throws Exception {
+        List<Object> inputs = (List<Object>) req.get("inputs");
+        for (int k = 0; k < inputs.size(); k++) {
+            Map<String, Object> ev = (Map<String, Object>) inputs.get(k);
+            long timeout = ((Number) ev.getOrDefault("timeout_ms", BigInteger.valueOf(10000))).longValue();
+            long s = System.nanoTime();
+            Map<String, Object> r = runGuarded(c, ev, true, timeout);
+            r.put("i", k);
+            r.put("ms", (System.nanoTime() - s) / 1_000_000.0);
+            if (k == inputs.size() - 1 || r.containsKey("exit")) { r.put("end", true); return r; }
             r.put("id", requestId);
             reply(r);
         }

@@ -1,4 +1,5 @@
-"""The one interface every spec writer offers, and the record of what it wrote.
+"""Spec writers: the interface every writer offers, the record of what it wrote, and what a
+plugin returns from ``adequacy_writers`` to offer one (``WriterKind``).
 
 A writer sees the statement, the skeleton or Java method and the task's *visible* cases only
 (docs/optimize.md); hidden cases stay with the scorer. A writer never raises for a bad answer:
@@ -8,7 +9,10 @@ an answer with no usable spec becomes a ``WrittenSpec`` with ``text=None`` and t
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -61,3 +65,37 @@ class Writer(Protocol):
 def visible_cases(task: Task) -> list[Case]:
     """The only cases a writer may look at."""
     return [c for c in task.all_cases() if c.visible]
+
+
+class WriterOptions(BaseModel):
+    """Everything a writer may be made with; each writer reads the fields it needs."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    lm: Any = None
+    """The language model object (a ``dspy.LM``), made by the caller from ``model``."""
+    model: str | None = None
+    """Its litellm model string, as provenance names it."""
+    temperature: float | None = None
+    family: str = "zs"
+    """The prompt family (``zs``, ``fs-cot``, ...)."""
+    program: Path | None = None
+    """An optimized program file (``adequacy optimize``'s output)."""
+    demo_tasks: list[Task] = []
+    """Training tasks whose gold specs may be few-shot examples."""
+
+
+@dataclass(frozen=True)
+class WriterKind:
+    """One writer a plugin offers: ``adequacy synthesize --writer NAME`` and studies make it
+    through ``make``; its specs' records name it with the options in ``params``."""
+
+    name: str
+    description: str
+    needs_model: bool
+    """It asks a language model: ``make`` gets ``WriterOptions.lm`` set, or is not called."""
+    make: Callable[[WriterOptions], Writer]
+    params: tuple[str, ...] = ()
+    """The ``WriterOptions`` fields that shape what it writes (``family``, ``model``,
+    ``temperature``, ``program``): recorded with every spec it wrote, so two settings of one
+    writer are told apart in reports."""

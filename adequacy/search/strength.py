@@ -173,14 +173,19 @@ def gold_for(task: Task, gold: str | Path) -> Path | None:
     return p if p.is_file() else None
 
 
-def _symbolic_equivalence() -> Any:
-    """The solver's equivalence check (``adequacy.search.symbolic``), or None where this
-    installation has none."""
+def _symbolic_equivalence(task: Task) -> tuple[Any, str]:
+    """(the solver's equivalence check, what the report says about it): None with the reason
+    where the task's language answers no symbolic questions."""
     try:
-        from adequacy.search.symbolic.compare import equivalence
+        from adequacy.search.symbolic.compare import equivalence, symbolic_for
     except ImportError:
-        return None
-    return equivalence
+        return None, "no solver in this installation: survivors judged by sampling only"
+    try:
+        symbolic_for(task)
+    except AdequacyError as e:
+        return None, f"{str(e).splitlines()[0]}: survivors judged by sampling only"
+    return equivalence, ("the solver judged each survivor first (a proof for every input, or "
+                         "up to a length); sampling where it could not decide")
 
 
 def _fate(rep: Any, gold_failed: set[str]) -> tuple[Status, str, str]:
@@ -294,11 +299,10 @@ def task_strength(task: Task, gold_path: Path | None, options: ScoreOptions, *,
                                             seconds=round(time.monotonic() - s0, 3))))
         rep.mutant_seconds = round(time.monotonic() - m0, 3)
         j0 = time.monotonic()
-        equivalence = _symbolic_equivalence() if symbolic else None
-        rep.symbolic = ("the solver judged survivors first" if equivalence is not None else
-                        "not asked (--no-symbolic)" if not symbolic else
-                        "no symbolic equivalence in this installation: survivors judged by "
-                        "sampling only")
+        if symbolic:
+            equivalence, rep.symbolic = _symbolic_equivalence(task)
+        else:
+            equivalence, rep.symbolic = None, "not asked (--no-symbolic): sampling only"
         try:
             oracle: OracleJudge | None = OracleJudge(task)
         except AdequacyError as e:
@@ -311,6 +315,7 @@ def task_strength(task: Task, gold_path: Path | None, options: ScoreOptions, *,
             if res.status != "survived":
                 continue
             diffs: list[Disagreement] = []
+            solver_said = ""
             if equivalence is not None:
                 judged, detail, diffs = _solver(equivalence, task, m.text, gold_text, options,
                                                 budget)
@@ -319,6 +324,8 @@ def task_strength(task: Task, gold_path: Path | None, options: ScoreOptions, *,
                     continue
                 if diffs:
                     res.blind_spot, res.found_by = True, "symbolic"
+                else:
+                    solver_said = f"the solver did not decide ({detail}); "
             if not res.blind_spot:
                 left = SpecJudge(task, m.text, None, options, name=f"mutant {m.operator}")
                 s = compare(task, left, gold_judge, seed=seed, budget=budget,
@@ -334,10 +341,10 @@ def task_strength(task: Task, gold_path: Path | None, options: ScoreOptions, *,
                                        "which the gold spec fails")
                 else:
                     res.equivalent = "sampling"
-                    res.equivalence = (f"no difference in {s.inputs_compared} inputs and "
-                                       f"{s.pairs_compared} pairs sampled (seed {seed}, "
-                                       f"{s.seconds:.1f} s; {s.undecided} undecided): not a "
-                                       "proof")
+                    res.equivalence = (f"{solver_said}no difference in {s.inputs_compared} "
+                                       f"inputs and {s.pairs_compared} pairs sampled (seed "
+                                       f"{seed}, {s.seconds:.1f} s; {s.undecided} undecided): "
+                                       "not a proof")
             for d in diffs:
                 why = _label_ok(task, oracle, d)
                 if why:
@@ -387,22 +394,23 @@ def task_strength(task: Task, gold_path: Path | None, options: ScoreOptions, *,
 
 def _solver(equivalence: Any, task: Task, text: str, gold: str, options: ScoreOptions,
             budget: float) -> tuple[str, str, list[Disagreement]]:
-    """(``symbolic`` | ``bounded`` | ``different`` | ``unknown``, what was proved, the
-    confirmed counterexamples)."""
+    """(``symbolic`` | ``bounded`` | ``different`` | ``unknown``, what was proved or why
+    nothing was, the counterexamples the concrete engines confirmed)."""
     try:
         sr = equivalence(task, text, gold, options=options, budget=budget)
         verdict = sr.verdict()
     except AdequacyError as e:
-        return "unknown", f"the solver could not judge it: {e}", []
+        return "unknown", f"it could not run: {str(e).splitlines()[0]}", []
+    if verdict == "different":
+        return "different", "", list(sr.counterexamples)
+    claims = "; ".join(dict.fromkeys(r.claim for r in sr.results if r.claim))
     if verdict == "equivalent":
-        return "symbolic", "the solver proved it equivalent for every input", []
+        return "symbolic", f"the solver proved it: {claims}", []
     if verdict == "bounded":
-        claims = "; ".join(dict.fromkeys(r.claim for r in getattr(sr, "results", [])
-                                         if getattr(r, "claim", "")))
-        return "bounded", f"the solver proved no difference {claims or 'up to its bound'}", []
-    diffs = [f.disagreement for f in getattr(sr, "findings", [])
-             if getattr(f, "status", "") == "counterexample" and f.disagreement is not None]
-    return ("different" if diffs else "unknown"), "", diffs
+        return "bounded", f"the solver proved it only so far: {claims}", []
+    open_ = "; ".join(dict.fromkeys(r.answer.reason for r in sr.results
+                                    if r.answer.status == "unknown" and r.answer.reason))
+    return "unknown", open_[:200] or "no proof and no confirmed difference", []
 
 
 def _fresh(task: Task, found: list[Case], not_added: Counter[str]) -> list[Case]:

@@ -117,3 +117,28 @@ def test_an_unknown_operator_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown mutation operator"):
         backend_for("verus").spec_mutants(task, (BSF / "specs" / "gold.rs").read_text(),
                                           ["cmp.weeken"])
+
+
+def test_survivors_are_judged_by_the_solver_first(tmp_path: Path) -> None:
+    """``0 <= j`` with ``j: usize`` holds for every j, so ``0 - 1 <= j`` changes nothing: the
+    solver proves that mutant equivalent for every input. ``== -> >=`` of the first
+    occurrence's element differs (arr = [1], target = 0, Some(0)): a blind spot whose
+    counterexample the concrete engines confirm."""
+    import shutil
+
+    from adequacy.scoring.options import ScoreOptions
+    from adequacy.search.strength import task_strength
+
+    d = tmp_path / "bsf"
+    shutil.copytree(BSF, d)
+    task = load_task(d)
+    rep, found = task_strength(task, d / "specs" / "gold.rs", ScoreOptions(), budget=5.0)
+    assert "the solver judged each survivor first" in rep.symbolic
+    by = {(m.operator, m.line, m.description): m for m in rep.mutants}
+    eq = by[("const.shift", 29, "0 -> -1")]
+    assert eq.status == "survived" and eq.equivalent == "symbolic"
+    assert "for every input" in eq.equivalence and not eq.blind_spot
+    ge = by[("cmp.weaken", 27, "== -> >=")]
+    assert ge.blind_spot and ge.closed and ge.found_by in ("symbolic", "sampling")
+    assert ge.label.startswith("spec cmp.weaken@27")
+    assert any(c.bucket == Bucket.post_sound and ge.label in c.made_by for c in found)

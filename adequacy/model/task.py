@@ -94,6 +94,11 @@ class Task(BaseModel):
     every_input_valid_reason: str = ""
     """Who said so and on what evidence (``inferred: the reference is total on N inputs``,
     ``importer: ...``); empty when the task's author said so."""
+    thin_invalid_domain: bool = False
+    """The task's invalid inputs are few by nature (a null argument, ``MIN_VALUE`` only), so
+    ``pre_sound`` holds fewer cases than usual and that is not a shortfall of the cases."""
+    thin_invalid_domain_reason: str = ""
+    """The evidence (``inferred: the only invalid inputs any oracle found are ...``)."""
     inputs: list[Param]
     outputs: list[Param]
     structs: dict[str, dict[str, str]] = {}

@@ -46,7 +46,8 @@ MADE_BY_MAX = 256
 MADE_BY_LEN = 300
 NOTE_LEN = 2000
 TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "signature",
-            "structs", "constraints", "every_input_valid", "every_input_valid_reason")
+            "structs", "constraints", "every_input_valid", "every_input_valid_reason",
+            "thin_invalid_domain", "thin_invalid_domain_reason")
 
 
 def task_files(language: str) -> TaskFiles | None:
@@ -425,8 +426,17 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
                                 line=key_line(text, "tags"), field="tags"))
     if errors:
         return None, errors
+    thin = field("thin_invalid_domain", bool, False)
+    if thin and every_input_valid:
+        errors.append(TaskError("thin_invalid_domain = true, yet every_input_valid = true (a "
+                                "task with no invalid input has no invalid domain to be thin)",
+                                file=fname, line=key_line(text, "thin_invalid_domain"),
+                                field="thin_invalid_domain"))
+        return None, errors
     task = Task(every_input_valid=every_input_valid,
         every_input_valid_reason=field("every_input_valid_reason", str, ""),
+        thin_invalid_domain=thin,
+        thin_invalid_domain_reason=field("thin_invalid_domain_reason", str, ""),
         id=tid, language=language, title=field("title", str, ""),
         provenance=field("provenance", str, ""), tags=tags,
         difficulty=field("difficulty", str, None), inputs=inputs, outputs=outputs,

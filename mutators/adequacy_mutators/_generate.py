@@ -62,6 +62,10 @@ DRAWN = 10
 #: the task's own pairs run through the reference before its outputs are trusted.
 PROBES = 10
 
+#: a task with fewer invalid inputs than this, all of a kind that is few by nature, may be
+#: recorded ``thin_invalid_domain`` (the usual goal is this many pre_sound cases).
+THIN_BELOW = 3
+
 #: drawn inputs a lazy run sends at once (at least: as many as pairs are still wanted).
 LAZY_CHUNK = 8
 
@@ -98,6 +102,14 @@ class GenerateReport(BaseModel):
     every_input_valid_reason: str = ""
     inferred_every_input_valid: bool = False
     """This run marked the task ``every_input_valid``."""
+    moved_to_invalid: list[str] = []
+    """Recorded valid cases the reference overflows on, moved to pre_sound (``bucket/id``)."""
+    moved_inputs: int = 0
+    """The distinct inputs of those cases (each one pre_sound case now)."""
+    thin_invalid_domain: bool = False
+    thin_invalid_domain_reason: str = ""
+    inferred_thin_invalid_domain: bool = False
+    """This run marked the task ``thin_invalid_domain``."""
     written: bool = False
 
 
@@ -194,6 +206,11 @@ class _InputJudge:
         """A validator or constraints: the task says some inputs are invalid."""
         return self._valid is not None or self._cons is not None
 
+    def implicit(self, inp: dict[str, Any]) -> str | None:
+        """Why the language's default precondition excludes ``inp`` (JML: a null argument),
+        or None."""
+        return self._implicit(self._task, inp) if self._implicit is not None else None
+
     def judge(self, inp: dict[str, Any]) -> tuple[bool | None, str]:
         """(True: invalid, False: valid, None: no word), with the oracle's reason."""
         import copy
@@ -267,11 +284,48 @@ def _checker(task: Task) -> Callable[[dict[str, Any], dict[str, Any]], Any] | No
     return load_module_function(path, "check") if path.is_file() else None
 
 
+def _show_input(inp: dict[str, Any]) -> str:
+    return ", ".join(f"{k} = {json.dumps(v, ensure_ascii=False)[:40]}" for k, v in inp.items())
+
+
+def _infer_thin(task: Task, rep: GenerateReport, found: list[Case],
+                outcomes: dict[str, ReferenceOutcome], kinds: Counter[str], judge: Any,
+                seed: int, extremes: int) -> None:
+    """Mark ``rep`` ``thin_invalid_domain`` when every invalid input found is of a kind that
+    is few by nature (a null argument that the language's default precondition excludes; an
+    extreme value on which the reference's checked arithmetic overflows) and the reference
+    answered every other input tried, at least ``MIN_TOTAL_EVIDENCE`` of them: the evidence
+    says the invalid domain is those inputs, not that the search fell short."""
+    whys: list[str] = []
+    for c in found:
+        o = outcomes.get(params_key(c.input, task.inputs))
+        implicit = judge.implicit(c.input)
+        if implicit:
+            whys.append(f"{implicit}")
+        elif o is not None and o.overflowed:
+            whys.append(f"{_show_input(c.input)} (the reference overflows)")
+        else:
+            return  # another kind of invalid input: nothing says the domain is small
+    bad = {k: n for k, n in kinds.items() if k not in ("returned", "threw")}
+    total = kinds.get("returned", 0)
+    if bad or total < MIN_TOTAL_EVIDENCE:
+        return
+    rep.thin_invalid_domain = rep.inferred_thin_invalid_domain = True
+    rep.thin_invalid_domain_reason = (
+        f"inferred: the only invalid inputs any oracle found are {'; '.join(dict.fromkeys(whys))}"
+        f"; the reference returned normally on the {total} other inputs tried (drawn like the "
+        f"task's own, and {extremes} boundary and extreme candidates; seed {seed})")
+
+
 def _set_every_input_valid(root: Path, reason: str) -> bool:
-    """Add ``every_input_valid = true`` and its reason to task.toml's top level (before the
-    first table), leaving every other line as it was. Written only when the result parses
-    and says exactly that (a multi-line value that looks like a table header must not be cut);
-    False when it could not be placed."""
+    return _set_flag(root, "every_input_valid", reason)
+
+
+def _set_flag(root: Path, key: str, reason: str) -> bool:
+    """Add ``<key> = true`` and ``<key>_reason`` to task.toml's top level (before the first
+    table), leaving every other line as it was. Written only when the result parses and says
+    exactly that (a multi-line value that looks like a table header must not be cut); False
+    when it could not be placed."""
     import tomllib
 
     path = root / "task.toml"
@@ -279,7 +333,7 @@ def _set_every_input_valid(root: Path, reason: str) -> bool:
     lines = text.splitlines(keepends=True)
     at = next((i for i, ln in enumerate(lines) if re.match(r"\s*\[", ln)), len(lines))
     quoted = json.dumps(reason, ensure_ascii=True)  # a JSON string is a TOML basic string
-    add = ["every_input_valid = true\n", f"every_input_valid_reason = {quoted}\n"]
+    add = [f"{key} = true\n", f"{key}_reason = {quoted}\n"]
     if at > 0 and not lines[at - 1].endswith("\n"):
         lines[at - 1] += "\n"
     new = "".join(lines[:at] + add + (["\n"] if at < len(lines) else []) + lines[at:])
@@ -288,8 +342,8 @@ def _set_every_input_valid(root: Path, reason: str) -> bool:
         old = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return False
-    if head.pop("every_input_valid", None) is not True or head.pop(
-            "every_input_valid_reason", None) != reason or head != old:
+    if head.pop(key, None) is not True or head.pop(f"{key}_reason", None) != reason \
+            or head != old:
         return False
     tmp = path.with_suffix(".toml.tmp")
     tmp.write_text(new, encoding="utf-8")
@@ -351,7 +405,9 @@ def generate_loaded(
     cons = parse_constraints(task.constraints, task.inputs)
     rep = GenerateReport(task=task.id, seed=seed, valid_wanted=valid,
                          every_input_valid=task.every_input_valid,
-                         every_input_valid_reason=task.every_input_valid_reason)
+                         every_input_valid_reason=task.every_input_valid_reason,
+                         thin_invalid_domain=task.thin_invalid_domain,
+                         thin_invalid_domain_reason=task.thin_invalid_domain_reason)
     dropped: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     rng = random.Random(f"generate\x1f{seed}\x1f{task.id}")
@@ -386,6 +442,44 @@ def generate_loaded(
         for i, o in zip(todo, ref(todo), strict=True):
             outcomes[params_key(i, task.inputs)] = o
             kinds[o.kind] += 1
+
+    # -- recorded valid cases the language contradicts --------------------------------------
+    # an input on which the checked reference overflows is outside the code's domain (safe
+    # math, docs/cases.md): a recorded valid case there is an invalid input, never a valid
+    # pair with a wrapped output
+    moved: list[Case] = []
+    if ref is not None:
+        recorded: dict[str, dict[str, Any]] = {}
+        for c in pre_c + post_c:
+            if c.seed is None:
+                recorded.setdefault(params_key(c.input, task.inputs), c.input)
+        run(list(recorded.values()))
+        for rk, rin in recorded.items():
+            o = outcomes.get(rk)
+            if o is None or not o.overflowed or judge.judge(rin)[0] is False:
+                continue  # a validator stating the input valid: its code may wrap on purpose
+            was = [c for c in pre_c + post_c if params_key(c.input, task.inputs) == rk]
+            shown = next((c.output for c in was if c.output is not None), None)
+            first = was[0]
+            moved.append(Case(
+                id=_new_id(f"ovf-{first.id}", ids_sound, "pre_sound", rk),
+                bucket=Bucket.pre_sound, input=rin, origin=first.origin, visible=first.visible,
+                note=(f"recorded valid ({', '.join(c.key for c in was)}"
+                      + (f", output {json.dumps(shown, ensure_ascii=False)[:200]}"
+                         if shown is not None else "")
+                      + f"); the reference overflows on it ({o.reason[:160]}): an input "
+                        "outside the code's domain, not a valid pair with a wrapped output")))
+            rep.moved_to_invalid += [c.key for c in was]
+            known_valid.pop(rk, None)
+            invalid_keys.add(rk)
+        if moved:
+            gone = {params_key(c.input, task.inputs) for c in moved}
+            pre_c = [c for c in pre_c if params_key(c.input, task.inputs) not in gone]
+            post_c = [c for c in post_c if params_key(c.input, task.inputs) not in gone]
+            pre_s = pre_s + moved
+            rep.moved_inputs = len(moved)
+            rep.notes.append(f"{len(rep.moved_to_invalid)} recorded valid case(s) moved to "
+                             f"pre_sound: the reference overflows on {len(moved)} input(s)")
 
     thrown: list[dict[str, Any]] = []
     deferred: list[dict[str, Any]] = []
@@ -534,6 +628,12 @@ def generate_loaded(
                               seed=seed))
         sound_ops[op] += 1
 
+    # -- a thin invalid domain? ------------------------------------------------------------
+    found_sound = pre_s + new_sound
+    if (ref is not None and found_sound and len(found_sound) < THIN_BELOW
+            and not task.thin_invalid_domain and not judge.states_precondition):
+        _infer_thin(task, rep, found_sound, outcomes, kinds, judge, seed, len(fresh))
+
     # -- every input valid? -----------------------------------------------------------------
     stated = re.search(r"(?m)^\s*every_input_valid\s*=", (root / "task.toml").read_text(
         encoding="utf-8"))
@@ -578,25 +678,34 @@ def generate_loaded(
     rep.reference_runs = sum(kinds.values())
     rep.reference_kinds = dict(sorted(kinds.items()))
     if write:
-        if new_post:
+        if new_post or moved:
             write_cases(root, Bucket.post_complete, post_c + new_post)
             write_cases(root, Bucket.pre_complete, pre_c + new_pre)
-        if new_sound:
+        if new_sound or moved:
             write_cases(root, Bucket.pre_sound, pre_s + new_sound)
+        if rep.inferred_thin_invalid_domain and not _set_flag(
+                root, "thin_invalid_domain", rep.thin_invalid_domain_reason):
+            rep.notes.append("thin_invalid_domain inferred but not written: task.toml's layout "
+                             "leaves no safe place for it (add it by hand)")
+            rep.thin_invalid_domain = rep.inferred_thin_invalid_domain = False
         if rep.inferred_every_input_valid and not _set_every_input_valid(
                 root, rep.every_input_valid_reason):
             rep.notes.append("every_input_valid inferred but not written: task.toml's layout "
                              "leaves no safe place for it (add it by hand)")
             rep.every_input_valid = rep.inferred_every_input_valid = False
-        rep.written = bool(new_post or new_sound or rep.inferred_every_input_valid)
+        rep.written = bool(new_post or new_sound or moved or rep.inferred_every_input_valid
+                           or rep.inferred_thin_invalid_domain)
     cases = dict(task.cases)
-    if new_post:
+    if new_post or moved:
         cases[Bucket.post_complete] = post_c + new_post
         cases[Bucket.pre_complete] = pre_c + new_pre
-    if new_sound:
+    if new_sound or moved:
         cases[Bucket.pre_sound] = pre_s + new_sound
     after = task.model_copy(update={
         "cases": cases,
         "every_input_valid": rep.every_input_valid,
-        "every_input_valid_reason": rep.every_input_valid_reason})
+        "every_input_valid_reason": rep.every_input_valid_reason,
+        "thin_invalid_domain": rep.thin_invalid_domain or task.thin_invalid_domain,
+        "thin_invalid_domain_reason": (rep.thin_invalid_domain_reason
+                                       or task.thin_invalid_domain_reason)})
     return rep, after

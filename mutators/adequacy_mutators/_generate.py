@@ -288,14 +288,40 @@ def _show_input(inp: dict[str, Any]) -> str:
     return ", ".join(f"{k} = {json.dumps(v, ensure_ascii=False)[:40]}" for k, v in inp.items())
 
 
+LADDER = (2, 4, 16, 256, 65536, 1 << 24)
+"""The divisors of the values tried between an overflowing extreme and 0."""
+
+
+def _ladder(task: Task, inp: dict[str, Any], outcomes: dict[str, ReferenceOutcome]
+            ) -> list[dict[str, Any]]:
+    """For an input on which the reference overflowed: each integer argument moved toward 0
+    (v / 2, v / 4, ... and v -+ 1), the other arguments as they were."""
+    from adequacy.model.types import IntType
+
+    o = outcomes.get(params_key(inp, task.inputs))
+    if o is None or not o.overflowed:
+        return []
+    out: list[dict[str, Any]] = []
+    for p in task.inputs:
+        v = inp.get(p.name)
+        if not isinstance(p.type, IntType) or not isinstance(v, int) or isinstance(v, bool):
+            continue
+        for w in [int(v / d) for d in LADDER] + [v - 1 if v > 0 else v + 1]:
+            cand = {**inp, p.name: w}
+            if w != v and strictly_valid(w, p.type) and cand not in out:
+                out.append(cand)
+    return out
+
+
 def _infer_thin(task: Task, rep: GenerateReport, found: list[Case],
                 outcomes: dict[str, ReferenceOutcome], kinds: Counter[str], judge: Any,
                 seed: int, extremes: int) -> None:
     """Mark ``rep`` ``thin_invalid_domain`` when every invalid input found is of a kind that
     is few by nature (a null argument that the language's default precondition excludes; an
-    extreme value on which the reference's checked arithmetic overflows) and the reference
-    answered every other input tried, at least ``MIN_TOTAL_EVIDENCE`` of them: the evidence
-    says the invalid domain is those inputs, not that the search fell short."""
+    extreme value on which the reference's checked arithmetic overflows, while the values
+    between it and 0 do not: ``_ladder``) and the reference answered every other input tried,
+    at least ``MIN_TOTAL_EVIDENCE`` of them: the evidence says the invalid domain is those
+    inputs, not that the search fell short."""
     whys: list[str] = []
     for c in found:
         o = outcomes.get(params_key(c.input, task.inputs))
@@ -632,7 +658,26 @@ def generate_loaded(
     found_sound = pre_s + new_sound
     if (ref is not None and found_sound and len(found_sound) < THIN_BELOW
             and not task.thin_invalid_domain and not judge.states_precondition):
-        _infer_thin(task, rep, found_sound, outcomes, kinds, judge, seed, len(fresh))
+        # an overflow at an extreme value may be the edge of a wide region (x * x overflows
+        # for every |x| > 46340): values between it and 0 are tried first, and those that
+        # overflow too are invalid inputs like any other
+        ladder = [i for c in found_sound for i in _ladder(task, c.input, outcomes)
+                  if params_key(i, task.inputs) not in taken]
+        run(ladder)
+        for inp in ladder:
+            k = params_key(inp, task.inputs)
+            got = outcomes.get(k)
+            if k in taken or got is None or not got.overflowed or judge.judge(inp)[0] is False:
+                continue
+            taken.add(k)
+            cid = _new_id("gen", ids_sound, "pre_sound", k)
+            new_sound.append(Case(id=cid, bucket=Bucket.pre_sound, input=inp,
+                                  origin="generated", seed=seed))
+            sound_ops["overflow.ladder"] += 1
+            found_invalid = True
+        found_sound = pre_s + new_sound
+        if len(found_sound) < THIN_BELOW:
+            _infer_thin(task, rep, found_sound, outcomes, kinds, judge, seed, len(fresh))
 
     # -- every input valid? -----------------------------------------------------------------
     stated = re.search(r"(?m)^\s*every_input_valid\s*=", (root / "task.toml").read_text(

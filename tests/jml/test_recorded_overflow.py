@@ -81,3 +81,17 @@ def test_negation_overflows_only_at_min_value_a_thin_domain(tmp_path: Path) -> N
     assert task.thin_invalid_domain and not task.every_input_valid
     from adequacy_mutators import pre_reason
     assert pre_reason(task, rep) is None  # not short: thin, with its evidence
+
+
+def test_a_wide_overflow_region_is_not_thin(tmp_path: Path) -> None:
+    """x * x overflows for every |x| > 46340: the extremes overflow, and so do the values
+    between them and 0 (MAX / 2 = 1073741823: its square is far above 2^31). The task has
+    many invalid inputs; those found on the way are pre_sound cases, and nothing is "thin"."""
+    root = write_task(tmp_path / "sq", SQUARE, inputs={"x": "i32"})
+    _cases(root, [(3, 9), (-4, 16), (0, 0), (17, 289)])
+    rep = generate_task(root, valid=30, seed=0)
+    assert not rep.thin_invalid_domain
+    task = load_task(root)
+    sound = task.cases[next(x for x in task.cases if x.value == "pre_sound")]
+    assert len(sound) >= 3 and all(abs(c.input["x"]) > 46340 for c in sound)
+    assert rep.pre_operators.get("overflow.ladder", 0) >= 1

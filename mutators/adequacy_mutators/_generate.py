@@ -295,7 +295,8 @@ LADDER = (2, 4, 16, 256, 65536, 1 << 24)
 def _ladder(task: Task, inp: dict[str, Any], outcomes: dict[str, ReferenceOutcome]
             ) -> list[dict[str, Any]]:
     """For an input on which the reference overflowed: each integer argument moved toward 0
-    (v / 2, v / 4, ... and v -+ 1), the other arguments as they were."""
+    (v / 2, v / 4, ... v / 2^24; v -+ 1, v -+ 2 for parity; 3v/4, 7v/8, 15v/16 for the upper
+    part), the other arguments as they were."""
     from adequacy.model.types import IntType
 
     o = outcomes.get(params_key(inp, task.inputs))
@@ -306,7 +307,9 @@ def _ladder(task: Task, inp: dict[str, Any], outcomes: dict[str, ReferenceOutcom
         v = inp.get(p.name)
         if not isinstance(p.type, IntType) or not isinstance(v, int) or isinstance(v, bool):
             continue
-        for w in [int(v / d) for d in LADDER] + [v - 1 if v > 0 else v + 1]:
+        step = 1 if v > 0 else -1
+        near = [v - step, v - 2 * step, v * 3 // 4, v * 7 // 8, v * 15 // 16]
+        for w in [int(v / d) for d in LADDER] + near:
             cand = {**inp, p.name: w}
             if w != v and strictly_valid(w, p.type) and cand not in out:
                 out.append(cand)

@@ -27,11 +27,11 @@ NEGATE = "public class Solution {\n    public static int solve(int x) {\n" \
          "        return -x;\n    }\n}\n"
 
 
-def _cases(root: Path, rows: list[tuple[int, int]]) -> None:
+def _cases(root: Path, rows: list[tuple[int, int]], name: str = "x") -> None:
     (root / "tests" / "pre_complete.jsonl").write_text("".join(
-        json.dumps({"id": f"c{k}", "input": {"x": x}}) + "\n" for k, (x, _) in enumerate(rows)))
+        json.dumps({"id": f"c{k}", "input": {name: x}}) + "\n" for k, (x, _) in enumerate(rows)))
     (root / "tests" / "post_complete.jsonl").write_text("".join(
-        json.dumps({"id": f"c{k}", "input": {"x": x}, "output": {"result": y}}) + "\n"
+        json.dumps({"id": f"c{k}", "input": {name: x}, "output": {"result": y}}) + "\n"
         for k, (x, y) in enumerate(rows)))
 
 
@@ -95,3 +95,18 @@ def test_a_wide_overflow_region_is_not_thin(tmp_path: Path) -> None:
     sound = task.cases[next(x for x in task.cases if x.value == "pre_sound")]
     assert len(sound) >= 3 and all(abs(c.input["x"]) > 46340 for c in sound)
     assert rep.pre_operators.get("overflow.ladder", 0) >= 1
+
+
+def test_parity_of_an_overflow_region_is_seen(tmp_path: Path) -> None:
+    """``n % 2 == 0 ? n : 2 * n`` overflows for odd n > 2^30 only: MAX_VALUE (odd) overflows,
+    MAX - 1 and MAX / 2 do not, MAX - 2 (odd) does. Not thin."""
+    code = "public class Solution {\n    public static int solve(int n) {\n" \
+           "        return n % 2 == 0 ? n : 2 * n;\n    }\n}\n"
+    root = write_task(tmp_path / "even", code, inputs={"n": "i32"})
+    _cases(root, [(3, 6), (4, 4), (7, 14), (10, 10)], "n")
+    rep = generate_task(root, valid=30, seed=0)
+    assert not rep.thin_invalid_domain
+    task = load_task(root)
+    sound = task.cases[next(x for x in task.cases if x.value == "pre_sound")]
+    assert {"n": 2147483645} in [c.input for c in sound]
+    assert all(c.input["n"] % 2 and abs(c.input["n"]) > 2**30 for c in sound)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -144,6 +145,20 @@ def show(res: dict[str, Any]) -> None:
           f" program mutants {tot.get('program_cases_added', 0)}")
     print(f"added cases audited: {res['added']}; contradicting the gold spec or the reference: "
           f"**{res['contradictions']}**")
+    spec = [r for r in res["before"] if r.made]
+    made = sum(r.made for r in spec)
+    golds = [r.gold_seconds for r in spec if r.gold_seconds]
+    if made and golds:
+        per = sum(r.mutant_seconds for r in spec) / made
+        med = statistics.median(golds)
+        print(f"time: {made} spec mutants scored at {per:.2f} s each, an ordinary score of a "
+              f"gold spec {med:.2f} s (median; ratio {per / med:.1f}); survivors judged in "
+              f"{sum(r.judge_seconds for r in spec):.0f} s")
+    progs = [r.programs for r in res["before"] if r.programs is not None and r.programs.made]
+    if progs:
+        pm = sum(p.made for p in progs)
+        print(f"time: {pm} program mutants in {sum(p.seconds for p in progs):.0f} s "
+              f"({sum(p.seconds for p in progs) / pm:.2f} s each, reference runs included)")
     for b in res["bad"]:
         print(f"  {b}")
     errors = [r for r in res["before"] if r.error]

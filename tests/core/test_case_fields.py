@@ -51,3 +51,30 @@ def test_strings_with_unicode_line_breaks_stay_on_their_line(toy_task: Path) -> 
     write_cases(toy_task, Bucket.post_sound, [*task.cases[Bucket.post_sound], c])
     got = {x.id: x for x in load_task(toy_task).cases[Bucket.post_sound]}
     assert got["w"].note == weird and len(got) == 3
+
+
+def test_the_import_summary_lists_thin_tasks_apart() -> None:
+    from adequacy.cli.data import _sound_lines
+
+    lines = _sound_lines({"SGB_Fibonacci": (91, 182)}, ["a", "b"], ["SGB_Abs"], ["c"])
+    assert lines[0].startswith("moved to pre_sound: 91 recorded valid input(s) (182 cases) in "
+                               "1 task(s)") and "SGB_Fibonacci 91" in lines[0]
+    assert lines[1] == ("pre_sound: 2 task(s) with >= 3 cases or every_input_valid; 1 with a "
+                        "thin invalid domain, recorded with its evidence in task.toml (SGB_Abs)"
+                        "; 1 short for other reasons (c: `adequacy cases generate TASK "
+                        "--dry-run` says why)")
+    assert _sound_lines({}, ["a"], [], []) == [
+        "pre_sound: 1 task(s) with >= 3 cases or every_input_valid"]
+
+
+def test_thin_domain_is_read_and_cannot_sit_beside_every_input_valid(toy_task: Path) -> None:
+    toml = toy_task / "task.toml"
+    base = toml.read_text()
+    toml.write_text('thin_invalid_domain = true\nthin_invalid_domain_reason = "why"\n' + base)
+    task = load_task(toy_task)
+    assert task.thin_invalid_domain and task.thin_invalid_domain_reason == "why"
+    (toy_task / "tests" / "pre_sound.jsonl").unlink()
+    toml.write_text('thin_invalid_domain = true\nevery_input_valid = true\n' + base)
+    with pytest.raises(TaskError) as e:
+        load_task(toy_task)
+    assert e.value.line == 1 and "thin_invalid_domain" in str(e.value)

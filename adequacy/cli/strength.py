@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from adequacy.cli.checks import at_least, positive
-from adequacy.cli.common import err, fail
+from adequacy.cli.common import fail
 from adequacy.cli.explore import CaseTimeout, Engines, _options, _say
 from adequacy.cli.tasks import task_app
 
@@ -122,34 +122,35 @@ def task_strength(
     opts = _options(engine, case_timeout)
     reports: list[StrengthReport] = []
     errors = 0
-    for n, f in enumerate(folders, 1):
-        if not as_json and len(folders) > 1:
-            err.print(f"[{n}/{len(folders)}] {f}", highlight=False, markup=False,
-                      soft_wrap=True)
-        try:
-            t = load_task(f)
-            prog = (program_mutants_task(f, per_mutant=per_mutant, write=add)
-                    if programs else None)
-            rep, found = measure(t, gold_for(t, gold), opts, cache=cache, budget=budget,
-                                 seed=seed, operators=ops, max_mutants=max_mutants,
-                                 symbolic=symbolic, programs=prog)
-            if add and found:
-                rep.cases_added = add_cases(load_task(f), found)
-        except AdequacyError as e:
-            raise fail(str(e)) from None
-        errors += bool(rep.error)
-        reports.append(rep)
-        if output is not None:
+    from adequacy.console import progress
+    with progress.terminal(), progress.steps("task strength", len(folders), "tasks") as bar:
+        for f in folders:
+            bar.note(f"now: {f.name}")
             try:
-                with output.open("a", encoding="utf-8") as fh:
-                    fh.write(rep.model_dump_json() + "\n")
-            except OSError as e:
-                raise fail(f"{output}: cannot write: {e.strerror or e}") from None
-        if as_json:
-            print(json.dumps({**json.loads(rep.model_dump_json()), **rep.figures()}),
-                  flush=True)
-        else:
-            _say(line(rep))
+                t = load_task(f)
+                prog = (program_mutants_task(f, per_mutant=per_mutant, write=add)
+                        if programs else None)
+                rep, found = measure(t, gold_for(t, gold), opts, cache=cache, budget=budget,
+                                     seed=seed, operators=ops, max_mutants=max_mutants,
+                                     symbolic=symbolic, programs=prog)
+                if add and found:
+                    rep.cases_added = add_cases(load_task(f), found)
+            except AdequacyError as e:
+                raise fail(str(e)) from None
+            bar.advance()
+            errors += bool(rep.error)
+            reports.append(rep)
+            if output is not None:
+                try:
+                    with output.open("a", encoding="utf-8") as fh:
+                        fh.write(rep.model_dump_json() + "\n")
+                except OSError as e:
+                    raise fail(f"{output}: cannot write: {e.strerror or e}") from None
+            if as_json:
+                print(json.dumps({**json.loads(rep.model_dump_json()), **rep.figures()}),
+                      flush=True)
+            else:
+                _say(line(rep))
     qa = benchmark_qa(reports)
     if as_json:
         print(json.dumps({"summary": [m.model_dump() for m in qa.summary],

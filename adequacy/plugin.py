@@ -55,6 +55,16 @@ from adequacy.extensions.hookspecs import hookimpl
 from adequacy.extensions.importer import Importer, ImportReport, Problem, TaskOutcome, reason_kind
 from adequacy.extensions.judges import Judge, JudgeCapabilities, JudgeKind, Pair, Word
 from adequacy.extensions.lazy_engines import EngineRow, load_engines
+from adequacy.extensions.mutants import (
+    PROGRAM_OPERATORS,
+    SPEC_OPERATORS,
+    ProgramMutant,
+    SpecMutant,
+    apply_python_edit,
+    check_operators,
+    numbered,
+    python_program_mutants,
+)
 from adequacy.extensions.objectives import Objective
 from adequacy.extensions.operators import SKIP, MutationOperator, OperatorFn
 from adequacy.extensions.symbolic import (
@@ -159,6 +169,9 @@ __all__ = [
     "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "OVERFLOW_REASON",
     "ReferenceOutcome", "ReferenceSession", "STACK_OVERFLOW", "TIMEOUT", "Verifier", "WORKER_DIED", "engine_version",
     "hookimpl", "load_engines",
+    # mutants of specs and of reference programs (task strength, mutate --programs)
+    "PROGRAM_OPERATORS", "ProgramMutant", "SPEC_OPERATORS", "SpecMutant", "apply_python_edit",
+    "check_operators", "numbered", "python_program_mutants",
     # what writers and agents are told, and reading their answers
     "ExtractionError", "GymTexts", "WriterTexts", "code_blocks", "matching_brace", "pick_block",
     "whole_file",

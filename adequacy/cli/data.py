@@ -145,6 +145,11 @@ def _fill_imported(dest: Path, ids: list[str], generate: bool, mutate: bool, job
 
     folders = [dest / i for i in ids if (dest / i / "task.toml").is_file()]
     valid = pre_g = total = gen_failed = post = pre_m = mut_failed = 0
+    moved: dict[str, tuple[int, int]] = {}
+    """Task -> (inputs, recorded valid cases) moved to pre_sound (the reference overflows)."""
+    goal: list[str] = []
+    thin: list[str] = []
+    short: list[str] = []
     what = " + ".join(w for w, on in (("generate", generate), ("mutate", mutate)) if on)
 
     with progress.terminal(), progress.steps(f"import: {what}", len(folders), "tasks") as bar:
@@ -169,6 +174,13 @@ def _fill_imported(dest: Path, ids: list[str], generate: bool, mutate: bool, job
             if r.mutate is not None:
                 post += r.mutate.post_sound_added
                 pre_m += r.mutate.pre_sound_added
+            g = r.generate
+            if g is not None:
+                if g.moved_to_invalid:
+                    moved[r.task] = (g.moved_inputs, len(g.moved_to_invalid))
+                sound = g.pre_sound_total + (r.mutate.pre_sound_added if r.mutate else 0)
+                (goal if g.every_input_valid or sound >= PRE_GOAL else
+                 thin if g.thin_invalid_domain else short).append(r.task)
 
         fill_tasks(folders, jobs=jobs, on_done=done, generate=generate, mutate=mutate,
                    valid=50, per_case=3, seed=0)
@@ -181,6 +193,38 @@ def _fill_imported(dest: Path, ids: list[str], generate: bool, mutate: bool, job
         out.print(f"mutate: {post} post_sound and {pre_m} pre_sound cases added to "
                   f"{n - mut_failed} of {n} tasks (--no-mutate skips this)", highlight=False,
                   soft_wrap=True)
+    if generate:
+        for line in _sound_lines(moved, goal, thin, short):
+            out.print(line, highlight=False, soft_wrap=True)
+
+
+PRE_GOAL = 3
+"""pre_sound cases a task should have (or be every_input_valid)."""
+
+
+def _names(ids: list[str], most: int = 12) -> str:
+    ids = sorted(ids)
+    return ", ".join(ids[:most]) + (f", ... ({len(ids) - most} more)" if len(ids) > most else "")
+
+
+def _sound_lines(moved: dict[str, tuple[int, int]], goal: list[str], thin: list[str],
+                 short: list[str]) -> list[str]:
+    """What the import says about invalid inputs: recorded cases the language contradicts,
+    and the tasks short of the pre_sound goal, a thin invalid domain apart from the rest."""
+    out = []
+    if moved:
+        inputs = sum(i for i, _ in moved.values())
+        cases = sum(c for _, c in moved.values())
+        out.append(f"moved to pre_sound: {inputs} recorded valid input(s) ({cases} cases) in "
+                   f"{len(moved)} task(s) whose reference overflows there "
+                   f"({_names([f'{t} {i}' for t, (i, _) in moved.items()])}); each pre_sound "
+                   "case keeps a note with the recorded output and the overflow")
+    out.append(f"pre_sound: {len(goal)} task(s) with >= {PRE_GOAL} cases or every_input_valid"
+               + (f"; {len(thin)} with a thin invalid domain, recorded with its evidence in "
+                  f"task.toml ({_names(thin)})" if thin else "")
+               + (f"; {len(short)} short for other reasons ({_names(short)}: `adequacy cases "
+                  "generate TASK --dry-run` says why)" if short else ""))
+    return out
 
 
 def _warn(text: str) -> None:
@@ -198,18 +242,42 @@ def mutate(
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same cases).")] = 0,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Report only; write nothing.")
                        ] = False,
+    programs: Annotated[bool, typer.Option("--programs", help="Mutate the task's reference "
+        "program instead (operators, constants, conditions, loop bounds, indices, early "
+        "returns), run each mutant in the sandbox on the task's valid inputs, and keep its "
+        "wrong outputs as post_sound cases named after the mutant (docs/cases.md).")] = False,
+    per_mutant: Annotated[int, typer.Option("--per-mutant", callback=at_least(1),
+        help="With --programs: wrong outputs kept per wrong program (the smallest inputs "
+             "first).")] = 3,
     fmt: Annotated[OutputFormat, typer.Option("--format", metavar="FORMAT", help=FORMAT_HELP)
                    ] = OutputFormat.auto,
 ) -> None:
-    """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound)."""
+    """Add oracle-labelled wrong outputs (post_sound) and invalid inputs (pre_sound); with
+    --programs, the wrong outputs of the reference's mutants."""
     from adequacy.console import progress
-    from adequacy_mutators import mutate_task, report_renderable
+    from adequacy_mutators import (
+        mutate_task,
+        program_mutants_task,
+        programs_renderable,
+        report_renderable,
+    )
     try:
-        with progress.terminal(), progress.phase(f"mutate {task.name}: mutants and their "
-                                                 "oracles"):
-            report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
+        if programs:
+            with progress.terminal(), progress.phase(f"mutate {task.name}: the reference's "
+                                                     "mutants, run in the sandbox"):
+                prep = program_mutants_task(task, per_mutant=per_mutant, write=not dry_run)
+        else:
+            with progress.terminal(), progress.phase(f"mutate {task.name}: mutants and their "
+                                                     "oracles"):
+                report = mutate_task(task, per_case=per_case, seed=seed, write=not dry_run)
     except AdequacyError as e:
         raise fail(str(e)) from None
+    if programs:
+        if fmt is OutputFormat.json:
+            print(prep.model_dump_json(indent=2))
+            return
+        show(out, programs_renderable(prep), fmt)
+        return
     if fmt is OutputFormat.json:
         print(report.model_dump_json(indent=2))
         return

@@ -373,8 +373,13 @@ def task_audit(
                      ] = 5,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the verdict cache "
                         "for the gold specs' verdicts.")] = False,
+    strength: Annotated[list[Path] | None, typer.Option("--strength", metavar="FILE", help=
+                        "Reports of `adequacy task strength --out FILE`: show each task's "
+                        "spec-mutant and program-mutant strength and the benchmark table.")
+                        ] = None,
 ) -> None:
-    """Check every case against the task's gold specs, reference, checker and validator.
+    """Check every case against the task's gold specs, reference, checker and validator
+    (and, with --strength, show how strong each task's cases are).
 
     Exit 0 when nothing contradicts a case, 1 when something does, 2 on an input error.
     """
@@ -392,6 +397,7 @@ def task_audit(
     except AdequacyError as e:
         raise fail(str(e)) from None
     from adequacy.cli.common import default_cache
+    rows = _strength_rows(strength or [])
     cache, _ = open_cache(default_cache(no_cache, None))
     opts = _options(engine, case_timeout)
     reports = []
@@ -409,6 +415,7 @@ def task_audit(
                 from_dirs[d] += any(g.parent == d for g in golds)
             bar.note(f"now: {t.id}")
             r = audit_task(t, list(gold or []), opts, cache=cache, reference=reference)
+            r.strength = rows.get(str(Path(t.root).resolve())) or rows.get(t.id)
             bar.advance()
             reports.append(r)
             _show_audit(r, t.id, as_json, limit)
@@ -427,15 +434,50 @@ def task_audit(
                           highlight=False, markup=False, soft_wrap=True)
         for k, v in s["kinds"].items():
             _say(f"  {k}: {v['findings']} in {v['tasks']} task(s)")
+        measured = [r.strength for r in reports if r.strength is not None]
+        if strength:
+            from adequacy.cli.qa import print_qa
+            from adequacy.records.html import qa_of
+            _say(f"strength reports found for {len(measured)} of {len(reports)} task(s)")
+            print_qa(qa_of(measured))
     raise typer.Exit(2 if s["errors"] else 1 if s["with_findings"] else 0)
 
 
+def _strength_rows(files: list[Path]) -> dict[str, Any]:
+    """Each task's strength row from ``task strength --out`` files, by task path and id."""
+    from adequacy.errors import AdequacyError
+    if not files:
+        return {}
+    from adequacy.search.strength import read_strength, row_of
+    try:
+        reports = read_strength(files)
+    except AdequacyError as e:
+        raise fail(str(e)) from None
+    out: dict[str, Any] = {}
+    for r in reports:
+        row = row_of(r)
+        out[str(Path(r.path).resolve())] = row
+        out.setdefault(r.task, row)
+    return out
+
+
+def _strength_words(row: Any) -> str:
+    def f(v: float | None) -> str:
+        return "n/a" if v is None else f"{v:.2f}"
+    eq = sum(row.equivalent.values())
+    text = (f"strength: spec {f(row.spec)} -> {f(row.spec_after)} ({row.spec_mutants} mutants, "
+            f"{row.killed} killed, {row.blind_spots} blind spots, {eq} equivalent); program "
+            f"{f(row.program)} -> {f(row.program_after)} ({row.wrong_programs} wrong of "
+            f"{row.program_mutants} program mutants)")
+    return text + (f"; {row.note}" if row.note else "")
 def _show_audit(r: Any, tid: str, as_json: bool, limit: int) -> None:
     if as_json:
         print(r.model_dump_json(), flush=True)
         return
     if r.error:
         _say(f"{tid}: error: {r.error}")
+    if r.strength is not None:
+        _say(f"{tid}: {_strength_words(r.strength)}")
     for n, x in enumerate(r.findings):
         if limit and n >= limit:
             _say(f"{tid}: ... {len(r.findings) - limit} more")

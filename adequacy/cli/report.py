@@ -69,6 +69,10 @@ def report(
     harness_t: Annotated[float, typer.Option("--harness-t", callback=fraction,
         help="Threshold t of the Harness@t and PostHarness@t columns (the default is "
              "score's too).")] = HARNESS_T,
+    strength: Annotated[list[Path] | None, typer.Option("--strength", metavar="FILE", help=
+        "Reports of `adequacy task strength --out FILE`: add the benchmark QA section (each "
+        "task's spec-mutant and program-mutant strength; median, 10th percentile, worst "
+        "tasks).")] = None,
 ) -> None:
     """Render results as one self-contained HTML file (or markdown / JSON) with plots. Records
     this installation's grader did not seal (typed, edited, from elsewhere) are marked not
@@ -89,7 +93,14 @@ def report(
         from adequacy.ecosystem.tables import spec_rows, to_csv
         _emit(to_csv(spec_rows(results, by.value)), output, f"{len(records)} specs")
         return
-    study = build_study(records, [str(p) for p in results], harness_t=harness_t)
+    qa = None
+    if strength:
+        from adequacy.search.strength import benchmark_qa, read_strength
+        try:
+            qa = benchmark_qa(read_strength(strength))
+        except AdequacyError as e:
+            raise _fail(str(e)) from None
+    study = build_study(records, [str(p) for p in results], harness_t=harness_t, qa=qa)
     for note in trust_notes(study):
         err.print(Text("warning: ", style="bold yellow") + Text(note), soft_wrap=True,
                   highlight=False)

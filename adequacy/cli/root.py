@@ -23,6 +23,7 @@ from adequacy.cli import (
     packages,
     report,
     scoring,
+    strength,
     task_from,
     tasks,
 )
@@ -55,5 +56,5 @@ def _root(
 app.add_typer(tasks.task_app, name="task")
 app.add_typer(admin.cache_app, name="cache")
 for _module in (admin, scoring, data, tasks, task_from, report, optimize, gym, packages,
-                experiment, explore, cases, export):
+                experiment, explore, cases, export, strength):
     _module.register(app)

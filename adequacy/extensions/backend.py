@@ -11,12 +11,13 @@ backend for a new language is one package plus one entry point with no edit to c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from adequacy.errors import BackendError
+from adequacy.extensions.mutants import ProgramMutant, SpecMutant
 from adequacy.extensions.texts import GymTexts, WriterTexts
 from adequacy.model.verdicts import Verdict
 
@@ -365,6 +366,36 @@ class Backend:
                 else ReferenceOutcome(kind="failed", reason="the reference gave no output")
                 for o in outs]
 
+    def spec_mutants(self, task: Task, text: str, operators: Collection[str] | None = None
+                     ) -> list[SpecMutant]:
+        """One-change mutants of ``text`` (a spec of ``task`` the front end accepts), made on
+        the language's own syntax tree with the operators of ``SPEC_OPERATORS`` this language
+        has (``operators``: only these; an unknown name is a ``ValueError``). Each mutant is
+        the whole file; the front end judges it like any spec (a mutant it refuses is
+        ``invalid``, never counted as killed). Default: none (``adequacy task strength``
+        says the language offers no spec mutants)."""
+        return []
+
+    def spec_mutation_operators(self) -> list[str]:
+        """The ``SPEC_OPERATORS`` keys ``spec_mutants`` implements (for listings)."""
+        return []
+
+    def program_mutants(self, task: Task, operators: Collection[str] | None = None
+                        ) -> list[ProgramMutant]:
+        """One-change mutants of the task's own reference program in the language's code (a
+        Java method, a Python ``solution.py``), with the operators of ``PROGRAM_OPERATORS``;
+        run them with ``program_outcomes``. Not for a task's ``reference/reference.py``,
+        which core mutates and runs itself. Default: none."""
+        return []
+
+    def program_outcomes(self, task: Task, mutant: ProgramMutant,
+                         inputs: list[dict[str, Any]], limits: Limits | None = None
+                         ) -> list[ReferenceOutcome] | None:
+        """What ``mutant`` (one of ``program_mutants``) did on each input, as
+        ``reference_outcomes`` says it for the reference, in the same sandbox; a mutant that
+        does not compile or load gives ``failed`` outcomes. None: not supported."""
+        return None
+
     def reference_session(self, task: Task, limits: Limits | None = None) -> ReferenceSession:
         """A runner of the task's reference for several batches of inputs, each batch answered
         as ``reference_outcomes`` answers it (the reference's own state fresh at each batch);
@@ -485,7 +516,7 @@ def verifiers_of(backend: Backend) -> list[Verifier]:
 
 
 __all__ = ["Backend", "CAPABILITIES", "Engine", "EngineInfo", "FAILURE_KINDS", "FORBIDDEN",
-           "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "ReferenceOutcome",
-           "ReferenceSession", "STACK_OVERFLOW",
+           "FailureStreak", "Limits", "LoadedSpec", "OUT_OF_MEMORY", "ProgramMutant",
+           "ReferenceOutcome", "ReferenceSession", "STACK_OVERFLOW", "SpecMutant",
            "TIMEOUT", "Verifier", "WORKER_DIED", "engine_named", "verifiers_of"]
 

@@ -52,6 +52,14 @@ class Case(BaseModel):
     case can be made again; None for cases nobody generated."""
     visible: bool = False
     """May be shown to a spec writer; hidden cases are for evaluation only."""
+    made_by: tuple[str, ...] = ()
+    """The mutants this case distinguishes, when mutants made it (``adequacy mutate
+    --programs``, ``adequacy task strength --add``): the program mutants whose wrong output it
+    is (``arith.swap@reference/reference.py:7``), or the spec mutant whose blind spot it
+    closes (``spec cmp.weaken@21``). A program mutant's kill by a spec is read from here."""
+    note: str = ""
+    """Why the case is in its bucket when its source said otherwise, with the evidence (a
+    recorded valid input on which the checked reference overflows is ``pre_sound``)."""
     line: int | None = Field(default=None, exclude=True)
     """Line in the bucket's JSONL file (for error messages; not part of the case's identity)."""
 
@@ -86,6 +94,11 @@ class Task(BaseModel):
     every_input_valid_reason: str = ""
     """Who said so and on what evidence (``inferred: the reference is total on N inputs``,
     ``importer: ...``); empty when the task's author said so."""
+    thin_invalid_domain: bool = False
+    """The task's invalid inputs are few by nature (a null argument, ``MIN_VALUE`` only), so
+    ``pre_sound`` holds fewer cases than usual and that is not a shortfall of the cases."""
+    thin_invalid_domain_reason: str = ""
+    """The evidence (``inferred: the only invalid inputs any oracle found are ...``)."""
     inputs: list[Param]
     outputs: list[Param]
     structs: dict[str, dict[str, str]] = {}

@@ -30,13 +30,14 @@ from adequacy.extensions.component import Component
 from adequacy.scoring import trust
 from adequacy.scoring.spec_report import Provenance, SpecReport
 
-SCHEMA = 6
+SCHEMA = 7
 """Version of the record shape. 1: a bare report, its producer's fields flattened beside it or
 the report nested under ``report`` (no ``schema`` key; read by migration). 2: the envelope.
 3: the report's ``origins`` (cases of each origin the score rests on). 4: the ``seal`` and the
 producer's ``sample`` (the writer's sample index). 5: the producer's ``made_by`` (the writer
 with its parameters and distribution) and ``plugins`` (every installed plugin's distribution
-and version). 6: the report's ``symbolic`` (the solver's figures of ``--symbolic``)."""
+and version). 6: the report's ``symbolic`` (the solver's figures of ``--symbolic``). 7: the
+report's ``program_mutants`` (the program-mutant kill ratio)."""
 
 SEAL_DOMAIN = "results-record"
 _SEALED = re.compile(r'\{"seal":"([0-9a-f]{64})",')
@@ -332,7 +333,13 @@ def _from_v5(obj: dict[str, Any]) -> dict[str, Any]:
     return {**obj, "schema": 6}
 
 
-_MIGRATIONS = {1: _from_v1, 2: _from_v2, 3: _from_v3, 4: _from_v4, 5: _from_v5}
+def _from_v6(obj: dict[str, Any]) -> dict[str, Any]:
+    """Schema 6 -> 7: nothing to convert; a report without ``program_mutants`` reads with none
+    (no program-mutant kill ratio was measured)."""
+    return {**obj, "schema": 7}
+
+
+_MIGRATIONS = {1: _from_v1, 2: _from_v2, 3: _from_v3, 4: _from_v4, 5: _from_v5, 6: _from_v6}
 """Schema N -> N + 1. Any change to ``ResultRecord`` or ``SpecReport`` that an older reader
 would refuse (a new field: both forbid extras) bumps ``SCHEMA`` and adds a step here, so old
 files still read and old readers say "upgrade" instead of "not a valid record"."""

@@ -96,6 +96,14 @@ def spec_table(rep: SpecReport, harness_t: float = HARNESS_T, max_failures: int 
     if rep.origins:
         parts.append(Text("cases by origin: " + ", ".join(
             f"{k} {n}" for k, n in sorted(rep.origins.items(), key=lambda kv: (-kv[1], kv[0])))))
+    if rep.program_mutants is not None:
+        pm = rep.program_mutants
+        left = (f"; accepted on every recorded wrong output: {', '.join(pm.survivors)}"
+                + (" ..." if pm.mutants - pm.killed > len(pm.survivors) else "")
+                if pm.survivors else "")
+        parts.append(Text(f"program mutants rejected: {pm.killed}/{pm.mutants} "
+                          f"({_pct(pm.ratio)}, the wrong programs the task's cases name)"
+                          + left))
     parts.append(verdict_line(rep, task))
     parts.append(Text("engines: " + "; ".join(_engine_note(e.name, e.skipped, e.decided,
                                                            e.cases, e.cached, e.seconds)
@@ -201,6 +209,9 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = KS,
     t.add_column("status")
     for b in BUCKETS:
         t.add_column(b.value.replace("_", "\n"), justify="right")
+    kills = any(r.program_mutants is not None for r in reports)
+    if kills:
+        t.add_column("program\nmutants", justify="right")
     t.add_column("all")
     for r in sorted(reports, key=lambda r: (r.task_id, r.spec_path or "")):
         cells = []
@@ -208,6 +219,9 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = KS,
             s = r.buckets.get(Bucket(b))
             cells.append("-" if s is None or s.total == 0 else f"{s.passed}/{s.total}"
                          + (f" ({s.unknown}?)" if s.unknown else ""))
+        if kills:
+            pm = r.program_mutants
+            cells.append("-" if pm is None else f"{pm.killed}/{pm.mutants}")
         spec = Path(r.spec_path).name if r.spec_path else ""
         t.add_row(Text(r.task_id), Text(spec), r.status, *cells, "yes" if _passed(r) else "no")
     summ = summarize([(r.task_id, _passed(r), r.buckets if r.status == "scored" else None)
@@ -231,7 +245,8 @@ def batch_table(reports: Sequence[SpecReport], ks: Sequence[int] = KS,
 
 
 CELL_LEGEND = ("cells: passed/total cases of the bucket; (n?): n of them undecided (unknown: "
-               "not passed when strict, left out when lenient); -: the bucket has no cases")
+               "not passed when strict, left out when lenient); -: the bucket has no cases; "
+               "program mutants: the task's wrong programs the spec rejects on some input")
 """What a bucket cell such as ``4/9 (3?)`` means, said under every table that has them."""
 
 

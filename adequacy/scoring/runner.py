@@ -25,7 +25,13 @@ from adequacy.scoring import activity
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.keys import engine_fingerprint, job_key, spec_hash, verdict_key
 from adequacy.scoring.options import ScoreOptions, score_options
-from adequacy.scoring.spec_report import Disagreement, EngineRun, SpecReport
+from adequacy.scoring.spec_report import (
+    SURVIVORS_SHOWN,
+    Disagreement,
+    EngineRun,
+    ProgramKills,
+    SpecReport,
+)
 
 
 @dataclass(frozen=True)
@@ -273,10 +279,29 @@ def score_spec(
     scored = {v.bucket.value + "/" + v.case_id for v in report.verdicts}
     report.origins = dict(sorted(Counter(c.origin for c in todo_cases
                                          if c.key in scored).items()))
+    report.program_mutants = program_kills(todo_cases, report.verdicts)
     if cross_check:
         report.disagreements = _disagreements(todo_cases, per_engine)
     report.seconds = time.monotonic() - start
     return report.finish()
+
+
+def program_kills(cases: Sequence[Case], verdicts: Sequence[Verdict]) -> ProgramKills | None:
+    """Which program mutants named by the scored post_sound cases the spec rejects on some
+    input (a passed post_sound case: the spec rejects that mutant's wrong output)."""
+    passed = {v.case_id: v.passed for v in verdicts if v.bucket == Bucket.post_sound}
+    names: dict[str, bool] = {}
+    for c in cases:
+        if c.bucket != Bucket.post_sound or c.id not in passed:
+            continue
+        for lab in c.made_by:
+            if not lab.startswith("spec "):
+                names[lab] = names.get(lab, False) or passed[c.id]
+    if not names:
+        return None
+    survivors = sorted(n for n, k in names.items() if not k)
+    return ProgramKills(mutants=len(names), killed=len(names) - len(survivors),
+                        survivors=survivors[:SURVIVORS_SHOWN])
 
 
 def _engine_failed(ref: EngineRef, cases: list[Case], e: SpecInvalid

@@ -53,6 +53,36 @@ class EngineRun(BaseModel):
     """Why the engine did not run (unavailable, not needed)."""
 
 
+class ProgramKills(BaseModel):
+    """The spec against the task's wrong programs (nl2postcond's bug-completeness): of the
+    program mutants named by the task's post_sound cases (``Case.made_by``, made by
+    ``adequacy mutate --programs``), how many the spec rejects on some input, i.e. rejects
+    at least one of the wrong outputs recorded for it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mutants: int
+    killed: int
+    survivors: list[str] = []
+    """The mutants the spec accepts on every recorded wrong output (``operator@file:line``),
+    at most ``SURVIVORS_SHOWN``."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ProgramKills:
+        if not 0 <= self.killed <= self.mutants:
+            raise ValueError("program mutants killed must be between 0 and the mutants")
+        if len(self.survivors) > min(self.mutants - self.killed, SURVIVORS_SHOWN):
+            raise ValueError("more program-mutant survivors named than survived")
+        return self
+
+    @property
+    def ratio(self) -> float | None:
+        return self.killed / self.mutants if self.mutants else None
+
+
+SURVIVORS_SHOWN = 20
+
+
 class SpecReport(BaseModel):
     """Everything about one (task, spec) pair; one JSON line in a results file."""
 
@@ -90,6 +120,9 @@ class SpecReport(BaseModel):
     """The solver's figures beside the buckets (``score --symbolic``, ``run --symbolic``):
     whether the postcondition determines the output, whether the precondition accepts an
     input the gold spec refuses. None where not measured."""
+    program_mutants: ProgramKills | None = None
+    """The program-mutant kill ratio beside the buckets; None when no scored case names a
+    program mutant (or in records written before it existed)."""
 
     @model_validator(mode="after")
     def _consistent(self) -> SpecReport:

@@ -20,6 +20,7 @@ from adequacy.errors import AdequacyError
 from adequacy.extensions.backend import OVERFLOW_REASON
 from adequacy.model.task import Case, Task
 from adequacy.model.verdicts import Bucket
+from adequacy.records.html._qa import StrengthRow
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.options import ScoreOptions
 from adequacy.search.oracles import OracleJudge
@@ -51,6 +52,9 @@ class AuditReport(BaseModel):
     """Gold spec -> cases it left unknown (not a finding: an engine's limit, not a wrong case)."""
     findings: list[Finding] = []
     error: str | None = None
+    strength: StrengthRow | None = None
+    """The task's spec-mutant and program-mutant strength (``task audit --strength FILE``,
+    from ``task strength --out FILE``); None when not given."""
 
 
 def gold_specs(task: Task, gold_dirs: list[Path]) -> list[Path]:

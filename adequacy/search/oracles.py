@@ -11,7 +11,6 @@ say, with the reason); only decided words on both sides make a disagreement.
 
 from __future__ import annotations
 
-import copy
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -177,11 +176,14 @@ class OracleJudge(Judge):
             got: list[Any]
             if self._ref_fn is not None:
                 got = []
-                for k in ks:
-                    try:
-                        got.append(self._ref_fn(copy.deepcopy(todo[k])))
-                    except Exception as e:  # noqa: BLE001 - a throwing reference is data
-                        got.append(f"{THREW} {type(e).__name__}")
+                for o in self._ref_fn.call_many([(todo[k],) for k in ks]):
+                    if o.kind == "returned":
+                        got.append(o.value)
+                    elif o.kind == "threw" and o.type_name not in ("RecursionError",
+                                                                   "MemoryError"):
+                        got.append(f"{THREW} {o.type_name or o.reason}")
+                    else:  # a timeout or a crash says nothing about the input
+                        got.append(f"reference gave no outcome ({o.kind}: {o.reason})")
             elif self.deadline is not None and self.deadline - time.monotonic() <= 0:
                 # out of time: no word on these inputs, and none kept (a later call may run)
                 return [self._refs.get(k, "reference not run: out of time") for k in keys]

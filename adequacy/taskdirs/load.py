@@ -39,9 +39,15 @@ from adequacy.model.types import parse_type
 from adequacy.model.values import MAX_INT_DIGITS, validate
 from adequacy.model.verdicts import BUCKETS, Bucket
 
-ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample", "explored")
+ORIGINS: tuple[str, ...] = ("official", "hack", "mutant", "generated", "sample", "explored",
+                             "program_mutant", "blind_spot")
+#: how many mutants one case may name in ``made_by``, and how long each name may be.
+MADE_BY_MAX = 256
+MADE_BY_LEN = 300
+NOTE_LEN = 2000
 TOP_KEYS = ("id", "language", "title", "provenance", "tags", "difficulty", "signature",
-            "structs", "constraints", "every_input_valid", "every_input_valid_reason")
+            "structs", "constraints", "every_input_valid", "every_input_valid_reason",
+            "thin_invalid_domain", "thin_invalid_domain_reason")
 
 
 def task_files(language: str) -> TaskFiles | None:
@@ -193,7 +199,11 @@ def _read_cases(
     seen: dict[str, int] = {}
     in_types = {p.name: p.type for p in inputs}
     out_types = {p.name: p.type for p in outputs}
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    # lines end at "\n" only: str.splitlines() would also cut at U+0085, U+2028 and the other
+    # Unicode line breaks, which JSON strings may hold unescaped (a wrong output of a program
+    # mutant, a string case of a dataset)
+    for lineno, raw in enumerate(text.split("\n"), 1):
+        raw = raw.removesuffix("\r")
         if not raw.strip():
             continue
 
@@ -208,7 +218,7 @@ def _read_cases(
         if not isinstance(obj, dict):
             err("a case must be a JSON object")
             continue
-        known = {"id", "input", "output", "origin", "seed", "visible"}
+        known = {"id", "input", "output", "origin", "seed", "visible", "made_by", "note"}
         unknown_keys = sorted(set(obj) - known)
         if unknown_keys:
             err(f"unknown key {unknown_keys[0]!r} (allowed: {', '.join(sorted(known))})",
@@ -234,6 +244,16 @@ def _read_cases(
         seed = obj.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             err("seed must be an integer (the generator seed of a generated case)", "seed")
+            continue
+        made_by = obj.get("made_by", [])
+        if not isinstance(made_by, list) or len(made_by) > MADE_BY_MAX or not all(
+                isinstance(m, str) and 0 < len(m) <= MADE_BY_LEN for m in made_by):
+            err(f"made_by must be a list of at most {MADE_BY_MAX} mutant names (strings of "
+                f"1 to {MADE_BY_LEN} characters)", "made_by")
+            continue
+        note = obj.get("note", "")
+        if not isinstance(note, str) or len(note) > NOTE_LEN:
+            err(f"note must be a string of at most {NOTE_LEN} characters", "note")
             continue
         ok = True
         inp = obj.get("input")
@@ -282,7 +302,8 @@ def _read_cases(
         if ok:
             cases.append(Case(id=cid, bucket=bucket, input=inp,
                               output=out if bucket.predicate == "post" else None,
-                              origin=origin, seed=seed, visible=visible, line=lineno))
+                              origin=origin, seed=seed, visible=visible,
+                              made_by=tuple(made_by), note=note, line=lineno))
     return cases
 
 
@@ -405,8 +426,17 @@ def check_task(path: str | Path) -> tuple[Task | None, list[Located]]:
                                 line=key_line(text, "tags"), field="tags"))
     if errors:
         return None, errors
+    thin = field("thin_invalid_domain", bool, False)
+    if thin and every_input_valid:
+        errors.append(TaskError("thin_invalid_domain = true, yet every_input_valid = true (a "
+                                "task with no invalid input has no invalid domain to be thin)",
+                                file=fname, line=key_line(text, "thin_invalid_domain"),
+                                field="thin_invalid_domain"))
+        return None, errors
     task = Task(every_input_valid=every_input_valid,
         every_input_valid_reason=field("every_input_valid_reason", str, ""),
+        thin_invalid_domain=thin,
+        thin_invalid_domain_reason=field("thin_invalid_domain_reason", str, ""),
         id=tid, language=language, title=field("title", str, ""),
         provenance=field("provenance", str, ""), tags=tags,
         difficulty=field("difficulty", str, None), inputs=inputs, outputs=outputs,
@@ -445,6 +475,10 @@ def write_cases(task_dir: Path, bucket: Bucket, cases: list[Case]) -> None:
             if c.seed is not None:
                 obj["seed"] = c.seed
             obj["visible"] = c.visible
+            if c.made_by:
+                obj["made_by"] = list(c.made_by)
+            if c.note:
+                obj["note"] = c.note
             f.write(json.dumps(obj, ensure_ascii=False) + "\n")
     tmp.replace(path)
 

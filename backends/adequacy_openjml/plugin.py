@@ -9,7 +9,7 @@ also proves a spec against the method body (``verifiers``, ``adequacy verify``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,8 +22,10 @@ from adequacy.plugin import (
     EngineRow,
     Limits,
     LoadedSpec,
+    ProgramMutant,
     ReferenceOutcome,
     SeqType,
+    SpecMutant,
     StringType,
     Task,
     TaskFiles,
@@ -181,6 +183,35 @@ class OpenJmlBackend(Backend):
 
         return rac.reference_outcomes(rac.reference_unit(task), task, inputs,
                                       limits or Limits())
+
+    def spec_mutation_operators(self) -> list[str]:
+        from .jml.mutation import OPERATORS
+
+        return list(OPERATORS)
+
+    def spec_mutants(self, task: Task, text: str, operators: Collection[str] | None = None
+                     ) -> list[SpecMutant]:
+        """One-change mutants of the method's requires/ensures clauses, on our JML syntax
+        tree written back as text edits (``jml/mutation.py``); Java code is left alone."""
+        from .jml.mutation import spec_mutants
+
+        return spec_mutants(task, text, operators)
+
+    def program_mutants(self, task: Task, operators: Collection[str] | None = None
+                        ) -> list[ProgramMutant]:
+        """One-change mutants of the task's Java method body (``program_mutation.py``)."""
+        from .program_mutation import program_mutants
+
+        return program_mutants(task, operators)
+
+    def program_outcomes(self, task: Task, mutant: ProgramMutant,
+                         inputs: list[dict[str, Any]], limits: Limits | None = None
+                         ) -> list[ReferenceOutcome]:
+        """The mutant run as the reference is: javac with checked arithmetic, a sandboxed
+        JVM."""
+        from .program_mutation import program_outcomes
+
+        return program_outcomes(task, mutant, inputs, limits or Limits())
 
     def reference_session(self, task: Task, limits: Limits | None = None) -> Any:
         """One compile and one sandboxed JVM for every batch (``rac.ReferenceSession``: the

@@ -10,7 +10,7 @@ interpreter), CrossHair as a verifier (``crosshair_verify``), the writers' and t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,9 @@ from adequacy.plugin import (
     Importer,
     Limits,
     LoadedSpec,
+    ProgramMutant,
     ReferenceOutcome,
+    SpecMutant,
     Task,
     TaskError,
     TaskFiles,
@@ -127,6 +129,45 @@ class PythonBackend(Backend):
         from .reference import reference_outcomes
 
         return reference_outcomes(task, inputs, limits or Limits())
+
+    def spec_mutation_operators(self) -> list[str]:
+        from .mutation import OPERATORS
+
+        return list(OPERATORS)
+
+    def spec_mutants(self, task: Task, text: str, operators: Collection[str] | None = None
+                     ) -> list[SpecMutant]:
+        """One-change mutants on Python's ``ast`` (``mutation.py``)."""
+        from .mutation import spec_mutants
+        from .reference import function_name
+
+        return spec_mutants(task, text, function_name(task), operators)
+
+    def program_mutants(self, task: Task, operators: Collection[str] | None = None
+                        ) -> list[ProgramMutant]:
+        """Mutants of ``reference/solution.py``'s function and the helpers it calls."""
+        from .mutation import program_mutants
+        from .reference import REFERENCE_FILE, function_name, reference_path
+
+        path = reference_path(task)
+        if not path.is_file():
+            return []
+        return program_mutants(task, path.read_text(encoding="utf-8"),
+                               f"reference/{REFERENCE_FILE}", function_name(task), operators)
+
+    def program_outcomes(self, task: Task, mutant: ProgramMutant,
+                         inputs: list[dict[str, Any]], limits: Limits | None = None
+                         ) -> list[ReferenceOutcome]:
+        """The mutant in the reference's sandboxed worker, run once (its outputs are compared
+        with the reference's, which ran twice)."""
+        from .reference import reference_outcomes
+
+        try:
+            return reference_outcomes(task, inputs, limits or Limits(), twice=False,
+                                      source=mutant.source)
+        except TaskError as e:
+            return [ReferenceOutcome(kind="failed", reason=f"the mutant does not load: {e}")
+                    ] * len(inputs)
 
     def new_skeleton(self, task_dir: Path) -> tuple[str, str]:
         from .skeleton import skeleton_for_folder

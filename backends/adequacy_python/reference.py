@@ -69,12 +69,15 @@ def _run(worker: HeldWorker, inputs: list[dict[str, Any]], limits: Limits
 
 
 def reference_outcomes(task: Task, inputs: list[dict[str, Any]], limits: Limits,
-                       twice: bool = True) -> list[ReferenceOutcome]:
+                       twice: bool = True, source: str | None = None
+                       ) -> list[ReferenceOutcome]:
+    """``source``: run this text instead of the task's file (a mutant of it)."""
     path = reference_path(task)
-    if not path.is_file():
-        return [ReferenceOutcome(kind="failed", reason=f"no reference/{REFERENCE_FILE}")
-                for _ in inputs]
-    source = path.read_text(encoding="utf-8")
+    if source is None:
+        if not path.is_file():
+            return [ReferenceOutcome(kind="failed", reason=f"no reference/{REFERENCE_FILE}")
+                    for _ in inputs]
+        source = path.read_text(encoding="utf-8")
     load = _load_request(task, source, limits)
     first = SPARE_WORKERS.take(limits, load, "python reference")
     try:

@@ -9,7 +9,7 @@ lazily, one at a time, so that a broken or absent engine never stops the others 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,7 @@ from adequacy.plugin import (
     Limits,
     LoadedSpec,
     SpecInvalid,
+    SpecMutant,
     Task,
     TaskError,
     TaskFiles,
@@ -101,6 +102,20 @@ class VerusBackend(Backend):
         return LoadedSpec(backend=self.name, task_id=task.id, text=text,
                           normalized=frontend.normalize(text), path=path,
                           data=VerusSpec(spec, program))
+
+    def spec_mutation_operators(self) -> list[str]:
+        from .mutation import OPERATORS
+
+        return list(OPERATORS)
+
+    def spec_mutants(self, task: Task, text: str, operators: Collection[str] | None = None
+                     ) -> list[SpecMutant]:
+        """One-change mutants on our Verus syntax tree, written back as text edits
+        (``mutation.py``); parsed in a deep thread like the front end."""
+        from .interp import run_deep
+        from .mutation import spec_mutants
+
+        return run_deep(lambda: spec_mutants(task, text, operators))
 
     def smt_encoder(self) -> SmtEncoder:
         """Verus specs as Z3 terms (``smt/``): the symbolic questions and the ``smt`` engine."""

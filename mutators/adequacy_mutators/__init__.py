@@ -14,6 +14,9 @@ Public API (see docs/mutators.md):
   session each), several tasks at once;
 - ``generate_task(task_dir, valid, seed) -> GenerateReport``: valid pairs from the reference,
   oracle-labelled invalid inputs, and the ``every_input_valid`` inference (docs/cases.md);
+- ``program_mutants_task(task_dir, per_mutant, write) -> ProgramsReport``: mutants of the
+  task's reference program run in the sandbox, their wrong outputs as post_sound cases named
+  after the mutant (``Case.made_by``), and the task's program-mutant strength;
 - ``pre_reason(task, report)`` / ``valid_reason(task, report)``: why a task falls short of
   the case goals (docs/cases.md), in a few words (None when it meets them).
 
@@ -39,7 +42,9 @@ _WHERE = {
                      "OutputOracle", "RecordedOracle", "ReferenceOracle", "ValidatorOracle",
                      "combine"), "._oracles"),
     **dict.fromkeys(("Mutant", "mutants", "output_mutants"), "._outputs"),
-    "report_renderable": "._render",
+    **dict.fromkeys(("ProgramMutantResult", "ProgramsReport", "program_mutants_task"),
+                    "._programs"),
+    **dict.fromkeys(("programs_renderable", "report_renderable"), "._render"),
     **dict.fromkeys(("pre_reason", "valid_reason"), "._shortfall"),
     **dict.fromkeys(("MutateReport", "mutate_task"), "._task"),
 }
@@ -64,7 +69,8 @@ if TYPE_CHECKING:
         combine,
     )
     from ._outputs import Mutant, mutants, output_mutants
-    from ._render import report_renderable
+    from ._programs import ProgramMutantResult, ProgramsReport, program_mutants_task
+    from ._render import programs_renderable, report_renderable
     from ._shortfall import pre_reason, valid_reason
     from ._task import MutateReport, mutate_task
 
@@ -85,5 +91,6 @@ __all__ = [
     "RecordedOracle", "ReferenceOracle", "ValidatorOracle", "all_operator_names", "combine",
     "generate_task", "invalid_candidates", "mutants", "mutate_once", "mutate_task",
     "operators_for", "output_mutants", "params_key", "parse_constraints", "pre_reason",
+    "ProgramMutantResult", "ProgramsReport", "program_mutants_task", "programs_renderable",
     "report_renderable", "strictly_valid", "valid_reason", "value_key",
 ]

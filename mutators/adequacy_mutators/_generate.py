@@ -26,10 +26,8 @@ import contextlib
 import json
 import random
 import re
-import signal
-import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +39,7 @@ from adequacy.model.identity import params_key, strictly_valid
 from adequacy.model.task import Case, Task
 from adequacy.model.values import content_hash
 from adequacy.model.verdicts import Bucket
+from adequacy.sandbox.pycode import TaskFunction
 from adequacy.taskdirs.load import load_task, write_cases
 
 from ._constraints import Constraints, parse_constraints
@@ -63,10 +62,14 @@ DRAWN = 10
 #: the task's own pairs run through the reference before its outputs are trusted.
 PROBES = 10
 
+#: a task with fewer invalid inputs than this, all of a kind that is few by nature, may be
+#: recorded ``thin_invalid_domain`` (the usual goal is this many pre_sound cases).
+THIN_BELOW = 3
+
 #: drawn inputs a lazy run sends at once (at least: as many as pairs are still wanted).
 LAZY_CHUNK = 8
 
-#: seconds a Python reference may take on one input (in the main thread, where a timer works).
+#: seconds a Python reference may take on one input (its sandboxed call is killed after).
 PY_SECONDS = 5.0
 
 Outcomes = Callable[[list[dict[str, Any]]], list[ReferenceOutcome]]
@@ -99,56 +102,41 @@ class GenerateReport(BaseModel):
     every_input_valid_reason: str = ""
     inferred_every_input_valid: bool = False
     """This run marked the task ``every_input_valid``."""
+    moved_to_invalid: list[str] = []
+    """Recorded valid cases the reference overflows on, moved to pre_sound (``bucket/id``)."""
+    moved_inputs: int = 0
+    """The distinct inputs of those cases (each one pre_sound case now)."""
+    thin_invalid_domain: bool = False
+    thin_invalid_domain_reason: str = ""
+    inferred_thin_invalid_domain: bool = False
+    """This run marked the task ``thin_invalid_domain``."""
     written: bool = False
 
 
 # -- the reference -------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """A SIGALRM timer around one Python reference call (only where signals work)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-            signal, "setitimer"):
-        yield
-        return
-
-    def _raise(_sig: int, _frame: Any) -> None:
-        raise TimeoutError("reference.py took too long")
-
-    old = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def _python_outcomes(fn: Callable[[dict[str, Any]], Any]) -> Outcomes:
-    import copy
-
+def _python_outcomes(fn: TaskFunction) -> Outcomes:
+    """A ``reference.py`` run in the sandbox (``adequacy.sandbox.pycode``), ``PY_SECONDS``
+    per input: its own exception is ``threw``; a timeout, a crash, a deep recursion, an
+    ``exit()`` or a value that is not an output dict prove nothing about the input."""
     def run(inputs: list[dict[str, Any]]) -> list[ReferenceOutcome]:
         out: list[ReferenceOutcome] = []
-        for inp in inputs:
-            try:
-                with _time_limit(PY_SECONDS):
-                    r = fn(copy.deepcopy(inp))
-            except TimeoutError:
+        for o in fn.call_many([(inp,) for inp in inputs], PY_SECONDS):
+            if o.kind == "timeout":
                 out.append(ReferenceOutcome(kind="timeout", reason="reference.py timed out"))
-                continue
-            except (RecursionError, MemoryError, SystemExit) as e:
-                # no verdict on the input: a deep recursion, a full heap, an exit() call
-                out.append(ReferenceOutcome(kind="failed", reason=type(e).__name__))
-                continue
-            except Exception as e:  # noqa: BLE001 - the reference refusing an input is data
-                out.append(ReferenceOutcome(kind="threw", reason=type(e).__name__))
-                continue
-            if isinstance(r, dict):
-                out.append(ReferenceOutcome(kind="returned", output=r))
+            elif o.kind == "threw":
+                if o.type_name in ("RecursionError", "MemoryError"):
+                    out.append(ReferenceOutcome(kind="failed", reason=o.type_name))
+                else:
+                    out.append(ReferenceOutcome(kind="threw", reason=o.type_name or o.reason))
+            elif o.kind == "failed":
+                out.append(ReferenceOutcome(kind="failed", reason=o.reason))
+            elif isinstance(o.value, dict):
+                out.append(ReferenceOutcome(kind="returned", output=o.value))
             else:
-                out.append(ReferenceOutcome(kind="failed",
-                                            reason=f"reference returned {type(r).__name__}"))
+                out.append(ReferenceOutcome(kind="failed", reason=f"reference returned "
+                                            f"{type(o.value).__name__}"))
         return out
 
     return run
@@ -190,7 +178,7 @@ def _reference(task: Task, notes: list[str], shared: SharedReference | None
 
 
 class _InputJudge:
-    """Validator, constraints and the language's implicit precondition, in-process."""
+    """Validator (sandboxed), constraints and the language's implicit precondition."""
 
     def __init__(self, task: Task, cons: Constraints, notes: list[str]) -> None:
         self.names: list[str] = []
@@ -218,6 +206,11 @@ class _InputJudge:
         """A validator or constraints: the task says some inputs are invalid."""
         return self._valid is not None or self._cons is not None
 
+    def implicit(self, inp: dict[str, Any]) -> str | None:
+        """Why the language's default precondition excludes ``inp`` (JML: a null argument),
+        or None."""
+        return self._implicit(self._task, inp) if self._implicit is not None else None
+
     def judge(self, inp: dict[str, Any]) -> tuple[bool | None, str]:
         """(True: invalid, False: valid, None: no word), with the oracle's reason."""
         import copy
@@ -226,8 +219,8 @@ class _InputJudge:
         if self._valid is not None:
             try:
                 r = self._valid(copy.deepcopy(inp))
-            except Exception as e:  # noqa: BLE001
-                return None, f"validator raised {type(e).__name__}"
+            except Exception as e:  # noqa: BLE001 - CodeThrew, CodeTimeout, CodeFailed
+                return None, f"validator raised {getattr(e, 'type_name', '') or type(e).__name__}"
             if r is True:
                 return False, "validator accepts"
             if r is False:
@@ -291,11 +284,77 @@ def _checker(task: Task) -> Callable[[dict[str, Any], dict[str, Any]], Any] | No
     return load_module_function(path, "check") if path.is_file() else None
 
 
+def _show_input(inp: dict[str, Any]) -> str:
+    return ", ".join(f"{k} = {json.dumps(v, ensure_ascii=False)[:40]}" for k, v in inp.items())
+
+
+LADDER = (2, 4, 16, 256, 65536, 1 << 24)
+"""The divisors of the values tried between an overflowing extreme and 0."""
+
+
+def _ladder(task: Task, inp: dict[str, Any], outcomes: dict[str, ReferenceOutcome]
+            ) -> list[dict[str, Any]]:
+    """For an input on which the reference overflowed: each integer argument moved toward 0
+    (v / 2, v / 4, ... v / 2^24; v -+ 1, v -+ 2 for parity; 3v/4, 7v/8, 15v/16 for the upper
+    part), the other arguments as they were."""
+    from adequacy.model.types import IntType
+
+    o = outcomes.get(params_key(inp, task.inputs))
+    if o is None or not o.overflowed:
+        return []
+    out: list[dict[str, Any]] = []
+    for p in task.inputs:
+        v = inp.get(p.name)
+        if not isinstance(p.type, IntType) or not isinstance(v, int) or isinstance(v, bool):
+            continue
+        step = 1 if v > 0 else -1
+        near = [v - step, v - 2 * step, v * 3 // 4, v * 7 // 8, v * 15 // 16]
+        for w in [int(v / d) for d in LADDER] + near:
+            cand = {**inp, p.name: w}
+            if w != v and strictly_valid(w, p.type) and cand not in out:
+                out.append(cand)
+    return out
+
+
+def _infer_thin(task: Task, rep: GenerateReport, found: list[Case],
+                outcomes: dict[str, ReferenceOutcome], kinds: Counter[str], judge: Any,
+                seed: int, extremes: int) -> None:
+    """Mark ``rep`` ``thin_invalid_domain`` when every invalid input found is of a kind that
+    is few by nature (a null argument that the language's default precondition excludes; an
+    extreme value on which the reference's checked arithmetic overflows, while the values
+    between it and 0 do not: ``_ladder``) and the reference answered every other input tried,
+    at least ``MIN_TOTAL_EVIDENCE`` of them: the evidence says the invalid domain is those
+    inputs, not that the search fell short."""
+    whys: list[str] = []
+    for c in found:
+        o = outcomes.get(params_key(c.input, task.inputs))
+        implicit = judge.implicit(c.input)
+        if implicit:
+            whys.append(f"{implicit}")
+        elif o is not None and o.overflowed:
+            whys.append(f"{_show_input(c.input)} (the reference overflows)")
+        else:
+            return  # another kind of invalid input: nothing says the domain is small
+    bad = {k: n for k, n in kinds.items() if k not in ("returned", "threw")}
+    total = kinds.get("returned", 0)
+    if bad or total < MIN_TOTAL_EVIDENCE:
+        return
+    rep.thin_invalid_domain = rep.inferred_thin_invalid_domain = True
+    rep.thin_invalid_domain_reason = (
+        f"inferred: the only invalid inputs any oracle found are {'; '.join(dict.fromkeys(whys))}"
+        f"; the reference returned normally on the {total} other inputs tried (drawn like the "
+        f"task's own, and {extremes} boundary and extreme candidates; seed {seed})")
+
+
 def _set_every_input_valid(root: Path, reason: str) -> bool:
-    """Add ``every_input_valid = true`` and its reason to task.toml's top level (before the
-    first table), leaving every other line as it was. Written only when the result parses
-    and says exactly that (a multi-line value that looks like a table header must not be cut);
-    False when it could not be placed."""
+    return _set_flag(root, "every_input_valid", reason)
+
+
+def _set_flag(root: Path, key: str, reason: str) -> bool:
+    """Add ``<key> = true`` and ``<key>_reason`` to task.toml's top level (before the first
+    table), leaving every other line as it was. Written only when the result parses and says
+    exactly that (a multi-line value that looks like a table header must not be cut); False
+    when it could not be placed."""
     import tomllib
 
     path = root / "task.toml"
@@ -303,7 +362,7 @@ def _set_every_input_valid(root: Path, reason: str) -> bool:
     lines = text.splitlines(keepends=True)
     at = next((i for i, ln in enumerate(lines) if re.match(r"\s*\[", ln)), len(lines))
     quoted = json.dumps(reason, ensure_ascii=True)  # a JSON string is a TOML basic string
-    add = ["every_input_valid = true\n", f"every_input_valid_reason = {quoted}\n"]
+    add = [f"{key} = true\n", f"{key}_reason = {quoted}\n"]
     if at > 0 and not lines[at - 1].endswith("\n"):
         lines[at - 1] += "\n"
     new = "".join(lines[:at] + add + (["\n"] if at < len(lines) else []) + lines[at:])
@@ -312,8 +371,8 @@ def _set_every_input_valid(root: Path, reason: str) -> bool:
         old = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return False
-    if head.pop("every_input_valid", None) is not True or head.pop(
-            "every_input_valid_reason", None) != reason or head != old:
+    if head.pop(key, None) is not True or head.pop(f"{key}_reason", None) != reason \
+            or head != old:
         return False
     tmp = path.with_suffix(".toml.tmp")
     tmp.write_text(new, encoding="utf-8")
@@ -375,7 +434,9 @@ def generate_loaded(
     cons = parse_constraints(task.constraints, task.inputs)
     rep = GenerateReport(task=task.id, seed=seed, valid_wanted=valid,
                          every_input_valid=task.every_input_valid,
-                         every_input_valid_reason=task.every_input_valid_reason)
+                         every_input_valid_reason=task.every_input_valid_reason,
+                         thin_invalid_domain=task.thin_invalid_domain,
+                         thin_invalid_domain_reason=task.thin_invalid_domain_reason)
     dropped: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
     rng = random.Random(f"generate\x1f{seed}\x1f{task.id}")
@@ -410,6 +471,44 @@ def generate_loaded(
         for i, o in zip(todo, ref(todo), strict=True):
             outcomes[params_key(i, task.inputs)] = o
             kinds[o.kind] += 1
+
+    # -- recorded valid cases the language contradicts --------------------------------------
+    # an input on which the checked reference overflows is outside the code's domain (safe
+    # math, docs/cases.md): a recorded valid case there is an invalid input, never a valid
+    # pair with a wrapped output
+    moved: list[Case] = []
+    if ref is not None:
+        recorded: dict[str, dict[str, Any]] = {}
+        for c in pre_c + post_c:
+            if c.seed is None:
+                recorded.setdefault(params_key(c.input, task.inputs), c.input)
+        run(list(recorded.values()))
+        for rk, rin in recorded.items():
+            o = outcomes.get(rk)
+            if o is None or not o.overflowed or judge.judge(rin)[0] is False:
+                continue  # a validator stating the input valid: its code may wrap on purpose
+            was = [c for c in pre_c + post_c if params_key(c.input, task.inputs) == rk]
+            shown = next((c.output for c in was if c.output is not None), None)
+            first = was[0]
+            moved.append(Case(
+                id=_new_id(f"ovf-{first.id}", ids_sound, "pre_sound", rk),
+                bucket=Bucket.pre_sound, input=rin, origin=first.origin, visible=first.visible,
+                note=(f"recorded valid ({', '.join(c.key for c in was)}"
+                      + (f", output {json.dumps(shown, ensure_ascii=False)[:200]}"
+                         if shown is not None else "")
+                      + f"); the reference overflows on it ({o.reason[:160]}): an input "
+                        "outside the code's domain, not a valid pair with a wrapped output")))
+            rep.moved_to_invalid += [c.key for c in was]
+            known_valid.pop(rk, None)
+            invalid_keys.add(rk)
+        if moved:
+            gone = {params_key(c.input, task.inputs) for c in moved}
+            pre_c = [c for c in pre_c if params_key(c.input, task.inputs) not in gone]
+            post_c = [c for c in post_c if params_key(c.input, task.inputs) not in gone]
+            pre_s = pre_s + moved
+            rep.moved_inputs = len(moved)
+            rep.notes.append(f"{len(rep.moved_to_invalid)} recorded valid case(s) moved to "
+                             f"pre_sound: the reference overflows on {len(moved)} input(s)")
 
     thrown: list[dict[str, Any]] = []
     deferred: list[dict[str, Any]] = []
@@ -558,6 +657,31 @@ def generate_loaded(
                               seed=seed))
         sound_ops[op] += 1
 
+    # -- a thin invalid domain? ------------------------------------------------------------
+    found_sound = pre_s + new_sound
+    if (ref is not None and found_sound and len(found_sound) < THIN_BELOW
+            and not task.thin_invalid_domain and not judge.states_precondition):
+        # an overflow at an extreme value may be the edge of a wide region (x * x overflows
+        # for every |x| > 46340): values between it and 0 are tried first, and those that
+        # overflow too are invalid inputs like any other
+        ladder = [i for c in found_sound for i in _ladder(task, c.input, outcomes)
+                  if params_key(i, task.inputs) not in taken]
+        run(ladder)
+        for inp in ladder:
+            k = params_key(inp, task.inputs)
+            got = outcomes.get(k)
+            if k in taken or got is None or not got.overflowed or judge.judge(inp)[0] is False:
+                continue
+            taken.add(k)
+            cid = _new_id("gen", ids_sound, "pre_sound", k)
+            new_sound.append(Case(id=cid, bucket=Bucket.pre_sound, input=inp,
+                                  origin="generated", seed=seed))
+            sound_ops["overflow.ladder"] += 1
+            found_invalid = True
+        found_sound = pre_s + new_sound
+        if len(found_sound) < THIN_BELOW:
+            _infer_thin(task, rep, found_sound, outcomes, kinds, judge, seed, len(fresh))
+
     # -- every input valid? -----------------------------------------------------------------
     stated = re.search(r"(?m)^\s*every_input_valid\s*=", (root / "task.toml").read_text(
         encoding="utf-8"))
@@ -602,25 +726,34 @@ def generate_loaded(
     rep.reference_runs = sum(kinds.values())
     rep.reference_kinds = dict(sorted(kinds.items()))
     if write:
-        if new_post:
+        if new_post or moved:
             write_cases(root, Bucket.post_complete, post_c + new_post)
             write_cases(root, Bucket.pre_complete, pre_c + new_pre)
-        if new_sound:
+        if new_sound or moved:
             write_cases(root, Bucket.pre_sound, pre_s + new_sound)
+        if rep.inferred_thin_invalid_domain and not _set_flag(
+                root, "thin_invalid_domain", rep.thin_invalid_domain_reason):
+            rep.notes.append("thin_invalid_domain inferred but not written: task.toml's layout "
+                             "leaves no safe place for it (add it by hand)")
+            rep.thin_invalid_domain = rep.inferred_thin_invalid_domain = False
         if rep.inferred_every_input_valid and not _set_every_input_valid(
                 root, rep.every_input_valid_reason):
             rep.notes.append("every_input_valid inferred but not written: task.toml's layout "
                              "leaves no safe place for it (add it by hand)")
             rep.every_input_valid = rep.inferred_every_input_valid = False
-        rep.written = bool(new_post or new_sound or rep.inferred_every_input_valid)
+        rep.written = bool(new_post or new_sound or moved or rep.inferred_every_input_valid
+                           or rep.inferred_thin_invalid_domain)
     cases = dict(task.cases)
-    if new_post:
+    if new_post or moved:
         cases[Bucket.post_complete] = post_c + new_post
         cases[Bucket.pre_complete] = pre_c + new_pre
-    if new_sound:
+    if new_sound or moved:
         cases[Bucket.pre_sound] = pre_s + new_sound
     after = task.model_copy(update={
         "cases": cases,
         "every_input_valid": rep.every_input_valid,
-        "every_input_valid_reason": rep.every_input_valid_reason})
+        "every_input_valid_reason": rep.every_input_valid_reason,
+        "thin_invalid_domain": rep.thin_invalid_domain or task.thin_invalid_domain,
+        "thin_invalid_domain_reason": (rep.thin_invalid_domain_reason
+                                       or task.thin_invalid_domain_reason)})
     return rep, after

@@ -10,15 +10,14 @@ candidate instead of letting a questionable case in.
 from __future__ import annotations
 
 import copy
-import importlib.util
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from adequacy.errors import AdequacyError, TaskError
+from adequacy.errors import AdequacyError
 from adequacy.model.identity import params_key, strictly_valid
+from adequacy.sandbox.pycode import CALL_SECONDS, CodeOutcome, TaskFunction
 
 from ._constraints import Constraints
 
@@ -72,27 +71,36 @@ def _short(e: BaseException) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def load_module_function(path: Path, fn: str) -> Callable[..., Any]:
-    """Import a task's reference/checker/validator file in-process and return ``fn`` from it.
+def load_module_function(path: Path, fn: str, *, seconds: float = CALL_SECONDS) -> TaskFunction:
+    """The task file's function ``fn`` as a handle that runs it in the sandbox
+    (``adequacy.sandbox.pycode``): tasks are untrusted input, so their Python code is never
+    imported into this process. Calling the handle like the function returns its value or
+    raises ``CodeThrew`` (the code's own exception), ``CodeTimeout`` or ``CodeFailed``; a
+    file that does not import or lacks ``fn`` is a ``TaskError`` naming it (and the line)."""
+    return TaskFunction(path, fn, seconds=seconds, display=str(path)).load()
 
-    Task reference code is trusted like the task's own tests (the issue asks for in-process
-    Python oracles); a broken file is a ``TaskError`` naming it.
-    """
-    name = f"_adequacy_oracle_{abs(hash(str(path.resolve()))):x}_{path.stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise TaskError("cannot import this file", file=str(path))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - any import failure is the file's
-        sys.modules.pop(name, None)  # problem; sys.exit() at import must not end the command
-        raise TaskError(f"importing failed: {_short(e)}", file=str(path)) from e
-    f = getattr(module, fn, None)
-    if not callable(f):
-        raise TaskError(f"defines no function {fn}()", file=str(path))
-    return f
+
+def _calls(fn: Callable[..., Any], calls: list[tuple[Any, ...]]) -> list[CodeOutcome]:
+    """Outcomes of ``fn`` on each argument tuple: one sandboxed batch for a task's code, a
+    loop for a plain function (tests, extra oracles written in Python by a caller)."""
+    if isinstance(fn, TaskFunction):
+        return fn.call_many(calls)
+    out: list[CodeOutcome] = []
+    for args in calls:
+        try:
+            out.append(CodeOutcome("returned", value=fn(*copy.deepcopy(args))))
+        except Exception as e:  # noqa: BLE001 - a failing call is data
+            out.append(CodeOutcome("threw", reason=_short(e), type_name=type(e).__name__))
+    return out
+
+
+def _raised(o: CodeOutcome) -> str:
+    """How a call that gave no value reads in a reason (``raised ValueError: ...``)."""
+    if o.kind == "threw":
+        return f"raised {o.reason}"
+    if o.kind == "timeout":
+        return "raised a timeout (did not finish in time)"
+    return f"raised no outcome ({o.reason})"
 
 
 class CheckerOracle:
@@ -106,12 +114,11 @@ class CheckerOracle:
     def judge_outputs(self, pairs: Sequence[tuple[dict[str, Any], dict[str, Any]]]
                       ) -> list[Judgement]:
         out: list[Judgement] = []
-        for inp, outp in pairs:
-            try:
-                r = self._check(copy.deepcopy(inp), copy.deepcopy(outp))
-            except Exception as e:  # noqa: BLE001 - a failing check is data, not a crash
-                out.append(Judgement(None, f"checker raised {_short(e)}"))
+        for o in _calls(self._check, [(inp, outp) for inp, outp in pairs]):
+            if o.kind != "returned":  # a failing check is data, not a crash
+                out.append(Judgement(None, f"checker {_raised(o)}"))
                 continue
+            r = o.value
             if not isinstance(r, bool):
                 out.append(Judgement(None, f"checker returned {type(r).__name__}, not bool"))
             else:
@@ -181,11 +188,13 @@ class ReferenceOracle:
 
 
 def python_reference_run(fn: Callable[[dict[str, Any]], Any]) -> ReferenceRun:
+    """A Python reference over a batch: its output per input, or the exception that says
+    why there is none (``CodeThrew``, ``CodeTimeout``, ``CodeFailed``)."""
     def run(inputs: list[dict[str, Any]]) -> list[Any]:
         res: list[Any] = []
-        for inp in inputs:
+        for o in _calls(fn, [(inp,) for inp in inputs]):
             try:
-                res.append(fn(inp))
+                res.append(o.unwrap())
             except Exception as e:  # noqa: BLE001 - one failing input is data
                 res.append(e)
         return res
@@ -235,12 +244,11 @@ class ValidatorOracle:
 
     def judge_inputs(self, inputs: Sequence[dict[str, Any]]) -> list[Judgement]:
         out: list[Judgement] = []
-        for inp in inputs:
-            try:
-                r = self._valid(copy.deepcopy(inp))
-            except Exception as e:  # noqa: BLE001
-                out.append(Judgement(None, f"validator raised {_short(e)}"))
+        for o in _calls(self._valid, [(inp,) for inp in inputs]):
+            if o.kind != "returned":
+                out.append(Judgement(None, f"validator {_raised(o)}"))
                 continue
+            r = o.value
             if not isinstance(r, bool):
                 out.append(Judgement(None, f"validator returned {type(r).__name__}, not bool"))
             else:

@@ -51,8 +51,8 @@ def pre_reason(task: Task, rep: GenerateReport, pre_goal: int = PRE_GOAL) -> str
     """Why ``task`` has fewer than ``pre_goal`` pre_sound cases and no every_input_valid;
     None when it meets the goal."""
     pre = task.cases.get(Bucket.pre_sound, [])
-    if task.every_input_valid or len(pre) >= pre_goal:
-        return None
+    if task.every_input_valid or len(pre) >= pre_goal or task.thin_invalid_domain:
+        return None  # a thin invalid domain is recorded with its evidence: not a shortfall
     if any(n.startswith("not every_input_valid: task.toml says") for n in rep.notes):
         return "task.toml says every_input_valid = false, fewer invalid inputs found"
     common = _common(task, rep)

@@ -188,11 +188,25 @@ def test_a_reference_that_times_out_proves_nothing(tmp_path: Path, monkeypatch: 
     assert any("timeout" in n for n in rep.notes)
 
 
-def test_a_reference_with_state_across_calls_is_distrusted(tmp_path: Path) -> None:
-    # right on a fresh start, wrong once it has run: the task's own pairs, run after the
-    # drawn inputs, catch it before any of its outputs becomes a case
+def test_state_of_a_reference_never_crosses_calls(tmp_path: Path) -> None:
+    # right on a fresh start, wrong once it has run: each call runs in a fresh sandboxed
+    # child, so the counter is 1 on every call and every pair is the right one (2n)
     ref = ("CALLS = [0]\ndef reference(inp):\n    CALLS[0] += 1\n"
-           "    return {'result': 2 * inp['n'] + (1 if CALLS[0] > 5 else 0)}\n")
+           "    return {'result': 2 * inp['n'] + (1 if CALLS[0] > 1 else 0)}\n")
+    d = make_task(tmp_path, "double", DOUBLE_TOML, DOUBLE_CASES, {"reference.py": ref})
+    rep = generate_task(d, valid=20, seed=0)
+    assert rep.valid_added == 20
+    assert not any("reference distrusted" in n for n in rep.notes)
+    pairs = [json.loads(x) for x in (d / "tests" / "post_complete.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    assert all(p["output"]["result"] == 2 * p["input"]["n"] for p in pairs)
+
+
+def test_a_reference_that_differs_from_the_recorded_pairs_is_distrusted(tmp_path: Path
+                                                                        ) -> None:
+    # a conversion that differs from the dataset's: the task's own pairs, run with the first
+    # drawn inputs, catch it before any of its outputs becomes a case
+    ref = "def reference(inp):\n    return {'result': 2 * inp['n'] + (1 if inp['n'] > 2 else 0)}\n"
     d = make_task(tmp_path, "double", DOUBLE_TOML, DOUBLE_CASES, {"reference.py": ref})
     rep = generate_task(d, valid=20, seed=0)
     assert rep.valid_added == 0 and rep.pre_sound_added == 0

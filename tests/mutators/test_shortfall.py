@@ -62,10 +62,9 @@ def test_two_bools_admit_four_inputs(tmp_path: Path) -> None:
 
 
 def test_a_distrusted_reference_is_the_reason_for_both(tmp_path: Path) -> None:
-    # right on its first 5 calls, off by one after: the task's own pairs (run after the drawn
-    # inputs) expose it, so nothing is generated from it
-    ref = ("CALLS = [0]\ndef reference(inp):\n    CALLS[0] += 1\n"
-           "    return {'result': 2 * inp['n'] + (1 if CALLS[0] > 5 else 0)}\n")
+    # off by one on n > 2: the task's own pairs 3 and 12 expose it, so nothing is generated
+    ref = ("def reference(inp):\n"
+           "    return {'result': 2 * inp['n'] + (1 if inp['n'] > 2 else 0)}\n")
     d = make_task(tmp_path, "double", DOUBLE_TOML,
                   [({"n": n}, {"result": 2 * n}) for n in (-7, 0, 3, 12)], {"reference.py": ref})
     rep = generate_task(d, valid=20, seed=0)

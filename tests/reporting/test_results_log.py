@@ -260,7 +260,8 @@ def test_the_record_shape_is_pinned_to_its_schema_number() -> None:
             3: "347c6458d56c5e8a4b168d4aa522f4da2d947c34e73a124e25f7d0d6eb4ad36d",
             4: "c6f09f3876bcd4321503f38cda0cf4bcd586da15db4a6f821bc0f88b6076d48e",
             5: "0d3f3e26fc9df233bd1e6c62900611c477654c998751cba9853d06c03f59e8a3",
-            6: "9f2384dea0a61df60718827c55ed019da2136854096c77c7e9b26668684aff03"}
+            6: "9f2384dea0a61df60718827c55ed019da2136854096c77c7e9b26668684aff03",
+            7: "894e122101d5b1698772a7494318faa6679054a67f3b5618f01adfd9b0ecad93"}
     assert hashlib.sha256(shape.encode()).hexdigest() == pins[SCHEMA]
 
 
@@ -270,6 +271,17 @@ def test_schema_3_records_read_as_not_sealed() -> None:
     v3 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v3" / "run_verus.jsonl"
     logged = read_results(v3)
     assert len(logged) == 2 and not any(r.sealed for r in logged)
+    assert {r.record.report.status for r in logged} == {"scored"}
+
+
+def test_schema_6_records_read_without_program_kills() -> None:
+    """Real output of main before the program-mutant kill ratio (tests/fixtures/results_v6):
+    read, with no ratio claimed, and not taken for this installation's sealed records (the
+    fixture's paths were edited after it was sealed)."""
+    v6 = Path(__file__).resolve().parents[1] / "fixtures" / "results_v6" / "run_verus.jsonl"
+    logged = read_results(v6)
+    assert len(logged) == 2 and not any(r.sealed for r in logged)
+    assert all(r.record.report.program_mutants is None for r in logged)
     assert {r.record.report.status for r in logged} == {"scored"}
 
 

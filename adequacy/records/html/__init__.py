@@ -8,6 +8,7 @@ from adequacy.errors import ResultsError
 from adequacy.records.html._compare import Comparison, compare
 from adequacy.records.html._load import Record, read_records
 from adequacy.records.html._outcomes import Outcome, outcome
+from adequacy.records.html._qa import MEASURES, BenchmarkQA, MeasureSummary, StrengthRow, qa_of
 from adequacy.records.html._render import (
     leaderboard_rows,
     render_html,
@@ -17,6 +18,7 @@ from adequacy.records.html._render import (
 )
 from adequacy.records.html._study import Study, build_study, trust_notes
 
-__all__ = ["Comparison", "Outcome", "Record", "ResultsError", "Study", "build_study", "compare",
-           "leaderboard_rows", "outcome", "read_records", "render_html", "render_json",
-           "render_markdown", "summary_rows", "trust_notes"]
+__all__ = ["MEASURES", "BenchmarkQA", "Comparison", "MeasureSummary", "Outcome", "Record",
+           "ResultsError", "StrengthRow", "Study", "build_study", "compare", "leaderboard_rows",
+           "outcome", "qa_of", "read_records", "render_html", "render_json", "render_markdown",
+           "summary_rows", "trust_notes"]

@@ -14,6 +14,7 @@ from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html._aggregate import ApproachStats
 from adequacy.records.html._charts import charts
 from adequacy.records.html._outcomes import OUTCOME_HELP, Outcome
+from adequacy.records.html._qa import BenchmarkQA
 from adequacy.records.html._spectext import css
 from adequacy.records.html._study import Study, trust_notes
 from adequacy.records.tables import CELL_LEGEND
@@ -54,6 +55,7 @@ def _k_cells(a: ApproachStats) -> dict[str, str]:
 def summary_rows(study: Study) -> list[dict[str, str]]:
     """The per-approach summary, as text cells shared by HTML and markdown."""
     key = f"{study.harness_t:g}"
+    kills = _program_kills(study)
     rows = []
     for a in study.approaches:
         s = a.summary
@@ -66,10 +68,22 @@ def summary_rows(study: Study) -> list[dict[str, str]]:
         row["VR"] = "n/a" if a.vr is None else f"{_pm(a, 'VR', a.vr)} (of {a.vr_measured})"
         if any(x.determined is not None or x.pre_measured for x in study.approaches):
             row.update(_solver_cells(a))
+        if kills:
+            row["program kills"] = kills.get(a.name, "n/a")
         row["invalid"] = str(s.invalid)
         row.update(_trust_cells(a))
         rows.append(row)
     return rows
+
+
+def _program_kills(study: Study) -> dict[str, str]:
+    """Per approach, the mean program-mutant kill ratio over its specs whose task's cases name
+    wrong programs (empty when no spec's do)."""
+    by: dict[str, list[float]] = {}
+    for r in study.rows:
+        if r.program_ratio is not None:
+            by.setdefault(r.approach, []).append(r.program_ratio)
+    return {a: f"{_pct(sum(v) / len(v))} ({len(v)} specs)" for a, v in by.items()}
 
 
 def _solver_cells(a: ApproachStats) -> dict[str, str]:
@@ -165,7 +179,9 @@ def render_html(study: Study, title: str = "spec-adequacy report") -> str:
         buckets=[b.value for b in BUCKETS], metric_names=metric_legend(),
         outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
         generated=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        scoring=_scoring(study), notes=trust_notes(study))
+        scoring=_scoring(study), notes=trust_notes(study), qa_note=QA_NOTE,
+        qa_summary=qa_summary_rows(study.qa) if study.qa is not None else [],
+        qa_tasks=qa_task_rows(study.qa) if study.qa is not None else [])
 
 
 def render_markdown(study: Study) -> str:
@@ -194,11 +210,47 @@ def render_markdown(study: Study) -> str:
     solver = any(r.solver for r in study.rows)
     lines += _md_table([{"task": r.task_id, "approach": r.approach, "spec": r.spec,
                          "outcome": r.outcome, **r.buckets,
+                         "program mutants": r.program_mutants,
                          "verified": "yes" if r.verified else "NO",
                          "scoring": "strict" if r.strict else "LENIENT",
                          **({"solver": "; ".join(r.solver) or "-"} if solver else {})}
                         for r in study.rows])
+    if study.qa is not None:
+        lines += ["", "## Benchmark QA: how strong each task's cases are", "", QA_NOTE, ""]
+        lines += _md_table(qa_summary_rows(study.qa))
+        lines += [""]
+        lines += _md_table(qa_task_rows(study.qa))
     return "\n".join(lines) + "\n"
+
+
+QA_NOTE = ("Spec-mutant strength: the share of the gold spec's one-change mutants (equivalent "
+           "ones left out) that the task's cases reject; program-mutant strength: the share of "
+           "the reference's wrong mutants whose wrong output the task records. \"after\": once "
+           "the cases the mutants found are added (`adequacy task strength --add`). "
+           "docs/cases.md says how to read them.")
+
+
+def _f(v: float | None) -> str:
+    return "n/a" if v is None else f"{v:.2f}"
+
+
+def qa_summary_rows(qa: BenchmarkQA) -> list[dict[str, str]]:
+    return [{"measure": m.measure, "tasks": str(m.tasks), "median": _f(m.median),
+             "p10": _f(m.p10), "mean": _f(m.mean), "worst tasks": ", ".join(m.worst)}
+            for m in qa.summary]
+
+
+def qa_task_rows(qa: BenchmarkQA) -> list[dict[str, str]]:
+    """One row per task, weakest spec-mutant strength first."""
+    rows = sorted(qa.rows, key=lambda r: (r.spec is None, r.spec or 0.0, r.task))
+    return [{"task": r.task, "spec": _f(r.spec), "spec after": _f(r.spec_after),
+             "program": _f(r.program), "program after": _f(r.program_after),
+             "spec mutants": str(r.spec_mutants), "killed": str(r.killed),
+             "blind spots": str(r.blind_spots),
+             "equivalent": ", ".join(f"{n} {k}" for k, n in r.equivalent.items()) or "0",
+             "unknown": str(r.unknown), "invalid": str(r.invalid),
+             "wrong programs": f"{r.wrong_programs} of {r.program_mutants}", "note": r.note}
+            for r in rows]
 
 
 def _md_table(rows: list[dict[str, str]]) -> list[str]:

@@ -14,6 +14,7 @@ from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html._aggregate import ApproachStats, approach_stats, group, task_infos
 from adequacy.records.html._load import Record
 from adequacy.records.html._outcomes import outcome
+from adequacy.records.html._qa import BenchmarkQA
 from adequacy.records.html._spectext import SpecText, spec_text
 
 MAX_CASES_SHOWN = 100
@@ -58,6 +59,12 @@ class SpecRow(BaseModel):
     verified: bool = False
     """Sealed by this installation's grader (``Record.sealed``)."""
     strict: bool = True
+    program_mutants: str = ""
+    """``killed/mutants`` of the task's wrong programs the spec rejects (``-`` when the
+    task's cases name none)."""
+    program_ratio: float | None = None
+    program_survivors: list[str] = []
+    """The wrong programs it accepts on every recorded wrong output."""
 
 
 class Study(BaseModel):
@@ -75,10 +82,12 @@ class Study(BaseModel):
     """Where each other record is (``file:line``): typed, edited, or from elsewhere."""
     lenient: int = 0
     """Specs scored leniently."""
+    qa: BenchmarkQA | None = None
+    """How strong each task's cases are (``report --strength FILE``); None when not given."""
 
 
 def build_study(records: Sequence[Record], files: Sequence[str],
-                harness_t: float = HARNESS_T) -> Study:
+                harness_t: float = HARNESS_T, qa: BenchmarkQA | None = None) -> Study:
     infos = task_infos(records)
     approaches = [approach_stats(name, recs, infos, harness_t)
                   for name, recs in group(records).items()]
@@ -88,8 +97,8 @@ def build_study(records: Sequence[Record], files: Sequence[str],
     return Study(files=list(files), strict=all(r.report.strict for r in records),
                  harness_t=harness_t, approaches=approaches, rows=rows,
                  verified=sum(1 for r in records if r.sealed),
-                 unverified=[r.source for r in records if not r.sealed],
-                 lenient=sum(1 for r in records if not r.report.strict))
+                  unverified=[r.source for r in records if not r.sealed],
+                 lenient=sum(1 for r in records if not r.report.strict), qa=qa)
 
 
 def trust_notes(study: Study) -> list[str]:
@@ -137,7 +146,13 @@ def _row(i: int, rec: Record, cases: dict[tuple[str, str, str], tuple[str, str]]
                    more_failing=max(0, len(bad) - MAX_CASES_SHOWN),
                    solver=rep.symbolic.lines() if rep.symbolic is not None else [],
                    text=spec_text(rep, Path(rec.source.rsplit(":", 1)[0]).parent),
-                   verified=rec.sealed, strict=rep.strict)
+                   verified=rec.sealed, strict=rep.strict,
+                   program_mutants=("-" if rep.program_mutants is None else
+                                    f"{rep.program_mutants.killed}/{rep.program_mutants.mutants}"),
+                   program_ratio=(rep.program_mutants.ratio if rep.program_mutants is not None
+                                  else None),
+                   program_survivors=(list(rep.program_mutants.survivors)
+                                      if rep.program_mutants is not None else []))
 
 
 def _case_texts(records: Sequence[Record]) -> dict[tuple[str, str, str], tuple[str, str]]:

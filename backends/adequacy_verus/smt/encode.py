@@ -663,7 +663,7 @@ class Encoder:
         return self.call(fn, [a.v for a in args], e.line, z3.And(*[a.d for a in args]))
 
     def call(self, fn: A.FnItem, args: list[Sym], line: int, d: Any = T) -> E:
-        if uninterpreted(fn) or fn.generics:
+        if fn.body is None or uninterpreted(fn) or fn.generics:
             raise Unsupported(f"spec fn {fn.name} without a body Verus reads "
                               "(none, or #[verifier::external_body]) or with generics")
         if self._recursive(fn):

@@ -70,6 +70,9 @@ class Token:
     """``r#ident`` identifiers and ``r"..."`` strings."""
     suffix: str | None = None
     """Literal suffix (``u8`` in ``5u8``, ``x`` in ``"a"x``)."""
+    start: int = -1
+    """Offset of the token's first character in the lexed text (-1: made by the parser), so
+    a tool can edit the text at a node (spec mutants) and leave the rest as written."""
 
     def is_p(self, p: str) -> bool:
         return self.kind == "punct" and self.value == p
@@ -188,17 +191,18 @@ class _Lexer:
             elif c in _PUNCT_BY_FIRST:
                 for p in _PUNCT_BY_FIRST[c]:
                     if text.startswith(p, i):
-                        self.toks.append(Token("punct", p, p, self.line, i - self.line_start + 1))
+                        self.toks.append(Token("punct", p, p, self.line, i - self.line_start + 1,
+                                               start=i))
                         i += len(p)
                         break
             else:
                 raise self.fail(f"unexpected character {c!r} (U+{ord(c):04X})")
-        self.toks.append(Token("eof", None, "", self.line, 1))
+        self.toks.append(Token("eof", None, "", self.line, 1, start=len(self.text)))
         return self.toks
 
     def add(self, kind: str, value: object, start: int, end: int, line: int, col: int,
             raw: bool = False, suffix: str | None = None) -> int:
-        self.toks.append(Token(kind, value, self.text[start:end], line, col, raw, suffix))
+        self.toks.append(Token(kind, value, self.text[start:end], line, col, raw, suffix, start))
         return end
 
     # ------------------------------------------------------------ shebang and comments

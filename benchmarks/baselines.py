@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from adequacy.extensions.registry import importers
+from adequacy.extensions.registry import registry
 from adequacy.extensions.writers import Writer
 from adequacy.model.task import Task
 from adequacy.scoring.runner import score_spec
@@ -84,7 +84,7 @@ def _load(arg: str | None, importer: str, src: Path, tmp: Path) -> list[Task]:
     else:
         if not src.exists():
             return []
-        importers()[importer].run(src, tmp / importer)
+        registry().importers[importer].run(src, tmp / importer)
         dirs = discover_tasks([tmp / importer])
     return [load_task(d) for d in dirs]
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from adequacy.examples import bundled_folder
 from adequacy.extensions.importer import ImportReport
-from adequacy.extensions.registry import importers
+from adequacy.extensions.registry import registry
 from adequacy.extensions.writers import Writer
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Bucket, Truth
@@ -196,7 +196,7 @@ def main(argv: list[str]) -> int:
                 print(f"## {name}: not in {data}, skipped\n")
                 continue
             raw = tmp / f"{name}-raw"
-            imported = importers()[name].run(src, raw)
+            imported = registry().importers[name].run(src, raw)
             before, after = tmp / f"{name}-before", tmp / f"{name}-after"
             shutil.copytree(raw, before)
             shutil.copytree(raw, after)

@@ -91,7 +91,7 @@ def cache_figures(repeat: int, cache_file: Path) -> None:
     from adequacy.taskdirs.load import load_task
 
     task = load_task(TASK)
-    infos = {i.name: i for b in registry.backends().values() for _, i in registry.engine_infos(b)}
+    infos = {i.name: i for b in registry.registry().backends.values() for _, i in registry.registry().engine_infos(b)}
     if not infos.get("exec_spec") or not infos["exec_spec"].available:
         why = infos["exec_spec"].reason if "exec_spec" in infos else "not installed"
         print(f"exec_spec miss vs hit: skipped ({why})")

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from adequacy.extensions.registry import backend_for
+from adequacy.extensions.registry import registry
 from adequacy.scoring.options import ScoreOptions
 from adequacy.scoring.runner import score_spec
 from adequacy.search.explore import compare
@@ -38,8 +38,8 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
 def _import(kind: str, src: Path, dest: Path) -> Path:
-    from adequacy.extensions.registry import importers
-    imp = importers()[kind]
+    from adequacy.extensions.registry import registry
+    imp = registry().importers[kind]
     imp.run(src, dest)
     return dest
 
@@ -50,7 +50,7 @@ def _spec(writer: Any, task: Any) -> str | None:
 
 
 def _gold(task: Any, dirs: list[Path]) -> Path | None:
-    ext = backend_for(task.language).writer_texts().spec_ext
+    ext = registry().backend_for(task.language).writer_texts().spec_ext
     for d in dirs:
         if (d / f"{task.id}.{ext}").is_file():
             return d / f"{task.id}.{ext}"

@@ -35,7 +35,7 @@ from proc_cpu import TreeCpu  # noqa: E402
 
 from adequacy.cli.data import default_jobs  # noqa: E402
 from adequacy.extensions.importer import select_tasks  # noqa: E402
-from adequacy.extensions.registry import importers
+from adequacy.extensions.registry import registry
 from adequacy_mutators import FillReport, fill_tasks  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
@@ -97,7 +97,7 @@ def run_new(src: Path, dest: Path, limit: int | None, jobs: int
                        list[float]]:
     """(stage -> (wall, cpu, cpu of this Python process), fill reports, load samples) of
     one import."""
-    imp = importers()["specgenbench"]
+    imp = registry().importers["specgenbench"]
     stages: dict[str, tuple[float, float, float]] = {}
     loads: list[float] = []
     with TreeCpu() as t:

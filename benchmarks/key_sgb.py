@@ -20,7 +20,7 @@ from jml_crosscheck import cross_check, decided, problem, sgb_gold
 
 from adequacy.examples import bundled_folder
 from adequacy.extensions.backend import Limits, engine_named
-from adequacy.extensions.registry import main_backend
+from adequacy.extensions.registry import registry
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -31,7 +31,7 @@ def main() -> int:
     ap.add_argument("--sgb", type=Path, default=None)
     ap.add_argument("--only", nargs="*", default=None, help="task ids")
     args = ap.parse_args()
-    key = engine_named(main_backend("jml"), "key").info()
+    key = engine_named(registry().owner("jml"), "key").info()
     if not key.available:
         print(f"key engine unavailable: {key.reason}")
         return 2

@@ -29,7 +29,7 @@ from jml_probes import PROBES, run, wrong  # noqa: E402
 
 from adequacy.examples import bundled_folder  # noqa: E402
 from adequacy.extensions.backend import Limits, engine_named  # noqa: E402
-from adequacy.extensions.registry import main_backend  # noqa: E402
+from adequacy.extensions.registry import registry  # noqa: E402
 from adequacy.model.task import Task  # noqa: E402
 
 
@@ -88,7 +88,7 @@ def main() -> int:
     ap.add_argument("--probes-only", action="store_true",
                     help="only the hand-checked probes (the suite that measures 'wrong')")
     args = ap.parse_args()
-    key = engine_named(main_backend("jml"), "key").info()
+    key = engine_named(registry().owner("jml"), "key").info()
     use_key = not args.no_key and key.available
     if not args.no_key and not use_key:
         print(f"key engine unavailable: {key.reason}")

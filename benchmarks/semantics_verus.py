@@ -26,7 +26,7 @@ from verus_bundled_specs import example_specs, verina_gold_specs  # noqa: E402
 from verus_probe_data import PROBES, available_engines, run_probe  # noqa: E402
 
 from adequacy.extensions.backend import Limits, engine_named  # noqa: E402
-from adequacy.extensions.registry import backends  # noqa: E402
+from adequacy.extensions.registry import registry  # noqa: E402
 from adequacy.model.verdicts import Truth  # noqa: E402
 
 
@@ -56,7 +56,7 @@ def probes_table(engines: list[str], work: Path) -> int:
 
 
 def corpus_table(engines: list[str], specs: list, label: str) -> int:
-    backend = backends()["verus"]
+    backend = registry().backends["verus"]
     decided = dict.fromkeys(engines, 0)
     pairs = {pr: [0, 0] for pr in itertools.combinations(engines, 2)}
     cases_total = 0

@@ -69,7 +69,7 @@ def measure(folder: Path, gold: str, opts: ScoreOptions, budget: float, add: boo
 
 def contradictions(folders: list[Path], gold: str, opts: ScoreOptions) -> tuple[int, int, list[str]]:
     """(added cases, findings on added cases, the first few findings)."""
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
     added = 0
     bad: list[str] = []
     for f in folders:
@@ -78,7 +78,7 @@ def contradictions(folders: list[Path], gold: str, opts: ScoreOptions) -> tuple[
         added += len(ids)
         if not ids:
             continue
-        bundled = backend_for(task.language).gold_dir
+        bundled = registry().backend_for(task.language).gold_dir
         dirs = [Path(gold)] if gold != "gold" else [bundled] if bundled is not None else []
         rep = audit_task(task, dirs, opts)
         if rep.error:
@@ -152,7 +152,7 @@ def show(res: dict[str, Any]) -> None:
         per = sum(r.mutant_seconds for r in spec) / made
         med = statistics.median(golds)
         print(f"time: {made} spec mutants scored at {per:.2f} s each, an ordinary score of a "
-              f"gold spec {med:.2f} s (median; ratio {per / med:.1f}); survivors judged in "
+              f"gold spec {med:.3f} s (median; ratio {per / med:.1f}); survivors judged in "
               f"{sum(r.judge_seconds for r in spec):.0f} s")
     progs = [r.programs for r in res["before"] if r.programs is not None and r.programs.made]
     if progs:

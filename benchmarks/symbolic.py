@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 os.environ["ADEQUACY_CACHE"] = tempfile.mkdtemp(prefix="adequacy-symbolic-bench-")
 
 from adequacy.examples import bundled_folder  # noqa: E402
-from adequacy.extensions.registry import backend_for  # noqa: E402
+from adequacy.extensions.registry import registry  # noqa: E402
 from adequacy.scoring.options import ScoreOptions  # noqa: E402
 from adequacy.search.oracles import SpecJudge  # noqa: E402
 from adequacy.search.symbolic.compare import (  # noqa: E402
@@ -124,7 +124,7 @@ def main() -> None:
 
 
 def engine_costs() -> None:
-    b = backend_for("verus")
+    b = registry().backend_for("verus")
     eng = {e.name: e for e in b.engines()}
     per: dict[str, list[float]] = {"interp": [0.0, 0.0], "smt": [0.0, 0.0]}
     from adequacy.extensions.backend import Limits

@@ -35,7 +35,7 @@ from verus_corpus import extract_tests  # noqa: E402
 
 from adequacy.errors import AdequacyError, SpecInvalid  # noqa: E402
 from adequacy.extensions.backend import Limits, engine_named  # noqa: E402
-from adequacy.extensions.registry import backends  # noqa: E402
+from adequacy.extensions.registry import registry  # noqa: E402
 from adequacy.model.task import Case
 from adequacy.model.types import INT_WIDTHS  # noqa: E402
 from adequacy.model.verdicts import Bucket, Truth  # noqa: E402
@@ -271,7 +271,7 @@ def tests_of(mod: A.SpecModule) -> dict[str, list[tuple[list[Any], Any]]]:
 
 
 def run_file(path: Path, work: Path, st: Totals, verbose: bool) -> None:
-    backend = backends()["verus"]
+    backend = registry().backends["verus"]
     text = path.read_text(encoding="utf-8")
     st.files += 1
     try:
@@ -335,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     if not ns.dataset.is_dir():
         print(f"dataset not found: {ns.dataset}", file=sys.stderr)
         return 2
-    backend = backends()["verus"]
+    backend = registry().backends["verus"]
     for name in ENGINES:
         info = engine_named(backend, name).info()
         if not info.available:

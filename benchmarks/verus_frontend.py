@@ -18,7 +18,7 @@ from pathlib import Path
 
 from adequacy.examples import bundled_folder
 from adequacy.extensions.backend import Limits, engine_named
-from adequacy.extensions.registry import backends
+from adequacy.extensions.registry import registry
 from adequacy.taskdirs.load import load_task
 from adequacy_verus.frontend import check_source
 from adequacy_verus.interp import evaluate_cases
@@ -48,7 +48,7 @@ def main() -> None:
         print(f"  lexing {lex:.2f}s ({size / 1e6 / lex:.2f} MB/s), parsing {parse:.2f}s, "
               f"lex/parse ratio {lex / parse:.2f}")
 
-    verus = backends()["verus"]
+    verus = registry().backends["verus"]
     front = score = 0.0
     n_specs = n_cases = 0
     specs = []

@@ -55,7 +55,7 @@ def tool_missing(tool: str) -> str | None:
         return None if shutil.which(tool) else f"needs {tool} on PATH"
     from adequacy.extensions import registry
 
-    for b in registry.backends().values():
+    for b in registry.registry().backends.values():
         for e in b.engines():
             info = e.info()
             if info.name == tool:

@@ -77,7 +77,7 @@ def _forwarded_env() -> dict[str, str]:
     # the grader key's home: cache rows must check on the worker too
     names = {"ADEQUACY_CACHE", "XDG_CACHE_HOME", "ADEQUACY_DATASETS", "ADEQUACY_GRADER_HOME",
              "XDG_STATE_HOME"}
-    for b in registry.backends().values():
+    for b in registry.registry().backends.values():
         names.update(b.environment)
     return {k: os.environ[k] for k in sorted(names) if k in os.environ}
 

@@ -29,7 +29,7 @@ def backends(
 
     from adequacy.extensions import registry
     try:
-        found = registry.backends()
+        found = registry.registry().backends
     except AdequacyError as e:
         raise fail(str(e)) from None
     from adequacy.extensions.backend import verifiers_of
@@ -128,7 +128,7 @@ def setup(
     from adequacy.extensions import registry
 
     failed = 0
-    for b in registry.backends().values():
+    for b in registry.registry().backends.values():
         if only and b.name not in only:
             continue
         err.print(f"preparing {b.name} ...", highlight=False)

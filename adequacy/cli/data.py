@@ -74,9 +74,9 @@ def import_(
         raise fail(f"-o and --language are for `import harbor-job`; importer {name!r} writes "
                    "task folders into DEST")
     from adequacy.extensions.importer import select_tasks
-    from adequacy.extensions.registry import importers
+    from adequacy.extensions.registry import registry
     try:
-        found = importers()
+        found = registry().importers
     except AdequacyError as e:
         raise fail(str(e)) from None
     if name not in found:

@@ -61,8 +61,8 @@ def _spec_judge(task: Task, path: Path, options: ScoreOptions, name: str | None 
 
 def _check_loads(judge: Any, what: str) -> None:
     """Refuse an invalid spec before the search (exit 3, its file and line)."""
-    from adequacy.extensions.registry import backend_for
-    backend_for(judge.task.language).load_spec(judge.task, judge.text, judge.path)
+    from adequacy.extensions.registry import registry
+    registry().backend_for(judge.task.language).load_spec(judge.task, judge.text, judge.path)
 
 
 def _say(text: str) -> None:
@@ -274,8 +274,8 @@ def _print_symbolic(rep: Any, lname: str, rname: str, role: str) -> None:
 
 
 def _gold_path(t: Task, spec: Path) -> Path:
-    from adequacy.extensions.registry import backend_for
-    ext = backend_for(t.language).writer_texts().spec_ext
+    from adequacy.extensions.registry import registry
+    ext = registry().backend_for(t.language).writer_texts().spec_ext
     p = t.root / "specs" / f"gold.{ext}"
     if not p.is_file():
         raise fail(f"{p}: no gold spec; pass --oracle PATH")
@@ -488,12 +488,12 @@ def _show_audit(r: Any, tid: str, as_json: bool, limit: int) -> None:
 def _gold_name(folder: Path) -> str:
     """The file name a gold folder holds for the task in ``folder`` (``euclid_mod.rs``)."""
     from adequacy.errors import AdequacyError
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
     from adequacy.taskdirs.load import load_task
 
     try:
         t = load_task(folder)
-        return f"{t.id}.{backend_for(t.language).writer_texts().spec_ext}"
+        return f"{t.id}.{registry().backend_for(t.language).writer_texts().spec_ext}"
     except AdequacyError:
         return "<task id>.<ext>"
 

@@ -40,7 +40,7 @@ def task_from(
     if not program.is_file():
         raise fail(f"{program}: no such file")
     suffix = program.suffix
-    found = [b for b in registry.backends().values()
+    found = [b for b in registry.registry().backends.values()
              if Path(b.task_files.skeleton).suffix == suffix]
     if not found:
         raise fail(f"{program}: no backend writes tasks from {suffix or 'suffix-less'} files")

@@ -129,7 +129,7 @@ def task_new(
     from adequacy.taskdirs.scaffold import example_case, new_task, parse_params
 
     if not (task / "task.toml").is_file():
-        installed = list(dict.fromkeys(b.language for b in registry.backends().values()))
+        installed = list(dict.fromkeys(b.language for b in registry.registry().backends.values()))
         try:
             ins = parse_params(inputs or [], "--input")
             outs = parse_params(outputs or [], "--output")

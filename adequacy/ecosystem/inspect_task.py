@@ -56,7 +56,7 @@ def _paths(tasks: str | list[str]) -> list[Path]:
     if not items:
         from adequacy.extensions import registry
 
-        return sorted(b.example_dir for b in registry.backends().values()
+        return sorted(b.example_dir for b in registry.registry().backends.values()
                       if b.example_dir is not None and b.example_dir.is_dir())
     return [Path(p).expanduser() for p in items]
 

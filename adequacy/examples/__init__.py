@@ -43,7 +43,7 @@ def bundled() -> list[BundledFolder]:
            for d, what in ((CORE / "packages", "problem packages (adequacy import package)"),
                            (CORE / "studies", "studies (adequacy experiment run)"))
            if d.is_dir()]
-    for b in registry.backends().values():
+    for b in registry.registry().backends.values():
         if b.example_dir is not None and b.example_dir.is_dir():
             out.append(BundledFolder(name=b.language, source=b.example_dir, owner=b.name,
                                      what=f"{b.language} tasks with gold and flawed specs"))
@@ -131,7 +131,7 @@ def gym_examples(language: str) -> Path:
     """The worked-example folder the language's owner backend ships for gym folders."""
     from adequacy.extensions import registry
 
-    found = registry.main_backend(language).gym_example_dir
+    found = registry.registry().owner(language).gym_example_dir
     if found is None or not found.is_dir():
         raise InputError(f"the {language} backend ships no gym worked examples")
     return found

@@ -368,32 +368,3 @@ def registry() -> Registry:
     if reg is None:
         reg = _registries[pm] = Registry(pm)
     return reg
-
-
-# Shorthands for the registry's methods (the names callers used before the registry existed).
-
-def backends() -> dict[str, Backend]:
-    """All installed backends by name."""
-    return registry().backends
-
-
-def importers() -> dict[str, Importer]:
-    """Every installed importer by name (core's ``package`` importer registers like any
-    plugin's)."""
-    return registry().importers
-
-
-def engine_infos(b: Backend) -> list[tuple[Engine, EngineInfo]]:
-    return registry().engine_infos(b)
-
-
-def language_backends(language: str) -> list[Backend]:
-    return registry().of_language(language)
-
-
-def main_backend(language: str) -> Backend:
-    return registry().owner(language)
-
-
-def backend_for(language: str, name: str | None = None) -> Backend:
-    return registry().backend_for(language, name)

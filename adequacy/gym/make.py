@@ -59,7 +59,7 @@ def spec_file_name(task: Task) -> str:
 def shipped_dirs() -> list[Path]:
     """The worked-example folders the installed backends ship (``Backend.gym_example_dir``),
     used unless ``--examples`` names others."""
-    found = (b.gym_example_dir for b in registry.backends().values())
+    found = (b.gym_example_dir for b in registry.registry().backends.values())
     return sorted(d for d in found if d is not None and d.is_dir())
 
 

@@ -341,7 +341,7 @@ def _write(pkg: Package, stage: Path, head: dict[str, Any], routed: Routed, dest
         for f in sorted(specs.iterdir()):
             if f.is_file() and not f.is_symlink():
                 shutil.copy(f, stage / "specs" / f.name)
-    backend = registry.main_backend(head["language"])
+    backend = registry.registry().owner(head["language"])
     try:
         made = backend.new_skeleton(stage)
     except TaskError as e:

@@ -18,7 +18,6 @@ from adequacy.console import progress
 from adequacy.errors import BackendError, EngineUnavailable, SpecInvalid
 from adequacy.extensions import registry
 from adequacy.extensions.backend import Backend, Engine, EngineInfo, Limits, LoadedSpec
-from adequacy.extensions.registry import engine_infos
 from adequacy.model.task import Case, Task
 from adequacy.model.verdicts import Bucket, InvalidSpec, Truth, Verdict
 from adequacy.scoring import activity
@@ -60,10 +59,10 @@ def resolve_engines(
     skipped: list[EngineRun] = []
     if engines:
         for name in engines:
-            match = [EngineRef(b, e, i) for b in cands for e, i in engine_infos(b)
+            match = [EngineRef(b, e, i) for b in cands for e, i in reg.engine_infos(b)
                      if i.name == name]
             if not match:
-                known = sorted({i.name for b in cands for _, i in engine_infos(b)})
+                known = sorted({i.name for b in cands for _, i in reg.engine_infos(b)})
                 raise BackendError(f"no engine {name!r} for {language} tasks (known: "
                                    f"{', '.join(known)})")
             ref = match[0]
@@ -73,7 +72,7 @@ def resolve_engines(
         return chain, skipped
     pool = cands if all_available else [owner]
     for b in pool:
-        for e, i in engine_infos(b):
+        for e, i in reg.engine_infos(b):
             if not i.available:
                 skipped.append(EngineRun(name=i.name, backend=b.name, version=i.version,
                                          skipped=f"unavailable: {i.reason}"))

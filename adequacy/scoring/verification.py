@@ -36,7 +36,7 @@ def provers(language: str, name: str | None = None,
     """(backend, verifier) pairs for ``language`` (only ``name`` when given), most faithful
     first."""
     found: list[tuple[int, Backend, Verifier]] = []
-    for b in registry.language_backends(language):
+    for b in registry.registry().of_language(language):
         for v in verifiers_of(b):
             if name is not None and v.name != name:
                 continue
@@ -65,7 +65,7 @@ def check_front_end(task: Task, spec_text: str, spec_path: str | None) -> None:
     """Raise ``SpecInvalid`` when the language's front end rejects the spec. Asked before
     any prover, so an invalid spec is the spec's fault (exit 3) on every machine, with or
     without a prover installed, and no prover ever reads it."""
-    backends = registry.language_backends(task.language)
+    backends = registry.registry().of_language(task.language)
     if backends:
         backends[0].load_spec(task, spec_text, spec_path)
 

@@ -59,8 +59,8 @@ class AuditReport(BaseModel):
 
 def gold_specs(task: Task, gold_dirs: list[Path]) -> list[Path]:
     """The task's ``specs/gold*.<ext>`` and ``<dir>/<task id>.<ext>`` of each gold folder."""
-    from adequacy.extensions.registry import backend_for
-    ext = backend_for(task.language).writer_texts().spec_ext
+    from adequacy.extensions.registry import registry
+    ext = registry().backend_for(task.language).writer_texts().spec_ext
     found = sorted((task.root / "specs").glob(f"gold*.{ext}"))
     found += [d / f"{task.id}.{ext}" for d in gold_dirs if (d / f"{task.id}.{ext}").is_file()]
     return found

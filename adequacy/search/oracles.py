@@ -135,9 +135,9 @@ class OracleJudge(Judge):
         elif (ref_dir / "reference.py").is_file():
             self._ref_fn = load_module_function(ref_dir / "reference.py", "reference")
         else:
-            from adequacy.extensions.registry import backend_for
+            from adequacy.extensions.registry import registry
             try:
-                b = backend_for(task.language)
+                b = registry().backend_for(task.language)
             except AdequacyError:
                 b = None
             if b is not None and b.runs_references():

@@ -159,8 +159,8 @@ class StrengthReport(BaseModel):
 def gold_for(task: Task, gold: str | Path) -> Path | None:
     """The gold spec of ``task``: ``gold`` is a folder of ``<task id>.<ext>`` files, or the
     word ``gold`` (the task's ``specs/gold.<ext>``, else its backend's bundled golds)."""
-    from adequacy.extensions.registry import backend_for
-    backend = backend_for(task.language)
+    from adequacy.extensions.registry import registry
+    backend = registry().backend_for(task.language)
     ext = backend.writer_texts().spec_ext
     if str(gold) == "gold":
         own = task.root / "specs" / f"gold.{ext}"
@@ -247,7 +247,7 @@ def task_strength(task: Task, gold_path: Path | None, options: ScoreOptions, *,
     """The task's spec-mutant figures and the blind-spot cases found (not written: the
     caller adds them with ``add_cases``). ``budget``: seconds of judging per survivor."""
     from adequacy.extensions.mutants import spread
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
     from adequacy.model.textfiles import read_spec
     from adequacy.scoring.runner import score_spec
 
@@ -262,7 +262,7 @@ def task_strength(task: Task, gold_path: Path | None, options: ScoreOptions, *,
         return rep, []
     rep.gold = str(gold_path)
     try:
-        backend = backend_for(task.language)
+        backend = registry().backend_for(task.language)
         gold_text = read_spec(gold_path)
         rep.operators = backend.spec_mutation_operators()
         g0 = time.monotonic()

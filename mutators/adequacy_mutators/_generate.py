@@ -149,10 +149,10 @@ def _reference(task: Task, notes: list[str], shared: SharedReference | None
     path = task.reference_dir / "reference.py"
     if path.is_file():
         return "reference.py", _python_outcomes(load_module_function(path, "reference")), False
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
 
     try:
-        backend = backend_for(task.language)
+        backend = registry().backend_for(task.language)
     except AdequacyError as e:
         notes.append(f"no reference: {e}")
         return "", None, False
@@ -192,9 +192,9 @@ class _InputJudge:
             self.names.append("constraints")
         self._implicit: Callable[[Task, dict[str, Any]], str | None] | None = None
         try:
-            from adequacy.extensions.registry import backend_for
+            from adequacy.extensions.registry import registry
 
-            b = backend_for(task.language)
+            b = registry().backend_for(task.language)
             self._implicit = b.implicit_invalid
             self.names.append(f"{b.name} default")
         except AdequacyError as e:
@@ -408,10 +408,10 @@ def generate_task(
 
 def _shared(task: Task) -> contextlib.AbstractContextManager[SharedReference | None]:
     """The task's backend reference for one run (nothing when no backend serves it)."""
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
 
     try:
-        return SharedReference(task, backend_for(task.language))
+        return SharedReference(task, registry().backend_for(task.language))
     except AdequacyError:
         return contextlib.nullcontext()
 

@@ -182,9 +182,9 @@ def _programs(task: Task, notes: list[str], operators: Any, max_mutants: int
             return res
 
         return file, mutants, run_py
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
     try:
-        backend: Backend = backend_for(task.language)
+        backend: Backend = registry().backend_for(task.language)
     except AdequacyError as e:
         notes.append(f"no program to mutate: {e}")
         return "", [], None

@@ -96,10 +96,10 @@ def output_oracles(task: Task, cons: Constraints, notes: list[str],
 def _backend_reference(task: Task, notes: list[str], shared: SharedReference | None) -> Any:
     """The task language's backend's ``run_reference(task, inputs)``, when it offers one
     (through ``shared``'s session and known outcomes when given)."""
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
 
     try:
-        backend = backend_for(task.language)
+        backend = registry().backend_for(task.language)
     except AdequacyError as e:
         notes.append(f"no backend reference: {e}")
         return None

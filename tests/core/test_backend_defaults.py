@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from adequacy.extensions.backend import Backend
-from adequacy.extensions.registry import backends
+from adequacy.extensions.registry import registry
 from adequacy.extensions.texts import WriterTexts
 from adequacy.model.task import Task
 
@@ -60,7 +60,7 @@ def test_gold_is_the_tasks_own_then_the_declared_gold_folder(tmp_path: Path) -> 
 
 def test_built_in_backends_declare_their_folders() -> None:
     """Each built-in backend finds its bundled examples and an imported dataset's gold by id."""
-    declared = [b for b in backends().values() if b.example_dir is not None]
+    declared = [b for b in registry().backends.values() if b.example_dir is not None]
     assert len(declared) >= 2  # both built-in languages bundle examples
     for backend in declared:
         b: Any = backend

@@ -19,7 +19,7 @@ def test_every_language_brings_its_own_examples() -> None:
     what belongs to no language."""
     owners = {f.name: f.owner for f in bundled()}
     assert owners["packages"] == owners["studies"] == "core"
-    for b in registry.backends().values():
+    for b in registry.registry().backends.values():
         if b.example_dir is not None:
             assert owners[b.language] == b.name
             package = importlib.import_module(type(b).__module__.split(".")[0])

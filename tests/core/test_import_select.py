@@ -14,7 +14,7 @@ from adequacy.cli import app
 from adequacy.errors import InputError
 from adequacy.examples import bundled_folder
 from adequacy.extensions.importer import Importer, select_tasks
-from adequacy.extensions.registry import importers
+from adequacy.extensions.registry import registry
 
 runner = CliRunner()
 
@@ -111,7 +111,7 @@ def test_verina_selects_by_folder_name(tmp_path: Path) -> None:
     src = tmp_path / "verina"
     for t in ("verina_basic_1", "verina_basic_2", "verina_basic_10"):
         _verina_task(src, t)
-    imp = importers()["verina"]
+    imp = registry().importers["verina"]
     # the source's order is natural (2 before 10), and --limit follows it
     assert select_tasks(imp, src, None, 2) == ["verina_basic_1", "verina_basic_2"]
     code, _, err = invoke("import", "verina", src, tmp_path / "out", "--only",
@@ -127,7 +127,7 @@ def test_package_selects_by_package_folder(tmp_path: Path) -> None:
     shutil.copytree(bundled_folder("packages"), pkgs)
     names = sorted(p.name for p in pkgs.iterdir() if (p / "problem.xml").is_file())
     assert len(names) >= 2
-    imp = importers()["package"]
+    imp = registry().importers["package"]
     assert select_tasks(imp, pkgs, None, 1, sources=[pkgs]) == names[:1]
     code, out, err = invoke("import", "package", pkgs, tmp_path / "out", "--only", names[-1])
     assert code == 0, err
@@ -154,7 +154,7 @@ def test_humaneval_selects_by_task_folder_name(tmp_path: Path) -> None:
 
     src = installed_data()
     assert src is not None
-    imp = importers()["humaneval"]
+    imp = registry().importers["humaneval"]
     assert select_tasks(imp, src, None, 2) == ["humaneval_0_has_close_elements",
                                                "humaneval_1_separate_paren_groups"]
     code, out, err = invoke("import", "humaneval", src, tmp_path / "out", "--only",

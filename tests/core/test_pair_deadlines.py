@@ -64,9 +64,9 @@ def test_phase_budgets() -> None:
 
 
 def _rac_ready() -> bool:
-    from adequacy.extensions.registry import backends, engine_infos
-    b = backends().get("openjml")
-    return b is not None and any(i.name == "rac" and i.available for _, i in engine_infos(b))
+    from adequacy.extensions.registry import registry
+    b = registry().backends.get("openjml")
+    return b is not None and any(i.name == "rac" and i.available for _, i in registry().engine_infos(b))
 
 
 @pytest.mark.slow

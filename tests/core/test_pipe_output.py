@@ -48,7 +48,7 @@ def test_backends_lines_are_whole() -> None:
         if not ln.strip() or "/" in ln.split()[0]:
             break
         rows.append(ln)
-    installed = {b.name for b in registry.backends().values()}
+    installed = {b.name for b in registry.registry().backends.values()}
     assert rows and all(r.split()[0] in installed for r in rows), rows
     assert sum(ln.startswith("backend ") for ln in lines) == 1  # one table, not slices
     reasons = [ln for ln in lines if re.match(r"^\w+/\w+: ", ln)]

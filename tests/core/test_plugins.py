@@ -303,7 +303,7 @@ def test_owner_is_the_one_rule_for_tasks_runner_and_gym(toy: None) -> None:
     from unittest import mock
     with mock.patch.object(registry, "default_manager", lambda: pm):
         assert task_files("toy") == reg.owner("toy").task_files
-        assert registry.main_backend("toy").name == "toy"
+        assert registry.registry().owner("toy").name == "toy"
 
 
 def test_engine_version_follows_the_sources(tmp_path: Path) -> None:

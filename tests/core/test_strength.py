@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from adequacy.extensions.registry import backend_for
+from adequacy.extensions.registry import registry
 from adequacy.records.html import qa_of
 from adequacy.records.html._qa import percentile
 from adequacy.scoring.options import ScoreOptions
@@ -115,7 +115,7 @@ def test_no_gold_no_spec_mutants(toy_task: Path) -> None:
 
 def test_unknown_operator_is_refused(toy_task: Path) -> None:
     with pytest.raises(ValueError, match="unknown mutation operator"):
-        backend_for("toy").spec_mutants(load_task(toy_task), "pre: x >= 0\n", ["cmp.flip"])
+        registry().backend_for("toy").spec_mutants(load_task(toy_task), "pre: x >= 0\n", ["cmp.flip"])
 
 
 REFERENCE = "def reference(inp):\n    return {'result': inp['x'] + 1}\n"

@@ -25,7 +25,7 @@ def test_one_example_per_language() -> None:
     assert sorted(load_task(d).language for d in TASKS) == ["jml", "python", "verus"]
     # each language's example is its own backend's (examples belong to their language)
     for d in TASKS:
-        owner = registry.main_backend(load_task(d).language)
+        owner = registry.registry().owner(load_task(d).language)
         assert owner.gym_example_dir is not None and d.is_relative_to(owner.gym_example_dir)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from adequacy.extensions.mutants import SPEC_OPERATORS
-from adequacy.extensions.registry import backend_for
+from adequacy.extensions.registry import registry
 from adequacy.plugin import SpecInvalid, load_task
 from adequacy.scoring.runner import score_spec
 
@@ -32,7 +32,7 @@ def _changed(a: str, b: str) -> list[tuple[str, str]]:
 def test_each_mutant_changes_one_clause_of_the_annotation_only() -> None:
     task = load_task(JML / "array_max")
     gold = (JML / "array_max" / "specs" / "gold.java").read_text()
-    ms = backend_for("jml").spec_mutants(task, gold)
+    ms = registry().backend_for("jml").spec_mutants(task, gold)
     assert ("/*@ requires a != null && a.length > 0;", "/*@ requires ((a.length > 0));") in [
         c for m in ms if m.operator == "conjunct.drop" for c in _changed(gold, m.text)]
     (strict,) = [m for m in ms if m.operator == "cmp.strengthen" and m.line == 4
@@ -46,7 +46,7 @@ def test_each_mutant_changes_one_clause_of_the_annotation_only() -> None:
 
 
 def test_the_bundled_golds_give_every_operator_and_few_refused() -> None:
-    b = backend_for("jml")
+    b = registry().backend_for("jml")
     seen: set[str] = set()
     made = refused = 0
     for g in sorted(JML.glob("*/specs/gold.java")):
@@ -67,7 +67,7 @@ def test_the_bundled_golds_give_every_operator_and_few_refused() -> None:
 def test_a_strengthened_bound_is_killed_by_a_right_output() -> None:
     task = load_task(JML / "array_max")
     gold = (JML / "array_max" / "specs" / "gold.java").read_text()
-    (m,) = [m for m in backend_for("jml").spec_mutants(task, gold)
+    (m,) = [m for m in registry().backend_for("jml").spec_mutants(task, gold)
             if m.operator == "cmp.strengthen" and "a[i] < \\result" in m.text]
     rep = score_spec(task, m.text, None, engines=["rac"])
     killed = [v for v in rep.verdicts if v.decided and not v.passed]
@@ -78,7 +78,7 @@ def test_a_strengthened_bound_is_killed_by_a_right_output() -> None:
 @pytest.mark.requires("javac")
 def test_a_java_mutant_runs_like_the_reference() -> None:
     task = load_task(JML / "array_sum")
-    b = backend_for("jml")
+    b = registry().backend_for("jml")
     ms = b.program_mutants(task)
     (minus,) = [m for m in ms if m.operator == "arith.swap" and "+= -> -=" in m.description]
     assert "s -= a[i];" in minus.source and minus.file == "Solution.java"

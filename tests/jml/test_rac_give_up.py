@@ -14,7 +14,7 @@ from jml_support import TWO_INTS, with_spec, write_task
 from test_rac_time_budget import sgb_like
 
 from adequacy.extensions.backend import Limits, engine_named
-from adequacy.extensions.registry import backends
+from adequacy.extensions.registry import registry
 from adequacy.model.verdicts import Truth
 from adequacy.sandbox.run import kill_group
 from adequacy.scoring.runner import score_spec
@@ -36,7 +36,7 @@ def _given_up_post(tmp_path: Path, helper: str, call: str, limits: Limits) -> li
     task = load_task(sgb_like(tmp_path / "t", n=30))
     spec = with_spec(TWO_INTS, helper + f"\n    //@ ensures {call}(x);")
     t0 = time.monotonic()
-    b = backends()["openjml"]
+    b = registry().backends["openjml"]
     loaded = b.load_spec(task, spec, "Spec.java")
     # a helper that reads System is a gap of the front end (every case unknown
     # before any engine runs); the engine's own give-up rule is tested underneath it

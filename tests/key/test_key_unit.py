@@ -88,4 +88,4 @@ def test_jml_default_chain_stays_rac() -> None:
     chain, _ = resolve_engines("jml")
     names = [r.info.name for r in chain]
     assert names[0] == "rac" and "key" not in names and "openjml" not in names
-    assert registry.backend_for("jml").name == "openjml"
+    assert registry.registry().backend_for("jml").name == "openjml"

@@ -10,7 +10,7 @@ import pytest
 
 from adequacy.errors import AdequacyError
 from adequacy.examples import bundled_folder
-from adequacy.extensions.registry import backend_for
+from adequacy.extensions.registry import registry
 from adequacy.taskdirs.load import load_task
 from adequacy_mutators import mutate_task, params_key
 
@@ -22,7 +22,7 @@ EXAMPLE = bundled_folder("jml") / "swap_case"
 def test_java_reference_labels_swap_case_mutants(tmp_path: Path) -> None:
     if not EXAMPLE.is_dir():
         pytest.skip("examples/jml/swap_case is not present")
-    backend = backend_for("jml")
+    backend = registry().backend_for("jml")
     if not callable(getattr(backend, "run_reference", None)):
         pytest.skip("the JML backend offers no run_reference")
     d = tmp_path / "swap_case"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from adequacy.extensions.registry import backend_for
+from adequacy.extensions.registry import registry
 from adequacy.plugin import load_task
 from adequacy.scoring.runner import score_spec
 
@@ -23,7 +23,7 @@ SECOND = EXAMPLES / "second_largest"
 def test_result_replaced_by_an_input_is_killed_by_an_out_of_range_case() -> None:
     task = load_task(CLAMP)
     gold = (CLAMP / "specs" / "gold.py").read_text()
-    ms = backend_for("python").spec_mutants(task, gold)
+    ms = registry().backend_for("python").spec_mutants(task, gold)
     first = [m for m in ms if m.operator == "result.input" and m.description == "result -> x"]
     assert first
     m = next(m for m in first if "lo <= x <= hi and" in m.text)
@@ -37,13 +37,13 @@ def test_mutants_change_only_the_spec_functions() -> None:
     task = load_task(CLAMP)
     gold = (CLAMP / "specs" / "gold.py").read_text()
     stub = ast.unparse(ast.parse(gold).body[0])
-    ms = backend_for("python").spec_mutants(task, gold)
+    ms = registry().backend_for("python").spec_mutants(task, gold)
     assert {m.operator for m in ms} >= {"clause.true", "conjunct.drop", "logic.swap",
                                         "cmp.weaken", "cmp.strengthen", "result.input"}
     for m in ms:
         tree = ast.parse(m.text)
         assert ast.unparse(tree.body[0]) == stub  # the task's function stub is untouched
-        backend_for("python").load_spec(task, m.text, "m.py")  # every one is a valid spec
+        registry().backend_for("python").load_spec(task, m.text, "m.py")  # every one is a valid spec
     drops = [m for m in ms if m.operator == "conjunct.drop" and m.line == 10]
     assert any("return result == x or" in m.text for m in drops)
 
@@ -52,7 +52,7 @@ def test_program_mutants_of_the_solution() -> None:
     # second_largest returns max(x for x in xs if x < top); with "x <= top" it returns the
     # largest: 3 for [3, 1, 2] (hand-worked), a wrong output the reference's 2 tells apart
     task = load_task(SECOND)
-    b = backend_for("python")
+    b = registry().backend_for("python")
     ms = b.program_mutants(task)
     assert ms and all(m.file == "reference/solution.py" for m in ms)
     (m,) = [m for m in ms if m.operator == "cmp.boundary" and m.description == "< -> <="]

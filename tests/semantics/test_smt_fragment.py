@@ -25,7 +25,7 @@ import pytest
 
 from adequacy.examples import bundled_folder
 from adequacy.extensions.backend import Limits
-from adequacy.extensions.registry import backend_for
+from adequacy.extensions.registry import registry
 from adequacy.model.task import Case
 from adequacy.model.verdicts import Bucket, Truth
 from adequacy.taskdirs.load import load_task
@@ -39,7 +39,7 @@ CONCRETE = {"verus": "interp", "jml": "rac"}
 
 def _decide(task_dir: Path, text: str, inp: dict, engine: str = "smt") -> Truth:
     t = load_task(task_dir)
-    b = backend_for(t.language)
+    b = registry().backend_for(t.language)
     spec = b.load_spec(t, text, "probe")
     eng = next(e for e in b.engines() if e.name == engine)
     (v,) = eng.check(spec, t, [Case(id="p", bucket=Bucket.pre_complete, input=inp)],

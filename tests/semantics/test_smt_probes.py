@@ -20,7 +20,7 @@ import pytest
 
 from adequacy.examples import bundled_folder
 from adequacy.extensions.backend import Limits
-from adequacy.extensions.registry import backend_for
+from adequacy.extensions.registry import registry
 from adequacy.model.task import Case
 from adequacy.model.verdicts import Bucket, Truth
 from adequacy.taskdirs.load import load_task
@@ -44,7 +44,7 @@ spec fn post_spec(input: Input, output: Output) -> bool {{ {post} }}
 
 def _decide(task_dir: Path, text: str, inp: dict, out: dict | None = None) -> Truth:
     t = load_task(task_dir)
-    b = backend_for(t.language)
+    b = registry().backend_for(t.language)
     spec = b.load_spec(t, text, "probe")
     eng = next(e for e in b.engines() if e.name == "smt")
     bucket = Bucket.pre_complete if out is None else Bucket.post_complete

@@ -18,7 +18,7 @@ import pytest
 
 from adequacy.examples import bundled_folder
 from adequacy.extensions.backend import Limits
-from adequacy.extensions.registry import backend_for
+from adequacy.extensions.registry import registry
 from adequacy.model.task import Case
 from adequacy.model.verdicts import Bucket, Truth
 from adequacy.search.symbolic import equivalence
@@ -49,7 +49,7 @@ SUM = ("spec fn sum_to(n: int) -> int decreases n "
 
 def _smt(task_dir: Path, text: str, inputs: list[dict]) -> list[Truth]:
     t = load_task(task_dir)
-    b = backend_for(t.language)
+    b = registry().backend_for(t.language)
     spec = b.load_spec(t, text, "probe")
     eng = next(e for e in b.engines() if e.name == "smt")
     cases = [Case(id=f"p{i}", bucket=Bucket.pre_complete, input=inp)

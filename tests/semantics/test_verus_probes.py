@@ -99,14 +99,14 @@ def test_seq_view_is_rejected_by_the_front_end(tmp_path: Path) -> None:
     from verus_probe_data import Probe, build_task, spec_text
 
     from adequacy.errors import SpecInvalid
-    from adequacy.extensions.registry import backends
+    from adequacy.extensions.registry import registry
 
     probe = Probe("seq_view", "vstd view.rs", {"s": "seq<i64>"}, "input.s@.len() == 0",
                   [({"s": []}, True)])
     task = build_task(probe, tmp_path)
     text = spec_text(probe, task)
     with pytest.raises(SpecInvalid) as e:
-        backends()["verus"].load_spec(task, text, "view.rs")
+        registry().backends["verus"].load_spec(task, text, "view.rs")
     assert e.value.line == text.splitlines().index("    " + probe.pre) + 1
     assert "has no View" in e.value.message
 
@@ -138,7 +138,7 @@ def test_a_gap_in_post_spec_leaves_pre_cases_decided() -> None:
     (correctly: the gold spec passes them) and only the post cases are unknown."""
 
     from adequacy.extensions.backend import Limits, engine_named
-    from adequacy.extensions.registry import backends
+    from adequacy.extensions.registry import registry
     from adequacy.taskdirs.load import load_task
 
     if "exec_spec" not in ENGINES:
@@ -150,7 +150,7 @@ def test_a_gap_in_post_spec_leaves_pre_cases_decided() -> None:
                         "spec fn post_spec(input: Input, output: Output) -> bool {\n"
                         "    size(seq![1]) == 1 && match")
     assert text != gold
-    backend = backends()["verus"]
+    backend = registry().backends["verus"]
     spec = backend.load_spec(task, text, "split.rs")
     cases = task.all_cases()
     verdicts = engine_named(backend, "exec_spec").check(spec, task, cases, Limits())

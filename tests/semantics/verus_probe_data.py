@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from adequacy.extensions.backend import Limits, engine_named
-from adequacy.extensions.registry import backends
+from adequacy.extensions.registry import registry
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Truth, Verdict
 from adequacy.taskdirs.load import load_task
@@ -238,7 +238,7 @@ def spec_text(probe: Probe, task: Task) -> str:
 
 def run_probe(probe: Probe, root: Path, engines: list[str]) -> dict[str, list[Verdict]]:
     """Verdicts per engine, in case order; the front end must accept the spec."""
-    backend = backends()["verus"]
+    backend = registry().backends["verus"]
     task = build_task(probe, root)
     spec = backend.load_spec(task, spec_text(probe, task), f"{probe.name}.rs")
     cases = sorted(task.all_cases(), key=lambda c: int(c.id[1:]))
@@ -259,4 +259,4 @@ def wrong(probe: Probe, verdicts: list[Verdict]) -> list[str]:
 
 
 def available_engines() -> list[str]:
-    return [e.name for e in backends()["verus"].engines() if e.info().available]
+    return [e.name for e in registry().backends["verus"].engines() if e.info().available]

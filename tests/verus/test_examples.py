@@ -10,7 +10,7 @@ import pytest
 
 from adequacy.examples import bundled_folder
 from adequacy.extensions.backend import Limits, engine_named
-from adequacy.extensions.registry import backends
+from adequacy.extensions.registry import registry
 from adequacy.model.verdicts import BUCKETS, Truth
 from adequacy.taskdirs.load import load_task
 
@@ -47,12 +47,12 @@ def test_the_catalogue_has_what_the_issue_asks_for() -> None:
 @pytest.mark.parametrize(("task_dir", "name", "exp"), SPECS, ids=IDS)
 def test_specs_pass_the_front_end(task_dir: Path, name: str, exp: dict[str, Any]) -> None:
     task = load_task(task_dir)
-    backends()["verus"].load_spec(task, (task_dir / "specs" / name).read_text(), name)
+    registry().backends["verus"].load_spec(task, (task_dir / "specs" / name).read_text(), name)
 
 
 def _failed_buckets(task_dir: Path, name: str, engine: str) -> tuple[set[str], list[str]]:
     task = load_task(task_dir)
-    b = backends()["verus"]
+    b = registry().backends["verus"]
     spec = b.load_spec(task, (task_dir / "specs" / name).read_text(), name)
     verdicts = engine_named(b, engine).check(spec, task, task.all_cases(), Limits())
     unknown = [f"{v.case_id}: {v.reason}" for v in verdicts if v.value is Truth.unknown]
@@ -69,7 +69,7 @@ def test_exec_spec_verdicts(task_dir: Path, name: str, exp: dict[str, Any]) -> N
         assert unknown, "expected.toml says this spec is outside exec_spec's fragment"
         assert all("outside exec_spec's fragment" in u for u in unknown)
         task = load_task(task_dir)
-        b = backends()["verus"]
+        b = registry().backends["verus"]
         spec = b.load_spec(task, (task_dir / "specs" / name).read_text(), name)
         decided = [v for v in engine_named(b, "exec_spec").check(spec, task, task.all_cases(),
                                                                       Limits())

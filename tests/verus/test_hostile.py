@@ -10,7 +10,7 @@ import pytest
 from adequacy.errors import SpecInvalid
 from adequacy.examples import bundled_folder
 from adequacy.extensions.backend import Limits, engine_named
-from adequacy.extensions.registry import backends
+from adequacy.extensions.registry import registry
 from adequacy.model.verdicts import Truth
 from adequacy.taskdirs.load import load_task
 from adequacy_verus.exec_spec import engine as exec_engine
@@ -61,7 +61,7 @@ CONTAINED = {
 def test_rejected_by_the_backend_with_a_line(name: str) -> None:
     task = load_task(TASK)
     with pytest.raises(SpecInvalid) as e:
-        backends()["verus"].load_spec(task, REJECTED[name], f"{name}.rs")
+        registry().backends["verus"].load_spec(task, REJECTED[name], f"{name}.rs")
     assert e.value.line is not None and e.value.file == f"{name}.rs"
 
 
@@ -81,7 +81,7 @@ def test_exec_spec_refuses_them_even_without_the_front_end(name: str) -> None:
 def test_runaway_specs_are_contained_and_the_batch_continues() -> None:
     """A batch: hostile, gold, hostile; every spec gets verdicts, gold ones are right."""
     task = load_task(TASK)
-    b = backends()["verus"]
+    b = registry().backends["verus"]
     limits = Limits(case_seconds=1.0, memory_mb=512, spec_seconds=120)
     cases = task.cases[next(iter(task.cases))][:2]  # two pre_complete cases
     batch = [("recursion", CONTAINED["recursion"]), ("gold", (TASK / "specs" / "gold.rs")
@@ -103,7 +103,7 @@ def test_runaway_specs_are_contained_and_the_batch_continues() -> None:
 
 def test_the_corpus_template_itself_is_a_valid_spec() -> None:
     """Control: the files differ from an accepted spec only by their attack."""
-    backends()["verus"].load_spec(load_task(TASK), hostile("_control"), "_control.rs")
+    registry().backends["verus"].load_spec(load_task(TASK), hostile("_control"), "_control.rs")
     assert len(EXPECTED) >= 50 and all((HOSTILE / f"{n}.rs").is_file() for n in EXPECTED)
 
 
@@ -111,7 +111,7 @@ def test_the_corpus_template_itself_is_a_valid_spec() -> None:
 def test_hostile_corpus_is_rejected_by_the_front_end_at_its_line(name: str) -> None:
     line, word = EXPECTED[name]
     with pytest.raises(SpecInvalid) as e:
-        backends()["verus"].load_spec(load_task(TASK), hostile(name), f"{name}.rs")
+        registry().backends["verus"].load_spec(load_task(TASK), hostile(name), f"{name}.rs")
     assert e.value.engine is None, "the front end, not an engine, must refuse it"
     assert (e.value.file, e.value.line) == (f"{name}.rs", line), e.value
     assert word.lower() in e.value.message.lower(), e.value

@@ -21,7 +21,7 @@ import pytest
 from adequacy.errors import SpecInvalid
 from adequacy.examples import bundled_folder
 from adequacy.extensions.backend import Limits
-from adequacy.extensions.registry import backends
+from adequacy.extensions.registry import registry
 from adequacy.model.task import Case
 from adequacy.model.verdicts import Bucket, Truth
 from adequacy.taskdirs.load import load_task
@@ -44,7 +44,7 @@ def pre(text: str, *inputs: dict[str, Any], limits: Limits | None = None) -> lis
 
 
 def load(text: str) -> Any:
-    return backends()["verus"].load_spec(load_task(TASK), text, "spec.rs").data.program
+    return registry().backends["verus"].load_spec(load_task(TASK), text, "spec.rs").data.program
 
 
 def evaluate(program: Any, *inputs: dict[str, Any], limits: Limits | None = None) -> list[Any]:
@@ -184,7 +184,7 @@ def test_too_deep_nesting_is_invalid_with_its_line(make: Any, what: str) -> None
     text = variant(body, "spec fn f(b: bool) -> bool { b }")
     line = text[:text.index(body)].count("\n") + 2
     with pytest.raises(SpecInvalid) as e:
-        backends()["verus"].load_spec(load_task(TASK), text, "deep.rs")
+        registry().backends["verus"].load_spec(load_task(TASK), text, "deep.rs")
     assert "nesting deeper than 256" in e.value.message, (what, e.value)
     assert (e.value.file, e.value.line) == ("deep.rs", line), what
 
@@ -193,12 +193,12 @@ def test_too_deep_type_or_pattern_is_invalid_with_its_line() -> None:
     ty = "Seq<" * 20_000 + "int" + ">" * 20_000
     text = variant("true", f"spec fn g(x: {ty}) -> bool {{ true }}")
     with pytest.raises(SpecInvalid, match="nesting deeper than 256") as e:
-        backends()["verus"].load_spec(load_task(TASK), text, "deep.rs")
+        registry().backends["verus"].load_spec(load_task(TASK), text, "deep.rs")
     assert e.value.line is not None
     pat = "Some(" * 20_000 + "_" + ")" * 20_000
     text = variant(f"match Some(input.lo) {{ {pat} => true, _ => false }}")
     with pytest.raises(SpecInvalid, match="nesting deeper than 256") as e:
-        backends()["verus"].load_spec(load_task(TASK), text, "deep.rs")
+        registry().backends["verus"].load_spec(load_task(TASK), text, "deep.rs")
     assert e.value.line is not None
 
 

@@ -163,7 +163,7 @@ def test_plugin_exposes_the_importer(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
     pm = registry.make_manager(load_entry_points=False, plugins=[importers, packages])
     monkeypatch.setattr(registry, "default_manager", lambda: pm)
-    found = registry.importers()
+    found = registry.registry().importers
     assert set(found) == {"verina", "package"}  # package: core's own importer
     report = found["verina"].run(tmp_path / "nothing-here", tmp_path / "out")
     assert report.importer == "verina" and not report.converted

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from adequacy.extensions.mutants import SPEC_OPERATORS
-from adequacy.extensions.registry import backend_for
+from adequacy.extensions.registry import registry
 from adequacy.plugin import Bucket, Case, SpecInvalid, load_task
 from adequacy.scoring.runner import score_spec
 
@@ -36,7 +36,7 @@ def _changed(a: str, b: str) -> list[tuple[str, str]]:
 def test_a_weakened_comparison_and_the_case_that_kills_it() -> None:
     task = load_task(BSF)
     gold = (BSF / "specs" / "gold.rs").read_text()
-    ms = backend_for("verus").spec_mutants(task, gold)
+    ms = registry().backend_for("verus").spec_mutants(task, gold)
     (m,) = [m for m in ms if m.operator == "cmp.weaken" and m.line == 27
             and m.description == "== -> >="]
     assert _changed(gold, m.text) == [(
@@ -56,7 +56,7 @@ def test_a_weakened_comparison_and_the_case_that_kills_it() -> None:
 def test_edits_keep_the_rest_of_the_file_as_written() -> None:
     task = load_task(BSF)
     gold = (BSF / "specs" / "gold.rs").read_text()
-    ms = backend_for("verus").spec_mutants(task, gold)
+    ms = registry().backend_for("verus").spec_mutants(task, gold)
     by = {(m.operator, m.line, m.description): m for m in ms}
     # a quantifier's bound, a whole clause, a negated premise
     assert ("forall|i: usize| 1 <= i < input.arr.len() ==> input.arr[(i - 1) as int] <= "
@@ -72,7 +72,7 @@ def test_edits_keep_the_rest_of_the_file_as_written() -> None:
 
 
 def test_every_operator_on_the_bundled_golds_and_few_refused() -> None:
-    b = backend_for("verus")
+    b = registry().backend_for("verus")
     seen: set[str] = set()
     made = refused = 0
     golds = sorted((EXAMPLES / "verus").glob("*/specs/gold.rs"))
@@ -99,7 +99,7 @@ def test_result_replaced_by_an_input_of_its_type(tmp_path: Path) -> None:
     # returns an i64 like its inputs
     task = load_task(EXAMPLES / "verus" / "euclid_mod")
     gold = (EXAMPLES / "verus" / "euclid_mod" / "specs" / "gold.rs").read_text()
-    rs = [m for m in backend_for("verus").spec_mutants(task, gold)
+    rs = [m for m in registry().backend_for("verus").spec_mutants(task, gold)
           if m.operator == "result.input"]
     ins = {p.name for p in task.inputs if p.type_text == task.outputs[0].type_text}
     assert rs and ins
@@ -108,14 +108,14 @@ def test_result_replaced_by_an_input_of_its_type(tmp_path: Path) -> None:
         assert any(f"input.{n}" in added for n in ins)
     task2 = load_task(EXAMPLES / "verus" / "coprime_check")
     gold2 = (EXAMPLES / "verus" / "coprime_check" / "specs" / "gold.rs").read_text()
-    assert not [m for m in backend_for("verus").spec_mutants(task2, gold2)
+    assert not [m for m in registry().backend_for("verus").spec_mutants(task2, gold2)
                 if m.operator == "result.input"]
 
 
 def test_an_unknown_operator_is_an_error() -> None:
     task = load_task(BSF)
     with pytest.raises(ValueError, match="unknown mutation operator"):
-        backend_for("verus").spec_mutants(task, (BSF / "specs" / "gold.rs").read_text(),
+        registry().backend_for("verus").spec_mutants(task, (BSF / "specs" / "gold.rs").read_text(),
                                           ["cmp.weeken"])
 
 

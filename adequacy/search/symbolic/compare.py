@@ -121,19 +121,19 @@ class SymbolicReport(BaseModel):
 def concrete_options(task: Task, options: ScoreOptions) -> ScoreOptions:
     """``options`` with the concrete engines only: the engines asked for, or the backend's
     default chain, without ``smt`` (a solver must not confirm its own models)."""
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
     names = [e for e in options.engines if e != "smt"]
     if not names:
-        b = backend_for(task.language)
+        b = registry().backend_for(task.language)
         names = [e.name for e in b.engines() if e.info().default and e.name != "smt"]
     return options.with_(engines=names)
 
 
 def symbolic_for(task: Task) -> Symbolic:
     """The task's backend's symbolic answers (``BackendError`` when it gives none)."""
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
     from adequacy.symbolic import symbolic_of
-    backend = backend_for(task.language)
+    backend = registry().backend_for(task.language)
     sym = symbolic_of(backend)
     if sym is None:
         raise BackendError(f"the {backend.name} backend answers no symbolic questions "
@@ -246,9 +246,9 @@ def compare_symbolic(task: Task, left: SpecJudge, right: SpecJudge, *, budget: f
     precondition accepts. Each side of each predicate is asked for up to ``per_bucket``
     models (each with a new input), and each is confirmed concretely. The judges must use
     the concrete engines (``concrete_options``)."""
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
     sym = symbolic_for(task)
-    backend = backend_for(task.language)
+    backend = registry().backend_for(task.language)
     start = time.monotonic()
     deadline = start + budget
     run = Confirmer(task, left, right, deadline, seed)

@@ -81,13 +81,13 @@ def output_determination(task: Task, text: str, path: str | None, options: Score
                          deadline: float, limits: SolverLimits | None = None,
                          max_inputs: int = 40) -> OutputDetermination | str:
     """The output figure, or why it is not measured (a sentence)."""
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
     oracle = OracleJudge(task)
     if not oracle.cons.unique_output:
         return "several outputs may be right (unique_output = false): a second one proves nothing"
     oracle.deadline = deadline
     sym = symbolic_for(task)
-    loaded = backend_for(task.language).load_spec(task, text, path)
+    loaded = registry().backend_for(task.language).load_spec(task, text, path)
     judge = SpecJudge(task, text, path, concrete_options(task, options), name=path or "spec")
     judge.deadline = deadline
     pairs = valid_pairs(task, oracle)[:max_inputs]
@@ -116,13 +116,13 @@ def unique_post(task: Task, text: str, path: str | None, options: ScoreOptions, 
     """Does the postcondition determine the output on every input the precondition accepts?
     Asked of the solver for any input; a model (an input and two outputs) is confirmed by the
     spec's concrete engines and labelled by the task's oracles."""
-    from adequacy.extensions.registry import backend_for
+    from adequacy.extensions.registry import registry
     oracle = OracleJudge(task)
     if not oracle.cons.unique_output:
         return "several outputs may be right (unique_output = false)"
     oracle.deadline = deadline
     sym = symbolic_for(task)
-    loaded = backend_for(task.language).load_spec(task, text, path)
+    loaded = registry().backend_for(task.language).load_spec(task, text, path)
     lim = (limits or SolverLimits()).model_copy(update={"deadline": deadline})
     activity.note("symbolic figures")
     with progress.phase("solver: two outputs on one input the pre accepts?"):
@@ -197,8 +197,8 @@ def _pin_one(task: Task, sym: Any, loaded: Any, judge: SpecJudge, oracle: Oracle
 
 def gold_spec(task: Task) -> Path | None:
     """The task's gold spec (``specs/gold.<ext>``), if it has one."""
-    from adequacy.extensions.registry import backend_for
-    ext = backend_for(task.language).writer_texts().spec_ext
+    from adequacy.extensions.registry import registry
+    ext = registry().backend_for(task.language).writer_texts().spec_ext
     p = task.root / "specs" / f"gold.{ext}"
     return p if p.is_file() else None
 

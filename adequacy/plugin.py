@@ -56,8 +56,11 @@ from adequacy.extensions.importer import Importer, ImportReport, Problem, TaskOu
 from adequacy.extensions.judges import Judge, JudgeCapabilities, JudgeKind, Pair, Word
 from adequacy.extensions.lazy_engines import EngineRow, load_engines
 from adequacy.extensions.mutants import (
+    COMPARISONS,
     PROGRAM_OPERATORS,
     SPEC_OPERATORS,
+    STRONGER_COMPARISONS,
+    WEAKER_COMPARISONS,
     ProgramMutant,
     SpecMutant,
     apply_python_edit,
@@ -170,7 +173,8 @@ __all__ = [
     "ReferenceOutcome", "ReferenceSession", "STACK_OVERFLOW", "TIMEOUT", "Verifier", "WORKER_DIED", "engine_version",
     "hookimpl", "load_engines",
     # mutants of specs and of reference programs (task strength, mutate --programs)
-    "PROGRAM_OPERATORS", "ProgramMutant", "SPEC_OPERATORS", "SpecMutant", "apply_python_edit",
+    "COMPARISONS", "PROGRAM_OPERATORS", "ProgramMutant", "SPEC_OPERATORS", "STRONGER_COMPARISONS",
+    "SpecMutant", "WEAKER_COMPARISONS", "apply_python_edit",
     "check_operators", "numbered", "python_program_mutants",
     # what writers and agents are told, and reading their answers
     "ExtractionError", "GymTexts", "WriterTexts", "code_blocks", "matching_brace", "pick_block",

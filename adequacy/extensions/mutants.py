@@ -27,7 +27,8 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["PROGRAM_OPERATORS", "SPEC_OPERATORS", "ProgramMutant", "SpecMutant",
+__all__ = ["COMPARISONS", "PROGRAM_OPERATORS", "SPEC_OPERATORS", "STRONGER_COMPARISONS",
+           "WEAKER_COMPARISONS", "ProgramMutant", "SpecMutant",
            "apply_python_edit", "check_operators", "numbered", "python_program_mutants",
            "spread"]
 
@@ -47,6 +48,12 @@ SPEC_OPERATORS: dict[str, str] = {
 }
 """Spec mutation operators every backend names the same way (a backend offers those its
 syntax has)."""
+
+COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+WEAKER_COMPARISONS: dict[str, tuple[str, ...]] = {"<": ("<=",), ">": (">=",), "==": ("<=", ">=")}
+STRONGER_COMPARISONS: dict[str, tuple[str, ...]] = {"<=": ("<", "=="), ">=": (">", "==")}
+"""What ``cmp.weaken`` and ``cmp.strengthen`` turn each comparison into, in the C-family
+spelling Verus, JML and Python share, so every language mutates the same way."""
 
 PROGRAM_OPERATORS: dict[str, str] = {
     "arith.swap": "swap an arithmetic operator (+ and -, * and / or //, % to *)",

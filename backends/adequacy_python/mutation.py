@@ -14,6 +14,8 @@ from collections.abc import Callable, Collection, Iterator
 
 from adequacy.plugin import (
     SPEC_OPERATORS,
+    STRONGER_COMPARISONS,
+    WEAKER_COMPARISONS,
     ProgramMutant,
     SpecMutant,
     Task,
@@ -27,13 +29,13 @@ from .runtime.rewrite import RESULT_ALIASES
 
 Edit = Callable[[ast.AST], ast.AST | None]
 
-OPERATORS = ["conjunct.drop", "clause.true", "cmp.weaken", "cmp.strengthen", "quant.range",
-             "logic.swap", "quant.body_true", "guard.negate", "const.shift", "result.input"]
+OPERATORS = list(SPEC_OPERATORS)
 
-_WEAKER: dict[type[ast.AST], list[type[ast.AST]]] = {ast.Lt: [ast.LtE], ast.Gt: [ast.GtE], ast.Eq: [ast.LtE, ast.GtE]}
-_STRONGER: dict[type[ast.AST], list[type[ast.AST]]] = {ast.LtE: [ast.Lt, ast.Eq], ast.GtE: [ast.Gt, ast.Eq]}
 _SYMBOL: dict[type[ast.AST], str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
            ast.NotEq: "!="}
+_NODE = {v: k for k, v in _SYMBOL.items()}
+_WEAKER = {_NODE[a]: [_NODE[b] for b in bs] for a, bs in WEAKER_COMPARISONS.items()}
+_STRONGER = {_NODE[a]: [_NODE[b] for b in bs] for a, bs in STRONGER_COMPARISONS.items()}
 _PREDICATE_NAMES = ("pre", "post")
 
 

@@ -17,7 +17,10 @@ from collections.abc import Collection, Iterator
 from typing import Any
 
 from adequacy.plugin import (
+    COMPARISONS,
     SPEC_OPERATORS,
+    STRONGER_COMPARISONS,
+    WEAKER_COMPARISONS,
     SpecInvalid,
     SpecMutant,
     Task,
@@ -29,11 +32,10 @@ from .syntax import ast as A
 from .syntax.lexer import Token, tokenize
 from .syntax.parser import Parser
 
-OPERATORS = ["conjunct.drop", "clause.true", "cmp.weaken", "cmp.strengthen", "quant.range",
-             "logic.swap", "quant.body_true", "guard.negate", "const.shift", "result.input"]
-_WEAKER = {"<": ["<="], ">": [">="], "==": ["<=", ">="]}
-_STRONGER = {"<=": ["<", "=="], ">=": [">", "=="]}
-_CMP = ("<", "<=", ">", ">=", "==", "!=")
+OPERATORS = list(SPEC_OPERATORS)
+_WEAKER = WEAKER_COMPARISONS
+_STRONGER = STRONGER_COMPARISONS
+_CMP = COMPARISONS
 _CLAUSE_FNS = ("pre_spec", "post_spec")
 
 

@@ -37,7 +37,6 @@ from adequacy.errors import AdequacyError
 from adequacy.extensions.backend import Limits, ReferenceOutcome
 from adequacy.model.identity import params_key, strictly_valid
 from adequacy.model.task import Case, Task
-from adequacy.model.values import content_hash
 from adequacy.model.verdicts import Bucket
 from adequacy.sandbox.pycode import TaskFunction
 from adequacy.taskdirs.load import load_task, write_cases
@@ -47,6 +46,7 @@ from ._inputs import invalid_candidates
 from ._oracles import load_module_function
 from ._profile import input_space_size, profile_inputs
 from ._reference import SharedReference
+from ._task import new_case_id
 
 __all__ = ["GenerateReport", "generate_task"]
 
@@ -239,14 +239,6 @@ class _InputJudge:
 # -- the run -------------------------------------------------------------------------------
 
 
-def _new_id(prefix: str, taken: set[str], *parts: str) -> str:
-    h = content_hash(*parts)
-    for n in range(8, len(h) + 1):
-        cid = f"{prefix}-{h[:n]}"
-        if cid not in taken:
-            taken.add(cid)
-            return cid
-    raise AssertionError("sha256 prefixes exhausted")  # pragma: no cover
 
 
 def _disagrees(pairs: list[Case], outcomes: dict[str, ReferenceOutcome], task: Task,
@@ -491,7 +483,7 @@ def generate_loaded(
             shown = next((c.output for c in was if c.output is not None), None)
             first = was[0]
             moved.append(Case(
-                id=_new_id(f"ovf-{first.id}", ids_sound, "pre_sound", rk),
+                id=new_case_id(f"ovf-{first.id}", ids_sound, "pre_sound", rk),
                 bucket=Bucket.pre_sound, input=rin, origin=first.origin, visible=first.visible,
                 note=(f"recorded valid ({', '.join(c.key for c in was)}"
                       + (f", output {json.dumps(shown, ensure_ascii=False)[:200]}"
@@ -600,11 +592,11 @@ def generate_loaded(
                         continue
                 ik = params_key(inp, task.inputs)
                 known_valid[ik] = inp
-                cid = _new_id("gen", ids_post, "post_complete", ik,
+                cid = new_case_id("gen", ids_post, "post_complete", ik,
                               params_key(o.output, task.outputs))
                 new_post.append(Case(id=cid, bucket=Bucket.post_complete, input=inp,
                                      output=o.output, origin="generated", seed=seed))
-                pid = _new_id("gen", ids_pre, "pre_complete", ik)
+                pid = new_case_id("gen", ids_pre, "pre_complete", ik)
                 new_pre.append(Case(id=pid, bucket=Bucket.pre_complete, input=inp,
                                     origin="generated", seed=seed))
         if made + len(new_post) < valid:
@@ -652,7 +644,7 @@ def generate_loaded(
             dropped[f"invalid: no oracle says invalid ({said})"] += 1
             continue
         found_invalid = True
-        cid = _new_id("gen", ids_sound, "pre_sound", k)
+        cid = new_case_id("gen", ids_sound, "pre_sound", k)
         new_sound.append(Case(id=cid, bucket=Bucket.pre_sound, input=inp, origin="generated",
                               seed=seed))
         sound_ops[op] += 1
@@ -673,7 +665,7 @@ def generate_loaded(
             if k in taken or got is None or not got.overflowed or judge.judge(inp)[0] is False:
                 continue
             taken.add(k)
-            cid = _new_id("gen", ids_sound, "pre_sound", k)
+            cid = new_case_id("gen", ids_sound, "pre_sound", k)
             new_sound.append(Case(id=cid, bucket=Bucket.pre_sound, input=inp,
                                   origin="generated", seed=seed))
             sound_ops["overflow.ladder"] += 1

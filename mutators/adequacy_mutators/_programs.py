@@ -34,14 +34,13 @@ from adequacy.extensions.backend import Backend, Limits, ReferenceOutcome
 from adequacy.extensions.mutants import ProgramMutant, python_program_mutants
 from adequacy.model.identity import params_key, strictly_valid
 from adequacy.model.task import Case, Task
-from adequacy.model.values import content_hash
 from adequacy.model.verdicts import Bucket
 from adequacy.sandbox.pycode import run_source
 from adequacy.taskdirs.load import load_task, write_cases
 
 from ._constraints import parse_constraints
 from ._oracles import combine
-from ._task import output_oracles
+from ._task import new_case_id, output_oracles
 
 __all__ = ["ProgramMutantResult", "ProgramsReport", "program_mutants_task"]
 
@@ -353,7 +352,7 @@ def program_mutants_task(task_dir: str | Path, *, per_mutant: int = PER_MUTANT,
             continue
         inp, out, labels = found[k]
         op = labels[0].split("@", 1)[0]
-        cid = _new_id(f"p-{op}", taken, "post_sound", *k)
+        cid = new_case_id(f"p-{op}", taken, "post_sound", *k)
         new.append(Case(id=cid, bucket=Bucket.post_sound, input=inp, output=out,
                         origin="program_mutant", visible=False,
                         made_by=tuple(dict.fromkeys(labels))))
@@ -366,13 +365,3 @@ def program_mutants_task(task_dir: str | Path, *, per_mutant: int = PER_MUTANT,
         rep.written = True
     rep.seconds = round(time.monotonic() - t0, 3)
     return rep
-
-
-def _new_id(prefix: str, taken: set[str], *parts: str) -> str:
-    h = content_hash(*parts)
-    for n in range(8, len(h) + 1):
-        cid = f"{prefix}-{h[:n]}"
-        if cid not in taken:
-            taken.add(cid)
-            return cid
-    raise AssertionError("sha256 prefixes exhausted")  # pragma: no cover

@@ -132,7 +132,7 @@ def _op_id(kind: str, operator: str) -> str:
     return f"{kind}-{slug}"
 
 
-def _new_id(prefix: str, taken: set[str], *parts: str) -> str:
+def new_case_id(prefix: str, taken: set[str], *parts: str) -> str:
     h = content_hash(*parts)
     for n in range(8, len(h) + 1):
         cid = f"{prefix}-{h[:n]}"
@@ -241,7 +241,7 @@ def mutate_loaded(
                 dropped["post: " + _reason_key(why)] += 1
                 continue
             taken.add(key)
-            cid = _new_id(_op_id("m", op), ids_post, "post_sound", *key)
+            cid = new_case_id(_op_id("m", op), ids_post, "post_sound", *key)
             new_post.append(Case(id=cid, bucket=Bucket.post_sound, input=inp, output=outp,
                                  origin="mutant", visible=False))
             post_ops[op] += 1
@@ -279,7 +279,7 @@ def mutate_loaded(
                 dropped["pre: " + _reason_key(why)] += 1
                 continue
             taken_in.add(ikey2)
-            cid = _new_id(_op_id("g", cand.operator), ids_pre, "pre_sound", ikey2)
+            cid = new_case_id(_op_id("g", cand.operator), ids_pre, "pre_sound", ikey2)
             new_pre.append(Case(id=cid, bucket=Bucket.pre_sound, input=cand.input,
                                 origin="generated", visible=False))
             pre_ops[cand.operator] += 1

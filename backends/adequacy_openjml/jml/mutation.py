@@ -15,7 +15,10 @@ from collections.abc import Collection, Iterator
 from typing import Any
 
 from adequacy.plugin import (
+    COMPARISONS,
     SPEC_OPERATORS,
+    STRONGER_COMPARISONS,
+    WEAKER_COMPARISONS,
     SpecInvalid,
     SpecMutant,
     Task,
@@ -31,11 +34,10 @@ from .parser import Parser
 from .reader import _Reader
 from .unicode import java_input
 
-OPERATORS = ["conjunct.drop", "clause.true", "cmp.weaken", "cmp.strengthen", "quant.range",
-             "logic.swap", "quant.body_true", "guard.negate", "const.shift", "result.input"]
-_WEAKER = {"<": ["<="], ">": [">="], "==": ["<=", ">="]}
-_STRONGER = {"<=": ["<", "=="], ">=": [">", "=="]}
-_CMP = ("<", "<=", ">", ">=", "==", "!=")
+OPERATORS = list(SPEC_OPERATORS)
+_WEAKER = WEAKER_COMPARISONS
+_STRONGER = STRONGER_COMPARISONS
+_CMP = COMPARISONS
 
 
 class SpanParser(Parser):

@@ -73,7 +73,7 @@ def _on_parent_death(signum: int, frame: FrameType | None) -> None:
 
 
 def _worker_init(parent: int, lock_fd: int, status_dir: str,
-                 recipe: registry.Recipe | None) -> None:
+                 recipe: registry.ManagerRecipe | None) -> None:
     """Die with the run, take our children along, leave Ctrl-C to it, rebuild the parent's
     plugins, and say what we are doing."""
     global _status_file
@@ -104,7 +104,7 @@ def _run_one(score: Score, key: str, job: Any, opts: Any) -> SpecReport:
 
 # ------------------------------------------------------------------ in the waiting process
 
-def start_method() -> tuple[str, registry.Recipe | None]:
+def start_method() -> tuple[str, registry.ManagerRecipe | None]:
     """How workers start, and the plugin recipe a clean worker needs (None: forked)."""
     wanted = os.environ.get(START_METHOD_ENV, "spawn")
     if wanted not in ("spawn", "forkserver", "fork"):

@@ -22,7 +22,7 @@ from adequacy.cli.tasks import task_app
 if TYPE_CHECKING:
     from adequacy.model.task import Task
     from adequacy.scoring.options import ScoreOptions
-    from adequacy.search.explore import Disagreement, SearchReport
+    from adequacy.search.explore import JudgeDisagreement, SearchReport
 
 _WORDS = {
     ("pre", False, True): "the spec rejects a valid input",
@@ -75,7 +75,7 @@ def _dump(v: Any) -> str:
     return s if len(s) <= 400 else s[:397] + "..."
 
 
-def _print_found(d: Disagreement, left: str, right: str, words: str) -> None:
+def _print_found(d: JudgeDisagreement, left: str, right: str, words: str) -> None:
     _say(f"{d.bucket.value}: {words}")
     _say(f"  input   {_dump(d.input)}")
     if d.output is not None:

@@ -17,7 +17,7 @@ from adequacy.errors import AdequacyError
 from adequacy.model.thresholds import HARNESS_T
 
 if TYPE_CHECKING:
-    from adequacy.records.html import Study
+    from adequacy.records.html import StudyView
 
 
 
@@ -132,7 +132,7 @@ def _emit(text: str, output: Path | None, what: str) -> None:
     err.print(f"wrote {output} ({what})", highlight=False)
 
 
-def _print_tables(study: Study, fmt: OutputFormat) -> None:
+def _print_tables(study: StudyView, fmt: OutputFormat) -> None:
     from rich.console import Group
 
     from adequacy.console.tables import key_columns

@@ -68,7 +68,7 @@ MARK = "adequacy_export"
 those)."""
 
 
-class Recipe(BaseModel):
+class BackendRecipe(BaseModel):
     """A language's ``ContainerRecipe`` and the backend it comes from (``adequacy setup
     --backend`` names it)."""
 
@@ -80,7 +80,7 @@ class Recipe(BaseModel):
     engines: tuple[str, ...]
 
 
-def recipe_for(language: str) -> Recipe | None:
+def recipe_for(language: str) -> BackendRecipe | None:
     """What an image needs for ``language``, from the backend that owns it (the
     ``container_recipe`` capability); None when it gives none."""
     from adequacy.errors import BackendError
@@ -93,7 +93,7 @@ def recipe_for(language: str) -> Recipe | None:
     got = owner.container_recipe()
     if got is None:
         return None
-    return Recipe(backend=owner.name, apt=got.apt, prepare=got.prepare, engines=got.engines)
+    return BackendRecipe(backend=owner.name, apt=got.apt, prepare=got.prepare, engines=got.engines)
 
 
 class HarborOptions(BaseModel):
@@ -232,7 +232,7 @@ def write_task_copy(task: Task, dest: Path, cases: Sequence[Case] | None) -> Non
             "".join(case_line(c) + "\n" for c in mine), encoding="utf-8")
 
 
-def task_toml(task: Task, name: str, spec_path: str, n_visible: int, recipe: Recipe,
+def task_toml(task: Task, name: str, spec_path: str, n_visible: int, recipe: BackendRecipe,
               opts: HarborOptions) -> str:
     from adequacy.version import __version__
 
@@ -270,7 +270,7 @@ def task_toml(task: Task, name: str, spec_path: str, n_visible: int, recipe: Rec
     return tw.checked("\n".join(parts))
 
 
-def dockerfile(task: Task, wheel: str, n_visible: int, recipe: Recipe,
+def dockerfile(task: Task, wheel: str, n_visible: int, recipe: BackendRecipe,
                opts: HarborOptions) -> str:
     from adequacy.version import __version__
 
@@ -310,7 +310,7 @@ def dockerfile(task: Task, wheel: str, n_visible: int, recipe: Recipe,
     return "\n".join(lines) + "\n"
 
 
-def test_sh(task: Task, spec_path: str, recipe: Recipe) -> str:
+def test_sh(task: Task, spec_path: str, recipe: BackendRecipe) -> str:
     engines = " ".join(f"--engine {shlex.quote(e)}" for e in recipe.engines)
     spec_arg = shlex.quote(spec_path)
     return f"""#!/bin/bash

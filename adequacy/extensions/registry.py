@@ -88,7 +88,7 @@ def make_manager(load_entry_points: bool = True, plugins: list[Any] | None = Non
 
 
 @dataclass(frozen=True)
-class Recipe:
+class ManagerRecipe:
     """How to build the same plugin manager in a fresh interpreter (a spawned pool worker):
     whether entry points are loaded, and each extra plugin module with the folder it is
     imported from."""
@@ -97,11 +97,11 @@ class Recipe:
     modules: tuple[tuple[str, str], ...] = ()
 
 
-_RECIPES: weakref.WeakKeyDictionary[pluggy.PluginManager, Recipe | None] = \
+_RECIPES: weakref.WeakKeyDictionary[pluggy.PluginManager, ManagerRecipe | None] = \
     weakref.WeakKeyDictionary()
 
 
-def _recipe_of(load_entry_points: bool, extra: list[Any]) -> Recipe | None:
+def _recipe_of(load_entry_points: bool, extra: list[Any]) -> ManagerRecipe | None:
     mods: list[tuple[str, str]] = []
     for p in extra:
         file = getattr(p, "__file__", None)
@@ -113,17 +113,17 @@ def _recipe_of(load_entry_points: bool, extra: list[Any]) -> Recipe | None:
         for _ in range(p.__name__.count(".")):
             root = root.parent
         mods.append((p.__name__, str(root)))
-    return Recipe(load_entry_points, tuple(mods))
+    return ManagerRecipe(load_entry_points, tuple(mods))
 
 
-def recipe() -> Recipe | None:
+def recipe() -> ManagerRecipe | None:
     """The current manager's recipe; None when a fresh interpreter cannot rebuild it."""
     return _RECIPES.get(default_manager())
 
 
-def install_recipe(r: Recipe) -> None:
+def install_recipe(r: ManagerRecipe) -> None:
     """Make this (fresh) process's plugin manager the one ``r`` describes."""
-    if r == Recipe(True, ()):
+    if r == ManagerRecipe(True, ()):
         return
     for _, root in r.modules:
         if root not in sys.path:

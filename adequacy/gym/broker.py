@@ -99,7 +99,7 @@ The gym runs these for you outside the sandbox; no other adequacy command runs h
 
 
 @dataclass
-class Answer:
+class BrokerAnswer:
     stdout: str = ""
     stderr: str = ""
     code: int = 0
@@ -171,14 +171,14 @@ class Broker:
             raw = _read_request(conn)
             ans = self.handle(raw)
         except ShellRequestRefused as e:
-            ans = Answer(stderr=f"adequacy: {e}\n", code=2)
+            ans = BrokerAnswer(stderr=f"adequacy: {e}\n", code=2)
         self.served += 1
         with contextlib.suppress(OSError):
             conn.settimeout(READ_SECONDS)
             conn.sendall(json.dumps({"stdout": ans.stdout, "stderr": ans.stderr,
                                      "code": ans.code}).encode("utf-8"))
 
-    def handle(self, raw: bytes) -> Answer:
+    def handle(self, raw: bytes) -> BrokerAnswer:
         """One request's answer; ``ShellRequestRefused`` for anything but a well-formed check or submit."""
         try:
             req = json.loads(raw.decode("utf-8"))
@@ -196,16 +196,16 @@ class Broker:
             raise ShellRequestRefused("malformed request")
         return self._run(argv, cwd)
 
-    def _run(self, argv: list[str], cwd: str) -> Answer:
+    def _run(self, argv: list[str], cwd: str) -> BrokerAnswer:
         if not argv or argv[0] in ("-h", "--help", "help"):
-            return Answer(stdout=HELP)
+            return BrokerAnswer(stdout=HELP)
         cmd, rest = argv[0], argv[1:]
         if cmd not in ("check", "submit", "verify"):
             raise ShellRequestRefused(f"inside the gym shell only `adequacy check`, `adequacy submit` and "
                           f"`adequacy verify` run, not {cmd[:40]!r} (see `adequacy --help`)")
         opts = _options(cmd, rest)
         if "help" in opts:
-            return Answer(stdout=HELP)
+            return BrokerAnswer(stdout=HELP)
         here = self._cwd(cwd)
         places = opts.get("positional", [])
         if cmd == "verify":
@@ -226,21 +226,21 @@ class Broker:
                 from adequacy.gym.proving import can_verify, verify_text
                 m = read_manifest(self.folder)
                 if not can_verify(m.language):
-                    return Answer(stderr=f"error: no prover for {m.language} tasks is "
+                    return BrokerAnswer(stderr=f"error: no prover for {m.language} tasks is "
                                   "installed here\n", code=2)
-                return Answer(stdout=verify_text(visible_task(self.folder), spec, m.spec_file,
+                return BrokerAnswer(stdout=verify_text(visible_task(self.folder), spec, m.spec_file,
                                                  Limits(spec_seconds=120.0)) + "\n")
             if cmd == "check":
                 res = check(self.folder, spec, Limits(case_seconds=opts.get("case_timeout",
                                                                            10.0)))
-                return Answer(stdout=res.text + "\n(logged by the gym)\n",
+                return BrokerAnswer(stdout=res.text + "\n(logged by the gym)\n",
                               code=res.report.exit_code)
             rec = submit(self.folder, spec)
-            return Answer(stdout=grade_text(rec) + "\n", code=rec.exit_code)
+            return BrokerAnswer(stdout=grade_text(rec) + "\n", code=rec.exit_code)
         except AdequacyError as e:
-            return Answer(stderr=f"error: {str(e)[:500]}\n", code=2)
+            return BrokerAnswer(stderr=f"error: {str(e)[:500]}\n", code=2)
         except Exception:  # noqa: BLE001 - after grading a message can quote a hidden case
-            return Answer(stderr="error: internal error (details withheld)\n", code=2)
+            return BrokerAnswer(stderr="error: internal error (details withheld)\n", code=2)
 
     def _cwd(self, cwd: str) -> Path:
         here = Path(cwd)

@@ -31,9 +31,9 @@ from adequacy.extensions import registry
 from adequacy.extensions.importer import ImportReport, Problem, TaskOutcome
 from adequacy.model.task import Param
 from adequacy.model.verdicts import Bucket
-from adequacy.packages.convert import Converted, Request, convert_all
+from adequacy.packages.convert import ConvertedValue, Request, convert_all
 from adequacy.packages.layout import Package, read_bytes, read_package
-from adequacy.packages.programs import Outcome, judge_cache, run_judge
+from adequacy.packages.programs import JudgeRun, judge_cache, run_judge
 from adequacy.packages.routing import Routed, case, deduplicate, sample, too_few
 from adequacy.sandbox import toolchain
 from adequacy.taskdirs.load import _parse_signature, _read_header, load_task, write_cases
@@ -157,7 +157,7 @@ def _raw_cases(pkg: Package, routed: Routed) -> list[Raw]:
 
 
 def _convert(pkg: Package, raws: list[Raw], inputs: list[Param], outputs: list[Param],
-             ) -> tuple[list[Converted], dict[int, Converted]]:
+             ) -> tuple[list[ConvertedValue], dict[int, ConvertedValue]]:
     assert pkg.io_py is not None
     params = {"input": inputs, "output": outputs}
     conv_in = convert_all(pkg.io_py, [Request(r.name, "input", r.input) for r in raws], params)
@@ -238,7 +238,7 @@ def route(pkg: Package, inputs: list[Param], outputs: list[Param], opts: Options
              routed)
     to_check = [i for i in keep if i in conv_out and conv_out[i].value is not None
                 and raws[i].answer is not None and validity.get(i, True) is not False]
-    verdicts: dict[int, Outcome] = {}
+    verdicts: dict[int, JudgeRun] = {}
     if pkg.checker is not None and to_check:
         cases = [(raws[i].input, (raws[i].answer if raws[i].origin == "official"
                                   else raws[i].output) or b"", raws[i].answer or b"")
@@ -276,7 +276,7 @@ def route(pkg: Package, inputs: list[Param], outputs: list[Param], opts: Options
 
 
 def _route_output(pkg: Package, r: Raw, i: int, inp: dict[str, Any],
-                  conv_out: dict[int, Converted], verdicts: dict[int, Outcome],
+                  conv_out: dict[int, ConvertedValue], verdicts: dict[int, JudgeRun],
                   routed: Routed) -> None:
     text = r.answer if r.origin == "official" else r.output
     if text is None:

@@ -42,7 +42,7 @@ class Request:
 
 
 @dataclass(frozen=True)
-class Converted:
+class ConvertedValue:
     value: dict[str, Any] | None
     error: str = ""
     """Why the text did not convert: ``syntax`` problems and round-trip failures."""
@@ -72,7 +72,7 @@ def round_trip_error(case: str, kind: str, original: bytes, printed: bytes) -> s
 
 
 def convert_all(io_py: Path, requests: list[Request], params: dict[str, list[Param]],
-                ) -> list[Converted]:
+                ) -> list[ConvertedValue]:
     """Convert every request through ``io_py`` in the sandbox. ``params``: ``input`` and
     ``output`` to their declared parameters. Outputs name their parsed input in ``input``."""
     if not requests:
@@ -82,12 +82,12 @@ def convert_all(io_py: Path, requests: list[Request], params: dict[str, list[Par
         raise JudgeError("no Python interpreter to run the task's io.py")
     exe, needs = found
     lines: list[str] = []
-    early: dict[int, Converted] = {}
+    early: dict[int, ConvertedValue] = {}
     for i, r in enumerate(requests):
         try:
             text = r.text.decode("utf-8")
         except UnicodeDecodeError as e:
-            early[i] = Converted(None, f"{r.case}: {r.kind} is not UTF-8 text (byte "
+            early[i] = ConvertedValue(None, f"{r.case}: {r.kind} is not UTF-8 text (byte "
                                        f"0x{r.text[e.start]:02x} at offset {e.start})", "syntax")
             text = ""
         lines.append(json.dumps({"op": r.kind, "text": text, "input": r.input}))
@@ -111,43 +111,43 @@ def convert_all(io_py: Path, requests: list[Request], params: dict[str, list[Par
                 raise ConvertError(f"{io_py}: io.py could not run ({why[:300]})")
     finally:
         remove_tree(work)
-    out: list[Converted] = []
+    out: list[ConvertedValue] = []
     for i, r in enumerate(requests):
         if i in early:
             out.append(early[i])
             continue
         if i >= len(answers):
-            out.append(Converted(None, f"{r.case}: io.py stopped before this {r.kind}", "syntax"))
+            out.append(ConvertedValue(None, f"{r.case}: io.py stopped before this {r.kind}", "syntax"))
             continue
         out.append(_check(r, answers[i], params[r.kind]))
     return out
 
 
-def _check(r: Request, answer: str, params: list[Param]) -> Converted:
+def _check(r: Request, answer: str, params: list[Param]) -> ConvertedValue:
     try:
         ans = json.loads(answer)
     except (ValueError, RecursionError):
-        return Converted(None, f"{r.case}: io.py answered something that is not JSON (or "
+        return ConvertedValue(None, f"{r.case}: io.py answered something that is not JSON (or "
                                "nested too deeply)", "syntax")
     if not isinstance(ans, dict):
-        return Converted(None, f"{r.case}: io.py answered something that is not an object",
+        return ConvertedValue(None, f"{r.case}: io.py answered something that is not an object",
                          "syntax")
     if "error" in ans:
-        return Converted(None, f"{r.case}: {r.kind} does not parse: {ans['error']}", "syntax")
+        return ConvertedValue(None, f"{r.case}: {r.kind} does not parse: {ans['error']}", "syntax")
     value, printed = ans.get("value"), ans.get("printed", "")
     if not isinstance(value, dict):
-        return Converted(None, f"{r.case}: parse_{r.kind} returned {type(value).__name__}, "
+        return ConvertedValue(None, f"{r.case}: parse_{r.kind} returned {type(value).__name__}, "
                                "not an object of the declared fields", "syntax")
     names = [p.name for p in params]
     if sorted(value) != sorted(names):
-        return Converted(None, f"{r.case}: parse_{r.kind} gave fields {sorted(value)}, the "
+        return ConvertedValue(None, f"{r.case}: parse_{r.kind} gave fields {sorted(value)}, the "
                                f"task declares {sorted(names)}", "syntax")
     for p in params:
         try:
             validate(value[p.name], p.type, f"{r.kind}.{p.name}")
         except AdequacyError as e:
-            return Converted(None, f"{r.case}: {e}", "syntax")
+            return ConvertedValue(None, f"{r.case}: {e}", "syntax")
     printed_b = printed.encode("utf-8")
     if printed_b != r.text:
-        return Converted(None, round_trip_error(r.case, r.kind, r.text, printed_b), "round trip")
-    return Converted(value)
+        return ConvertedValue(None, round_trip_error(r.case, r.kind, r.text, printed_b), "round trip")
+    return ConvertedValue(value)

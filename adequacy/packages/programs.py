@@ -42,7 +42,7 @@ COMPILE_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
-class Outcome:
+class JudgeRun:
     """One judge run: ``status`` ``exit`` (with ``code``), ``crash`` (an uncaught exception),
     ``signal``, ``timeout`` or ``error`` (the run did not report); ``message`` is the start of
     the judge's own comment (testlib writes it to stderr)."""
@@ -163,7 +163,7 @@ def build_cxx(src: Source, cache: Path) -> Path:
 
 
 def run_judge(src: Source, kind: Kind, cases: list[tuple[bytes, bytes, bytes]], *,
-              cache: Path, case_seconds: float = 10.0, memory_mb: int = 512) -> list[Outcome]:
+              cache: Path, case_seconds: float = 10.0, memory_mb: int = 512) -> list[JudgeRun]:
     """Judge every case (input, output, answer; a validator or a solution reads the input
     only) in one sandboxed run; one outcome per case, in order. A ``solution`` run keeps what
     the program wrote (the jury's answer to a hack's input)."""
@@ -203,21 +203,21 @@ def run_judge(src: Source, kind: Kind, cases: list[tuple[bytes, bytes, bytes]], 
         r = run_limited(cmd, cwd=work, timeout=wall * len(cases) + 30.0, view=view,
                         limits=SandboxLimits(memory_mb=max(256, memory_mb), cpu_seconds=None,
                                              file_size_mb=64, processes=8))
-        results: dict[int, Outcome] = {}
+        results: dict[int, JudgeRun] = {}
         for line in r.stdout.decode("ascii", "replace").splitlines():
             parts = line.split()
             if len(parts) < 2 or not parts[0].isdigit():
                 continue
             i = int(parts[0])
             code = int(parts[2]) if len(parts) > 2 and parts[2].lstrip("-").isdigit() else None
-            results[i] = Outcome(parts[1], code, _message(work, i),
+            results[i] = JudgeRun(parts[1], code, _message(work, i),
                                  _stdout(work, i) if kind == "solution" else b"")
         if not results and (r.returncode != 0 or r.timed_out):
             err = r.stderr.decode("utf-8", "replace").strip()
             raise JudgeError(f"{src.path.name}: the {kind} could not run in the sandbox "
                              f"(exit {r.returncode}{', timed out' if r.timed_out else ''}"
                              f"{': ' + err[:200] if err else ''})")
-        return [results.get(i, Outcome("error")) for i in range(len(cases))]
+        return [results.get(i, JudgeRun("error")) for i in range(len(cases))]
     finally:
         remove_tree(work)
 

@@ -26,7 +26,7 @@ from adequacy.scoring.keys import engine_fingerprint, job_key, spec_hash, verdic
 from adequacy.scoring.options import ScoreOptions, score_options
 from adequacy.scoring.spec_report import (
     SURVIVORS_SHOWN,
-    Disagreement,
+    EngineDisagreement,
     EngineRun,
     ProgramKills,
     SpecReport,
@@ -316,13 +316,13 @@ def _engine_failed(ref: EngineRef, cases: list[Case], e: SpecInvalid
 
 
 def _disagreements(cases: Sequence[Case], per_engine: dict[str, dict[str, Verdict]]
-                   ) -> list[Disagreement]:
-    out: list[Disagreement] = []
+                   ) -> list[EngineDisagreement]:
+    out: list[EngineDisagreement] = []
     for c in cases:
         k = c.key
         decided = {e: vs[k] for e, vs in per_engine.items() if k in vs and vs[k].decided}
         if len({v.value for v in decided.values()}) > 1:
-            out.append(Disagreement(case_id=c.id, bucket=c.bucket,
+            out.append(EngineDisagreement(case_id=c.id, bucket=c.bucket,
                                     values={e: v.value for e, v in decided.items()},
                                     reasons={e: v.reason for e, v in decided.items()}))
     return out

@@ -25,7 +25,7 @@ from adequacy.model.verdicts import BUCKETS, Bucket, InvalidSpec, Truth, Verdict
 from adequacy.scoring.options import RunOptions
 
 
-class Disagreement(BaseModel):
+class EngineDisagreement(BaseModel):
     """Two engines decided the same case differently: a defect in one of them."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -105,7 +105,7 @@ class SpecReport(BaseModel):
     strict: bool = True
     engines: list[EngineRun] = []
     verdicts: list[Verdict] = []
-    disagreements: list[Disagreement] = []
+    disagreements: list[EngineDisagreement] = []
     buckets: dict[Bucket, BucketStats] = Field(default_factory=dict)
     metrics: HarnessMetrics | None = None
     passed_all: bool = False

@@ -25,7 +25,7 @@ from adequacy.search.shrinking import dict_candidates, size_key
 from adequacy.search.space import Inputs, outputs_for, paired, possible, rng_for
 from adequacy_mutators import params_key
 
-__all__ = ["Disagreement", "SearchReport", "as_cases", "compare", "shrink"]
+__all__ = ["JudgeDisagreement", "SearchReport", "as_cases", "compare", "shrink"]
 
 #: inputs per search batch (one engine run per judge per batch).
 BATCH = 48
@@ -33,7 +33,7 @@ BATCH = 48
 SHRINK_BATCH = 64
 
 
-class Disagreement(BaseModel):
+class JudgeDisagreement(BaseModel):
     """One input (pre) or input/output pair (post) the two judges decided differently."""
 
     model_config = ConfigDict(extra="forbid")
@@ -80,7 +80,7 @@ class SearchReport(BaseModel):
     """Inputs or pairs on which one judge (or both) gave no word."""
     known: int = 0
     """Disagreements equal to a case of the task (not reported: ``score`` shows those)."""
-    disagreements: list[Disagreement] = []
+    disagreements: list[JudgeDisagreement] = []
     exhausted: bool = False
     """The search stopped because the budget ran out (not because every bucket was found)."""
 
@@ -115,7 +115,7 @@ class _Search:
             self.oracle.set_deadline(self.deadline)
         self.report = SearchReport(task=task.id, left=left.name, right=right.name, seed=seed,
                                    budget=budget, right_oracles=right.describe)
-        self.found: dict[tuple[str, bool, bool], list[Disagreement]] = {}
+        self.found: dict[tuple[str, bool, bool], list[JudgeDisagreement]] = {}
         self.pool = [c.output for c in task.all_cases() if c.output is not None]
         self.existing = {self._case_key(c.bucket, c.input, c.output): c.key
                          for c in task.all_cases()}
@@ -126,7 +126,7 @@ class _Search:
         return (bucket.value, params_key(inp, self.task.inputs),
                 params_key(out, self.task.outputs) if out is not None else "")
 
-    def _known(self, d: Disagreement) -> bool:
+    def _known(self, d: JudgeDisagreement) -> bool:
         """A case of the task already: the search is for cases beyond them (``score`` shows
         the spec failing the task's own)."""
         return self._case_key(d.bucket, d.input, d.output) in self.existing
@@ -134,7 +134,7 @@ class _Search:
     def left_time(self) -> float:
         return self.deadline - time.monotonic()
 
-    def _keep(self, d: Disagreement) -> None:
+    def _keep(self, d: JudgeDisagreement) -> None:
         if self._known(d):
             self.report.known += 1
             return
@@ -168,7 +168,7 @@ class _Search:
                 else:
                     self.report.inputs_compared += 1
                     if a.value != b.value:
-                        self._keep(Disagreement(predicate="pre", input=inp, left=bool(a.value),
+                        self._keep(JudgeDisagreement(predicate="pre", input=inp, left=bool(a.value),
                                                 right=bool(b.value), left_reason=a.reason,
                                                 right_reason=b.reason))
                 if self._gate(a, b):
@@ -196,13 +196,13 @@ class _Search:
                 continue
             self.report.pairs_compared += 1
             if a.value != b.value:
-                self._keep(Disagreement(predicate="post", input=inp, output=o,
+                self._keep(JudgeDisagreement(predicate="post", input=inp, output=o,
                                         left=bool(a.value), right=bool(b.value),
                                         left_reason=a.reason, right_reason=b.reason))
 
     # ------------------------------------------------------------------ shrinking
 
-    def _still(self, d: Disagreement, cands: list[tuple[dict[str, Any], dict[str, Any] | None]]
+    def _still(self, d: JudgeDisagreement, cands: list[tuple[dict[str, Any], dict[str, Any] | None]]
                ) -> list[tuple[dict[str, Any], dict[str, Any] | None, Word, Word]]:
         """The candidates on which the same disagreement holds, with both words."""
         ins = [i for i, _ in cands]
@@ -235,7 +235,7 @@ class _Search:
         ko = size_key(o, [p.name for p in self.task.outputs]) if o else (0, 0, "")
         return (ki[0] + ko[0], ki[1] + ko[1], ki[2], ko[2])
 
-    def shrink(self, d: Disagreement) -> Disagreement:
+    def shrink(self, d: JudgeDisagreement) -> JudgeDisagreement:
         cur_i, cur_o = d.input, d.output
         d = d.model_copy(update={"found": {"input": d.input, "output": d.output}})
         steps = 0
@@ -278,7 +278,7 @@ class _Search:
 
     def run(self) -> SearchReport:
         self.search()
-        out: list[Disagreement] = []
+        out: list[JudgeDisagreement] = []
         seen: set[tuple[Any, ...]] = set()
         for key in sorted(self.found, key=str):
             for d in self.found[key]:
@@ -304,8 +304,8 @@ def compare(task: Task, left: Judge, right: Judge, *, seed: int = 0, budget: flo
     return _Search(task, left, right, seed, budget, gate, per_bucket).run()
 
 
-def shrink(task: Task, left: Judge, right: Judge, found: Disagreement, *, deadline: float,
-           gate: Literal["right", "both"] = "right", seed: int = 0) -> Disagreement:
+def shrink(task: Task, left: Judge, right: Judge, found: JudgeDisagreement, *, deadline: float,
+           gate: Literal["right", "both"] = "right", seed: int = 0) -> JudgeDisagreement:
     """``found`` (a disagreement from anywhere: a solver's model, a user's case) shrunk as a
     sampled one is, until ``deadline`` (``time.monotonic()``): each step keeps the same
     predicate and both words, on an input the gate still accepts. The result names the task's
@@ -318,7 +318,7 @@ def shrink(task: Task, left: Judge, right: Judge, found: Disagreement, *, deadli
     return d.model_copy(update={"existing": ex}) if ex else d
 
 
-def as_cases(task: Task, found: Sequence[Disagreement], seed: int) -> list[Any]:
+def as_cases(task: Task, found: Sequence[JudgeDisagreement], seed: int) -> list[Any]:
     """New task cases (origin ``explored``) from the disagreements that are not cases yet."""
     from adequacy.model.task import Case
     from adequacy.model.values import content_hash

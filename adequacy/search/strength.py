@@ -45,7 +45,7 @@ from adequacy.model.verdicts import Bucket
 from adequacy.records.html._qa import BenchmarkQA, StrengthRow, qa_of
 from adequacy.scoring.cache import VerdictCache
 from adequacy.scoring.options import ScoreOptions
-from adequacy.search.explore import Disagreement, compare
+from adequacy.search.explore import JudgeDisagreement, compare
 from adequacy.search.oracles import OracleJudge, SpecJudge
 from adequacy_mutators import ProgramsReport, params_key
 
@@ -76,7 +76,7 @@ class MutantResult(BaseModel):
     blind_spot: bool = False
     found_by: Judged | None = None
     """How the blind spot's difference was found."""
-    counterexamples: list[Disagreement] = []
+    counterexamples: list[JudgeDisagreement] = []
     closed: bool = False
     """A case found for a blind spot (this one's or another's) kills it."""
     seconds: float = 0.0
@@ -210,7 +210,7 @@ def _fate(rep: Any, gold_failed: set[str]) -> tuple[Status, str, str]:
     return "survived", "", ""
 
 
-def _label_ok(task: Task, oracle: OracleJudge | None, d: Disagreement) -> str:
+def _label_ok(task: Task, oracle: OracleJudge | None, d: JudgeDisagreement) -> str:
     """Why the task's own oracles contradict the gold spec's label of ``d`` ("" when they do
     not: they agree, or say nothing)."""
     if oracle is None:
@@ -230,7 +230,7 @@ def _label_ok(task: Task, oracle: OracleJudge | None, d: Disagreement) -> str:
     return ""
 
 
-def _case_of(task: Task, d: Disagreement, seed: int, label: str) -> Case:
+def _case_of(task: Task, d: JudgeDisagreement, seed: int, label: str) -> Case:
     b = d.bucket
     h = content_hash(b.value, params_key(d.input, task.inputs),
                      params_key(d.output, task.outputs) if d.output is not None else "")
@@ -314,7 +314,7 @@ def task_strength(task: Task, gold_path: Path | None, options: ScoreOptions, *,
         for m, res in results:
             if res.status != "survived":
                 continue
-            diffs: list[Disagreement] = []
+            diffs: list[JudgeDisagreement] = []
             solver_said = ""
             if equivalence is not None:
                 judged, detail, diffs = _solver(equivalence, task, m.text, gold_text, options,
@@ -393,7 +393,7 @@ def task_strength(task: Task, gold_path: Path | None, options: ScoreOptions, *,
 
 
 def _solver(equivalence: Any, task: Task, text: str, gold: str, options: ScoreOptions,
-            budget: float) -> tuple[str, str, list[Disagreement]]:
+            budget: float) -> tuple[str, str, list[JudgeDisagreement]]:
     """(``symbolic`` | ``bounded`` | ``different`` | ``unknown``, what was proved or why
     nothing was, the counterexamples the concrete engines confirmed)."""
     try:

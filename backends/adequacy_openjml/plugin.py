@@ -216,9 +216,9 @@ class OpenJmlBackend(Backend):
     def reference_session(self, task: Task, limits: Limits | None = None) -> Any:
         """One compile and one sandboxed JVM for every batch (``rac.ReferenceSession``: the
         reference's classes reloaded per batch, so each batch starts from fresh statics)."""
-        from .engines.rac.reference import ReferenceSession
+        from .engines.rac.reference import JvmReferenceSession
 
-        return ReferenceSession(task, limits or Limits())
+        return JvmReferenceSession(task, limits or Limits())
 
     def implicit_invalid(self, task: Task, inp: dict[str, Any]) -> str | None:
         """JML's non-null default (JML RM 2.8): a null String or array argument breaks every

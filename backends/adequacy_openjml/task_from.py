@@ -62,7 +62,7 @@ DRAWS = 40
 
 
 @dataclass
-class Converted:
+class JavaTaskWritten:
     task_dir: Path
     cases: int
     drawn: int
@@ -147,7 +147,7 @@ def _post_fields(cls: JavaClass, m: JavaMethod) -> dict[str, str]:
 
 
 def convert(program: Path, function: str, dest: Path, task_id: str | None = None,
-            draws: int = DRAWS, seed: int = 0, extra: Sequence[Path] = ()) -> Converted:
+            draws: int = DRAWS, seed: int = 0, extra: Sequence[Path] = ()) -> JavaTaskWritten:
     from adequacy.plugin import load_task, random_value
 
     from .engines.rac import engine as rac
@@ -261,7 +261,7 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
                             "its precondition accepts none of them (it may need a receiver "
                             "the no-argument constructor does not make)")
     _write_cases(dest, [i for i, _ in valid], [o for _, o in valid], [i for i, _ in invalid])
-    return Converted(task_dir=dest, cases=len(valid), drawn=len(drawn), invalid=len(invalid))
+    return JavaTaskWritten(task_dir=dest, cases=len(valid), drawn=len(drawn), invalid=len(invalid))
 
 
 def _index_shaped(inp: dict[str, Any], types: dict[str, Type], rng: random.Random

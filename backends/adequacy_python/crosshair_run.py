@@ -97,12 +97,12 @@ def as_unprivileged_user() -> bool:
 
 
 @dataclass
-class Outcome:
+class CrosshairOutcome:
     result: RunResult
     text: str
 
 
-def run(args: list[str], files: dict[str, str], seconds: float, memory_mb: int) -> Outcome:
+def run(args: list[str], files: dict[str, str], seconds: float, memory_mb: int) -> CrosshairOutcome:
     """``python -m crosshair ARGS`` in a fresh folder holding ``files``."""
     work = make_workdir("adequacy-crosshair-")
     try:
@@ -117,7 +117,7 @@ def run(args: list[str], files: dict[str, str], seconds: float, memory_mb: int) 
                                              processes=16, file_size_mb=16,
                                              drop_privileges=as_unprivileged_user()),
                         env=env, view=View(ro=_view()))
-        return Outcome(r, r.stdout.decode("utf-8", "replace"))
+        return CrosshairOutcome(r, r.stdout.decode("utf-8", "replace"))
     finally:
         remove_tree(work)
 

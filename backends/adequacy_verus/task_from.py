@@ -45,7 +45,7 @@ _ITEM_QUALS = {"pub", "open", "closed", "spec", "uninterp", "broadcast", "proof"
 
 
 @dataclass
-class Converted:
+class RustTaskWritten:
     task_dir: Path
     cases: int
     skipped_tests: list[str] = field(default_factory=list)
@@ -461,7 +461,7 @@ def _header_has_mut(src: _Source, fn_tok: int, open_tok: int, param: str) -> boo
     return re.search(rf"\b{re.escape(param)}\s*:\s*&\s*mut\b", header) is not None
 
 
-def convert(program: Path, function: str, dest: Path, task_id: str | None = None) -> Converted:
+def convert(program: Path, function: str, dest: Path, task_id: str | None = None) -> RustTaskWritten:
     """Write the task; a program nested too deeply for our recursive parser and evaluator
     (thousands of parentheses) is an input error naming the file, not an internal error."""
     try:
@@ -471,7 +471,7 @@ def convert(program: Path, function: str, dest: Path, task_id: str | None = None
                         "calls thousands deep)", file=str(program)) from None
 
 
-def _convert(program: Path, function: str, dest: Path, task_id: str | None) -> Converted:
+def _convert(program: Path, function: str, dest: Path, task_id: str | None) -> RustTaskWritten:
     try:
         text = program.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
@@ -529,7 +529,7 @@ def _convert(program: Path, function: str, dest: Path, task_id: str | None) -> C
     cases, skipped = _cases(mod, fn, function, inputs, out_name, output, program)
     _write(dest, tid, program, function, inputs, out_name, output, pre, post,
            _spec_items(src, mod, function), cases, _statement(mod, src, function))
-    return Converted(task_dir=dest, cases=len(cases), skipped_tests=skipped)
+    return RustTaskWritten(task_dir=dest, cases=len(cases), skipped_tests=skipped)
 
 
 def _cases(mod: A.SpecModule, fn: A.FnItem, function: str, inputs: dict[str, str],

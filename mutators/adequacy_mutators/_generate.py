@@ -42,11 +42,11 @@ from adequacy.sandbox.pycode import TaskFunction
 from adequacy.taskdirs.load import load_task, write_cases
 
 from ._constraints import Constraints, parse_constraints
+from ._ids import new_case_id
 from ._inputs import invalid_candidates
 from ._oracles import load_module_function
 from ._profile import input_space_size, profile_inputs
 from ._reference import SharedReference
-from ._task import new_case_id
 
 __all__ = ["GenerateReport", "generate_task"]
 

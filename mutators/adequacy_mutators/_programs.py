@@ -39,8 +39,9 @@ from adequacy.sandbox.pycode import run_source
 from adequacy.taskdirs.load import load_task, write_cases
 
 from ._constraints import parse_constraints
+from ._ids import new_case_id
 from ._oracles import combine
-from ._task import new_case_id, output_oracles
+from ._task import output_oracles
 
 __all__ = ["ProgramMutantResult", "ProgramsReport", "program_mutants_task"]
 

@@ -13,11 +13,11 @@ from adequacy.errors import AdequacyError
 from adequacy.extensions.backend import Limits
 from adequacy.model.identity import params_key
 from adequacy.model.task import Case, Task
-from adequacy.model.values import content_hash
 from adequacy.model.verdicts import Bucket
 from adequacy.taskdirs.load import load_task, write_cases
 
 from ._constraints import Constraints, parse_constraints
+from ._ids import new_case_id
 from ._inputs import InputCandidate, invalid_candidates
 from ._oracles import (
     CheckerOracle,
@@ -130,16 +130,6 @@ def _op_id(kind: str, operator: str) -> str:
     case in a table reads as what it is ("off by two") without opening the file."""
     slug = re.sub(r"[^A-Za-z0-9_.]+", ".", operator).strip(".") or "op"
     return f"{kind}-{slug}"
-
-
-def new_case_id(prefix: str, taken: set[str], *parts: str) -> str:
-    h = content_hash(*parts)
-    for n in range(8, len(h) + 1):
-        cid = f"{prefix}-{h[:n]}"
-        if cid not in taken:
-            taken.add(cid)
-            return cid
-    raise AssertionError("sha256 prefixes exhausted")  # pragma: no cover
 
 
 def mutate_task(

@@ -9,8 +9,8 @@ import pytest
 
 from adequacy.model.verdicts import Bucket
 from adequacy.records.html import (
-    Outcome,
     ResultsError,
+    SpecOutcome,
     build_study,
     outcome,
     read_records,
@@ -64,16 +64,16 @@ def test_writer_failed_counts_as_not_passed_and_not_invalid(tmp_path: Path) -> N
 
 
 def test_outcome_categories() -> None:
-    assert outcome(spec_report("t", "s", full(True))) is Outcome.passed
+    assert outcome(spec_report("t", "s", full(True))) is SpecOutcome.passed
     too_strong = {b: (2, 1 if b is Bucket.pre_complete else 0, 0) for b in ALL}
-    assert outcome(spec_report("t", "s", too_strong)) is Outcome.failed_completeness
+    assert outcome(spec_report("t", "s", too_strong)) is SpecOutcome.failed_completeness
     both = {b: (2, 1, 0) for b in ALL}  # rejects valid cases and accepts wrong ones
-    assert outcome(spec_report("t", "s", both)) is Outcome.failed_completeness
+    assert outcome(spec_report("t", "s", both)) is SpecOutcome.failed_completeness
     only_unknown = {b: (2, 0, 1 if b is Bucket.post_sound else 0) for b in ALL}
-    assert outcome(spec_report("t", "s", only_unknown)) is Outcome.unknown_dominated
-    assert outcome(spec_report("t", "s", {}, status="invalid")) is Outcome.invalid
-    assert outcome(spec_report("t", "s", {}, status="error")) is Outcome.error
-    assert outcome(spec_report("t", "s", {}, status="writer failed")) is Outcome.writer_failed
+    assert outcome(spec_report("t", "s", only_unknown)) is SpecOutcome.unknown_dominated
+    assert outcome(spec_report("t", "s", {}, status="invalid")) is SpecOutcome.invalid
+    assert outcome(spec_report("t", "s", {}, status="error")) is SpecOutcome.error
+    assert outcome(spec_report("t", "s", {}, status="writer failed")) is SpecOutcome.writer_failed
 
 
 def test_approaches_from_writer_and_model_fields(tmp_path: Path) -> None:

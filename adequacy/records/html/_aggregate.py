@@ -12,7 +12,7 @@ from adequacy.model.metrics import HARNESS_T, KS, SampleSummary, pass_at_k, pass
 from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html._intervals import Interval, bootstrap
 from adequacy.records.html._load import Record
-from adequacy.records.html._outcomes import Outcome, outcome
+from adequacy.records.html._outcomes import SpecOutcome, outcome
 
 THRESHOLDS = [round(i / 20, 2) for i in range(21)]
 """Harness@t is drawn for t = 0, 0.05, ..., 1 (and at the study's ``harness_t``)."""
@@ -122,7 +122,7 @@ def approach_stats(name: str, records: Sequence[Record],
         pre_measured=len(pres),
         name=name, summary=summ, ks=ks, harness_at=harness, post_harness_at=post,
         vr=(sum(verified) / len(verified)) if verified else None, vr_measured=len(verified),
-        outcomes={o.value: outcomes.get(o.value, 0) for o in Outcome},
+        outcomes={o.value: outcomes.get(o.value, 0) for o in SpecOutcome},
         by_tag={k: sum(v) / len(v) for k, v in sorted(groups.items())},
         intervals=bootstrap(contributions(records, summ, key, strict)),
         writer=_agreed(r.producer.writer for r in records),

@@ -8,11 +8,11 @@ from adequacy.extensions.registry import registry
 from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html import _svg
 from adequacy.records.html._aggregate import ApproachStats
-from adequacy.records.html._outcomes import Outcome
-from adequacy.records.html._study import Study
+from adequacy.records.html._outcomes import SpecOutcome
+from adequacy.records.html._study import StudyView
 
 
-def charts(study: Study) -> list[tuple[str, str]]:
+def charts(study: StudyView) -> list[tuple[str, str]]:
     """(anchor, svg) pairs in reading order."""
     aps = study.approaches
     out: list[tuple[str, str]] = []
@@ -56,8 +56,8 @@ def charts(study: Study) -> list[tuple[str, str]]:
             errors={"VR (verified)": [_ci(a, "VR") for a in aps],
                     f"PostHarness@{key}": [_ci(a, f"PostHarness@{key}") for a in aps]})))
     out.append(("outcomes", _svg.stacked(
-        "Outcome categories", [a.name for a in aps],
-        {o.value: [a.outcomes.get(o.value, 0) for a in aps] for o in Outcome})))
+        "SpecOutcome categories", [a.name for a in aps],
+        {o.value: [a.outcomes.get(o.value, 0) for a in aps] for o in SpecOutcome})))
     tags = sorted({t for a in aps for t in a.by_tag})
     if tags:
         out.append(("tags", _svg.hbars("Pass@1 by task tag and difficulty", tags,

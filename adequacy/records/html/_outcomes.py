@@ -12,7 +12,7 @@ from adequacy.model.verdicts import Bucket
 from adequacy.scoring.spec_report import SpecReport
 
 
-class Outcome(StrEnum):
+class SpecOutcome(StrEnum):
     passed = "passed"
     failed_completeness = "failed on completeness"
     failed_soundness = "failed on soundness"
@@ -23,32 +23,32 @@ class Outcome(StrEnum):
 
 
 OUTCOME_HELP = {
-    Outcome.passed: "every case of every bucket passed",
-    Outcome.failed_completeness: "rejected some valid input or correct output (too strong)",
-    Outcome.failed_soundness: "accepted some invalid input or wrong output, and no valid one "
+    SpecOutcome.passed: "every case of every bucket passed",
+    SpecOutcome.failed_completeness: "rejected some valid input or correct output (too strong)",
+    SpecOutcome.failed_soundness: "accepted some invalid input or wrong output, and no valid one "
                               "was rejected (too weak)",
-    Outcome.invalid: "the front end rejected the spec (syntax, types, policy)",
-    Outcome.writer_failed: "the spec writer (a model) produced no spec",
-    Outcome.unknown_dominated: "no case decided wrongly, but unknown verdicts or empty buckets "
+    SpecOutcome.invalid: "the front end rejected the spec (syntax, types, policy)",
+    SpecOutcome.writer_failed: "the spec writer (a model) produced no spec",
+    SpecOutcome.unknown_dominated: "no case decided wrongly, but unknown verdicts or empty buckets "
                                "kept it from passing",
-    Outcome.error: "our failure, not the spec's (an engine crashed, a task could not be read)",
+    SpecOutcome.error: "our failure, not the spec's (an engine crashed, a task could not be read)",
 }
 
 _COMPLETE = (Bucket.pre_complete, Bucket.post_complete)
 _SOUND = (Bucket.pre_sound, Bucket.post_sound)
 
 
-def outcome(rep: SpecReport) -> Outcome:
+def outcome(rep: SpecReport) -> SpecOutcome:
     if rep.status == "invalid":
-        return Outcome.invalid
+        return SpecOutcome.invalid
     if rep.status == "writer failed":
-        return Outcome.writer_failed
+        return SpecOutcome.writer_failed
     if rep.status == "error":
-        return Outcome.error
+        return SpecOutcome.error
     if rep.passed_all:
-        return Outcome.passed
+        return SpecOutcome.passed
     if any(rep.buckets[b].failed for b in _COMPLETE if b in rep.buckets):
-        return Outcome.failed_completeness
+        return SpecOutcome.failed_completeness
     if any(rep.buckets[b].failed for b in _SOUND if b in rep.buckets):
-        return Outcome.failed_soundness
-    return Outcome.unknown_dominated
+        return SpecOutcome.failed_soundness
+    return SpecOutcome.unknown_dominated

@@ -13,10 +13,10 @@ from adequacy.extensions.registry import registry
 from adequacy.model.verdicts import BUCKETS
 from adequacy.records.html._aggregate import ApproachStats
 from adequacy.records.html._charts import charts
-from adequacy.records.html._outcomes import OUTCOME_HELP, Outcome
+from adequacy.records.html._outcomes import OUTCOME_HELP, SpecOutcome
 from adequacy.records.html._qa import BenchmarkQA
 from adequacy.records.html._spectext import css
-from adequacy.records.html._study import Study, trust_notes
+from adequacy.records.html._study import StudyView, trust_notes
 from adequacy.records.tables import CELL_LEGEND
 
 
@@ -52,7 +52,7 @@ def _k_cells(a: ApproachStats) -> dict[str, str]:
             "pass^k": f"{_pm(a, f'pass^{kmax}', s.pass_hat_k[kmax])} (k={kmax})"}
 
 
-def summary_rows(study: Study) -> list[dict[str, str]]:
+def summary_rows(study: StudyView) -> list[dict[str, str]]:
     """The per-approach summary, as text cells shared by HTML and markdown."""
     key = f"{study.harness_t:g}"
     kills = _program_kills(study)
@@ -76,7 +76,7 @@ def summary_rows(study: Study) -> list[dict[str, str]]:
     return rows
 
 
-def _program_kills(study: Study) -> dict[str, str]:
+def _program_kills(study: StudyView) -> dict[str, str]:
     """Per approach, the mean program-mutant kill ratio over its specs whose task's cases name
     wrong programs (empty when no spec's do)."""
     by: dict[str, list[float]] = {}
@@ -96,7 +96,7 @@ def _solver_cells(a: ApproachStats) -> dict[str, str]:
     return {"post determines output": det, "pre admits beyond gold": pre}
 
 
-def leaderboard_rows(study: Study) -> list[dict[str, str]]:
+def leaderboard_rows(study: StudyView) -> list[dict[str, str]]:
     """One row per approach, best Pass@1 first: who wrote the specs (as recorded), Pass@1,
     pass@k, the four metrics with intervals, VR where any approach measured it, what writing
     the specs cost and scoring them took."""
@@ -156,7 +156,7 @@ def _env() -> jinja2.Environment:
     return env
 
 
-def _scoring(study: Study) -> str:
+def _scoring(study: StudyView) -> str:
     if study.strict:
         return "strict (unknown counts as failed)"
     some = "" if study.lenient == len(study.rows) else f" for {study.lenient} of {len(study.rows)} specs"
@@ -172,19 +172,19 @@ def metric_legend() -> str:
             f"{', '.join(names[:-1])} and {names[-1]}")
 
 
-def render_html(study: Study, title: str = "spec-adequacy report") -> str:
+def render_html(study: StudyView, title: str = "spec-adequacy report") -> str:
     return _env().get_template("report.html.j2").render(
         title=title, study=study, summary=summary_rows(study), charts=charts(study),
         leaderboard=leaderboard_rows(study), source_css=css(), cell_legend=CELL_LEGEND,
         buckets=[b.value for b in BUCKETS], metric_names=metric_legend(),
-        outcomes=[(o.value, OUTCOME_HELP[o]) for o in Outcome],
+        outcomes=[(o.value, OUTCOME_HELP[o]) for o in SpecOutcome],
         generated=_dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         scoring=_scoring(study), notes=trust_notes(study), qa_note=QA_NOTE,
         qa_summary=qa_summary_rows(study.qa) if study.qa is not None else [],
         qa_tasks=qa_task_rows(study.qa) if study.qa is not None else [])
 
 
-def render_markdown(study: Study) -> str:
+def render_markdown(study: StudyView) -> str:
     rows = summary_rows(study)
     lines = ["# spec-adequacy report", "",
              f"Results: {', '.join(study.files)}. Scoring: "
@@ -198,9 +198,9 @@ def render_markdown(study: Study) -> str:
     lines += _md_table(rows)
     lines += ["", "## Leaderboard", ""]
     lines += _md_table(leaderboard_rows(study))
-    lines += ["", "## Outcome categories", ""]
+    lines += ["", "## SpecOutcome categories", ""]
     lines += _md_table([{"approach": a.name, **{o.value: str(a.outcomes.get(o.value, 0))
-                                                for o in Outcome}} for a in study.approaches])
+                                                for o in SpecOutcome}} for a in study.approaches])
     tags = sorted({t for a in study.approaches for t in a.by_tag})
     if tags:
         lines += ["", "## Pass@1 by tag", ""]
@@ -263,7 +263,7 @@ def _md_table(rows: list[dict[str, str]]) -> list[str]:
     return out
 
 
-def render_json(study: Study) -> str:
+def render_json(study: StudyView) -> str:
     """The study as data; each spec's highlighted HTML is left out (its marked lines stay)."""
     return study.model_dump_json(indent=2, exclude={"rows": {"__all__": {"text": {"html"}}}})
 

@@ -67,7 +67,7 @@ class SpecRow(BaseModel):
     """The wrong programs it accepts on every recorded wrong output."""
 
 
-class Study(BaseModel):
+class StudyView(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     files: list[str]
@@ -87,21 +87,21 @@ class Study(BaseModel):
 
 
 def build_study(records: Sequence[Record], files: Sequence[str],
-                harness_t: float = HARNESS_T, qa: BenchmarkQA | None = None) -> Study:
+                harness_t: float = HARNESS_T, qa: BenchmarkQA | None = None) -> StudyView:
     infos = task_infos(records)
     approaches = [approach_stats(name, recs, infos, harness_t)
                   for name, recs in group(records).items()]
     cases = _case_texts(records)
     rows = [_row(i, r, cases) for i, r in enumerate(records)]
     rows.sort(key=lambda s: (s.task_id, s.approach, s.spec))
-    return Study(files=list(files), strict=all(r.report.strict for r in records),
+    return StudyView(files=list(files), strict=all(r.report.strict for r in records),
                  harness_t=harness_t, approaches=approaches, rows=rows,
                  verified=sum(1 for r in records if r.sealed),
                   unverified=[r.source for r in records if not r.sealed],
                  lenient=sum(1 for r in records if not r.report.strict), qa=qa)
 
 
-def trust_notes(study: Study) -> list[str]:
+def trust_notes(study: StudyView) -> list[str]:
     """What a reader must know before believing the figures: records nobody here scored, and
     lenient scoring. One sentence each; empty when every record is verified and strict."""
     notes = []

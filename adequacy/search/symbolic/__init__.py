@@ -8,7 +8,7 @@ a solver returns is re-checked by the concrete engines before it is reported
 """
 
 from adequacy.search.symbolic.compare import (
-    Finding,
+    SymbolicFinding,
     SymbolicReport,
     compare_symbolic,
     concrete_options,
@@ -22,6 +22,6 @@ from adequacy.search.symbolic.figures import (
     with_figures,
 )
 
-__all__ = ["Finding", "SymbolicReport", "compare_symbolic", "concrete_options", "equivalence",
+__all__ = ["SymbolicFinding", "SymbolicReport", "compare_symbolic", "concrete_options", "equivalence",
            "output_determination", "pre_against_gold", "symbolic_figures", "unique_post",
            "with_figures"]

@@ -32,10 +32,10 @@ from adequacy.extensions.symbolic import Answer, Model, Question, SolverLimits, 
 from adequacy.model.task import Task
 from adequacy.model.verdicts import Bucket
 from adequacy.scoring.options import ScoreOptions
-from adequacy.search.explore import Disagreement, shrink
+from adequacy.search.explore import JudgeDisagreement, shrink
 from adequacy.search.oracles import OracleJudge, SpecJudge, Word
 
-__all__ = ["Finding", "PredicateResult", "SymbolicReport", "compare_symbolic",
+__all__ = ["SymbolicFinding", "PredicateResult", "SymbolicReport", "compare_symbolic",
            "concrete_options", "equivalence", "symbolic_for"]
 
 _SIDE_WORDS = {"a": "the spec accepts, the reference rejects",
@@ -46,7 +46,7 @@ Side = Literal["a", "b"]
 not, ``b`` the other way round."""
 
 
-class Finding(BaseModel):
+class SymbolicFinding(BaseModel):
     """One solver model, after the concrete engines judged it."""
 
     model_config = ConfigDict(extra="forbid")
@@ -60,7 +60,7 @@ class Finding(BaseModel):
     right: bool | None = None
     """The reference side's concrete word."""
     detail: str = ""
-    disagreement: Disagreement | None = None
+    disagreement: JudgeDisagreement | None = None
     """The shrunk counterexample (``counterexample`` only)."""
     oracle_bucket: Bucket | None = None
     """The bucket the task's own oracles put it in, where they decide (else None)."""
@@ -88,10 +88,10 @@ class SymbolicReport(BaseModel):
     budget: float
     seconds: float = 0.0
     results: list[PredicateResult] = []
-    findings: list[Finding] = []
+    findings: list[SymbolicFinding] = []
 
     @property
-    def counterexamples(self) -> list[Disagreement]:
+    def counterexamples(self) -> list[JudgeDisagreement]:
         return [f.disagreement for f in self.findings
                 if f.status == "counterexample" and f.disagreement is not None]
 
@@ -166,7 +166,7 @@ class Confirmer:
         except AdequacyError:
             self.oracle = None
 
-    def confirm(self, pred: Literal["pre", "post"], m: Model) -> Finding:
+    def confirm(self, pred: Literal["pre", "post"], m: Model) -> SymbolicFinding:
         inp = m.input
         out = m.output
         if pred == "pre":
@@ -174,14 +174,14 @@ class Confirmer:
         else:
             gate = self.right.inputs([inp])[0]
             if gate.value is not True:
-                return Finding(predicate=pred, status=("encoding_fault" if gate.value is False
+                return SymbolicFinding(predicate=pred, status=("encoding_fault" if gate.value is False
                                                        else "unconfirmed"),
                                input=inp, output=out, detail=(
                                    "the reference side's precondition, evaluated "
                                    f"concretely, does not accept the input ({gate.reason})"))
             assert out is not None
             a, b = self.left.outputs([(inp, out)])[0], self.right.outputs([(inp, out)])[0]
-        f = Finding(predicate=pred, status="unconfirmed", input=inp, output=out,
+        f = SymbolicFinding(predicate=pred, status="unconfirmed", input=inp, output=out,
                     left=_word(a), right=_word(b))
         if a.value is None or b.value is None:
             f.detail = (f"the concrete engines leave it undecided (spec: {a.reason}; "
@@ -193,7 +193,7 @@ class Confirmer:
                         f"(both {'accept' if a.value else 'reject'}): a fault of the encoding")
             return f
         f.status = "counterexample"
-        d = Disagreement(predicate=pred, input=inp, output=out if pred == "post" else None,
+        d = JudgeDisagreement(predicate=pred, input=inp, output=out if pred == "post" else None,
                          left=bool(a.value), right=bool(b.value), left_reason=a.reason,
                          right_reason=b.reason)
         d = shrink(self.task, self.left, self.right, d, deadline=self.deadline, gate="right",
@@ -203,7 +203,7 @@ class Confirmer:
         self.label(f, d)
         return f
 
-    def label(self, f: Finding, d: Disagreement) -> None:
+    def label(self, f: SymbolicFinding, d: JudgeDisagreement) -> None:
         """The bucket the task's own oracles put the case in, where they decide."""
         if self.oracle is None:
             f.oracle_note = "the task has no oracle of its own; labelled by the reference spec"

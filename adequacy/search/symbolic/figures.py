@@ -293,22 +293,22 @@ def add_found(task: Task, figs: SymbolicFigures, seed: int = 0) -> int:
     second output, and each output of two on one input that the task's oracles call wrong, as
     ``post_sound``; each input the gold spec refuses that the task's oracles call invalid as
     ``pre_sound``. Returns how many cases were new."""
-    from adequacy.search.explore import Disagreement, as_cases
+    from adequacy.search.explore import JudgeDisagreement, as_cases
     from adequacy.taskdirs.load import write_cases
-    found: list[Disagreement] = []
+    found: list[JudgeDisagreement] = []
     if figs.output is not None:
         for r in figs.output.results:
             if r.status == "second_output" and r.other is not None:
-                found.append(Disagreement(predicate="post", input=r.input, output=r.other,
+                found.append(JudgeDisagreement(predicate="post", input=r.input, output=r.other,
                                           left=True, right=False))
     if figs.unique is not None and figs.unique.input is not None:
         for i in figs.unique.wrong:
-            found.append(Disagreement(predicate="post", input=figs.unique.input,
+            found.append(JudgeDisagreement(predicate="post", input=figs.unique.input,
                                       output=figs.unique.outputs[i], left=True, right=False))
     if figs.pre is not None:
         for a in figs.pre.inputs:
             if a.oracle == "invalid":
-                found.append(Disagreement(predicate="pre", input=a.input, left=True,
+                found.append(JudgeDisagreement(predicate="pre", input=a.input, left=True,
                                           right=False))
     new = as_cases(task, found, seed)
     for b in {c.bucket for c in new}:

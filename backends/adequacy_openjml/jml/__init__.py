@@ -4,10 +4,10 @@ Public API: ``read_spec`` (a spec file -> ``SpecFile``), ``parse_expression``, `
 """
 
 from .ast import Expr
-from .members import Clause, JavaMethod, SpecCase, SpecFile
+from .members import JavaMethod, JmlClause, SpecCase, SpecFile
 from .parser import parse_expression
 from .policy import check_code
 from .reader import read_source
 
-__all__ = ["Clause", "Expr", "JavaMethod", "SpecCase", "SpecFile", "check_code",
+__all__ = ["JmlClause", "Expr", "JavaMethod", "SpecCase", "SpecFile", "check_code",
            "parse_expression", "read_source"]

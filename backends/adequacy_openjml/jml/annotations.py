@@ -20,7 +20,7 @@ from .keywords import (
     RECORDED_CLAUSES,
 )
 from .lexer import Token
-from .members import Clause, JavaMethod, SpecCase
+from .members import JavaMethod, JmlClause, SpecCase
 
 MAX_CASE_NESTING = 40
 """``{|`` inside ``{|`` the reader follows (it recurses once per level; hostile input may nest
@@ -120,7 +120,7 @@ class Annotations:
         self.modifiers: set[str] = set()
         self.cases: list[SpecCase] = []
         self.models: list[JavaMethod] = []
-        self.invariants: list[Clause] = []
+        self.invariants: list[JmlClause] = []
         self.depth = 0
         self._parse()
 
@@ -208,7 +208,7 @@ class Annotations:
                     body = toks[i + 1:end]
                     if not body:
                         raise self.err(f"empty {t.text} clause", t.line)
-                    clause = Clause(RECORDED_CLAUSES[t.text], body, t.line,
+                    clause = JmlClause(RECORDED_CLAUSES[t.text], body, t.line,
                                     " ".join(x.text for x in body))
                     getattr(current, {"requires": "requires", "ensures": "ensures",
                                       "assignable": "assignable", "old": "old"}.get(
@@ -240,7 +240,7 @@ class Annotations:
                 end = self._until_semicolon(i + 1)
                 if t.text in ("invariant", "invariant_redundantly"):
                     body = self.toks[i + 1:end]
-                    self.invariants.append(Clause("invariant", body, t.line,
+                    self.invariants.append(JmlClause("invariant", body, t.line,
                                                   " ".join(x.text for x in body)))
                 i = end + 1
                 mods = []

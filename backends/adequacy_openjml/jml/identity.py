@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import ast as A
 from .identity_scan import ORDER_REVEALING, kind_of_type
 from .members import JavaClass, JavaMethod
-from .semantics import Case
+from .semantics import DesugaredCase
 from .typecheck import UNKNOWN, Checker, norm
 
 _SALTED = {("Set", "of"), ("Map", "of"), ("Map", "ofEntries"), ("Set", "copyOf"),
@@ -27,7 +27,7 @@ def _kind(t: str) -> str:
     return "?" if t == UNKNOWN else kind_of_type(t)
 
 
-def identity_gap(cls: JavaClass, method: JavaMethod, cases: list[Case]) -> str | None:
+def identity_gap(cls: JavaClass, method: JavaMethod, cases: list[DesugaredCase]) -> str | None:
     """Why a clause's value may change from run to run (with its line), or None."""
     checker = Checker(cls, method, None)
     for c in cases:

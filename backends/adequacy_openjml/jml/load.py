@@ -19,7 +19,7 @@ from .quant_types import check_quantifier_types
 from .reader import read_source
 from .resolve import check_names
 from .returns import returned_parameter
-from .semantics import Case, math_gap, spec_cases
+from .semantics import DesugaredCase, math_gap, spec_cases
 from .typecheck import check_assignable, check_types
 from .unicode import java_input
 
@@ -34,7 +34,7 @@ class JmlSpec:
     source: SpecFile
     cls: JavaClass
     method: JavaMethod
-    cases: list[Case]
+    cases: list[DesugaredCase]
     """Spec cases with JML's implicit clauses made explicit (``jml.semantics``)."""
     math_gap: str | None = None
     """Why the spec's arithmetic is outside bigint spec math, which KeY computes

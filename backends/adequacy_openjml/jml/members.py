@@ -15,7 +15,7 @@ from .lexer import Token
 
 
 @dataclass
-class Clause:
+class JmlClause:
     keyword: str
     """Canonical keyword: ``requires``, ``ensures``, ``signals``, ``signals_only``,
     ``assignable`` or ``old``."""
@@ -29,11 +29,11 @@ class SpecCase:
     kind: str
     """``lightweight``, ``behavior``, ``normal`` or ``exceptional``."""
     line: int
-    requires: list[Clause] = field(default_factory=list)
-    ensures: list[Clause] = field(default_factory=list)
-    signals: list[Clause] = field(default_factory=list)
-    assignable: list[Clause] = field(default_factory=list)
-    old: list[Clause] = field(default_factory=list)
+    requires: list[JmlClause] = field(default_factory=list)
+    ensures: list[JmlClause] = field(default_factory=list)
+    signals: list[JmlClause] = field(default_factory=list)
+    assignable: list[JmlClause] = field(default_factory=list)
+    old: list[JmlClause] = field(default_factory=list)
     """``old T x = e;`` declarations, in order (JML RM 9.9.2)."""
 
     @property
@@ -130,7 +130,7 @@ class JavaClass:
     methods: list[JavaMethod] = field(default_factory=list)
     fields: list[JavaField] = field(default_factory=list)
     models: list[JavaMethod] = field(default_factory=list)
-    invariants: list[Clause] = field(default_factory=list)
+    invariants: list[JmlClause] = field(default_factory=list)
     """``invariant`` clauses (the predicate's tokens): type-checked, not evaluated."""
     modifiers: set[str] = field(default_factory=set)
     """JML modifiers written before the class (``nullable_by_default``, ``spec_java_math``...)."""

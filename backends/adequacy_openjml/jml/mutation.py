@@ -29,7 +29,7 @@ from adequacy.plugin import (
 from . import ast as A
 from .lexer import Token
 from .load import find_target
-from .members import Clause
+from .members import JmlClause
 from .parser import Parser
 from .reader import _Reader
 from .unicode import java_input
@@ -83,7 +83,7 @@ for _name in ("expr", "_expr", "equiv", "implies", "binary", "relational", "shif
 class _Clause:
     """One parsed clause: its tree, its parser's ranges and the file offset of each token."""
 
-    def __init__(self, clause: Clause, offsets: dict[int, int]) -> None:
+    def __init__(self, clause: JmlClause, offsets: dict[int, int]) -> None:
         self.clause = clause
         self.parser = SpanParser(list(clause.tokens))
         self.tree = self.parser.parse_all()

@@ -17,7 +17,7 @@ from adequacy.plugin import SpecInvalid
 
 from . import ast as A
 from .members import SpecFile
-from .semantics import Case
+from .semantics import DesugaredCase
 from .signatures import LIBRARY_CLASSES
 
 PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "boolean", "double", "float",
@@ -41,7 +41,7 @@ def declared_types(src: SpecFile) -> set[str]:
     return out
 
 
-def check_quantifier_types(src: SpecFile, cases: list[Case], file: str | None) -> None:
+def check_quantifier_types(src: SpecFile, cases: list[DesugaredCase], file: str | None) -> None:
     """Raise ``SpecInvalid`` at the first quantifier whose variable's type exists nowhere."""
     known = PRIMITIVES | JAVA_LANG | LIBRARY_CLASSES | declared_types(src)
     for c in cases:

@@ -32,7 +32,7 @@ from adequacy.plugin import SpecInvalid
 
 from . import ast as A
 from .lexer import Token
-from .members import Clause, JavaClass, JavaMethod, SpecCase
+from .members import JavaClass, JavaMethod, JmlClause, SpecCase
 from .parser import PRIMITIVES, parse_expression
 
 FRAME_VAR = "__frame_i"
@@ -100,7 +100,7 @@ def nonnull_result(cls: JavaClass, method: JavaMethod) -> bool:
 
 
 @dataclass
-class Case:
+class DesugaredCase:
     """One spec case with JML's implicit clauses added (what every engine evaluates)."""
 
     kind: str
@@ -146,14 +146,14 @@ def old_bindings(sc: SpecCase, file: str | None) -> dict[str, A.Expr]:
     return out
 
 
-def spec_cases(cls: JavaClass, method: JavaMethod, file: str | None) -> list[Case]:
+def spec_cases(cls: JavaClass, method: JavaMethod, file: str | None) -> list[DesugaredCase]:
     """The method's spec cases as every engine must read them."""
     params = {n for _t, n in method.params}
     pre_nn = [(A.Binary(method.line, "!=", A.Name(method.line, p), _null(method.line)),
                method.line) for p in nonnull_params(cls, method)]
     post_nn = [(A.Binary(method.line, "!=", A.Result(method.line), _null(method.line)),
                 method.line)] if nonnull_result(cls, method) else []
-    out: list[Case] = []
+    out: list[DesugaredCase] = []
     for sc in method.spec:
         check_case(sc, file)
         olds = old_bindings(sc, file)
@@ -168,10 +168,10 @@ def spec_cases(cls: JavaClass, method: JavaMethod, file: str | None) -> list[Cas
             ens.append((old_reference(e, params), c.line))
         ens += frame_conditions(method, sc, file)
         # an implicit clause the case already states is not repeated (smaller KeY formulas)
-        out.append(Case(sc.kind, sc.line, _missing(pre_nn, req) + req,
+        out.append(DesugaredCase(sc.kind, sc.line, _missing(pre_nn, req) + req,
                         ens + _missing(post_nn, ens)))
     if not out and (pre_nn or post_nn):
-        out.append(Case("lightweight", method.line, list(pre_nn), list(post_nn)))
+        out.append(DesugaredCase("lightweight", method.line, list(pre_nn), list(post_nn)))
     return out
 
 
@@ -196,7 +196,7 @@ def _null(line: int) -> A.Lit:
 
 
 # ------------------------------------------------------------------------------- frames
-def _locations(clauses: list[Clause]) -> list[list[Token]]:
+def _locations(clauses: list[JmlClause]) -> list[list[Token]]:
     locs: list[list[Token]] = []
     for cl in clauses:
         cur: list[Token] = []
@@ -316,7 +316,7 @@ def spec_math_mode(cls: JavaClass, method: JavaMethod) -> str:
     return _mode(method.modifiers, "spec") or _mode(cls.modifiers, "spec") or "bigint"
 
 
-def math_gap(cls: JavaClass, method: JavaMethod, cases: list[Case]) -> str | None:
+def math_gap(cls: JavaClass, method: JavaMethod, cases: list[DesugaredCase]) -> str | None:
     """Why an engine that computes only ``spec_bigint_math`` (KeY) cannot evaluate this spec's
     arithmetic faithfully, or None. rac computes every mode (``spec_math_mode``) and ignores it.
 
@@ -346,7 +346,7 @@ def math_gap(cls: JavaClass, method: JavaMethod, cases: list[Case]) -> str | Non
 
 
 # ------------------------------------------------------------------------------- identity
-def identity_comparison(method: JavaMethod, cases: list[Case]) -> int | None:
+def identity_comparison(method: JavaMethod, cases: list[DesugaredCase]) -> int | None:
     """Line of the first ``==`` / ``!=`` between an object of a known reference type (a
     parameter, ``\\result``, a string literal) and anything but ``null``, or None."""
     types = dict((n, t) for t, n in method.params)

@@ -7,10 +7,10 @@ tables), ``policy`` (``check_code``: what a spec may change) and ``returns``
 (``returned_parameter``). New code imports from those modules; this one only names them.
 """
 
-from .members import Clause, JavaClass, JavaField, JavaMethod, SpecCase, SpecFile
+from .members import JavaClass, JavaField, JavaMethod, JmlClause, SpecCase, SpecFile
 from .policy import check_code
 from .reader import read_source, split_comments
 from .returns import returned_parameter
 
-__all__ = ["Clause", "JavaClass", "JavaField", "JavaMethod", "SpecCase", "SpecFile",
+__all__ = ["JmlClause", "JavaClass", "JavaField", "JavaMethod", "SpecCase", "SpecFile",
            "check_code", "read_source", "returned_parameter", "split_comments"]

@@ -40,7 +40,7 @@ class Refusal(Exception):
 
 
 @dataclass
-class Converted:
+class VerinaTask:
     """A VERINA task in memory, ready to write."""
 
     task_id: str
@@ -141,7 +141,7 @@ def _map_type(text: str, what: str) -> tuple[str, LeanType]:
         raise Refusal(f"unsupported type {e.what}", f"{what} ({text}): {e}") from None
 
 
-def convert_task(folder: Path, strict: bool = True) -> Converted:
+def convert_task(folder: Path, strict: bool = True) -> VerinaTask:
     """Read and convert one VERINA folder; ``Refusal`` says why it cannot be converted."""
     fn_name, params, ret, task_id, upstream = _signature(folder)
     if not _IDENT.match(task_id):
@@ -236,7 +236,7 @@ def convert_task(folder: Path, strict: bool = True) -> Converted:
         cases[b] = [c.model_copy(update={"visible": k < VISIBLE_PER_BUCKET})
                     for k, c in enumerate(cases[b])]
     total = not cases[Bucket.pre_sound] and lean_precondition_is_true(folder)
-    return Converted(task_id=task_id, fn_name=fn_name, inputs=inputs, output=(out_text, out_lt),
+    return VerinaTask(task_id=task_id, fn_name=fn_name, inputs=inputs, output=(out_text, out_lt),
                      skeleton=skeleton, statement=statement, upstream=upstream, cases=cases,
                      dropped=dropped, every_input_valid=total)
 
@@ -254,7 +254,7 @@ def _toml_str(s: str) -> str:
     return json.dumps(s, ensure_ascii=True)
 
 
-def task_toml(c: Converted) -> str:
+def task_toml(c: VerinaTask) -> str:
     kind = c.task_id.split("_")[1] if c.task_id.count("_") >= 2 else ""
     sig_in = " ".join(f"({n} : {lt})" for n, _, lt in c.inputs)
     provenance = (f"{SOURCE}: task {c.task_id} (Lean function {c.fn_name}){c.upstream}. "
@@ -280,7 +280,7 @@ def task_toml(c: Converted) -> str:
     return "\n".join(lines)
 
 
-def write_task(c: Converted, dest: Path) -> Path:
+def write_task(c: VerinaTask, dest: Path) -> Path:
     """Write one converted task under ``dest``, replacing an earlier import of the same id but
     never a folder that is not a task (a mistyped DEST must not lose a user's files)."""
     folder = dest / c.task_id

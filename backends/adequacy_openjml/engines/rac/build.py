@@ -12,7 +12,7 @@ from adequacy.plugin import SpecInvalid
 from ...jml import ast as A
 from ...jml.members import JavaClass, JavaMethod, SpecFile, result_types
 from ...jml.returns import returned_parameter
-from ...jml.semantics import Case
+from ...jml.semantics import DesugaredCase
 from .model_math import checked_body
 from .translate import SIGNATURE, Context, Env, translate
 
@@ -82,7 +82,7 @@ def whole_post_state(spec: SpecFile, cls: JavaClass, target: JavaMethod,
 
 
 def build_unit(spec: SpecFile, cls: JavaClass, target: JavaMethod,
-               cases: list[Case], post_fields: Sequence[str] = ()) -> Unit:
+               cases: list[DesugaredCase], post_fields: Sequence[str] = ()) -> Unit:
     """Translate every clause of the front end's spec cases. The front end has resolved every
     name already; a ``SpecInvalid`` from here is rac's own gap (``engine="rac"``)."""
     ctx = Context(cls, target, spec.file, post_fields=tuple(post_fields),

@@ -36,7 +36,7 @@ from ...jml.load import JmlSpec, spec_data
 from .build import Unit, build_unit
 from .jvms import JVMS  # noqa: F401 - tests reach the JVM pool through the engine
 from .reference import (  # noqa: F401 - the engine's reference entry points
-    ReferenceSession,
+    JvmReferenceSession,
     reference_outcomes,
     reference_unit,
     run_reference,

@@ -2,7 +2,7 @@
 
 Generating and mutating one task asks its reference about several batches of inputs (drawn
 ones with the task's own probes, then invalid candidates, then the inputs whose mutants need
-an output). A ``ReferenceSession`` serves all of them with one compile and one JVM: each
+an output). A ``JvmReferenceSession`` serves all of them with one compile and one JVM: each
 batch after the first reloads the reference's classes in a fresh class loader, so a batch
 sees the reference's static state as a fresh JVM would (as when every batch had a JVM of its
 own), and the inputs of a batch go in one streamed request (``runs``), each with its own time
@@ -32,7 +32,7 @@ from .build import Unit, build_unit
 from .runs import CompileGap, ordered_args, post_fields, start_run, unit_key
 from .worker import WorkerDied
 
-__all__ = ["ReferenceSession", "reference_outcomes", "reference_unit", "run_reference"]
+__all__ = ["JvmReferenceSession", "reference_outcomes", "reference_unit", "run_reference"]
 
 #: errors of the JVM, not of the method's domain: a deep recursion on a big valid input and
 #: a full heap say nothing about whether the input is valid.
@@ -137,7 +137,7 @@ class _Lane:
         self.busy = False
 
 
-class ReferenceSession:
+class JvmReferenceSession:
     """Batches of one task's reference inputs, one compile and one JVM for all of them.
 
     ``outcomes(inputs)`` answers as a one-batch ``reference_outcomes`` would: the batch's
@@ -161,7 +161,7 @@ class ReferenceSession:
         self.helpers = 0
         """Helper lanes started (for tests and benchmarks)."""
 
-    def __enter__(self) -> ReferenceSession:
+    def __enter__(self) -> JvmReferenceSession:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -380,7 +380,7 @@ def reference_outcomes(unit: Unit, task: Task, inputs: list[dict[str, Any]],
     exception (its class), timed out, or gave no outcome (a crash, an error of the JVM)."""
     if not inputs:
         return []
-    with ReferenceSession(task, limits, unit) as s:
+    with JvmReferenceSession(task, limits, unit) as s:
         return s.outcomes(inputs)
 
 

@@ -178,7 +178,7 @@ def test_entry_point_bad_spec_one_line(task: Path, tmp_path: Path) -> None:
 def test_main_last_resort_is_one_line(tmp_path: Path) -> None:
     code = ("import sys, adequacy.cli as c, adequacy.extensions.registry as plugins\n"
             "def boom(): raise RuntimeError('boom\\nsecond line')\n"
-            "plugins.backends = boom\n"
+            "plugins.registry = boom\n"
             "sys.argv = ['adequacy', 'backends']\n"
             "c.main()\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

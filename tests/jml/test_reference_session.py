@@ -150,7 +150,7 @@ def test_lazy_generation_writes_what_running_every_draw_writes(
     rep = generate_task(lazy, valid=10, seed=0)
     assert rep.inferred_every_input_valid
     eager = _mod_task(tmp_path / "eager")
-    monkeypatch.setattr(ref.ReferenceSession, "stateless", property(lambda self: False))
+    monkeypatch.setattr(ref.JvmReferenceSession, "stateless", property(lambda self: False))
     rep2 = generate_task(eager, valid=10, seed=0)
     assert rep2.every_input_valid_reason == rep.every_input_valid_reason
     for f in ("task.toml", "tests/post_complete.jsonl", "tests/pre_complete.jsonl"):

@@ -5,6 +5,20 @@ Read the layout (``layout``), convert texts losslessly through the task's ``io.p
 (``judges``), route and filter (``routing``), write tasks (``build``). docs/packages.md.
 """
 
-from adequacy.packages.build import Options, import_packages, package_folders
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from adequacy.packages.build import Options, import_packages, package_folders
 
 __all__ = ["Options", "import_packages", "package_folders"]
+
+
+def __getattr__(name: str) -> Any:
+    """The building machinery loads on first use: the registry imports this package's importer
+    in every process, and a score never builds a package."""
+    if name in __all__:
+        from adequacy.packages import build
+        return getattr(build, name)
+    raise AttributeError(f"module 'adequacy.packages' has no attribute {name!r}")

@@ -111,7 +111,7 @@ def test_a_worker_that_keeps_dying_gives_the_predicate_up(tmp_path: Path,
     cases = [Case(id=f"c{i}", bucket=Bucket.pre_complete, input={"x": i, "y": i})
              for i in range(8)]
     vs = rac.RacEngine().check(spec, task, cases, Limits())
-    assert all(v.value is Truth.unknown for v in vs)
+    assert all(v.value is Truth.unknown for v in vs), [(v.value, v.reason) for v in vs]
     assert all("worker" in v.reason for v in vs[:3]), [v.reason for v in vs[:3]]
     assert all("killed its worker on 3 cases in a row" in v.reason for v in vs[3:]), \
         [v.reason for v in vs[3:]]

@@ -1,18 +1,27 @@
 """Two checkouts side by side, in one run: start-up, score time and the type walkers' speed.
 
 Usage: python benchmarks/compare_trees.py BEFORE AFTER [--repeat 7]
+       [--before-python VENV/bin/python] [--after-python VENV/bin/python]
 
 BEFORE and AFTER are source trees (a ``git archive`` of a commit, a worktree). Each figure is
 measured in child processes of this interpreter whose ``PYTHONPATH`` holds the tree's source
 roots and a distribution record made from the tree's own ``pyproject.toml`` entry points (so
 each tree loads exactly its own plugins, whatever is installed), the two trees alternating run
-by run; the median of ``--repeat`` runs is printed with the ratio AFTER / BEFORE:
+by run; the median of ``--repeat`` runs is printed with the ratio AFTER / BEFORE. A tree whose
+packages are not its folders (the layout before built-ins became plugins under their own
+folders) cannot be put on ``PYTHONPATH``: give the interpreter of a venv it is installed in
+(``--before-python``), which then runs it as installed. Give both trees venvs with the same
+distributions when comparing start-up: entry points are looked up across all of them. Both
+trees' bytecode is compiled first: with ``PYTHONDONTWRITEBYTECODE`` set, a tree whose ``.pyc``
+files are stale would recompile its changed modules on every run and look slower than it is.
 
 1. ``adequacy --version`` (start-up);
 2. ``adequacy score`` of a bundled Verus task's gold spec with a warm verdict cache (a fresh
    process: registry, task, front end, cache lookups);
-3. the same spec scored 20 times in one process without the cache (interp; per-score time);
-4. the walkers on large values: ``validate``, ``canonical`` and ``value_key`` of a 200,000
+3. the same without the verdict cache (``--no-cache``: start-up and interp deciding 38 cases);
+4. the same spec scored 20 times in one process without the cache, five times over, the best
+   mean kept (interp; per-score time);
+5. the walkers on large values: ``validate``, ``canonical`` and ``value_key`` of a 200,000
    integer sequence, of 50,000 (int, string) tuples and of a 20,000-entry map; Verus tokens and
    interpreter values of the tuples; 200 mutants of a 1,000-element sequence.
 
@@ -36,8 +45,18 @@ ROOTS = ("", "backends", "mutators", "optimizers")
 
 WALKERS = r"""
 import json, random, sys, time
-from adequacy.model import identity, values
-from adequacy.model.types import parse_type
+try:
+    from adequacy.model import identity, values
+    from adequacy.model.types import parse_type
+    from adequacy_verus import render
+    from adequacy_verus.interp import values as iv
+    from adequacy_mutators import mutants
+except ImportError:  # the layout before the core's rooms
+    from adequacy import values
+    from adequacy.mutators import _identity as identity, mutants
+    from adequacy.types import parse_type
+    from adequacy.backends.verus import render
+    from adequacy.backends.verus.interp import values as iv
 def best(f, n=3):
     out = []
     for _ in range(n):
@@ -52,11 +71,8 @@ for name, (t, v) in {"ints": (t1, v1), "tuples": (t2, v2), "map": (t3, v3)}.item
     r[f"validate {name}"] = best(lambda: values.validate(v, t))
     r[f"canonical {name}"] = best(lambda: values.canonical(v, t))
     r[f"value_key {name}"] = best(lambda: identity.value_key(v, t))
-from adequacy_verus import render
-from adequacy_verus.interp import values as iv
 r["verus tokens tuples"] = best(lambda: render.encode_tokens(v2, t2))
 r["interp values tuples"] = best(lambda: iv.from_json(v2, t2))
-from adequacy_mutators import mutants
 t4 = parse_type("seq<i32>"); v4 = [rng.randint(-50, 50) for _ in range(1000)]
 r["200 mutants seq 1000"] = best(lambda: mutants(v4, t4, 200, seed=1))
 print(json.dumps(r))
@@ -64,14 +80,21 @@ print(json.dumps(r))
 
 SCORES = r"""
 import json, sys, time
-from adequacy.scoring.runner import score_spec
-from adequacy.taskdirs.load import load_task
+try:
+    from adequacy.scoring.runner import score_spec
+    from adequacy.taskdirs.load import load_task
+except ImportError:  # the layout before the core's rooms
+    from adequacy.runner import score_spec
+    from adequacy.tasks import load_task
 task = load_task(sys.argv[1]); text = open(sys.argv[2]).read()
 score_spec(task, text, None, engines=["interp"], cache=None)
-t = time.perf_counter()
-for _ in range(20):
-    score_spec(task, text, None, engines=["interp"], cache=None)
-print(json.dumps({"score (in process, mean of 20)": (time.perf_counter() - t) / 20}))
+means = []
+for _ in range(5):
+    t = time.perf_counter()
+    for _ in range(20):
+        score_spec(task, text, None, engines=["interp"], cache=None)
+    means.append((time.perf_counter() - t) / 20)
+print(json.dumps({"score (in process, best mean of 20)": min(means)}))
 """
 
 
@@ -113,40 +136,77 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, str]:
     return time.perf_counter() - t, p.stdout
 
 
+TASKS = ("backends/adequacy_verus/examples/verus/binary_search_first",
+         "examples/verus/binary_search_first")
+
+
+def _task(tree: Path) -> Path:
+    for t in TASKS:
+        if (tree / t).is_dir():
+            return tree / t
+    raise SystemExit(f"{tree}: none of {', '.join(TASKS)}")
+
+
+def _installed_env(tree: Path, py: str, cache: Path) -> dict[str, str]:
+    """The environment of a child that runs ``tree`` as installed in ``py``'s venv; refused
+    when that venv's ``adequacy`` is some other tree."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(PYTHONHASHSEED="0", ADEQUACY_CACHE=str(cache))
+    where = subprocess.run([py, "-c", "import adequacy; print(adequacy.__file__)"], env=env,
+                           cwd=cache.parent, capture_output=True, text=True, timeout=120)
+    if where.returncode != 0 or not Path(where.stdout.strip()).resolve().is_relative_to(tree):
+        raise SystemExit(f"{py} does not run {tree}: {where.stdout.strip() or where.stderr}")
+    return env
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("before", type=Path)
     ap.add_argument("after", type=Path)
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--before-python", help="Run BEFORE as installed in this interpreter.")
+    ap.add_argument("--after-python", help="Run AFTER as installed in this interpreter.")
     a = ap.parse_args()
     trees = {"before": a.before.resolve(), "after": a.after.resolve()}
-    py = sys.executable
+    pys = {"before": a.before_python or sys.executable, "after": a.after_python or sys.executable}
     with tempfile.TemporaryDirectory(prefix="compare-trees-") as tmp:
         base = Path(tmp)
-        envs = {k: tree_env(t, base / f"dist-{k}", base / f"cache-{k}")
-                for k, t in trees.items()}
-        task = {k: next(t.glob("backends/adequacy_verus/examples/verus/binary_search_first"))
-                for k, t in trees.items()}
+        envs = {}
+        for k, t in trees.items():
+            given = a.before_python if k == "before" else a.after_python
+            envs[k] = (_installed_env(t, given, base / f"cache-{k}") if given else
+                       tree_env(t, base / f"dist-{k}", base / f"cache-{k}"))
+        task = {k: _task(t) for k, t in trees.items()}
+        for k, t in trees.items():  # bytecode current in both: a stale .pyc is recompiled on
+            # every run when the environment forbids writing it (PYTHONDONTWRITEBYTECODE)
+            dirs = [str(t / d) for d in ("adequacy", "backends", "mutators", "optimizers")
+                    if (t / d).is_dir()]
+            env = {n: v for n, v in envs[k].items() if n != "PYTHONDONTWRITEBYTECODE"}
+            subprocess.run([pys[k], "-m", "compileall", "-q", *dirs], env=env, cwd=base,
+                           capture_output=True, timeout=900, check=True)
         figures: dict[str, dict[str, list[float]]] = {k: {} for k in trees}
 
         def add(k: str, name: str, v: float) -> None:
             figures[k].setdefault(name, []).append(v)
 
+        def score(k: str, *more: str) -> list[str]:
+            return [pys[k], "-m", "adequacy", "score", str(task[k]),
+                    str(task[k] / "specs" / "gold.rs"), *more]
+
         for k in trees:  # fill each tree's verdict cache
-            _run([py, "-m", "adequacy", "score", str(task[k]),
-                  str(task[k] / "specs" / "gold.rs")], envs[k], base)
+            _run(score(k), envs[k], base)
         for _ in range(a.repeat):
             for k in trees:
-                add(k, "adequacy --version", _run([py, "-m", "adequacy", "--version"],
+                add(k, "adequacy --version", _run([pys[k], "-m", "adequacy", "--version"],
                                                   envs[k], base)[0])
-                add(k, "adequacy score (warm cache)",
-                    _run([py, "-m", "adequacy", "score", str(task[k]),
-                          str(task[k] / "specs" / "gold.rs")], envs[k], base)[0])
+                add(k, "adequacy score (warm cache)", _run(score(k), envs[k], base)[0])
+                add(k, "adequacy score --no-cache", _run(score(k, "--no-cache"), envs[k],
+                                                         base)[0])
         for _ in range(max(1, a.repeat // 3)):
             for k in trees:
                 for script, args in ((SCORES, [str(task[k]), str(task[k] / "specs" / "gold.rs")]),
                                      (WALKERS, [])):
-                    out = _run([py, "-c", script, *args], envs[k], base)[1]
+                    out = _run([pys[k], "-c", script, *args], envs[k], base)[1]
                     for name, v in json.loads(out.strip().splitlines()[-1]).items():
                         add(k, name, v)
     load = os.getloadavg()[0]

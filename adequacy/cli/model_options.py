@@ -1,7 +1,9 @@
 """Command-line options generated from an options model.
 
 A field of ``ScoreOptions`` (and of its ``Limits``) is declared once, in the model: its name,
-default, help (the field's docstring), constraints and, where the command line spells it
+default, help (the field's docstring, read from the model's source when help is printed:
+pydantic's ``use_attribute_docstrings`` parses the module at class creation, ~3 ms a model on
+every run), constraints and, where the command line spells it
 otherwise, its flag (``json_schema_extra={"cli": "--case-timeout"}``; ``"env"`` names another
 environment variable, or none). This module turns the
 fields into typer options and the parsed values back into the model, which validates them, so a
@@ -27,7 +29,7 @@ from typing import Annotated, Any
 
 import typer
 import typer.main
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperOption
 
 from adequacy.cli.checks import at_least, positive
 
@@ -41,6 +43,8 @@ class Flag:
     path: tuple[str, ...]
     param: str
     """The click parameter's name (unique in the command)."""
+    owner: type[Any] | None = None
+    """The model that declares the field (its docstring is the option's help)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,29 @@ def _help(text: str | None) -> str:
     """A field's docstring as help: its first paragraph, without reStructuredText quotes (the
     rest of the docstring is for readers of the code)."""
     return " ".join((text or "").strip().split("\n\n")[0].split()).replace("``", "")
+
+
+def field_docs(model: type[Any]) -> dict[str, str]:
+    """The docstrings written under a model's fields (a string literal right after the
+    annotated assignment), the model's own over its bases'."""
+    import ast
+    import textwrap
+
+    docs: dict[str, str] = {}
+    for cls in reversed(model.__mro__):
+        if cls is object or "model_fields" not in dir(cls) or cls.__module__ == "pydantic.main":
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for stmt, after in zip(body, body[1:], strict=False):
+            if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                    and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)):
+                docs[stmt.target.id] = inspect.cleandoc(after.value.value)
+    return docs
 
 
 def _constraint(meta: Sequence[Any]) -> Callable[..., Any] | None:
@@ -107,7 +134,7 @@ def model_params(model: type[Any], only: Sequence[str] | None = None,
         decls = [str(d) for d in (extra.get("cli") or f"--{name.replace('_', '-')}").split()]
         default = (defaults or {}).get(name, info.get_default(call_default_factory=True))
         env = extra.get("env", ENV_PREFIX + name.upper())
-        option = typer.Option(*decls, help=_help(info.description),
+        option = typer.Option(*decls, help=_help(info.description) if info.description else None,
                               envvar=str(env) if env else None, show_envvar=bool(env),
                               callback=_constraint(info.metadata),
                               metavar=extra.get("metavar"))
@@ -117,7 +144,7 @@ def model_params(model: type[Any], only: Sequence[str] | None = None,
         out.append(inspect.Parameter(param, inspect.Parameter.KEYWORD_ONLY,
                                      annotation=Annotated[_option_type(ann), option],
                                      default=default))
-        flags.append(Flag(path=(*prefix, name), param=param))
+        flags.append(Flag(path=(*prefix, name), param=param, owner=model))
     return out, flags
 
 
@@ -176,6 +203,19 @@ def with_groups(*groups: Group) -> type[TyperCommand]:
                 for g in groups:
                     self.params.extend(_click_params(g))
             return list(super().get_params(ctx))
+
+        def format_help(self, ctx: Any, formatter: Any) -> None:
+            self.get_params(ctx)
+            flags = {f.param: f for g in groups for f in g.params()[1]}
+            docs: dict[type[Any], dict[str, str]] = {}
+            for p in self.params:
+                f = flags.get(p.name)
+                if (f is not None and f.owner is not None and isinstance(p, TyperOption)
+                        and not p.help):
+                    if f.owner not in docs:
+                        docs[f.owner] = field_docs(f.owner)
+                    p.help = _help(docs[f.owner].get(f.path[-1]))
+            super().format_help(ctx, formatter)
 
         def invoke(self, ctx: Any) -> Any:
             for g in groups:

@@ -79,7 +79,7 @@ class ContainerRecipe(BaseModel):
 class Limits(BaseModel):
     """Resource limits handed down to engines."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     case_seconds: float = Field(default=10.0, gt=0, allow_inf_nan=False,
                                 json_schema_extra={"cli": "--case-timeout"})

@@ -196,9 +196,6 @@ class Registry:
         self.pm = pm
         self._owners: dict[tuple[str, str], str] = {}
         self.backends: dict[str, Backend] = self._kind("adequacy_backends", Backend, "backend")
-        # a runtime-checkable protocol: isinstance checks its surface (name, description, run)
-        self.importers: dict[str, Importer] = self._kind(
-            "adequacy_importers", Importer, "importer")  # type: ignore[type-abstract]
         self._infos: dict[str, list[tuple[Engine, EngineInfo]]] = {}
 
     # -- the other extension kinds, each collected on first use ----------------------------
@@ -208,6 +205,14 @@ class Registry:
         found, owners = collect(self.pm, hook, cls, what, check)
         self._owners.update({(what, n): p for n, p in owners.items()})
         return found
+
+    @cached_property
+    def importers(self) -> dict[str, Importer]:
+        """Importers by name (``adequacy import``). Asked for only by the commands that import:
+        an importer's module can be large (HumanEval's imports the Python backend's task
+        writer), and every score would otherwise load it."""
+        # a runtime-checkable protocol: isinstance checks its surface (name, description, run)
+        return self._kind("adequacy_importers", Importer, "importer")  # type: ignore[type-abstract]
 
     @cached_property
     def writers(self) -> dict[str, WriterKind]:

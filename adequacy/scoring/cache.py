@@ -88,7 +88,7 @@ def _warn_forged(path: Path, n: int) -> None:
 class CacheChoice(BaseModel):
     """Which verdict cache a command reads and writes (its command-line options)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     no_cache: bool = False
     """Do not read or write the verdict cache."""

@@ -20,7 +20,7 @@ class EngineOptions(BaseModel):
     """What chooses and bounds the engines (shared by ``ScoreOptions`` and the recorded
     ``RunOptions``, so a field added here is both taken and recorded)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     backend: str | None = None
     """Backend name (default: the language's main backend)."""

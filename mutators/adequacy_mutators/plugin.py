@@ -5,9 +5,10 @@ from __future__ import annotations
 from adequacy.extensions.hookspecs import hookimpl
 from adequacy.extensions.operators import MutationOperator
 
-from ._operators import BUILTIN_OPERATORS
-
 
 @hookimpl
 def adequacy_mutation_operators() -> list[MutationOperator]:
+    # imported here: every process loads this plugin, few of them mutate outputs
+    from ._operators import BUILTIN_OPERATORS
+
     return list(BUILTIN_OPERATORS)

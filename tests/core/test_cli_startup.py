@@ -71,3 +71,43 @@ def test_every_public_name_resolves() -> None:
         assert getattr(adequacy, name) is not None
     with pytest.raises(AttributeError):
         adequacy.no_such_name  # noqa: B018
+
+
+def test_a_run_builds_only_the_command_it_names() -> None:
+    """Typer turns every command into a click command before parsing: a run needs one."""
+    import typer.main
+
+    from adequacy.cli.root import app, app_for
+
+    def names(a: object) -> list[str]:
+        return sorted(typer.main.get_command(a).commands)  # type: ignore[arg-type, attr-defined]
+
+    everything = names(app)
+    assert len(everything) > 20 and "score" in everything and "task" in everything
+    assert names(app_for(["score", "T", "S", "--no-cache"])) == ["score"]
+    assert names(app_for(["task", "new", "X"])) == ["task"]  # a group keeps its commands
+    assert sorted(typer.main.get_command(app_for(["task"])).commands["task"].commands) == \
+        sorted(typer.main.get_command(app).commands["task"].commands)  # type: ignore[attr-defined]
+    for whole in ([], ["--help"], ["-h"], ["scor"], ["--version"]):
+        assert app_for(whole) is app
+
+
+def test_a_misspelt_command_still_gets_suggestions() -> None:
+    out = subprocess.run([sys.executable, "-m", "adequacy", "scor"], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 2
+    assert "No such command 'scor'" in out.stderr and "score" in out.stderr
+
+
+def test_the_registry_loads_no_importer_until_one_is_asked_for() -> None:
+    """Importers can be large (HumanEval's imports the Python backend's task writer) and a
+    score never imports."""
+    code = ("from adequacy.extensions.registry import registry\nr = registry()\n"
+            "assert 'verus' in r.backends\nimport sys\n"
+            "print('adequacy_python.importers.humaneval' in sys.modules, "
+            "'adequacy_mutators._operators' in sys.modules)\n"
+            "print(sorted(r.importers)[:0], 'humaneval' in r.importers, "
+            "'adequacy_python.importers.humaneval' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.splitlines()
+    assert out == ["False False", "[] True True"]

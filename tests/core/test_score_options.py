@@ -97,6 +97,35 @@ def test_every_field_of_the_model_is_an_option() -> None:
         env = "ADEQUACY_" + f.upper()
         assert env in r.stdout, f
     assert "--steps" in r.stdout and "2000000" in r.stdout
+    # the help is each field's docstring (read from the source only when help is printed)
+    text = " ".join(r.stdout.split())
+    assert "Engines asked for by name, chained in order" in text
+    assert "Wall-clock limit for one case; exceeding it makes that case unknown." in text
+    assert "Do not read or write the verdict cache." in text
+
+
+def test_field_docs_read_each_field_and_its_bases() -> None:
+    from pydantic import BaseModel
+
+    from adequacy.cli.model_options import field_docs
+
+    class Base(BaseModel):
+        a: int = 1
+        """First paragraph of a.
+
+        The rest, for readers of the code."""
+        b: int = 2
+
+    class Child(Base):
+        b: int = 3
+        """b, as the child says it."""
+        c: str = "x"
+        "c's one line"
+
+    docs = field_docs(Child)
+    assert docs == {"a": "First paragraph of a.\n\nThe rest, for readers of the code.",
+                    "b": "b, as the child says it.", "c": "c's one line"}
+    assert docs == {**field_docs(Base), **docs} and "b" not in field_docs(Base)
 
 
 def test_score_and_run_share_the_group(toy: None, toy_task: Path, tmp_path: Path) -> None:

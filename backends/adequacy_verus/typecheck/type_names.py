@@ -12,8 +12,6 @@ to the policy and to Verus.
 
 from __future__ import annotations
 
-import dataclasses
-
 from adequacy.plugin import SpecInvalid
 
 from ..syntax import ast as A
@@ -119,23 +117,24 @@ def check_type_names(spec: A.SpecModule, path: str | None) -> None:
                     _walk_expr(part, known, path)
 
 
-def _walk_expr(e: object, known: set[str], path: str | None) -> None:
-    stack: list[tuple[object, int]] = [(e, getattr(e, "line", 0))]
+def _walk_expr(e: A.Expr, known: set[str], path: str | None) -> None:
+    """Every type written inside an expression: casts, turbofish generics, quantifier and
+    closure parameters, ``let`` annotations (the only places the syntax tree keeps one)."""
+    stack: list[tuple[object, int]] = [(e, e.line)]
     while stack:
         x, line = stack.pop()
-        if isinstance(x, A.TypeRef):
-            _walk_type(x, known, line, path)
-            continue
-        if isinstance(x, (list, tuple)):
-            stack.extend((y, line) for y in x)
-            continue
-        if not dataclasses.is_dataclass(x) or isinstance(x, type):
-            continue
         here = getattr(x, "line", line) or line
-        for f in dataclasses.fields(x):
-            v = getattr(x, f.name, None)
-            if isinstance(v, (A.TypeRef, list, tuple)) or dataclasses.is_dataclass(v):
-                stack.append((v, here))
+        if isinstance(x, A.Cast):
+            _walk_type(x.ty, known, here, path)
+        elif isinstance(x, A.Path):
+            for g in x.generics:
+                _walk_type(g, known, here, path)
+        elif isinstance(x, (A.Quant, A.Closure)):
+            for _p, ty in x.params:
+                _walk_type(ty, known, here, path)
+        elif isinstance(x, A.Let):
+            _walk_type(x.ty, known, here, path)
+        stack.extend((c, here) for c in A.children(x))
 
 
 def _walk_type(t: A.TypeRef | None, known: set[str], line: int, path: str | None) -> None:

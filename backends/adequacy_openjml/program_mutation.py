@@ -27,7 +27,7 @@ from adequacy.plugin import (
     numbered,
 )
 
-from .jml.lexer import Token
+from .jml.lexer import Token, closing
 
 _ARITH = {"+": ["-"], "-": ["+"], "*": ["/"], "/": ["*"], "%": ["/"],
           "+=": ["-="], "-=": ["+="], "*=": ["/="], "/=": ["*="]}
@@ -45,19 +45,6 @@ Edit = tuple[str, int, str, int, int, str]
 def _is_operand_end(t: Token) -> bool:
     return t.kind in ("ident", "int", "float", "char", "string") and t.text not in (
         "return", "new", "case") or t.is_op(*_OPERAND_END)
-
-
-def _close(toks: list[Token], i: int, open_: str, close: str) -> int:
-    """Index of the token closing the one at ``i`` (-1 if none)."""
-    depth = 0
-    for j in range(i, len(toks)):
-        if toks[j].is_op(open_):
-            depth += 1
-        elif toks[j].is_op(close):
-            depth -= 1
-            if depth == 0:
-                return j
-    return -1
 
 
 def _end(t: Token) -> int:
@@ -94,8 +81,8 @@ def _edits(text: str, toks: list[Token]) -> Iterator[Edit]:
             new = "||" if t.text == "&&" else "&&"
             yield ("logic.swap", t.line, f"{t.text} -> {new}", t.pos, _end(t), new)
         if t.is_ident("if", "while") and nxt is not None and nxt.is_op("("):
-            close = _close(toks, k + 1, "(", ")")
-            if close > k + 2:
+            close = closing(toks, k + 1, "(", ")")
+            if close is not None and close > k + 2:
                 inner = text[toks[k + 2].pos:_end(toks[close - 1])]
                 yield ("cond.negate", t.line, f"negate the {t.text} condition",
                        toks[k + 2].pos, _end(toks[close - 1]), f"!({inner})")
@@ -108,8 +95,9 @@ def _edits(text: str, toks: list[Token]) -> Iterator[Edit]:
                 yield ("const.shift", t.line, f"{v} -> {new_v}", t.pos, _end(t),
                        f"({new_v})" if new_v < 0 else str(new_v))
         if t.is_ident("for") and nxt is not None and nxt.is_op("("):
-            close = _close(toks, k + 1, "(", ")")
-            semis = [j for j in range(k + 2, close) if toks[j].is_op(";")]
+            close = closing(toks, k + 1, "(", ")")
+            semis = [j for j in range(k + 2, close) if toks[j].is_op(";")] \
+                if close is not None else []
             if len(semis) == 2:
                 a, b = semis
                 cond = toks[a + 1:b]
@@ -124,20 +112,20 @@ def _edits(text: str, toks: list[Token]) -> Iterator[Edit]:
         if t.is_op("[") and prev is not None and (prev.kind == "ident" and prev.text not in
                                                   _TYPES or prev.is_op("]", ")")) \
                 and nxt is not None and not nxt.is_op("]"):
-            close = _close(toks, k, "[", "]")
+            close = closing(toks, k, "[", "]")
             before = toks[k - 2] if k >= 2 else None
-            if close > k + 1 and not (before is not None and before.is_ident("new")):
+            if close is not None and close > k + 1 and not (before is not None and before.is_ident("new")):
                 idx = text[toks[k + 1].pos:_end(toks[close - 1])]
                 for step in ("+ 1", "- 1"):
                     yield ("index.shift", t.line, f"[{idx}] -> [({idx}) {step}]",
                            toks[k + 1].pos, _end(toks[close - 1]), f"({idx}) {step}")
         if first_loop and t.is_ident("for", "while") and nxt is not None and nxt.is_op("(") \
                 and last_return is not None:
-            close = _close(toks, k + 1, "(", ")")
-            if close > 0 and close + 1 < len(toks) and toks[close + 1].is_op("{"):
+            close = closing(toks, k + 1, "(", ")")
+            if close is not None and close + 1 < len(toks) and toks[close + 1].is_op("{"):
                 first_loop = False
-                end = _close(toks, close + 1, "{", "}")
-                if end > 0:
+                end = closing(toks, close + 1, "{", "}")
+                if end is not None:
                     at = toks[end].pos
                     yield ("return.early", t.line, "return at the end of the first loop's "
                            "first round", at, at, f"{last_return} ")

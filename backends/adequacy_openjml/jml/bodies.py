@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from adequacy.plugin import SpecInvalid
 
 from . import ast as A
-from .lexer import Token
+from .lexer import Token, closing
 from .members import JavaClass, JavaMethod, SpecFile
 from .parser import parse_expression
 from .purity import body_tokens
@@ -61,19 +61,6 @@ def _names_known(src: SpecFile, cls: JavaClass) -> bool:
     head = src.java_text[:cls.body_open]
     at = head.rfind(f"class {cls.name}")
     return at >= 0 and not {"extends", "implements"} & set(head[at:].split())
-
-
-def _close(toks: list[Token], k: int, open_: str, close: str) -> int:
-    """Index of the token closing the ``open_`` at ``k`` (len(toks) when unbalanced)."""
-    depth = 0
-    for j in range(k, len(toks)):
-        if toks[j].is_op(open_):
-            depth += 1
-        elif toks[j].is_op(close):
-            depth -= 1
-            if depth == 0:
-                return j
-    return len(toks)
 
 
 def _statement_end(toks: list[Token], k: int) -> int:
@@ -173,10 +160,10 @@ class _Body:
                     self.convertible(e, self.type(e), self.returns, "a returned value")
             elif x.kind == "ident" and x.text in ("if", "while") and k + 1 < len(t) \
                     and t[k + 1].is_op("("):
-                close = _close(t, k + 1, "(", ")")
+                close = closing(t, k + 1, "(", ")")  # None: the rest of the body
                 self.condition(t[k + 2:close], f"'{x.text}'")
             elif x.kind == "ident" and x.text == "for" and k + 1 < len(t) and t[k + 1].is_op("("):
-                close = _close(t, k + 1, "(", ")")
+                close = closing(t, k + 1, "(", ")")
                 head = t[k + 2:close]
                 semis = [i for i, h in enumerate(head) if h.is_op(";")
                          and _depth(head, i) == 0]
@@ -223,7 +210,8 @@ def _lambda_bodies(toks: list[Token]) -> set[int]:
     out: set[int] = set()
     for k, t in enumerate(toks):
         if t.is_op("->") and k + 1 < len(toks) and toks[k + 1].is_op("{"):
-            out.update(range(k + 1, _close(toks, k + 1, "{", "}") + 1))
+            end = closing(toks, k + 1, "{", "}")
+            out.update(range(k + 1, len(toks) if end is None else end + 1))
     return out
 
 

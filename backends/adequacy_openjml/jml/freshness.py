@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .lexer import Token
+from .lexer import Token, matching_bracket
 
 BUILDERS = frozenset({"StringBuilder", "StringBuffer"})
 BUILDER_SELF = frozenset({"append", "insert", "reverse", "delete", "deleteCharAt", "replace",
@@ -31,23 +31,8 @@ BUILDER_SELF = frozenset({"append", "insert", "reverse", "delete", "deleteCharAt
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
-def _close(toks: Sequence[Token], k: int) -> int | None:
-    """Index of the bracket closing the one at ``k``."""
-    want: list[str] = []
-    for j in range(k, len(toks)):
-        t = toks[j]
-        if t.kind == "op" and t.text in _OPEN:
-            want.append(_OPEN[t.text])
-        elif t.kind == "op" and t.text in (")", "]", "}"):
-            if not want or want.pop() != t.text:
-                return None
-            if not want:
-                return j
-    return None
-
-
 def _strip_parens(toks: Sequence[Token]) -> Sequence[Token]:
-    while toks and toks[0].is_op("(") and _close(toks, 0) == len(toks) - 1:
+    while toks and toks[0].is_op("(") and matching_bracket(toks, 0) == len(toks) - 1:
         toks = toks[1:-1]
     return toks
 
@@ -59,7 +44,7 @@ def _primary_chain(toks: Sequence[Token]) -> bool:
     while k < len(toks):
         t = toks[k]
         if t.kind == "op" and t.text in _OPEN:
-            end = _close(toks, k)
+            end = matching_bracket(toks, k)
             if end is None:
                 return False
             k = end + 1
@@ -96,18 +81,18 @@ def _creation_end(toks: Sequence[Token]) -> tuple[int, str] | None:
         if depth != 0:
             return None
     if k < len(toks) and toks[k].is_op("("):
-        end = _close(toks, k)
+        end = matching_bracket(toks, k)
         if end is None or (end + 1 < len(toks) and toks[end + 1].is_op("{")):
             return None
         return end + 1, ty
     if k < len(toks) and toks[k].is_op("["):
         while k < len(toks) and toks[k].is_op("["):
-            end = _close(toks, k)
+            end = matching_bracket(toks, k)
             if end is None:
                 return None
             k = end + 1
         if k < len(toks) and toks[k].is_op("{"):
-            end = _close(toks, k)
+            end = matching_bracket(toks, k)
             if end is None:
                 return None
             k = end + 1
@@ -122,7 +107,7 @@ def _builder_calls(rest: Sequence[Token]) -> bool:
         if not (rest[k].is_op(".") and k + 2 < len(rest) and rest[k + 1].kind == "ident"
                 and rest[k + 1].text in BUILDER_SELF and rest[k + 2].is_op("(")):
             return False
-        end = _close(rest, k + 2)
+        end = matching_bracket(rest, k + 2)
         if end is None:
             return False
         k = end + 1
@@ -140,7 +125,7 @@ def is_fresh(rhs: Sequence[Token]) -> bool:
     if not toks:
         return False
     if toks[0].is_op("{"):
-        return _close(toks, 0) == len(toks) - 1
+        return matching_bracket(toks, 0) == len(toks) - 1
     if toks[0].is_ident("new"):
         got = _creation_end(toks)
         if got is None:
@@ -162,7 +147,7 @@ def is_fresh(rhs: Sequence[Token]) -> bool:
     head = toks[k:k + 4]
     if len(head) == 4 and head[0].is_ident("Arrays") and head[1].is_op(".") \
             and head[2].text in ("copyOf", "copyOfRange") and head[3].is_op("("):
-        return _close(toks, k + 3) == len(toks) - 1
+        return matching_bracket(toks, k + 3) == len(toks) - 1
     return False
 
 

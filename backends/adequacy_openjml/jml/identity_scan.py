@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .lexer import Token
+from .lexer import Token, matching_bracket
 
 NUM_TYPES = frozenset({"int", "long", "short", "byte", "char", "boolean", "double", "float"})
 VALUE_TYPES = frozenset({"String", "Integer", "Long", "Short", "Byte", "Character", "Boolean",
@@ -139,7 +139,7 @@ class Scan:
         """A for-each loop (``for (T x : coll)``): its order is the collection's."""
         for k, x in enumerate(self.t):
             if x.is_ident("for") and self.tok(k + 1).is_op("("):
-                end = _close(self.t, k + 1)
+                end = matching_bracket(self.t, k + 1)
                 if end is not None and any(self.t[j].is_op(":") for j in range(k + 2, end)):
                     return True
         return False
@@ -216,7 +216,7 @@ class Scan:
         return list(self.t[start:k])
 
     def _args(self, k: int) -> list[list[Token]]:
-        end = _close(self.t, k)
+        end = matching_bracket(self.t, k)
         if end is None:
             return []
         out: list[list[Token]] = [[]]
@@ -239,7 +239,7 @@ class Scan:
             return "num"
         if not toks:
             return "?"
-        if toks[0].is_op("(") and (end := _close(toks, 0)) is not None:
+        if toks[0].is_op("(") and (end := matching_bracket(toks, 0)) is not None:
             if end == len(toks) - 1:
                 inner = _split(toks[1:-1])
                 if inner is None:
@@ -315,7 +315,7 @@ class Scan:
         while k < len(toks):
             if not toks[k].is_op("["):
                 return None
-            end = _close(toks, k)
+            end = matching_bracket(toks, k)
             if end is None or not t.endswith("[]"):
                 return None
             t = t[:-2]
@@ -368,20 +368,6 @@ def _split(toks: Sequence[Token]) -> list[list[Token]] | None:
     return [o for o in out if o] or None
 
 
-def _close(toks: Sequence[Token], k: int) -> int | None:
-    want: list[str] = []
-    for j in range(k, len(toks)):
-        x = toks[j]
-        if x.kind == "op" and x.text in _OPEN:
-            want.append(_OPEN[x.text])
-        elif x.kind == "op" and x.text in _CLOSE:
-            if not want or want.pop() != x.text:
-                return None
-            if not want:
-                return j
-    return None
-
-
 def _open_of(toks: Sequence[Token], k: int) -> int | None:
     depth = 0
     for j in range(k, -1, -1):
@@ -400,7 +386,7 @@ def _has_call_after_new(toks: Sequence[Token]) -> bool:
     k = 1
     while k < len(toks) and not toks[k].is_op("(", "["):
         k += 1
-    end = _close(toks, k) if k < len(toks) else None
+    end = matching_bracket(toks, k) if k < len(toks) else None
     return end is not None and end != len(toks) - 1
 
 

@@ -7,6 +7,7 @@ One lexer serves both, since JML expressions are Java expressions plus a few ope
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adequacy.plugin import SpecInvalid
@@ -128,3 +129,36 @@ def _number(text: str, i: int) -> tuple[int, str]:
         kind = "float"
         i += 1
     return i, kind
+
+
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def matching_bracket(toks: Sequence[Token], k: int) -> int | None:
+    """Index of the bracket closing the one at ``k``, every kind properly nested inside;
+    None when it is never closed or a bracket of another kind closes first."""
+    want: list[str] = []
+    for j in range(k, len(toks)):
+        t = toks[j]
+        if t.kind == "op" and t.text in _PAIRS:
+            want.append(_PAIRS[t.text])
+        elif t.kind == "op" and t.text in (")", "]", "}"):
+            if not want or want.pop() != t.text:
+                return None
+            if not want:
+                return j
+    return None
+
+
+def closing(toks: Sequence[Token], k: int, open_: str, close: str) -> int | None:
+    """Index of the ``close`` that balances the ``open_`` at ``k``, counting that pair only
+    (a scan of a method's tokens, where other brackets may be cut off); None if never."""
+    depth = 0
+    for j in range(k, len(toks)):
+        if toks[j].is_op(open_):
+            depth += 1
+        elif toks[j].is_op(close):
+            depth -= 1
+            if depth == 0:
+                return j
+    return None

@@ -77,7 +77,13 @@ def test_after_running_out_of_memory_the_next_spec_is_scored_normally(tmp_path: 
 def test_a_worker_that_keeps_dying_gives_the_predicate_up(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
-    """The JVM is killed (SIGKILL of its process group, for real) as each case is sent."""
+    """The JVM is killed (SIGKILL, for real) as each case is sent.
+
+    Killing the launcher's process group and reaping it is not enough: bubblewrap runs the
+    JVM in a session of its own, which dies only when its PID namespace goes, a moment
+    later. On a loaded machine the JVM could still read the request and answer it (a
+    correct ``true``, but not the death this test is about), so each kill waits until the
+    JVM's stdout is closed, which happens only once every process in the sandbox is gone."""
     task = load_task(write_task(tmp_path / "t"))
     from adequacy.model.task import Case
     from adequacy.model.verdicts import Bucket
@@ -91,6 +97,10 @@ def test_a_worker_that_keeps_dying_gives_the_predicate_up(tmp_path: Path,
         assert self.worker.proc is not None
         kill_group(self.worker.proc)  # the evaluation request meets a dead JVM
         self.worker.proc.wait(timeout=10)
+        until = time.monotonic() + 30
+        while self.worker.lines.get(timeout=max(0.01, until - time.monotonic())) is not None:
+            pass  # nothing was asked of it since its classes loaded: no reply is lost
+        self.worker.lines.put(None)  # the end of its output, for the reader to find
 
     def killed_first(self: rac.Run, req: dict, timeout: float) -> dict:
         if req.get("op") != "eval":

@@ -7,6 +7,15 @@ could still run long between two looks. CPython lets one thread raise an excepti
 (``PyThreadState_SetAsyncExc``); it arrives at the thread's next bytecode, so after at most one
 C call, and every large C call is priced and refused by the budget beforehand. The exception
 is an ``Abort``, which nothing in the evaluator absorbs, so the case ends ``unknown``.
+
+An exception sent to a thread arrives wherever that thread is, so the evaluating thread takes
+the monitor's lock only through the C lock itself (a ``with`` on it cannot be cut between
+acquiring and releasing, where the Python-level ``Condition.__enter__``/``__exit__`` can and
+would leave the lock held for good), and a sent exception is never withdrawn: withdrawing
+(``PyThreadState_SetAsyncExc(tid, NULL)``) leaves CPython's eval breaker raised, so every
+later call and loop of the process takes the slow path, and under a tracer (coverage, a
+debugger) the thread spins forever on its next call. A case that finishes after its exception
+was sent lets the exception arrive in ``disarm`` and drops it there.
 """
 
 from __future__ import annotations
@@ -28,10 +37,9 @@ class Overrun(Abort):
                          "the watchdog)")
 
 
-def _set_async_exc(tid: int, exc: type[BaseException] | None) -> None:
-    """``exc`` raised in thread ``tid`` at its next bytecode; None withdraws a pending one."""
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(
-        ctypes.c_ulong(tid), ctypes.py_object(exc) if exc is not None else None)
+def _set_async_exc(tid: int, exc: type[BaseException]) -> None:
+    """``exc`` raised in thread ``tid`` at its next bytecode (never withdrawn: see above)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(exc))
 
 
 class _Monitor:
@@ -40,14 +48,16 @@ class _Monitor:
     ten times the evaluation of a typical case)."""
 
     def __init__(self) -> None:
-        self.cond = threading.Condition()
+        self.lock = threading.Lock()
+        self.cond = threading.Condition(self.lock)
+        """The monitor thread waits on it; the evaluating threads take ``lock`` directly."""
         self.armed: dict[int, tuple[float, int]] = {}
         """token -> (deadline on the monotonic clock, id of the evaluating thread)"""
         self.count = 0
         self.thread: threading.Thread | None = None
 
     def arm(self, seconds: float) -> int:
-        with self.cond:
+        with self.lock:
             self.count += 1
             self.armed[self.count] = (time.monotonic() + seconds, threading.get_ident())
             if self.thread is None or not self.thread.is_alive():
@@ -58,12 +68,16 @@ class _Monitor:
             return self.count
 
     def disarm(self, token: int) -> None:
-        """Under the lock the firing thread holds: once this returns, no exception of this
-        token can arrive (one still pending is withdrawn)."""
-        with self.cond:
-            entry = self.armed.pop(token, None)
-            tid = entry[1] if entry is not None else threading.get_ident()
-            _set_async_exc(tid, None)
+        """Once this returns, no exception of this token can arrive: still armed, it is taken
+        off under the lock the firing thread holds; already sent, it arrives here (or has
+        arrived) and is dropped."""
+        with self.lock:
+            fired = self.armed.pop(token, None) is None
+        if fired:
+            try:  # noqa: SIM105 - suppress() would run Python code where it could arrive first
+                _let_it_arrive()
+            except Overrun:
+                pass
 
     def _run(self) -> None:
         with self.cond:
@@ -78,6 +92,12 @@ class _Monitor:
                     continue
                 del self.armed[token]
                 _set_async_exc(tid, Overrun)
+
+
+def _let_it_arrive() -> None:
+    """A few loop rounds: a pending exception is raised at the first backward jump."""
+    for _ in range(8):
+        pass
 
 
 _MONITOR = _Monitor()
@@ -96,7 +116,7 @@ os.register_at_fork(after_in_child=_fresh_monitor_in_child)
 
 class Watchdog:
     """Armed around one case on the evaluating thread; ``disarm`` guarantees that no
-    exception arrives after it returns (a pending one is withdrawn)."""
+    exception arrives after it returns (a pending one arrives in it and is dropped)."""
 
     def __init__(self, seconds: float) -> None:
         self.token = _MONITOR.arm(seconds)

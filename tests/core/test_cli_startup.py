@@ -111,3 +111,14 @@ def test_the_registry_loads_no_importer_until_one_is_asked_for() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, check=True).stdout.splitlines()
     assert out == ["False False", "[] True True"]
+
+
+def test_listing_the_engines_imports_no_solver() -> None:
+    """Every score asks each engine of its backend for its info; z3 (10 ms) waits until the
+    ``smt`` engine or a symbolic question really runs."""
+    code = ("from adequacy.extensions.registry import registry\nr = registry()\n"
+            "for b in ('verus', 'openjml'):\n    r.engine_infos(r.backends[b])\n"
+            "import sys\nprint('z3' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, check=True).stdout.split()
+    assert out == ["False"]

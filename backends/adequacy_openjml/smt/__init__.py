@@ -12,8 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import z3
-
 from adequacy.plugin import (
     UNFOLD_DEPTH,
     Null,
@@ -31,21 +29,6 @@ __all__ = ["JmlSmtEncoder"]
 HERE = Path(__file__).resolve().parent
 
 
-def _kleene_or(parts: list[tuple[Any, Any]]) -> Pred:
-    v = z3.Or(*[p for p, _ in parts]) if parts else z3.BoolVal(False)
-    d = z3.Or(z3.Or(*[z3.And(dp, p) for p, dp in parts]) if parts else z3.BoolVal(False),
-              z3.And(*[dp for _, dp in parts]) if parts else z3.BoolVal(True))
-    return Pred(v, d)
-
-
-def _kleene_and(parts: list[tuple[Any, Any]]) -> Pred:
-    v = z3.And(*[p for p, _ in parts]) if parts else z3.BoolVal(True)
-    d = z3.Or(z3.Or(*[z3.And(dp, z3.Not(p)) for p, dp in parts]) if parts
-              else z3.BoolVal(False), z3.And(*[dp for _, dp in parts]) if parts
-              else z3.BoolVal(True))
-    return Pred(v, d)
-
-
 class JmlSmtEncoder:
     """``SmtEncoder`` for JML: a static method's spec cases over its parameters."""
 
@@ -57,8 +40,10 @@ class JmlSmtEncoder:
 
     def encode(self, spec: Any, task: Task, inputs: dict[str, Sym], outputs: dict[str, Sym],
                tag: str, unfold: int = UNFOLD_DEPTH) -> SpecTerms:
+        import z3  # here: the engine rows load this package in every JML score
+
         from ..jml.semantics import spec_math_mode
-        from .encode import JE, JmlEncoder, _seq, param_value, sc
+        from .encode import JE, JmlEncoder, _seq, kleene_and, kleene_or, param_value, sc
 
         js = spec.data
         if js.gap:
@@ -115,8 +100,8 @@ class JmlSmtEncoder:
             return SpecTerms(Pred(z3.BoolVal(True), z3.BoolVal(True)),
                              Pred(z3.BoolVal(True), z3.BoolVal(True)), axioms=axioms,
                              domain=domain)
-        pre_p = _kleene_or([(p, dp) for p, dp, _, _ in cases])
-        post_p = _kleene_and([(z3.Implies(p, q), z3.And(dp, z3.Or(z3.Not(p), dq)))
+        pre_p = kleene_or([(p, dp) for p, dp, _, _ in cases])
+        post_p = kleene_and([(z3.Implies(p, q), z3.And(dp, z3.Or(z3.Not(p), dq)))
                               for p, dp, q, dq in cases])
         exact = [x for x in (enc.unfold.exact, *enc.exact_when) if x is not None]
         return SpecTerms(pre_p, post_p, axioms=axioms, domain=domain,

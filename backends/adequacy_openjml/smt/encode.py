@@ -26,6 +26,7 @@ from adequacy.plugin import (
     BoolType,
     IntType,
     Null,
+    Pred,
     Scalar,
     SeqType,
     StringType,
@@ -37,7 +38,7 @@ from adequacy.plugin import (
 
 from ..jml import ast as A
 
-__all__ = ["JE", "JmlEncoder"]
+__all__ = ["JE", "JmlEncoder", "kleene_and", "kleene_or"]
 
 T = z3.BoolVal(True)
 RANGES = {"int": 32, "long": 64, "short": 16, "byte": 8}
@@ -669,3 +670,22 @@ def param_value(java_type: str, s: Sym) -> JE:
         if isinstance(s, Scalar) and isinstance(s.ty, SeqType):
             return JE(Null(s.ty, z3.BoolVal(False), s), t)
     raise Unsupported(f"parameter of type {t}")
+
+
+def kleene_or(parts: list[tuple[Any, Any]]) -> Pred:
+    """Three-valued ``||`` of (value, defined) pairs: defined when some defined part holds or
+    every part is defined."""
+    v = z3.Or(*[p for p, _ in parts]) if parts else z3.BoolVal(False)
+    d = z3.Or(z3.Or(*[z3.And(dp, p) for p, dp in parts]) if parts else z3.BoolVal(False),
+              z3.And(*[dp for _, dp in parts]) if parts else z3.BoolVal(True))
+    return Pred(v, d)
+
+
+def kleene_and(parts: list[tuple[Any, Any]]) -> Pred:
+    """Three-valued ``&&`` of (value, defined) pairs: defined when some defined part fails or
+    every part is defined."""
+    v = z3.And(*[p for p, _ in parts]) if parts else z3.BoolVal(True)
+    d = z3.Or(z3.Or(*[z3.And(dp, z3.Not(p)) for p, dp in parts]) if parts
+              else z3.BoolVal(False), z3.And(*[dp for _, dp in parts]) if parts
+              else z3.BoolVal(True))
+    return Pred(v, d)

@@ -43,7 +43,7 @@ class Flag:
     path: tuple[str, ...]
     param: str
     """The click parameter's name (unique in the command)."""
-    owner: type[Any] | None = None
+    owner: type[Any]
     """The model that declares the field (its docstring is the option's help)."""
 
 
@@ -71,9 +71,11 @@ def field_docs(model: type[Any]) -> dict[str, str]:
     import ast
     import textwrap
 
+    from pydantic import BaseModel
+
     docs: dict[str, str] = {}
     for cls in reversed(model.__mro__):
-        if cls is object or "model_fields" not in dir(cls) or cls.__module__ == "pydantic.main":
+        if not issubclass(cls, BaseModel) or cls is BaseModel:
             continue
         try:
             tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
@@ -210,8 +212,7 @@ def with_groups(*groups: Group) -> type[TyperCommand]:
             docs: dict[type[Any], dict[str, str]] = {}
             for p in self.params:
                 f = flags.get(p.name)
-                if (f is not None and f.owner is not None and isinstance(p, TyperOption)
-                        and not p.help):
+                if f is not None and isinstance(p, TyperOption) and not p.help:
                     if f.owner not in docs:
                         docs[f.owner] = field_docs(f.owner)
                     p.help = _help(docs[f.owner].get(f.path[-1]))

@@ -206,3 +206,20 @@ def test_exec_methods_of_primitive_types_are_invalid(expr: str, why: str) -> Non
 def test_vstd_spec_methods_of_primitive_types_are_fine() -> None:
     _load(HEAD + "spec fn pre_spec(input: Input) -> bool { input.target.checked_add(1) is Some "
           "&& input.target.wrapping_mul(2) >= i64::MIN }\n" + TRUE_POST + TAIL)
+
+
+def test_the_type_name_check_knows_every_node_that_holds_a_type() -> None:
+    """The check visits the syntax nodes that keep a written type by name: a node kind added
+    with a type field and not named there would let a type that exists nowhere through."""
+    import dataclasses
+    import inspect
+
+    from adequacy_verus.syntax import ast as A
+
+    holding = sorted(n for n, c in vars(A).items()
+                     if inspect.isclass(c) and dataclasses.is_dataclass(c)
+                     and c.__module__ == A.__name__ and n != "TypeRef"
+                     and any("TypeRef" in str(f.type) for f in dataclasses.fields(c)))
+    # expressions and lets (type_names._walk_expr), items (type_names.check_type_names)
+    assert holding == ["Cast", "Closure", "FnItem", "Let", "Param", "Path", "Quant",
+                       "StructItem", "Variant"]

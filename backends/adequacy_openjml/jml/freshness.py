@@ -22,13 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .lexer import Token, matching_bracket
+from .lexer import BRACKETS, Token, matching_bracket
 
 BUILDERS = frozenset({"StringBuilder", "StringBuffer"})
 BUILDER_SELF = frozenset({"append", "insert", "reverse", "delete", "deleteCharAt", "replace",
                           "setLength"})
 """StringBuilder methods that return their receiver (``setLength`` is void: harmless)."""
-_OPEN = {"(": ")", "[": "]", "{": "}"}
 
 
 def _strip_parens(toks: Sequence[Token]) -> Sequence[Token]:
@@ -43,7 +42,7 @@ def _primary_chain(toks: Sequence[Token]) -> bool:
     k = 0
     while k < len(toks):
         t = toks[k]
-        if t.kind == "op" and t.text in _OPEN:
+        if t.kind == "op" and t.text in BRACKETS:
             end = matching_bracket(toks, k)
             if end is None:
                 return False

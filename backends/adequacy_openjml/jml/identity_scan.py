@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .lexer import Token, matching_bracket
+from .lexer import BRACKETS, Token, matching_bracket
 
 NUM_TYPES = frozenset({"int", "long", "short", "byte", "char", "boolean", "double", "float"})
 VALUE_TYPES = frozenset({"String", "Integer", "Long", "Short", "Byte", "Character", "Boolean",
@@ -55,8 +55,7 @@ HASHED = frozenset({"HashSet", "HashMap", "Hashtable", "Set", "Map", "LinkedHash
                     "LinkedHashMap", "Collection", "Iterable"})
 _BOUNDARY = frozenset({",", ";", "=", "+=", "-=", "*=", "/=", "%=", "?", ":", "->", "&&", "||",
                        "==", "!=", "<", ">", "<=", ">=", "&", "|", "^", "{", "}"})
-_CLOSE = {")": "(", "]": "[", "}": "{"}
-_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {c: o for o, c in BRACKETS.items()}
 _KEYWORD_STARTS = frozenset({"return", "throw", "case", "yield", "assert", "else", "do"})
 
 Typer = Callable[[str, int], str | None]
@@ -180,7 +179,7 @@ class Scan:
             x = self.t[j]
             if x.kind == "op" and x.text in _CLOSE:
                 depth += 1
-            elif x.kind == "op" and x.text in _OPEN:
+            elif x.kind == "op" and x.text in BRACKETS:
                 if depth == 0:
                     break
                 depth -= 1
@@ -192,7 +191,7 @@ class Scan:
         j, depth = k + 1, 0
         while j < len(self.t):
             x = self.t[j]
-            if x.kind == "op" and x.text in _OPEN:
+            if x.kind == "op" and x.text in BRACKETS:
                 depth += 1
             elif x.kind == "op" and x.text in _CLOSE:
                 if depth == 0:
@@ -222,7 +221,7 @@ class Scan:
         out: list[list[Token]] = [[]]
         depth = 0
         for x in self.t[k + 1:end]:
-            if x.kind == "op" and x.text in _OPEN:
+            if x.kind == "op" and x.text in BRACKETS:
                 depth += 1
             elif x.kind == "op" and x.text in _CLOSE:
                 depth -= 1
@@ -341,7 +340,7 @@ def _risky(kinds: list[str]) -> bool:
 def _top(toks: Sequence[Token]) -> list[Token]:
     out, depth = [], 0
     for x in toks:
-        if x.kind == "op" and x.text in _OPEN:
+        if x.kind == "op" and x.text in BRACKETS:
             depth += 1
         elif x.kind == "op" and x.text in _CLOSE:
             depth -= 1
@@ -355,7 +354,7 @@ def _split(toks: Sequence[Token]) -> list[list[Token]] | None:
     out: list[list[Token]] = [[]]
     depth = 0
     for x in toks:
-        if x.kind == "op" and x.text in _OPEN:
+        if x.kind == "op" and x.text in BRACKETS:
             depth += 1
         elif x.kind == "op" and x.text in _CLOSE:
             depth -= 1
@@ -374,7 +373,7 @@ def _open_of(toks: Sequence[Token], k: int) -> int | None:
         x = toks[j]
         if x.kind == "op" and x.text in _CLOSE:
             depth += 1
-        elif x.kind == "op" and x.text in _OPEN:
+        elif x.kind == "op" and x.text in BRACKETS:
             depth -= 1
             if depth == 0:
                 return j

@@ -131,7 +131,9 @@ def _number(text: str, i: int) -> tuple[int, str]:
     return i, kind
 
 
-_PAIRS = {"(": ")", "[": "]", "{": "}"}
+BRACKETS = {"(": ")", "[": "]", "{": "}"}
+"""Each opening bracket and the one that closes it."""
+_CLOSERS = frozenset(BRACKETS.values())
 
 
 def matching_bracket(toks: Sequence[Token], k: int) -> int | None:
@@ -140,9 +142,9 @@ def matching_bracket(toks: Sequence[Token], k: int) -> int | None:
     want: list[str] = []
     for j in range(k, len(toks)):
         t = toks[j]
-        if t.kind == "op" and t.text in _PAIRS:
-            want.append(_PAIRS[t.text])
-        elif t.kind == "op" and t.text in (")", "]", "}"):
+        if t.kind == "op" and t.text in BRACKETS:
+            want.append(BRACKETS[t.text])
+        elif t.kind == "op" and t.text in _CLOSERS:
             if not want or want.pop() != t.text:
                 return None
             if not want:
